@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { DestinationStream, Logger } from 'pino';
+import { systemClock, type Clock } from './clock';
+import type { Config } from './config';
+import { DomainError } from './domain/errors';
+import { createLogger } from './logger';
+import { registerMetrics } from './ops/metrics';
+import { registerOpsRoutes } from './ops/ops.routes';
+import type { EnvelopeState } from './rest/envelope';
+import { sendError } from './rest/errors';
+import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
+import { registerV1Routes } from './rest/v1';
+import { createServices, type Services } from './services';
+import type { Store } from './store/database';
+
+export interface BuildAppOptions {
+  config: Config;
+  store: Store;
+  clock?: Clock;
+  /** Where log lines go (tests read them); stdout by default. */
+  logStream?: DestinationStream;
+  logger?: Logger;
+}
+
+export interface App {
+  app: FastifyInstance;
+  services: Services;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const INVALID_QUERY = Symbol('invalid query');
+
+/** Builds the whole service, ready for `inject` or `listen`; it does not listen itself. */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config, store } = options;
+  const clock = options.clock ?? systemClock;
+  const services = createServices(store, clock, config);
+  const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: {
+      maxParamLength: 4096,
+      querystringParser: (raw: string) => {
+        try {
+          return nestParams(formPairs(raw));
+        } catch (error) {
+          return { [INVALID_QUERY]: error instanceof Error ? error.message : 'malformed query string' };
+        }
+      },
+    },
+    ajv: {
+      // Parameters are echoed exactly as received, so validation must not coerce or strip them.
+      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: true },
+    },
+  });
+
+  app.decorateRequest('caller', null);
+  // Reference-type decorations start null and are set per request in onRequest.
+  app.decorateRequest('envelope', null as unknown as EnvelopeState);
+  app.decorateRequest('formPairs', null as unknown as Array<[string, string]>);
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.envelope = { defaults: {}, extraMeta: null };
+    request.formPairs = [];
+    reply.header('X-Request-Id', request.id);
+  });
+
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (request, body, done) => {
+      try {
+        const pairs = formPairs(body as string);
+        request.formPairs = pairs;
+        done(null, nestParams(pairs));
+      } catch (error) {
+        const message = error instanceof NestedParamsError ? error.message : 'malformed form body';
+        done(DomainError.invalidParameter('body', message), undefined);
+      }
+    },
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Facility Operations Service',
+        version: '1.0.0',
+        description: 'The /v1 REST contract of facility-ops.',
+      },
+      components: {
+        securitySchemes: {
+          oauth1: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'One-legged OAuth 1.0' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ oauth1: [] }, { bearer: [] }],
+    },
+  });
+
+  // Authentication runs after parsing, since OAuth 1.0 signs form-encoded body parameters.
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string | symbol, unknown> | undefined;
+    if (query && query[INVALID_QUERY]) {
+      throw DomainError.invalidParameter('query', String(query[INVALID_QUERY]));
+    }
+    if (request.is404 || request.routeOptions.config?.public) return;
+    request.caller = await services.auth.authenticate({
+      method: request.method,
+      protocol: request.protocol,
+      host: request.host,
+      url: request.url,
+      authorization: request.headers.authorization,
+      formParams: request.formPairs,
+    });
+  });
+
+  const registry = registerMetrics(app);
+  registerOpsRoutes(app, store, registry);
+  registerV1Routes(app, services);
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      new DomainError('not_found', `no route ${request.method} ${request.url.split('?')[0].slice(0, 200)}`, {
+        problems: [{ parameter: 'path', message: 'names no route' }],
+      }),
+      request,
+      reply,
+    ),
+  );
+
+  return { app, services };
+}

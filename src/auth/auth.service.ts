@@ -1,0 +1,176 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { Caller } from '../domain/caller';
+import { DomainError } from '../domain/errors';
+import { newId } from '../domain/shared/ids';
+import type { ClientRow, ClientsRepository } from '../store/repositories/clients.repository';
+import {
+  baseUri,
+  parseOAuthHeader,
+  sign,
+  signatureBaseString,
+  signaturesMatch,
+  type SignatureMethod,
+} from './oauth1';
+
+/** What the transport knows of a request, enough to verify its credentials. */
+export interface CredentialRequest {
+  method: string;
+  protocol: string;
+  host: string;
+  /** Path and query as sent. */
+  url: string;
+  authorization: string | undefined;
+  /** Decoded form-encoded body parameters (empty for JSON bodies, which OAuth 1.0 does not sign). */
+  formParams: Array<[string, string]>;
+}
+
+export interface NewClient {
+  id: string;
+  companyId: string;
+  name: string;
+  consumerKey: string;
+  consumerSecret: string;
+  bearerToken: string;
+}
+
+const INVALID = 'Invalid OAuth Request';
+
+function unauthenticated(detail: string): DomainError {
+  return new DomainError('unauthenticated', `${INVALID}: ${detail}`);
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function clientRowToCaller(row: ClientRow): Caller {
+  return { clientId: row.id, companyId: row.company_id, name: row.name };
+}
+
+/** Verifies one-legged OAuth 1.0 signatures and bearer tokens; issues client credentials. */
+export class AuthService {
+  private lastNoncePurge = 0;
+
+  constructor(
+    private readonly clients: ClientsRepository,
+    private readonly clock: Clock,
+    private readonly windowSeconds: number,
+  ) {}
+
+  async authenticate(request: CredentialRequest): Promise<Caller> {
+    const header = request.authorization?.trim();
+    if (header && /^Bearer\s/i.test(header)) return this.authenticateBearer(header.slice(7).trim());
+
+    const query = queryParams(request.url);
+    let oauth: Map<string, string>;
+    let requestParams: Array<[string, string]>;
+    if (header && /^OAuth\s/i.test(header)) {
+      const parsed = parseOAuthHeader(header);
+      if (!parsed) throw unauthenticated('malformed Authorization header');
+      oauth = parsed;
+      requestParams = [...query, ...request.formParams];
+    } else if (query.some(([k]) => k === 'oauth_consumer_key')) {
+      oauth = new Map(query.filter(([k]) => k.startsWith('oauth_')));
+      requestParams = [...query.filter(([k]) => !k.startsWith('oauth_')), ...request.formParams];
+    } else if (header) {
+      throw unauthenticated('unsupported Authorization scheme');
+    } else {
+      throw unauthenticated('credentials missing');
+    }
+    return this.authenticateOAuth(request, oauth, requestParams);
+  }
+
+  private async authenticateBearer(token: string): Promise<Caller> {
+    if (token.length < 16 || token.length > 512) throw unauthenticated('unknown bearer token');
+    const row = await this.clients.findByTokenHash(hashToken(token));
+    if (!row) throw unauthenticated('unknown bearer token');
+    return clientRowToCaller(row);
+  }
+
+  private async authenticateOAuth(
+    request: CredentialRequest,
+    oauth: Map<string, string>,
+    requestParams: Array<[string, string]>,
+  ): Promise<Caller> {
+    const consumerKey = oauth.get('oauth_consumer_key');
+    const signature = oauth.get('oauth_signature');
+    const method = oauth.get('oauth_signature_method');
+    const timestamp = oauth.get('oauth_timestamp');
+    const nonce = oauth.get('oauth_nonce');
+    const token = oauth.get('oauth_token');
+    const version = oauth.get('oauth_version');
+
+    if (!consumerKey || !signature || !method || !timestamp || !nonce) {
+      throw unauthenticated('oauth_consumer_key, oauth_signature, oauth_signature_method, oauth_timestamp and oauth_nonce are required');
+    }
+    if (method !== 'HMAC-SHA1' && method !== 'HMAC-SHA256') {
+      throw unauthenticated('oauth_signature_method must be HMAC-SHA1 or HMAC-SHA256');
+    }
+    if (token) throw unauthenticated('oauth_token must be empty for one-legged requests');
+    if (version !== undefined && version !== '1.0') throw unauthenticated('oauth_version must be 1.0');
+    if (nonce.length > 256) throw unauthenticated('oauth_nonce is too long');
+    const seconds = /^[0-9]{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
+    const now = this.clock.now().getTime();
+    if (!Number.isFinite(seconds) || Math.abs(now / 1000 - seconds) > this.windowSeconds) {
+      throw unauthenticated('oauth_timestamp is outside the accepted window');
+    }
+
+    const client = await this.clients.findByConsumerKey(consumerKey);
+    if (!client) throw unauthenticated('unknown oauth_consumer_key');
+
+    const signed: Array<[string, string]> = [...requestParams];
+    for (const [k, v] of oauth) if (k !== 'oauth_signature' && k !== 'realm') signed.push([k, v]);
+    const base = signatureBaseString({
+      method: request.method,
+      baseUri: baseUri(request.protocol, request.host, request.url),
+      params: signed,
+    });
+    if (!signaturesMatch(sign(base, client.consumer_secret, method as SignatureMethod), signature)) {
+      throw unauthenticated('signature does not match');
+    }
+
+    // The nonce is recorded only once the signature holds, so strangers cannot burn a client's nonces.
+    const expiresAt = new Date(now + this.windowSeconds * 2000).toISOString();
+    const fresh = await this.clients.useNonce(consumerKey, nonce, new Date(now).toISOString(), expiresAt);
+    if (!fresh) throw unauthenticated('oauth_nonce was already used');
+    await this.purgeNoncesNowAndThen(now);
+    return clientRowToCaller(client);
+  }
+
+  private async purgeNoncesNowAndThen(now: number): Promise<void> {
+    if (now - this.lastNoncePurge < 60_000) return;
+    this.lastNoncePurge = now;
+    await this.clients.deleteExpiredNonces(new Date(now).toISOString());
+  }
+
+  /** Makes a client application with fresh credentials; the secret and token are shown only here. */
+  async createClient(companyId: string, name: string): Promise<NewClient> {
+    const created: NewClient = {
+      id: newId(),
+      companyId,
+      name,
+      consumerKey: randomBytes(16).toString('hex'),
+      consumerSecret: randomBytes(32).toString('base64url'),
+      bearerToken: randomBytes(32).toString('base64url'),
+    };
+    await this.clients.insert(
+      {
+        id: created.id,
+        company_id: companyId,
+        name,
+        consumer_key: created.consumerKey,
+        consumer_secret: created.consumerSecret,
+        created_at: this.clock.now().toISOString(),
+      },
+      hashToken(created.bearerToken),
+    );
+    return created;
+  }
+}
+
+function queryParams(url: string): Array<[string, string]> {
+  const index = url.indexOf('?');
+  if (index < 0) return [];
+  return [...new URLSearchParams(url.slice(index + 1))];
+}

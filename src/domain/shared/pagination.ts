@@ -1,0 +1,71 @@
+import { DomainError } from '../errors';
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export interface PageMeta {
+  current_page: number;
+  total_pages: number;
+  per_page: number;
+  total_entries: number;
+  previous_page: number | null;
+  next_page: number | null;
+}
+
+export interface Page<T> {
+  entries: T[];
+  pagination: PageMeta;
+}
+
+const WHOLE = /^[0-9]+$/;
+
+function parseWhole(raw: unknown): number | null {
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) return raw;
+  if (typeof raw === 'string' && WHOLE.test(raw) && raw.length <= 15) return Number(raw);
+  return null;
+}
+
+/**
+ * Reads `page` and `per_page` as will_paginate does: page a whole number >= 1 (default 1),
+ * per_page a whole number >= 1 (default given), values above the maximum read as the maximum.
+ */
+export function parsePageRequest(
+  raw: { page?: unknown; per_page?: unknown },
+  limits: { defaultPerPage: number; maxPerPage: number },
+): PageRequest {
+  const problems = [];
+  let page = 1;
+  if (raw.page !== undefined) {
+    const value = parseWhole(raw.page);
+    if (value === null || value < 1) problems.push({ parameter: 'page', message: 'must be a whole number >= 1' });
+    else page = value;
+  }
+  let perPage = limits.defaultPerPage;
+  if (raw.per_page !== undefined) {
+    const value = parseWhole(raw.per_page);
+    if (value === null || value < 1) {
+      problems.push({ parameter: 'per_page', message: 'must be a whole number >= 1' });
+    } else perPage = Math.min(value, limits.maxPerPage);
+  }
+  if (problems.length > 0) throw DomainError.invalid(problems);
+  return { page, perPage };
+}
+
+/** The will_paginate meta for a page of a list of `total` entries. */
+export function pageMeta(total: number, request: PageRequest): PageMeta {
+  const totalPages = Math.max(1, Math.ceil(total / request.perPage));
+  return {
+    current_page: request.page,
+    total_pages: totalPages,
+    per_page: request.perPage,
+    total_entries: total,
+    previous_page: request.page > 1 ? request.page - 1 : null,
+    next_page: request.page < totalPages ? request.page + 1 : null,
+  };
+}
+
+export function offsetOf(request: PageRequest): number {
+  return (request.page - 1) * request.perPage;
+}

@@ -1,0 +1,107 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ParameterProblem } from '../domain/errors';
+import type { PageMeta } from '../domain/shared/pagination';
+
+/** Parameter names whose values never leave the service, wherever they appear. */
+export const FILTERED_PARAMETERS = new Set([
+  'card_number',
+  'security_code',
+  'magnetic_track',
+  'account_number',
+  'account_number_confirmation',
+]);
+
+export function filterSensitive(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(filterSensitive);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = FILTERED_PARAMETERS.has(key) ? '[FILTERED]' : filterSensitive(inner);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Per-request state the handlers add to the envelope. */
+export interface EnvelopeState {
+  /** Defaults the service applied, echoed with the values used. */
+  defaults: Record<string, unknown>;
+  /** Keys after `parameters` (rate change updates: filters, sorting, search_term). */
+  extraMeta: Record<string, unknown> | null;
+}
+
+/** Echo of path, query and body parameters as received, with applied defaults and the wrapper key. */
+export function echoParameters(request: FastifyRequest): Record<string, unknown> {
+  const echo: Record<string, unknown> = {};
+  const query = request.query;
+  if (query && typeof query === 'object') Object.assign(echo, query);
+  for (const [key, value] of Object.entries(request.envelope.defaults)) {
+    if (!(key in echo)) echo[key] = value;
+  }
+  const body = request.body;
+  if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(echo, body);
+  const params = request.params;
+  if (params && typeof params === 'object') Object.assign(echo, params);
+  const wrapper = request.routeOptions.config?.wrapper;
+  if (wrapper) echo[wrapper] = {};
+  return filterSensitive(echo) as Record<string, unknown>;
+}
+
+export function statusCat(status: number): string {
+  return `https://http.cat/${status}`;
+}
+
+function baseMeta(request: FastifyRequest, status: number, pagination?: PageMeta): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  if (pagination) meta.pagination = pagination;
+  meta.status_code = status;
+  meta.status_message = STATUS_CODES[status] ?? 'Unknown';
+  meta.status_cat = statusCat(status);
+  meta.request_method = request.method;
+  meta.request_id = request.id ?? null;
+  meta.parameters = echoParameters(request);
+  return meta;
+}
+
+/** Sends a 200 with the data keys first, then `meta`. */
+export function sendOk(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: Record<string, unknown>,
+  pagination?: PageMeta,
+): FastifyReply {
+  const meta = baseMeta(request, 200, pagination);
+  if (request.envelope.extraMeta) Object.assign(meta, request.envelope.extraMeta);
+  return reply.code(200).send({ ...data, meta });
+}
+
+export interface ErrorBody {
+  status: number;
+  errorCode: number | null;
+  message: string;
+  problems: ParameterProblem[];
+}
+
+/** The error envelope: `meta` only, with message, error_code and errors after the usual keys. */
+export function errorEnvelope(request: FastifyRequest, error: ErrorBody): { meta: Record<string, unknown> } {
+  let meta: Record<string, unknown>;
+  try {
+    meta = baseMeta(request, error.status);
+  } catch {
+    // The request itself may be too broken to echo (it failed before parsing).
+    meta = {
+      status_code: error.status,
+      status_message: STATUS_CODES[error.status] ?? 'Unknown',
+      status_cat: statusCat(error.status),
+      request_method: request.method,
+      request_id: request.id ?? null,
+      parameters: {},
+    };
+  }
+  meta.message = error.message;
+  meta.error_code = error.errorCode;
+  meta.errors = error.problems;
+  return { meta };
+}

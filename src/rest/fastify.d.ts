@@ -1,0 +1,18 @@
+import type { Caller } from '../domain/caller';
+import type { EnvelopeState } from './envelope';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated client application; set before any /v1 or /graphql handler runs. */
+    caller: Caller | null;
+    envelope: EnvelopeState;
+    /** Decoded pairs of a form-encoded body, which OAuth 1.0 signs. */
+    formPairs: Array<[string, string]>;
+  }
+  interface FastifyContextConfig {
+    /** Rails wrapper key echoed as an empty object in meta.parameters. */
+    wrapper?: string;
+    /** Routes outside authentication (operations endpoints). */
+    public?: boolean;
+  }
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+import { sendOk } from './envelope';
+import { facilityIdParam } from './schemas';
+
+interface FacilityParams {
+  facility_id: string;
+}
+
+export function registerFlipperRoutes(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: FacilityParams }>(
+    '/v1/:facility_id/flippers',
+    {
+      schema: {
+        summary: 'Enabled flippers of the facility and its company',
+        tags: ['flippers'],
+        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
+      },
+    },
+    async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const flippers = await services.flippers.enabledFlippers(facility);
+      return sendOk(request, reply, { flippers });
+    },
+  );
+
+  app.get<{ Params: FacilityParams & { flipper_name: string } }>(
+    '/v1/:facility_id/flippers/:flipper_name',
+    {
+      schema: {
+        summary: 'Whether one flipper is enabled for the facility',
+        tags: ['flippers'],
+        params: {
+          type: 'object',
+          properties: { facility_id: facilityIdParam, flipper_name: { type: 'string', maxLength: 200 } },
+          required: ['facility_id', 'flipper_name'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const name = request.params.flipper_name;
+      const enabled = await services.flippers.isEnabled(facility, name);
+      return sendOk(request, reply, { [name]: enabled });
+    },
+  );
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyPlugin } from 'kysely';
+import { Pool, types } from 'pg';
+import type { Database } from './schema';
+import type { DialectName } from './dialect';
+
+// COUNT(*) and other int8 results arrive as strings by default; ours stay far below 2^53.
+types.setTypeParser(types.builtins.INT8, (value) => Number(value));
+
+export type Db = Kysely<Database>;
+
+export interface Store {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  /** The raw better-sqlite3 handle on SQLite, for bulk loading; null on PostgreSQL. */
+  readonly sqlite: SqliteDatabase.Database | null;
+  /** The pg pool on PostgreSQL, for bulk loading; null on SQLite. */
+  readonly pgPool: Pool | null;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL schema to use (tests give each file its own). */
+  pgSchema?: string;
+  plugins?: KyselyPlugin[];
+  /** Called with each SQL statement executed (tests count them). */
+  onQuery?: (sqlText: string) => void;
+}
+
+/** Opens the database named by a DATABASE_URL (`sqlite:<path>`, `sqlite::memory:` or `postgres://`). */
+export function openStore(url: string, options: StoreOptions = {}): Store {
+  const log = options.onQuery
+    ? (event: { level: string; query: { sql: string } }) => {
+        if (event.level === 'query') options.onQuery?.(event.query.sql);
+      }
+    : undefined;
+
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const handle = new SqliteDatabase(file);
+    handle.pragma('journal_mode = WAL');
+    handle.pragma('synchronous = NORMAL');
+    handle.pragma('foreign_keys = ON');
+    handle.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: handle }),
+      plugins: options.plugins,
+      log,
+    });
+    return {
+      db,
+      dialect: 'sqlite',
+      sqlite: handle,
+      pgPool: null,
+      close: () => db.destroy(),
+    };
+  }
+
+  const pool = new Pool({
+    connectionString: url,
+    max: 10,
+    options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+  });
+  // An idle client's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: options.plugins, log });
+  return {
+    db,
+    dialect: 'postgres',
+    sqlite: null,
+    pgPool: pool,
+    close: () => db.destroy(),
+  };
+}
+
+/** True when the database answers a trivial query. */
+export async function isReady(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

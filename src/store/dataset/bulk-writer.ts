@@ -1,0 +1,91 @@
+import type { Store } from '../database';
+
+/** One step of a write plan; every step of a plan runs in one transaction. */
+export type WriteStep =
+  | { kind: 'upsert'; table: string; columns: string[]; key: string[]; rows: unknown[][] }
+  | { kind: 'deleteIn'; table: string; column: string; values: string[] }
+  | { kind: 'statement'; sql: string; params: unknown[][] };
+
+const quote = (name: string) => `"${name}"`;
+
+function upsertSql(step: Extract<WriteStep, { kind: 'upsert' }>, valuesSql: string): string {
+  const updates = step.columns.filter((c) => !step.key.includes(c));
+  const conflict = updates.length
+    ? `do update set ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
+    : 'do nothing';
+  return (
+    `insert into ${quote(step.table)} (${step.columns.map(quote).join(', ')}) values ${valuesSql} ` +
+    `on conflict (${step.key.map(quote).join(', ')}) ${conflict}`
+  );
+}
+
+/** `?` placeholders become `$1, $2, ...` for PostgreSQL. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/**
+ * Runs a write plan all or nothing. SQLite: prepared statements in one synchronous transaction
+ * (nothing else can interleave). PostgreSQL: multi-row statements on one connection in a transaction.
+ */
+export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<void> {
+  if (store.sqlite) {
+    const handle = store.sqlite;
+    handle.transaction(() => {
+      for (const step of plan) {
+        if (step.kind === 'upsert') {
+          if (step.rows.length === 0) continue;
+          const statement = handle.prepare(upsertSql(step, `(${step.columns.map(() => '?').join(', ')})`));
+          for (const row of step.rows) statement.run(row);
+        } else if (step.kind === 'deleteIn') {
+          const statement = handle.prepare(`delete from ${quote(step.table)} where ${quote(step.column)} = ?`);
+          for (const value of step.values) statement.run(value);
+        } else {
+          const statement = handle.prepare(step.sql);
+          for (const params of step.params) statement.run(params);
+        }
+      }
+    })();
+    return;
+  }
+
+  const pool = store.pgPool!;
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    for (const step of plan) {
+      if (step.kind === 'upsert') {
+        const width = step.columns.length;
+        const perStatement = Math.max(1, Math.floor(30000 / width));
+        for (let start = 0; start < step.rows.length; start += perStatement) {
+          const chunk = step.rows.slice(start, start + perStatement);
+          const params: unknown[] = [];
+          const tuples = chunk.map((row) => {
+            const placeholders = row.map((value) => {
+              params.push(value);
+              return `$${params.length}`;
+            });
+            return `(${placeholders.join(', ')})`;
+          });
+          await client.query(upsertSql(step, tuples.join(', ')), params);
+        }
+      } else if (step.kind === 'deleteIn') {
+        for (let start = 0; start < step.values.length; start += 5000) {
+          await client.query(`delete from ${quote(step.table)} where ${quote(step.column)} = any($1)`, [
+            step.values.slice(start, start + 5000),
+          ]);
+        }
+      } else {
+        const text = numbered(step.sql);
+        for (const params of step.params) await client.query(text, params);
+      }
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

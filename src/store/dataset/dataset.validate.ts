@@ -1,0 +1,46 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import schema from './dataset.schema.json';
+import type { Dataset } from './dataset.types';
+
+let compiled: ValidateFunction | null = null;
+
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    compiled = ajv.compile(schema);
+  }
+  return compiled;
+}
+
+/** `/tenants/3/facility_id` as `tenants[3].facility_id`. */
+export function recordPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .filter(Boolean)
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function describe(error: ErrorObject): string {
+  const path = recordPath(error.instancePath);
+  if (error.keyword === 'required') {
+    const missing = String(error.params.missingProperty);
+    return `${path ? `${path}.` : ''}${missing}: is required`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    return `${path ? `${path}.` : ''}${String(error.params.additionalProperty)}: is not a known field`;
+  }
+  return `${path || '(file)'}: ${error.message ?? 'is invalid'}`;
+}
+
+/** Checks the file against dataset.schema.json; returns one line per problem. */
+export function schemaProblems(input: unknown): string[] {
+  const validate = validator();
+  if (validate(input)) return [];
+  return (validate.errors ?? []).map(describe);
+}
+
+export function isDataset(input: unknown): input is Dataset {
+  return validator()(input) === true;
+}

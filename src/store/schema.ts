@@ -1,0 +1,342 @@
+/**
+ * Row types of every table. Both dialects store the same shapes: ids, dates (YYYY-MM-DD) and
+ * instants (UTC, `YYYY-MM-DDTHH:mm:ss.sssZ`) as text, money as integer cents, flags as 0/1, so
+ * comparisons and ordering behave identically on SQLite and PostgreSQL.
+ */
+export type Flag = 0 | 1;
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+}
+
+export interface FacilitiesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  time_zone: string;
+  tenant_payments_disabled: Flag;
+}
+
+export interface FlippersTable {
+  name: string;
+  enabled_globally: Flag;
+}
+
+export interface FlipperActorsTable {
+  flipper_name: string;
+  actor_type: 'company' | 'facility';
+  actor_id: string;
+}
+
+export interface TenantsTable {
+  id: string;
+  facility_id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+}
+
+export interface UnitsTable {
+  id: string;
+  facility_id: string;
+  name: string;
+  rate_cents: number;
+}
+
+export interface LedgersTable {
+  id: string;
+  facility_id: string;
+  tenant_id: string;
+  unit_id: string;
+}
+
+export interface LedgerInsurancesTable {
+  id: string;
+  ledger_id: string;
+  effective_date: string;
+  cancel_date: string | null;
+  amount_cents: number;
+  description: string;
+  retain_type: string;
+  product_code: string;
+  policy_number: string;
+  retain_amount: string;
+  coverage_amount: string;
+  coverage_percentage: string;
+  insurance_provider_key: string;
+}
+
+export interface LedgerServicesTable {
+  id: string;
+  ledger_id: string;
+  effective_date: string;
+  cancel_date: string | null;
+  amount_cents: number;
+  description: string;
+  product_code: string;
+}
+
+export interface LedgerDiscountsTable {
+  id: string;
+  ledger_id: string;
+  name: string;
+  kind: string;
+  description: string;
+  start_date: string;
+  end_date: string | null;
+  min_occupancy_months: number | null;
+}
+
+export interface RateAppliedActionsTable {
+  id: string;
+  facility_id: string;
+  applied_rate_name: string;
+  applied_rate_cents: number;
+  standard_rate_cents: number;
+  source: string;
+  completed_on: string;
+  completed_by: string;
+  employee_id: string;
+  user_id: string;
+  time_completed: string;
+  event: string;
+  old_ledger_id: string;
+  new_ledger_id: string;
+  unit_id: string;
+  lead_id: string;
+}
+
+export type EventType = 'move_in_unit_event' | 'move_out_unit_event' | 'successful_payment_event';
+
+export interface EventsTable {
+  id: string;
+  facility_id: string;
+  type: EventType;
+  ledger_id: string | null;
+  created_at: string;
+}
+
+export interface EventDocumentsTable {
+  id: string;
+  event_id: string;
+  description: string;
+  type: string;
+  is_relevant: Flag;
+  esignable: Flag;
+  created_at: string;
+  body: string;
+}
+
+export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
+export type FeeCategory = 'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
+
+export interface InvoiceableItemsTable {
+  id: string;
+  facility_id: string;
+  kind: InvoiceableItemKind;
+  product_code: string;
+  description: string;
+  short_description: string | null;
+  required_at_move_in: Flag;
+  required_at_transfer: Flag;
+  show_in_sales_center: Flag;
+  tax_total_cents: number;
+  total_cents: number;
+  fee_category: FeeCategory | null;
+  coverage_amount_cents: number | null;
+  coverage_percentage: number | null;
+  provider_name: string | null;
+  provider_key: string | null;
+  quantity: number | null;
+  is_rental_center_lock: Flag;
+  rental_center_eligible: Flag;
+}
+
+export interface InvoiceableAmountsTable {
+  id: string;
+  invoiceable_item_id: string;
+  position: number;
+  /** Hundredths: cents for an amount tier, hundredths of a percent for a percent tier. */
+  amount_cents: number;
+  kind: 'amount' | 'percent';
+  limit_value: number | null;
+}
+
+export type PaymentKind = 'ach' | 'credit_card' | 'check' | 'cash' | 'card_swipe' | 'money_order';
+
+/** A saved payment method: never a full card or account number. */
+export interface PaymentMethodsTable {
+  id: string;
+  facility_id: string;
+  tenant_id: string | null;
+  kind: PaymentKind;
+  first_name: string;
+  last_name: string;
+  reuseable: Flag;
+  card_last4: string | null;
+  card_type: string | null;
+  expiration_date: string | null;
+  billing_address: string | null;
+  created_at: string;
+}
+
+/** The payment half of a successful_payment_event (same id as the event). */
+export interface PaymentsTable {
+  id: string;
+  facility_id: string;
+  tenant_id: string | null;
+  payment_method_id: string;
+  amount_cents: number;
+  change_due_cents: number;
+  success: Flag;
+  paid_at: string;
+  gateway_reference: string | null;
+}
+
+export interface PaymentLinesTable {
+  id: string;
+  payment_id: string;
+  invoiceable_item_id: string;
+  quantity: number;
+  unit_total_cents: number;
+  line_total_cents: number;
+}
+
+export interface IdempotencyKeysTable {
+  client_id: string;
+  key: string;
+  request_hash: string;
+  response_status: number;
+  response_body: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface RateChangesTable {
+  id: string;
+  company_id: string;
+  facility_id: string;
+  tenant_id: string;
+  unit_id: string;
+  changed_at: string;
+  old_rate_cents: number;
+  new_rate_cents: number;
+  effective_on_date: string;
+  created_by: number | null;
+  /** Lower-cased facility and tenant names, kept in step on import, for the contract's ordering. */
+  facility_sort: string;
+  tenant_sort: string;
+}
+
+export interface NoteEventsTable {
+  id: string;
+  facility_id: string;
+  tenant_id: string | null;
+  unit_id: string | null;
+  ledger_id: string | null;
+  user_id: string | null;
+  created_by_client_id: string;
+  created_at: string;
+}
+
+export interface NotesTable {
+  id: string;
+  note_event_id: string;
+  note: string;
+  created_at: string;
+}
+
+export interface ClientApplicationsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  consumer_key: string;
+  /** Kept as given: HMAC verification of OAuth 1.0 needs the shared secret itself. */
+  consumer_secret: string;
+  created_at: string;
+}
+
+export interface BearerTokensTable {
+  /** SHA-256 of the token, hex; the token itself is never stored. */
+  token_hash: string;
+  client_id: string;
+  created_at: string;
+}
+
+export interface OauthNoncesTable {
+  consumer_key: string;
+  nonce: string;
+  expires_at: string;
+}
+
+export interface MoveInSessionsTable {
+  id: string;
+  facility_id: string;
+  unit_id: string;
+  tenant_id: string | null;
+  move_in_date: string;
+  rent_cents: number;
+  fees: string;
+  total_cents: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SessionDocumentsTable {
+  id: string;
+  session_id: string;
+  description: string;
+  body: string;
+  esignable: Flag;
+  created_at: string;
+}
+
+export interface OutboxMessagesTable {
+  id: string;
+  facility_id: string;
+  event_id: string | null;
+  channel: 'email' | 'sms';
+  recipient: string;
+  payload: string;
+  status: 'pending' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  facilities: FacilitiesTable;
+  flippers: FlippersTable;
+  flipper_actors: FlipperActorsTable;
+  tenants: TenantsTable;
+  units: UnitsTable;
+  ledgers: LedgersTable;
+  ledger_insurances: LedgerInsurancesTable;
+  ledger_services: LedgerServicesTable;
+  ledger_discounts: LedgerDiscountsTable;
+  rate_applied_actions: RateAppliedActionsTable;
+  events: EventsTable;
+  event_documents: EventDocumentsTable;
+  invoiceable_items: InvoiceableItemsTable;
+  invoiceable_amounts: InvoiceableAmountsTable;
+  payment_methods: PaymentMethodsTable;
+  payments: PaymentsTable;
+  payment_lines: PaymentLinesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_changes: RateChangesTable;
+  note_events: NoteEventsTable;
+  notes: NotesTable;
+  client_applications: ClientApplicationsTable;
+  bearer_tokens: BearerTokensTable;
+  oauth_nonces: OauthNoncesTable;
+  move_in_sessions: MoveInSessionsTable;
+  session_documents: SessionDocumentsTable;
+  outbox_messages: OutboxMessagesTable;
+}

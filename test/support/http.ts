@@ -1,0 +1,79 @@
+import { createHmac } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { FixedClock } from '../../src/clock';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { importDataset } from '../../src/store/dataset/dataset.import';
+import type { Dataset, DatasetClientApplication } from '../../src/store/dataset/dataset.types';
+import type { Services } from '../../src/services';
+import { createTestStore, type Dialect, type TestStore } from './harness';
+import { buildWorld, worldDataset, type World } from './factories';
+
+/** Signs a request the way the legacy SDKs do, with a real OAuth 1.0 client library. */
+export function oauthHeader(
+  client: Pick<DatasetClientApplication, 'consumer_key' | 'consumer_secret'>,
+  request: { method: string; url: string; data?: Record<string, string> },
+  method: 'HMAC-SHA1' | 'HMAC-SHA256' = 'HMAC-SHA1',
+): string {
+  const oauth = new OAuth({
+    consumer: { key: client.consumer_key, secret: client.consumer_secret },
+    signature_method: method,
+    hash_function: (base, key) =>
+      createHmac(method === 'HMAC-SHA1' ? 'sha1' : 'sha256', key)
+        .update(base)
+        .digest('base64'),
+  });
+  const absolute = `http://localhost${request.url}`;
+  return oauth.toHeader(oauth.authorize({ url: absolute, method: request.method, data: request.data })).Authorization;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  db: TestStore;
+  world: World;
+  clock: FixedClock;
+  /** Imports more records into this app's database. */
+  load(dataset: Omit<Dataset, 'version'>): Promise<void>;
+  /** GET signed with the world's client (OAuth 1.0 header). */
+  get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** POST a JSON body, authenticated with the world's bearer token. */
+  postJson(url: string, body: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** A built app over a fresh database holding the basic world; logs are silent. */
+export async function createTestApp(dialect: Dialect, options: { logLines?: string[] } = {}): Promise<TestApp> {
+  const db = await createTestStore(dialect);
+  const world = buildWorld();
+  await importDataset(db.store, worldDataset(world));
+  const clock = new FixedClock(new Date());
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logLines ? 'info' : 'silent' });
+  const logStream = options.logLines ? { write: (line: string) => options.logLines!.push(line) } : undefined;
+  const { app, services } = await buildApp({ config, store: db.store, clock, logStream });
+  await app.ready();
+  const auth = (method: string, url: string) => oauthHeader(world.client, { method, url });
+  return {
+    app,
+    services,
+    db,
+    world,
+    clock,
+    load: async (dataset) => {
+      await importDataset(db.store, { version: 1, ...dataset });
+    },
+    get: (url, headers = {}) => app.inject({ method: 'GET', url, headers: { authorization: auth('GET', url), ...headers } }),
+    postJson: (url, body, headers = {}) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${world.client.bearer_token}`, 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(body),
+      }),
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
