@@ -100,7 +100,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       },
       components: {
         securitySchemes: {
-          oauth1: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'One-legged OAuth 1.0' },
+          oauth1: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'One-legged OAuth 1.0',
+          },
           bearer: { type: 'http', scheme: 'bearer' },
         },
       },
@@ -128,7 +133,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const registry = registerMetrics(app);
   registerOpsRoutes(app, store, registry);
   registerV1Routes(app, services);
-  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>

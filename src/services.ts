@@ -3,6 +3,18 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import { FacilitiesService } from './domain/facilities/facilities.service';
 import { FlippersService } from './domain/flippers/flippers.service';
+import { RateAppliedActionsService } from './domain/rate-applied-actions/rate-applied-actions.service';
+import { RateAppliedActionsRepository } from './store/repositories/rate-applied-actions.repository';
+import { LedgersService } from './domain/ledgers/ledgers.service';
+import { LedgersRepository } from './store/repositories/ledgers.repository';
+import { NotesService } from './domain/notes/notes.service';
+import { NotesRepository } from './store/repositories/notes.repository';
+import { DocumentsService } from './domain/documents/documents.service';
+import { DocumentsRepository } from './store/repositories/documents.repository';
+import { InvoiceableItemsService } from './domain/invoiceable-items/invoiceable-items.service';
+import { InvoiceableItemsRepository } from './store/repositories/invoiceable-items.repository';
+import { RateChangesService } from './domain/rate-changes/rate-changes.service';
+import { RateChangesRepository } from './store/repositories/rate-changes.repository';
 import type { Store } from './store/database';
 import { ClientsRepository } from './store/repositories/clients.repository';
 import { FacilitiesRepository } from './store/repositories/facilities.repository';
@@ -15,9 +27,19 @@ export interface Services {
   readonly auth: AuthService;
   readonly facilities: FacilitiesService;
   readonly flippers: FlippersService;
+  readonly rateAppliedActions: RateAppliedActionsService;
+  readonly ledgers: LedgersService;
+  readonly notes: NotesService;
+  readonly documents: DocumentsService;
+  readonly invoiceableItems: InvoiceableItemsService;
+  readonly rateChanges: RateChangesService;
 }
 
-export function createServices(store: Store, clock: Clock, config: Pick<Config, 'oauthWindowSeconds'>): Services {
+export function createServices(
+  store: Store,
+  clock: Clock,
+  config: Pick<Config, 'oauthWindowSeconds'>,
+): Services {
   const db = store.db;
   return {
     store,
@@ -25,5 +47,11 @@ export function createServices(store: Store, clock: Clock, config: Pick<Config, 
     auth: new AuthService(new ClientsRepository(db), clock, config.oauthWindowSeconds),
     facilities: new FacilitiesService(new FacilitiesRepository(db), clock),
     flippers: new FlippersService(new FlippersRepository(db)),
+    rateAppliedActions: new RateAppliedActionsService(new RateAppliedActionsRepository(db), clock),
+    ledgers: new LedgersService(new LedgersRepository(db), clock),
+    notes: new NotesService(new NotesRepository(db), clock),
+    documents: new DocumentsService(new DocumentsRepository(db), clock),
+    invoiceableItems: new InvoiceableItemsService(new InvoiceableItemsRepository(db), clock),
+    rateChanges: new RateChangesService(new RateChangesRepository(db), clock),
   };
 }

@@ -102,7 +102,9 @@ export class AuthService {
     const version = oauth.get('oauth_version');
 
     if (!consumerKey || !signature || !method || !timestamp || !nonce) {
-      throw unauthenticated('oauth_consumer_key, oauth_signature, oauth_signature_method, oauth_timestamp and oauth_nonce are required');
+      throw unauthenticated(
+        'oauth_consumer_key, oauth_signature, oauth_signature_method, oauth_timestamp and oauth_nonce are required',
+      );
     }
     if (method !== 'HMAC-SHA1' && method !== 'HMAC-SHA256') {
       throw unauthenticated('oauth_signature_method must be HMAC-SHA1 or HMAC-SHA256');

@@ -2,7 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** RFC 3986 percent-encoding, as RFC 5849 section 3.6 requires. */
 export function percentEncode(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** Parameters of an `Authorization: OAuth k="v", ...` header; null when it is not an OAuth header. */
@@ -34,7 +37,10 @@ export interface SignatureInput {
 export function baseUri(protocol: string, host: string, path: string): string {
   const scheme = protocol.toLowerCase();
   let authority = host.toLowerCase();
-  if ((scheme === 'http' && authority.endsWith(':80')) || (scheme === 'https' && authority.endsWith(':443'))) {
+  if (
+    (scheme === 'http' && authority.endsWith(':80')) ||
+    (scheme === 'https' && authority.endsWith(':443'))
+  ) {
     authority = authority.slice(0, authority.lastIndexOf(':'));
   }
   const cleanPath = path.split('?')[0].split('#')[0] || '/';

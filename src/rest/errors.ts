@@ -36,9 +36,15 @@ interface AjvError {
 }
 
 function parameterName(context: string | undefined, instancePath: string, missing?: unknown): string {
-  const parts = instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (typeof missing === 'string') parts.push(missing);
-  const name = parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+  const name = parts.reduce(
+    (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
+    '',
+  );
   return name || (context === 'body' ? 'body' : (context ?? 'request'));
 }
 
@@ -46,9 +52,15 @@ function ajvProblem(context: string | undefined, error: AjvError): ParameterProb
   const p = error.params;
   switch (error.keyword) {
     case 'required':
-      return { parameter: parameterName(context, error.instancePath, p.missingProperty), message: 'is required' };
+      return {
+        parameter: parameterName(context, error.instancePath, p.missingProperty),
+        message: 'is required',
+      };
     case 'type':
-      return { parameter: parameterName(context, error.instancePath), message: `must be ${article(String(p.type))}` };
+      return {
+        parameter: parameterName(context, error.instancePath),
+        message: `must be ${article(String(p.type))}`,
+      };
     case 'maxLength':
       return {
         parameter: parameterName(context, error.instancePath),
@@ -65,11 +77,20 @@ function ajvProblem(context: string | undefined, error: AjvError): ParameterProb
         message: `must be one of ${(p.allowedValues as unknown[]).join(', ')}`,
       };
     case 'maxItems':
-      return { parameter: parameterName(context, error.instancePath), message: `must have at most ${p.limit} entries` };
+      return {
+        parameter: parameterName(context, error.instancePath),
+        message: `must have at most ${p.limit} entries`,
+      };
     case 'minItems':
-      return { parameter: parameterName(context, error.instancePath), message: `must have at least ${p.limit} entries` };
+      return {
+        parameter: parameterName(context, error.instancePath),
+        message: `must have at least ${p.limit} entries`,
+      };
     default:
-      return { parameter: parameterName(context, error.instancePath), message: error.message ?? 'is invalid' };
+      return {
+        parameter: parameterName(context, error.instancePath),
+        message: error.message ?? 'is invalid',
+      };
   }
 }
 

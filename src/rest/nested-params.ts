@@ -77,7 +77,8 @@ export function nestParams(pairs: Iterable<[string, string]>): Params {
     if (++count > MAX_PAIRS) throw new NestedParamsError(`more than ${MAX_PAIRS} parameters`);
     if (key === '') continue;
     const path = splitKey(key);
-    if (path.length > MAX_DEPTH) throw new NestedParamsError(`parameter "${key.slice(0, 80)}" is nested too deeply`);
+    if (path.length > MAX_DEPTH)
+      throw new NestedParamsError(`parameter "${key.slice(0, 80)}" is nested too deeply`);
     assign(result, path, value);
   }
   return result;

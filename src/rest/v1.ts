@@ -2,6 +2,12 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Services } from '../services';
 import { errorEnvelope } from './envelope';
 import { registerFlipperRoutes } from './flippers.routes';
+import { registerRateAppliedActionsRoutes } from './rate-applied-actions.routes';
+import { registerLedgersRoutes } from './ledgers.routes';
+import { registerNotesRoutes } from './notes.routes';
+import { registerDocumentsRoutes } from './documents.routes';
+import { registerInvoiceableItemsRoutes } from './invoiceable-items.routes';
+import { registerRateChangesRoutes } from './rate-changes.routes';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -17,6 +23,12 @@ export function registerV1Routes(app: FastifyInstance, services: Services): void
   });
 
   registerFlipperRoutes(app, services);
+  registerRateAppliedActionsRoutes(app, services);
+  registerLedgersRoutes(app, services);
+  registerNotesRoutes(app, services);
+  registerDocumentsRoutes(app, services);
+  registerInvoiceableItemsRoutes(app, services);
+  registerRateChangesRoutes(app, services);
 
   for (const [url, methods] of routes) {
     const allowed = METHODS.filter((m) => methods.has(m));

@@ -130,7 +130,8 @@ export interface EventDocumentsTable {
 }
 
 export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
-export type FeeCategory = 'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
+export type FeeCategory =
+  'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
 
 export interface InvoiceableItemsTable {
   id: string;

@@ -47,7 +47,10 @@ describeEachDialect('GET /v1/:facility_id/flippers', (dialect) => {
 
   it('answers one flag by name, false for an unknown name', async () => {
     const on = await t.get(`/v1/${t.world.facility.id}/flippers/beta_facility`);
-    expect(on.json()).toMatchObject({ beta_facility: true, meta: { parameters: { flipper_name: 'beta_facility' } } });
+    expect(on.json()).toMatchObject({
+      beta_facility: true,
+      meta: { parameters: { flipper_name: 'beta_facility' } },
+    });
     const off = await t.get(`/v1/${t.world.facility.id}/flippers/other_facility`);
     expect(off.json().other_facility).toBe(false);
     const unknown = await t.get(`/v1/${t.world.facility.id}/flippers/never_heard_of_it`);
@@ -88,6 +91,10 @@ describeEachDialect('GET /v1/:facility_id/flippers', (dialect) => {
   it('answers 404/9 in the envelope for an unknown route', async () => {
     const res = await t.get('/v1/nothing/here/at/all');
     expect(res.statusCode).toBe(404);
-    expect(res.json().meta).toMatchObject({ status_code: 404, error_code: 9, status_cat: 'https://http.cat/404' });
+    expect(res.json().meta).toMatchObject({
+      status_code: 404,
+      error_code: 9,
+      status_cat: 'https://http.cat/404',
+    });
   });
 });

@@ -32,7 +32,9 @@ export const buildFacility = (o: Partial<DatasetFacility> & { company_id: string
   ...o,
 });
 
-export const buildClient = (o: Partial<DatasetClientApplication> & { company_id: string }): DatasetClientApplication => ({
+export const buildClient = (
+  o: Partial<DatasetClientApplication> & { company_id: string },
+): DatasetClientApplication => ({
   id: randomUUID(),
   name: 'Front Desk',
   consumer_key: randomBytes(12).toString('hex'),
@@ -57,12 +59,16 @@ export const buildUnit = (o: Partial<DatasetUnit> & { facility_id: string }): Da
   ...o,
 });
 
-export const buildLedger = (o: Partial<DatasetLedger> & { facility_id: string; tenant_id: string; unit_id: string }): DatasetLedger => ({
+export const buildLedger = (
+  o: Partial<DatasetLedger> & { facility_id: string; tenant_id: string; unit_id: string },
+): DatasetLedger => ({
   id: randomUUID(),
   ...o,
 });
 
-export const buildInsurance = (o: Partial<DatasetLedgerInsurance> & { ledger_id: string }): DatasetLedgerInsurance => ({
+export const buildInsurance = (
+  o: Partial<DatasetLedgerInsurance> & { ledger_id: string },
+): DatasetLedgerInsurance => ({
   id: randomUUID(),
   effective_date: '2026-01-01',
   cancel_date: null,
@@ -80,7 +86,9 @@ export const buildInsurance = (o: Partial<DatasetLedgerInsurance> & { ledger_id:
   ...o,
 });
 
-export const buildService = (o: Partial<DatasetLedgerService> & { ledger_id: string }): DatasetLedgerService => ({
+export const buildService = (
+  o: Partial<DatasetLedgerService> & { ledger_id: string },
+): DatasetLedgerService => ({
   id: randomUUID(),
   effective_date: '2026-01-01',
   cancel_date: null,
@@ -89,7 +97,9 @@ export const buildService = (o: Partial<DatasetLedgerService> & { ledger_id: str
   ...o,
 });
 
-export const buildDiscount = (o: Partial<DatasetLedgerDiscount> & { ledger_id: string }): DatasetLedgerDiscount => ({
+export const buildDiscount = (
+  o: Partial<DatasetLedgerDiscount> & { ledger_id: string },
+): DatasetLedgerDiscount => ({
   id: randomUUID(),
   name: 'First month free',
   kind: 'always',
@@ -125,7 +135,9 @@ export const buildEvent = (o: Partial<DatasetEvent> & { facility_id: string }): 
   ...o,
 });
 
-export const buildDocument = (o: Partial<DatasetEventDocument> & { event_id: string }): DatasetEventDocument => ({
+export const buildDocument = (
+  o: Partial<DatasetEventDocument> & { event_id: string },
+): DatasetEventDocument => ({
   id: randomUUID(),
   description: 'Lease agreement',
   type: 'PrintTemplate',
@@ -136,7 +148,9 @@ export const buildDocument = (o: Partial<DatasetEventDocument> & { event_id: str
   ...o,
 });
 
-export const buildItem = (o: Partial<DatasetInvoiceableItem> & { facility_id: string }): DatasetInvoiceableItem => {
+export const buildItem = (
+  o: Partial<DatasetInvoiceableItem> & { facility_id: string },
+): DatasetInvoiceableItem => {
   const kind = o.kind ?? 'retail';
   const amount = 10;
   const base: DatasetInvoiceableItem = {
@@ -153,10 +167,16 @@ export const buildItem = (o: Partial<DatasetInvoiceableItem> & { facility_id: st
     tax_total: 0.8,
     total: 10.8,
   };
-  if (kind === 'retail') Object.assign(base, { quantity: 10, is_rental_center_lock: false, rental_center_eligible: false });
+  if (kind === 'retail')
+    Object.assign(base, { quantity: 10, is_rental_center_lock: false, rental_center_eligible: false });
   if (kind === 'fee') base.fee_category = 'other';
   if (kind === 'insurance') {
-    Object.assign(base, { coverage_amount: 2000, coverage_percentage: 100, provider_name: 'SafeGuard', provider_key: 'safeguard' });
+    Object.assign(base, {
+      coverage_amount: 2000,
+      coverage_percentage: 100,
+      provider_name: 'SafeGuard',
+      provider_key: 'safeguard',
+    });
   }
   return { ...base, ...o };
 };

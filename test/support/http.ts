@@ -25,7 +25,8 @@ export function oauthHeader(
         .digest('base64'),
   });
   const absolute = `http://localhost${request.url}`;
-  return oauth.toHeader(oauth.authorize({ url: absolute, method: request.method, data: request.data })).Authorization;
+  return oauth.toHeader(oauth.authorize({ url: absolute, method: request.method, data: request.data }))
+    .Authorization;
 }
 
 export interface TestApp {
@@ -44,7 +45,10 @@ export interface TestApp {
 }
 
 /** A built app over a fresh database holding the basic world; logs are silent. */
-export async function createTestApp(dialect: Dialect, options: { logLines?: string[] } = {}): Promise<TestApp> {
+export async function createTestApp(
+  dialect: Dialect,
+  options: { logLines?: string[] } = {},
+): Promise<TestApp> {
   const db = await createTestStore(dialect);
   const world = buildWorld();
   await importDataset(db.store, worldDataset(world));
@@ -63,12 +67,17 @@ export async function createTestApp(dialect: Dialect, options: { logLines?: stri
     load: async (dataset) => {
       await importDataset(db.store, { version: 1, ...dataset });
     },
-    get: (url, headers = {}) => app.inject({ method: 'GET', url, headers: { authorization: auth('GET', url), ...headers } }),
+    get: (url, headers = {}) =>
+      app.inject({ method: 'GET', url, headers: { authorization: auth('GET', url), ...headers } }),
     postJson: (url, body, headers = {}) =>
       app.inject({
         method: 'POST',
         url,
-        headers: { authorization: `Bearer ${world.client.bearer_token}`, 'content-type': 'application/json', ...headers },
+        headers: {
+          authorization: `Bearer ${world.client.bearer_token}`,
+          'content-type': 'application/json',
+          ...headers,
+        },
         payload: JSON.stringify(body),
       }),
     close: async () => {

@@ -1,5 +1,9 @@
 import type { Clock } from '../../clock';
-import type { CompanyRow, FacilitiesRepository, FacilityRow } from '../../store/repositories/facilities.repository';
+import type {
+  CompanyRow,
+  FacilitiesRepository,
+  FacilityRow,
+} from '../../store/repositories/facilities.repository';
 import type { Caller } from '../caller';
 import { DomainError } from '../errors';
 import { isUuid, normalizeId } from '../shared/ids';

@@ -39,7 +39,8 @@ export function parsePageRequest(
   let page = 1;
   if (raw.page !== undefined) {
     const value = parseWhole(raw.page);
-    if (value === null || value < 1) problems.push({ parameter: 'page', message: 'must be a whole number >= 1' });
+    if (value === null || value < 1)
+      problems.push({ parameter: 'page', message: 'must be a whole number >= 1' });
     else page = value;
   }
   let perPage = limits.defaultPerPage;

@@ -117,8 +117,7 @@ export function toStoredInstant(instant: Date): string {
   return instant.toISOString();
 }
 
-const OFFSET_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/i;
+const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * Parses an ISO 8601 date-time that carries a UTC offset (`Z` or `+hh:mm`) into the stored form;

@@ -39,7 +39,9 @@ export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<voi
           const statement = handle.prepare(upsertSql(step, `(${step.columns.map(() => '?').join(', ')})`));
           for (const row of step.rows) statement.run(row);
         } else if (step.kind === 'deleteIn') {
-          const statement = handle.prepare(`delete from ${quote(step.table)} where ${quote(step.column)} = ?`);
+          const statement = handle.prepare(
+            `delete from ${quote(step.table)} where ${quote(step.column)} = ?`,
+          );
           for (const value of step.values) statement.run(value);
         } else {
           const statement = handle.prepare(step.sql);

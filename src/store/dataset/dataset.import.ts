@@ -11,7 +11,9 @@ export class DatasetError extends Error {
   constructor(readonly problems: string[]) {
     const shown = problems.slice(0, 20);
     const more = problems.length > shown.length ? `\n  ... and ${problems.length - shown.length} more` : '';
-    super(`dataset refused (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  ${shown.join('\n  ')}${more}`);
+    super(
+      `dataset refused (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  ${shown.join('\n  ')}${more}`,
+    );
   }
 }
 
@@ -35,18 +37,35 @@ function chunks<T>(items: T[], size: number): T[][] {
 }
 
 /** Looks up, in the database, the referenced records the file does not itself hold. */
-async function loadFromDatabase(store: Store, known: Known, wanted: Record<keyof Known, Set<string>>): Promise<void> {
+async function loadFromDatabase(
+  store: Store,
+  known: Known,
+  wanted: Record<keyof Known, Set<string>>,
+): Promise<void> {
   const db = store.db;
-  for (const ids of chunks([...wanted.company].filter((id) => !known.company.has(id)), 500)) {
+  for (const ids of chunks(
+    [...wanted.company].filter((id) => !known.company.has(id)),
+    500,
+  )) {
     for (const row of await db.selectFrom('companies').select('id').where('id', 'in', ids).execute()) {
       known.company.add(row.id);
     }
   }
-  for (const ids of chunks([...wanted.facility].filter((id) => !known.facility.has(id)), 500)) {
-    const rows = await db.selectFrom('facilities').select(['id', 'company_id', 'name']).where('id', 'in', ids).execute();
+  for (const ids of chunks(
+    [...wanted.facility].filter((id) => !known.facility.has(id)),
+    500,
+  )) {
+    const rows = await db
+      .selectFrom('facilities')
+      .select(['id', 'company_id', 'name'])
+      .where('id', 'in', ids)
+      .execute();
     for (const row of rows) known.facility.set(row.id, { company_id: row.company_id, name: row.name });
   }
-  for (const ids of chunks([...wanted.tenant].filter((id) => !known.tenant.has(id)), 500)) {
+  for (const ids of chunks(
+    [...wanted.tenant].filter((id) => !known.tenant.has(id)),
+    500,
+  )) {
     const rows = await db
       .selectFrom('tenants')
       .select(['id', 'facility_id', 'first_name', 'last_name'])
@@ -58,8 +77,15 @@ async function loadFromDatabase(store: Store, known: Known, wanted: Record<keyof
   }
   for (const table of ['unit', 'ledger', 'event'] as const) {
     const tableName = table === 'unit' ? 'units' : table === 'ledger' ? 'ledgers' : 'events';
-    for (const ids of chunks([...wanted[table]].filter((id) => !known[table].has(id)), 500)) {
-      const rows = await db.selectFrom(tableName).select(['id', 'facility_id']).where('id', 'in', ids).execute();
+    for (const ids of chunks(
+      [...wanted[table]].filter((id) => !known[table].has(id)),
+      500,
+    )) {
+      const rows = await db
+        .selectFrom(tableName)
+        .select(['id', 'facility_id'])
+        .where('id', 'in', ids)
+        .execute();
       for (const row of rows) known[table].set(row.id, { facility_id: row.facility_id });
     }
   }
@@ -76,12 +102,15 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
   const problems: string[] = [];
 
   // Duplicate keys within one list would make "last one wins" silent; refuse them instead.
-  const lists = Object.entries(data).filter(([, value]) => Array.isArray(value)) as Array<[string, Array<{ id?: string; name?: string }>]>;
+  const lists = Object.entries(data).filter(([, value]) => Array.isArray(value)) as Array<
+    [string, Array<{ id?: string; name?: string }>]
+  >;
   for (const [name, records] of lists) {
     const seen = new Set<string>();
     records.forEach((record, index) => {
       const key = name === 'flippers' ? record.name! : record.id!.toLowerCase();
-      if (seen.has(key)) problems.push(`${name}[${index}]: duplicate ${name === 'flippers' ? 'name' : 'id'} ${key}`);
+      if (seen.has(key))
+        problems.push(`${name}[${index}]: duplicate ${name === 'flippers' ? 'name' : 'id'} ${key}`);
       seen.add(key);
     });
   }
@@ -112,9 +141,13 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     ledger: new Map(),
     event: new Map(),
   };
-  for (const f of data.facilities ?? []) known.facility.set(lower(f.id), { company_id: lower(f.company_id), name: f.name });
+  for (const f of data.facilities ?? [])
+    known.facility.set(lower(f.id), { company_id: lower(f.company_id), name: f.name });
   for (const t of data.tenants ?? []) {
-    known.tenant.set(lower(t.id), { facility_id: lower(t.facility_id), name: `${t.first_name} ${t.last_name}` });
+    known.tenant.set(lower(t.id), {
+      facility_id: lower(t.facility_id),
+      name: `${t.first_name} ${t.last_name}`,
+    });
   }
   for (const u of data.units ?? []) known.unit.set(lower(u.id), { facility_id: lower(u.facility_id) });
   for (const l of data.ledgers ?? []) known.ledger.set(lower(l.id), { facility_id: lower(l.facility_id) });
@@ -137,7 +170,16 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     f.company_ids?.forEach((id) => want('company', id));
     f.facility_ids?.forEach((id) => want('facility', id));
   });
-  for (const list of [data.tenants, data.units, data.ledgers, data.rate_applied_actions, data.events, data.invoiceable_items, data.payment_methods, data.rate_changes]) {
+  for (const list of [
+    data.tenants,
+    data.units,
+    data.ledgers,
+    data.rate_applied_actions,
+    data.events,
+    data.invoiceable_items,
+    data.payment_methods,
+    data.rate_changes,
+  ]) {
     list?.forEach((r) => want('facility', r.facility_id));
   }
   data.ledgers?.forEach((l) => {
@@ -162,7 +204,12 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
   data.client_applications?.forEach((c) => want('company', c.company_id));
   await loadFromDatabase(store, known, wanted);
 
-  const ref = (kind: keyof Known, id: string | null | undefined, where: string, facilityId?: string): void => {
+  const ref = (
+    kind: keyof Known,
+    id: string | null | undefined,
+    where: string,
+    facilityId?: string,
+  ): void => {
     if (!id) return;
     const key = lower(id);
     const found = kind === 'company' ? known.company.has(key) : known[kind].get(key);
@@ -170,7 +217,12 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
       problems.push(`${where}: no ${kind} ${id}`);
       return;
     }
-    if (facilityId && typeof found === 'object' && 'facility_id' in found && found.facility_id !== lower(facilityId)) {
+    if (
+      facilityId &&
+      typeof found === 'object' &&
+      'facility_id' in found &&
+      found.facility_id !== lower(facilityId)
+    ) {
       problems.push(`${where}: ${kind} ${id} belongs to another facility`);
     }
   };
@@ -182,7 +234,11 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     plan.push({ kind: 'upsert', table, columns, key, rows });
   };
 
-  upsert('companies', ['id', 'name'], (data.companies ?? []).map((c) => [lower(c.id), c.name]));
+  upsert(
+    'companies',
+    ['id', 'name'],
+    (data.companies ?? []).map((c) => [lower(c.id), c.name]),
+  );
 
   upsert(
     'facilities',
@@ -190,14 +246,25 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     (data.facilities ?? []).map((f, i) => {
       ref('company', f.company_id, `facilities[${i}].company_id`);
       const zone = f.time_zone ?? 'UTC';
-      if (!isValidTimeZone(zone)) problems.push(`facilities[${i}].time_zone: ${zone} is not an IANA time zone`);
+      if (!isValidTimeZone(zone))
+        problems.push(`facilities[${i}].time_zone: ${zone} is not an IANA time zone`);
       return [lower(f.id), lower(f.company_id), f.name, zone, flag(f.tenant_payments_disabled, false)];
     }),
   );
 
   if (data.flippers?.length) {
-    upsert('flippers', ['name', 'enabled_globally'], data.flippers.map((f) => [f.name, flag(f.enabled_globally, false)]), ['name']);
-    plan.push({ kind: 'deleteIn', table: 'flipper_actors', column: 'flipper_name', values: data.flippers.map((f) => f.name) });
+    upsert(
+      'flippers',
+      ['name', 'enabled_globally'],
+      data.flippers.map((f) => [f.name, flag(f.enabled_globally, false)]),
+      ['name'],
+    );
+    plan.push({
+      kind: 'deleteIn',
+      table: 'flipper_actors',
+      column: 'flipper_name',
+      values: data.flippers.map((f) => f.name),
+    });
     const actors: unknown[][] = [];
     data.flippers.forEach((f, i) => {
       for (const id of new Set((f.company_ids ?? []).map(lower))) {
@@ -209,7 +276,11 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
         actors.push([f.name, 'facility', id]);
       }
     });
-    upsert('flipper_actors', ['flipper_name', 'actor_type', 'actor_id'], actors, ['flipper_name', 'actor_type', 'actor_id']);
+    upsert('flipper_actors', ['flipper_name', 'actor_type', 'actor_id'], actors, [
+      'flipper_name',
+      'actor_type',
+      'actor_id',
+    ]);
   }
 
   upsert(
@@ -244,16 +315,37 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
   upsert(
     'ledger_insurances',
     [
-      'id', 'ledger_id', 'effective_date', 'cancel_date', 'amount_cents', 'description', 'retain_type',
-      'product_code', 'policy_number', 'retain_amount', 'coverage_amount', 'coverage_percentage', 'insurance_provider_key',
+      'id',
+      'ledger_id',
+      'effective_date',
+      'cancel_date',
+      'amount_cents',
+      'description',
+      'retain_type',
+      'product_code',
+      'policy_number',
+      'retain_amount',
+      'coverage_amount',
+      'coverage_percentage',
+      'insurance_provider_key',
     ],
     (data.ledger_insurances ?? []).map((r, i) => {
       ref('ledger', r.ledger_id, `ledger_insurances[${i}].ledger_id`);
       const d = r.data;
       return [
-        lower(r.id), lower(r.ledger_id), r.effective_date, r.cancel_date ?? null, cents(r.amount, `ledger_insurances[${i}].amount`),
-        d.description, d.retain_type, d.product_code, d.policy_number, d.retain_amount, d.coverage_amount,
-        d.coverage_percentage, d.insurance_provider_key,
+        lower(r.id),
+        lower(r.ledger_id),
+        r.effective_date,
+        r.cancel_date ?? null,
+        cents(r.amount, `ledger_insurances[${i}].amount`),
+        d.description,
+        d.retain_type,
+        d.product_code,
+        d.policy_number,
+        d.retain_amount,
+        d.coverage_amount,
+        d.coverage_percentage,
+        d.insurance_provider_key,
       ];
     }),
   );
@@ -264,8 +356,13 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     (data.ledger_services ?? []).map((r, i) => {
       ref('ledger', r.ledger_id, `ledger_services[${i}].ledger_id`);
       return [
-        lower(r.id), lower(r.ledger_id), r.effective_date, r.cancel_date ?? null,
-        cents(r.amount, `ledger_services[${i}].amount`), r.data.description, r.data.product_code,
+        lower(r.id),
+        lower(r.ledger_id),
+        r.effective_date,
+        r.cancel_date ?? null,
+        cents(r.amount, `ledger_services[${i}].amount`),
+        r.data.description,
+        r.data.product_code,
       ];
     }),
   );
@@ -276,7 +373,13 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     (data.ledger_discounts ?? []).map((r, i) => {
       ref('ledger', r.ledger_id, `ledger_discounts[${i}].ledger_id`);
       return [
-        lower(r.id), lower(r.ledger_id), r.name, r.kind, r.description, r.start_date, r.end_date ?? null,
+        lower(r.id),
+        lower(r.ledger_id),
+        r.name,
+        r.kind,
+        r.description,
+        r.start_date,
+        r.end_date ?? null,
         r.min_occupancy_months ?? null,
       ];
     }),
@@ -285,8 +388,22 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
   upsert(
     'rate_applied_actions',
     [
-      'id', 'facility_id', 'applied_rate_name', 'applied_rate_cents', 'standard_rate_cents', 'source', 'completed_on',
-      'completed_by', 'employee_id', 'user_id', 'time_completed', 'event', 'old_ledger_id', 'new_ledger_id', 'unit_id', 'lead_id',
+      'id',
+      'facility_id',
+      'applied_rate_name',
+      'applied_rate_cents',
+      'standard_rate_cents',
+      'source',
+      'completed_on',
+      'completed_by',
+      'employee_id',
+      'user_id',
+      'time_completed',
+      'event',
+      'old_ledger_id',
+      'new_ledger_id',
+      'unit_id',
+      'lead_id',
     ],
     (data.rate_applied_actions ?? []).map((r, i) => {
       const where = `rate_applied_actions[${i}]`;
@@ -295,11 +412,22 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
       if (r.old_ledger_id) ref('ledger', r.old_ledger_id, `${where}.old_ledger_id`, r.facility_id);
       ref('unit', r.unit_id, `${where}.unit_id`, r.facility_id);
       return [
-        lower(r.id), lower(r.facility_id), r.rate_info.applied_rate.name,
+        lower(r.id),
+        lower(r.facility_id),
+        r.rate_info.applied_rate.name,
         cents(r.rate_info.applied_rate.amount, `${where}.rate_info.applied_rate.amount`),
-        cents(r.rate_info.standard_rate, `${where}.rate_info.standard_rate`), r.source, r.completed_on,
-        r.completed_by ?? '', r.employee_id ?? '', r.user_id ?? '', instant(r.time_completed, `${where}.time_completed`),
-        r.event, r.old_ledger_id ? lower(r.old_ledger_id) : '', lower(r.new_ledger_id), lower(r.unit_id), lower(r.lead_id),
+        cents(r.rate_info.standard_rate, `${where}.rate_info.standard_rate`),
+        r.source,
+        r.completed_on,
+        r.completed_by ?? '',
+        r.employee_id ?? '',
+        r.user_id ?? '',
+        instant(r.time_completed, `${where}.time_completed`),
+        r.event,
+        r.old_ledger_id ? lower(r.old_ledger_id) : '',
+        lower(r.new_ledger_id),
+        lower(r.unit_id),
+        lower(r.lead_id),
       ];
     }),
   );
@@ -310,7 +438,13 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     (data.events ?? []).map((e, i) => {
       ref('facility', e.facility_id, `events[${i}].facility_id`);
       if (e.ledger_id) ref('ledger', e.ledger_id, `events[${i}].ledger_id`, e.facility_id);
-      return [lower(e.id), lower(e.facility_id), e.type, e.ledger_id ? lower(e.ledger_id) : null, instant(e.created_at, `events[${i}].created_at`)];
+      return [
+        lower(e.id),
+        lower(e.facility_id),
+        e.type,
+        e.ledger_id ? lower(e.ledger_id) : null,
+        instant(e.created_at, `events[${i}].created_at`),
+      ];
     }),
   );
 
@@ -320,8 +454,14 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
     (data.event_documents ?? []).map((d, i) => {
       ref('event', d.event_id, `event_documents[${i}].event_id`);
       return [
-        lower(d.id), lower(d.event_id), d.description, d.type ?? 'PrintTemplate', flag(d.is_relevant, true),
-        flag(d.esignable, false), instant(d.created_at, `event_documents[${i}].created_at`), d.body ?? '',
+        lower(d.id),
+        lower(d.event_id),
+        d.description,
+        d.type ?? 'PrintTemplate',
+        flag(d.is_relevant, true),
+        flag(d.esignable, false),
+        instant(d.created_at, `event_documents[${i}].created_at`),
+        d.body ?? '',
       ];
     }),
   );
@@ -330,10 +470,25 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
   upsert(
     'invoiceable_items',
     [
-      'id', 'facility_id', 'kind', 'product_code', 'description', 'short_description', 'required_at_move_in',
-      'required_at_transfer', 'show_in_sales_center', 'tax_total_cents', 'total_cents', 'fee_category',
-      'coverage_amount_cents', 'coverage_percentage', 'provider_name', 'provider_key', 'quantity',
-      'is_rental_center_lock', 'rental_center_eligible',
+      'id',
+      'facility_id',
+      'kind',
+      'product_code',
+      'description',
+      'short_description',
+      'required_at_move_in',
+      'required_at_transfer',
+      'show_in_sales_center',
+      'tax_total_cents',
+      'total_cents',
+      'fee_category',
+      'coverage_amount_cents',
+      'coverage_percentage',
+      'provider_name',
+      'provider_key',
+      'quantity',
+      'is_rental_center_lock',
+      'rental_center_eligible',
     ],
     items.map((item, i) => {
       const where = `invoiceable_items[${i}]`;
@@ -341,51 +496,100 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
       const tax = cents(item.tax_total, `${where}.tax_total`);
       const total = cents(item.total, `${where}.total`);
       if (item.kind === 'retail') {
-        if (item.invoiceable_amounts.length !== 1) problems.push(`${where}.invoiceable_amounts: a retail item has exactly one amount tier`);
-        else if (cents(item.invoiceable_amounts[0].amount, `${where}.invoiceable_amounts[0].amount`) + tax !== total) {
+        if (item.invoiceable_amounts.length !== 1)
+          problems.push(`${where}.invoiceable_amounts: a retail item has exactly one amount tier`);
+        else if (
+          cents(item.invoiceable_amounts[0].amount, `${where}.invoiceable_amounts[0].amount`) + tax !==
+          total
+        ) {
           problems.push(`${where}.total: a retail item's total is its amount plus tax_total`);
         }
       }
-      if (item.fee_category && item.kind !== 'fee') problems.push(`${where}.fee_category: only fees have a fee category`);
+      if (item.fee_category && item.kind !== 'fee')
+        problems.push(`${where}.fee_category: only fees have a fee category`);
       return [
-        lower(item.id), lower(item.facility_id), item.kind, item.product_code, item.description, item.short_description ?? null,
-        flag(item.required_at_move_in, false), flag(item.required_at_transfer, false), flag(item.show_in_sales_center, true),
-        tax, total, item.kind === 'fee' ? (item.fee_category ?? 'other') : null,
+        lower(item.id),
+        lower(item.facility_id),
+        item.kind,
+        item.product_code,
+        item.description,
+        item.short_description ?? null,
+        flag(item.required_at_move_in, false),
+        flag(item.required_at_transfer, false),
+        flag(item.show_in_sales_center, true),
+        tax,
+        total,
+        item.kind === 'fee' ? (item.fee_category ?? 'other') : null,
         item.coverage_amount === undefined ? null : cents(item.coverage_amount, `${where}.coverage_amount`),
-        item.coverage_percentage ?? null, item.provider_name ?? null, item.provider_key ?? null,
+        item.coverage_percentage ?? null,
+        item.provider_name ?? null,
+        item.provider_key ?? null,
         item.kind === 'retail' ? (item.quantity ?? 0) : (item.quantity ?? null),
-        flag(item.is_rental_center_lock, false), flag(item.rental_center_eligible, false),
+        flag(item.is_rental_center_lock, false),
+        flag(item.rental_center_eligible, false),
       ];
     }),
   );
   if (items.length) {
-    plan.push({ kind: 'deleteIn', table: 'invoiceable_amounts', column: 'invoiceable_item_id', values: items.map((item) => lower(item.id)) });
+    plan.push({
+      kind: 'deleteIn',
+      table: 'invoiceable_amounts',
+      column: 'invoiceable_item_id',
+      values: items.map((item) => lower(item.id)),
+    });
     const amounts: unknown[][] = [];
     items.forEach((item, i) =>
       item.invoiceable_amounts.forEach((tier, position) => {
         amounts.push([
-          lower(tier.id), lower(item.id), position, cents(tier.amount, `invoiceable_items[${i}].invoiceable_amounts[${position}].amount`),
-          tier.kind, tier.limit ?? null,
+          lower(tier.id),
+          lower(item.id),
+          position,
+          cents(tier.amount, `invoiceable_items[${i}].invoiceable_amounts[${position}].amount`),
+          tier.kind,
+          tier.limit ?? null,
         ]);
       }),
     );
-    upsert('invoiceable_amounts', ['id', 'invoiceable_item_id', 'position', 'amount_cents', 'kind', 'limit_value'], amounts);
+    upsert(
+      'invoiceable_amounts',
+      ['id', 'invoiceable_item_id', 'position', 'amount_cents', 'kind', 'limit_value'],
+      amounts,
+    );
   }
 
   const now = new Date().toISOString();
   upsert(
     'payment_methods',
     [
-      'id', 'facility_id', 'tenant_id', 'kind', 'first_name', 'last_name', 'reuseable', 'card_last4', 'card_type',
-      'expiration_date', 'billing_address', 'created_at',
+      'id',
+      'facility_id',
+      'tenant_id',
+      'kind',
+      'first_name',
+      'last_name',
+      'reuseable',
+      'card_last4',
+      'card_type',
+      'expiration_date',
+      'billing_address',
+      'created_at',
     ],
     (data.payment_methods ?? []).map((p, i) => {
       ref('facility', p.facility_id, `payment_methods[${i}].facility_id`);
       if (p.tenant_id) ref('tenant', p.tenant_id, `payment_methods[${i}].tenant_id`, p.facility_id);
       return [
-        lower(p.id), lower(p.facility_id), p.tenant_id ? lower(p.tenant_id) : null, p.kind, p.first_name, p.last_name,
-        flag(p.reuseable, true), p.card_last4 ?? null, p.card_type ?? null, p.expiration_date ?? null,
-        p.billing_address ? JSON.stringify(p.billing_address) : null, now,
+        lower(p.id),
+        lower(p.facility_id),
+        p.tenant_id ? lower(p.tenant_id) : null,
+        p.kind,
+        p.first_name,
+        p.last_name,
+        flag(p.reuseable, true),
+        p.card_last4 ?? null,
+        p.card_type ?? null,
+        p.expiration_date ?? null,
+        p.billing_address ? JSON.stringify(p.billing_address) : null,
+        now,
       ];
     }),
   );
@@ -393,8 +597,18 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
   upsert(
     'rate_changes',
     [
-      'id', 'company_id', 'facility_id', 'tenant_id', 'unit_id', 'changed_at', 'old_rate_cents', 'new_rate_cents',
-      'effective_on_date', 'created_by', 'facility_sort', 'tenant_sort',
+      'id',
+      'company_id',
+      'facility_id',
+      'tenant_id',
+      'unit_id',
+      'changed_at',
+      'old_rate_cents',
+      'new_rate_cents',
+      'effective_on_date',
+      'created_by',
+      'facility_sort',
+      'tenant_sort',
     ],
     (data.rate_changes ?? []).map((r, i) => {
       const where = `rate_changes[${i}]`;
@@ -404,15 +618,28 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
       const facility = known.facility.get(lower(r.facility_id));
       const tenant = known.tenant.get(lower(r.tenant_id));
       return [
-        lower(r.id), facility?.company_id ?? '', lower(r.facility_id), lower(r.tenant_id), lower(r.unit_id),
-        instant(r.changed_at, `${where}.changed_at`), cents(r.old_rate, `${where}.old_rate`), cents(r.new_rate, `${where}.new_rate`),
-        r.effective_on_date, r.created_by ?? null, sortKey(facility?.name ?? ''), sortKey(tenant?.name ?? ''),
+        lower(r.id),
+        facility?.company_id ?? '',
+        lower(r.facility_id),
+        lower(r.tenant_id),
+        lower(r.unit_id),
+        instant(r.changed_at, `${where}.changed_at`),
+        cents(r.old_rate, `${where}.old_rate`),
+        cents(r.new_rate, `${where}.new_rate`),
+        r.effective_on_date,
+        r.created_by ?? null,
+        sortKey(facility?.name ?? ''),
+        sortKey(tenant?.name ?? ''),
       ];
     }),
   );
 
   // Renamed facilities and tenants, or a facility moved to another company, keep their rate changes in step.
-  const existingRateChanges = await store.db.selectFrom('rate_changes').select('id').limit(1).executeTakeFirst();
+  const existingRateChanges = await store.db
+    .selectFrom('rate_changes')
+    .select('id')
+    .limit(1)
+    .executeTakeFirst();
   if (existingRateChanges) {
     const facilities = data.facilities ?? [];
     if (facilities.length) {
@@ -441,8 +668,11 @@ export async function importDataset(store: Store, input: unknown): Promise<Impor
       return [lower(c.id), lower(c.company_id), c.name, c.consumer_key, c.consumer_secret, now];
     }),
   );
-  const tokens = clients.filter((c) => c.bearer_token).map((c) => [hashToken(c.bearer_token!), lower(c.id), now]);
-  if (tokens.length) upsert('bearer_tokens', ['token_hash', 'client_id', 'created_at'], tokens, ['token_hash']);
+  const tokens = clients
+    .filter((c) => c.bearer_token)
+    .map((c) => [hashToken(c.bearer_token!), lower(c.id), now]);
+  if (tokens.length)
+    upsert('bearer_tokens', ['token_hash', 'client_id', 'created_at'], tokens, ['token_hash']);
 
   if (problems.length > 0) throw new DatasetError(problems);
   await runWritePlan(store, plan);

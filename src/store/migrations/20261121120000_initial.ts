@@ -160,7 +160,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ledger_id', 'text', (c) => c.references('ledgers.id'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('events_facility').on('events').columns(['facility_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('events_facility')
+    .on('events')
+    .columns(['facility_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('events_ledger').on('events').column('ledger_id').execute();
 
   await db.schema
@@ -281,7 +285,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['client_id', 'key'])
     .execute();
-  await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
+  await db.schema
+    .createIndex('idempotency_keys_expiry')
+    .on('idempotency_keys')
+    .column('expires_at')
+    .execute();
 
   await db.schema
     .createTable('rate_changes')
@@ -324,7 +332,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('bearer_tokens')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('client_id', 'text', (c) => c.notNull().references('client_applications.id').onDelete('cascade'))
+    .addColumn('client_id', 'text', (c) =>
+      c.notNull().references('client_applications.id').onDelete('cascade'),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
@@ -384,7 +394,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('esignable', flag, (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('session_documents_session').on('session_documents').column('session_id').execute();
+  await db.schema
+    .createIndex('session_documents_session')
+    .on('session_documents')
+    .column('session_id')
+    .execute();
 
   await db.schema
     .createTable('outbox_messages')

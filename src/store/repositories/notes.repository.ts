@@ -1,0 +1,5 @@
+import type { Db } from '../database';
+
+export class NotesRepository {
+  constructor(private readonly db: Db) {}
+}

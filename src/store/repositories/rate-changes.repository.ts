@@ -1,0 +1,5 @@
+import type { Db } from '../database';
+
+export class RateChangesRepository {
+  constructor(private readonly db: Db) {}
+}
