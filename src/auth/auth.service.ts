@@ -65,7 +65,7 @@ export class AuthService {
     const query = queryParams(request.url);
     let oauth: Map<string, string>;
     let requestParams: Array<[string, string]>;
-    if (header && /^OAuth\s/i.test(header)) {
+    if (header && /^OAuth(\s|$)/i.test(header)) {
       const parsed = parseOAuthHeader(header);
       if (!parsed) throw unauthenticated('malformed Authorization header');
       oauth = parsed;

@@ -10,12 +10,13 @@ export function percentEncode(value: string): string {
 
 /** Parameters of an `Authorization: OAuth k="v", ...` header; null when it is not an OAuth header. */
 export function parseOAuthHeader(header: string): Map<string, string> | null {
-  const match = /^OAuth\s+(.*)$/is.exec(header.trim());
+  const match = /^OAuth(?:\s+(.*))?$/is.exec(header.trim());
   if (!match) return null;
+  const body = match[1] ?? '';
   const params = new Map<string, string>();
   const pair = /([A-Za-z0-9_.~%-]+)\s*=\s*"([^"]*)"/g;
   let found: RegExpExecArray | null;
-  while ((found = pair.exec(match[1])) !== null) {
+  while ((found = pair.exec(body)) !== null) {
     try {
       params.set(decodeURIComponent(found[1]), decodeURIComponent(found[2]));
     } catch {
