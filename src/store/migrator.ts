@@ -9,19 +9,24 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
-function migrator(db: Db): Migrator {
-  return new Migrator({ db, provider });
+export interface MigrateOptions {
+  /** PostgreSQL schema holding the migration tables; needed when several schemas share a database. */
+  schema?: string;
+}
+
+function migrator(db: Db, options: MigrateOptions): Migrator {
+  return new Migrator({ db, provider, migrationTableSchema: options.schema });
 }
 
 /** Brings the database to the latest schema; throws with the failing migration's error. */
-export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
-  const result = await migrator(db).migrateToLatest();
+export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<MigrationResultSet> {
+  const result = await migrator(db, options).migrateToLatest();
   if (result.error) throw result.error;
   return result;
 }
 
-export async function migrateDown(db: Db): Promise<MigrationResultSet> {
-  const result = await migrator(db).migrateDown();
+export async function migrateDown(db: Db, options: MigrateOptions = {}): Promise<MigrationResultSet> {
+  const result = await migrator(db, options).migrateDown();
   if (result.error) throw result.error;
   return result;
 }

@@ -15,7 +15,7 @@ function signedQuery(client: { consumer_key: string; consumer_secret: string }, 
   const query = new URLSearchParams(
     Object.entries(params)
       .filter(([k]) => k.startsWith('oauth_'))
-      .map(([k, v]) => [k, String(v)]),
+      .map(([k, v]): [string, string] => [k, String(v)]),
   );
   return `${url}${url.includes('?') ? '&' : '?'}${query.toString()}`;
 }

@@ -37,7 +37,7 @@ export async function createTestStore(dialect: Dialect): Promise<TestStore> {
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const store = openStore(POSTGRES_URL, { pgSchema: schema, onQuery });
-  await migrateToLatest(store.db);
+  await migrateToLatest(store.db, { schema });
   queries.length = 0;
   return {
     store,
