@@ -1,11 +1,16 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
-export function isPostgres(db: Kysely<unknown>): boolean {
+/** Any Kysely instance or transaction, whatever its table types. */
+interface HasAdapter {
+  getExecutor(): { adapter: unknown };
+}
+
+export function isPostgres(db: HasAdapter): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-export function dialectOf(db: Kysely<unknown>): DialectName {
+export function dialectOf(db: HasAdapter): DialectName {
   return isPostgres(db) ? 'postgres' : 'sqlite';
 }
