@@ -1,4 +1,62 @@
 import type { FastifyInstance } from 'fastify';
+import type { EventDocument } from '../domain/documents/documents.types';
+import { formatInstant } from '../domain/shared/time';
 import type { Services } from '../services';
+import { sendOk } from './envelope';
+import { facilityIdParam, idParam, pageQuery } from './schemas';
 
-export function registerDocumentsRoutes(_app: FastifyInstance, _services: Services): void {}
+interface EventDocumentsParams {
+  facility_id: string;
+  event_id: string;
+}
+
+interface PageQuery {
+  page?: string;
+  per_page?: string;
+}
+
+/** Contract 2.6, fields in the contract's order; body and esignable stay inside the service. */
+export function serializeEventDocument(document: EventDocument, timeZone: string) {
+  return {
+    id: document.id,
+    description: document.description,
+    type: document.type,
+    is_relevant: document.isRelevant,
+    created_at: formatInstant(document.createdAt, timeZone),
+  };
+}
+
+export function registerDocumentsRoutes(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: EventDocumentsParams; Querystring: PageQuery }>(
+    '/v1/:facility_id/events/:event_id/documents',
+    {
+      schema: {
+        summary: 'Documents of a move-in, move-out or successful payment event',
+        tags: ['documents'],
+        params: {
+          type: 'object',
+          properties: {
+            facility_id: facilityIdParam,
+            event_id: idParam('Id of a move_in_unit_event, move_out_unit_event or successful_payment_event'),
+          },
+          required: ['facility_id', 'event_id'],
+        },
+        querystring: { type: 'object', properties: pageQuery },
+      },
+    },
+    async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const result = await services.documents.eventDocuments(facility, {
+        event_id: request.params.event_id,
+        page: request.query.page,
+        per_page: request.query.per_page,
+      });
+      request.envelope.defaults = {
+        page: result.pagination.current_page,
+        per_page: result.pagination.per_page,
+      };
+      const documents = result.entries.map((d) => serializeEventDocument(d, facility.timeZone));
+      return sendOk(request, reply, { documents }, result.pagination);
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import type { EventType } from '../../store/schema';
+
+export type { EventType };
+
+/** A move-in, move-out or successful payment event: the owner of event documents. */
+export interface DocumentEvent {
+  id: string;
+  facilityId: string;
+  type: EventType;
+  ledgerId: string | null;
+  /** Stored UTC instant. */
+  createdAt: string;
+}
+
+/** A PDF document of an event (contract 2.6). */
+export interface EventDocument {
+  id: string;
+  eventId: string;
+  description: string;
+  type: string;
+  isRelevant: boolean;
+  esignable: boolean;
+  /** Stored UTC instant; transports write it in the facility's zone. */
+  createdAt: string;
+}
