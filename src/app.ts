@@ -8,6 +8,7 @@ import { DomainError } from './domain/errors';
 import { createLogger } from './logger';
 import { registerMetrics } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
@@ -17,6 +18,8 @@ import type { Store } from './store/database';
 
 export interface BuildAppOptions {
   config: Config;
+  /** Where request counts are kept; by default Redis when REDIS_URL is set, else this process's memory. */
+  rateLimitStore?: RateLimitStore;
   store: Store;
   clock?: Clock;
   /** Where log lines go (tests read them); stdout by default. */
@@ -113,6 +116,29 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
   });
 
+  const rateLimits =
+    options.rateLimitStore ??
+    (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+  app.addHook('onClose', () => rateLimits.close());
+  const enforceRateLimit = async (clientId: string): Promise<void> => {
+    let usage: { count: number; resetMs: number };
+    try {
+      usage = await rateLimits.hit(clientId, 60_000);
+    } catch (error) {
+      // An unreachable counter store must not take the API down with it.
+      app.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+      return;
+    }
+    if (usage.count > config.rateLimitPerMinute) {
+      const retryAfter = Math.max(1, Math.ceil(usage.resetMs / 1000));
+      throw new DomainError(
+        'rate_limited',
+        `rate limit of ${config.rateLimitPerMinute} requests per minute exceeded; retry in ${retryAfter} s`,
+        { retryAfter },
+      );
+    }
+  };
+
   // Authentication runs after parsing, since OAuth 1.0 signs form-encoded body parameters.
   app.addHook('preValidation', async (request) => {
     const query = request.query as Record<string | symbol, unknown> | undefined;
@@ -128,6 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       authorization: request.headers.authorization,
       formParams: request.formPairs,
     });
+    if (config.rateLimitPerMinute > 0) await enforceRateLimit(request.caller.clientId);
   });
 
   const registry = registerMetrics(app);

@@ -1,0 +1,61 @@
+import Redis from 'ioredis';
+
+/** Counts requests per key in fixed windows; shared across instances when kept in Redis. */
+export interface RateLimitStore {
+  /** Counts one request; answers the count in the current window and the ms until it resets. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  close(): Promise<void>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const now = this.now();
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      if (this.windows.size > 10_000) this.prune(now);
+      window = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return { count: window.count, resetMs: window.resetAt - now };
+  }
+
+  private prune(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: Redis;
+
+  constructor(url: string) {
+    // Commands wait for the connection, but never long: a Redis that is down must not stall requests.
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 250 });
+    // Connection errors surface on the commands; the limiter then lets requests through.
+    this.redis.on('error', () => undefined);
+  }
+
+  async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const redisKey = `facility-ops:rate:${key}`;
+    const result = await this.redis
+      .multi()
+      .incr(redisKey)
+      .pexpire(redisKey, windowMs, 'NX')
+      .pttl(redisKey)
+      .exec();
+    if (!result) throw new Error('rate limit transaction aborted');
+    const count = Number(result[0][1]);
+    const ttl = Number(result[2][1]);
+    return { count, resetMs: ttl > 0 ? ttl : windowMs };
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}
