@@ -20,4 +20,5 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['reflect-metadata'],
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
