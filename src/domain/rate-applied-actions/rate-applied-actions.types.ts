@@ -1,0 +1,34 @@
+/** A rate applied action: the rates offered at a move-in or transfer and the one finally applied. */
+export interface RateAppliedAction {
+  id: string;
+  facilityId: string;
+  appliedRate: { name: string; amount: number };
+  standardRate: number;
+  source: string;
+  completedOn: string;
+  /** Empty string when no user completed it. */
+  completedBy: string;
+  employeeId: string;
+  userId: string;
+  /** Stored UTC instant; transports write it in the facility's zone. */
+  timeCompleted: string;
+  event: string;
+  /** Empty string when there was no earlier ledger. */
+  oldLedgerId: string;
+  newLedgerId: string;
+  unitId: string;
+  leadId: string;
+}
+
+export interface RateAppliedActionsQuery {
+  start_date?: unknown;
+  end_date?: unknown;
+}
+
+export interface RateAppliedActionsResult {
+  startDate: string;
+  endDate: string;
+  /** Which of the dates were not given and took their default. */
+  defaulted: { startDate: boolean; endDate: boolean };
+  actions: RateAppliedAction[];
+}
