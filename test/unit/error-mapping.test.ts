@@ -1,0 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DOMAIN_ERROR_KINDS } from '../../src/domain/errors';
+import { restStatusOf } from '../../src/rest/errors';
+
+const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+
+describe('DomainError kinds', () => {
+  it.each(DOMAIN_ERROR_KINDS)('%s has a REST status and a documented row in the README', (kind) => {
+    const { status, errorCode } = restStatusOf(kind);
+    expect(status).toBeGreaterThanOrEqual(400);
+    const row = readme.split('\n').find((line) => line.startsWith(`| \`${kind}\``));
+    expect(row).toBeDefined();
+    expect(row).toContain(`| ${status} |`);
+    expect(row).toContain(`| ${errorCode === null ? 'null' : errorCode} |`);
+  });
+});

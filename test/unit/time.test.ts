@@ -1,0 +1,63 @@
+import { formatInstant, isValidDate, localDate, parseOffsetDateTime } from '../../src/domain/shared/time';
+import { pageMeta, parsePageRequest } from '../../src/domain/shared/pagination';
+
+describe('dates and instants', () => {
+  it('accepts only real calendar dates', () => {
+    expect(isValidDate('2024-02-29')).toBe(true);
+    expect(isValidDate('2025-02-29')).toBe(false);
+    expect(isValidDate('2026-13-01')).toBe(false);
+    expect(isValidDate('2026-1-01')).toBe(false);
+    expect(isValidDate("2026-01-01' OR 1=1")).toBe(false);
+  });
+
+  it('parses date-times with an offset into UTC, and refuses those without', () => {
+    expect(parseOffsetDateTime('2026-03-01T09:30:00-05:00')).toBe('2026-03-01T14:30:00.000Z');
+    expect(parseOffsetDateTime('2026-03-01T09:30:00Z')).toBe('2026-03-01T09:30:00.000Z');
+    expect(parseOffsetDateTime('2026-03-01T09:30:00.25+0130')).toBe('2026-03-01T08:00:00.250Z');
+    expect(parseOffsetDateTime('2026-03-01T09:30:00')).toBeNull();
+    expect(parseOffsetDateTime('2026-02-30T09:30:00Z')).toBeNull();
+    expect(parseOffsetDateTime('2026-03-01T24:00:00Z')).toBeNull();
+  });
+
+  it('writes instants in the facility zone with its offset, across daylight saving', () => {
+    expect(formatInstant('2026-01-15T17:00:00.000Z', 'America/New_York')).toBe('2026-01-15T12:00:00-05:00');
+    expect(formatInstant('2026-07-15T16:00:00.000Z', 'America/New_York')).toBe('2026-07-15T12:00:00-04:00');
+    expect(formatInstant('2026-07-15T16:00:00.500Z', 'Asia/Kolkata')).toBe('2026-07-15T21:30:00.500+05:30');
+    expect(formatInstant('2026-07-15T16:00:00.000Z', 'UTC')).toBe('2026-07-15T16:00:00+00:00');
+  });
+
+  it("takes a facility's today from its own zone", () => {
+    const instant = new Date('2026-11-21T03:00:00Z');
+    expect(localDate(instant, 'America/Los_Angeles')).toBe('2026-11-20');
+    expect(localDate(instant, 'Pacific/Auckland')).toBe('2026-11-21');
+  });
+});
+
+describe('will_paginate pages', () => {
+  it('computes pages, with one page for an empty list and nulls at the ends', () => {
+    expect(pageMeta(0, { page: 1, perPage: 100 })).toEqual({
+      current_page: 1,
+      total_pages: 1,
+      per_page: 100,
+      total_entries: 0,
+      previous_page: null,
+      next_page: null,
+    });
+    expect(pageMeta(250, { page: 2, perPage: 100 })).toMatchObject({
+      total_pages: 3,
+      previous_page: 1,
+      next_page: 3,
+    });
+    expect(pageMeta(250, { page: 9, perPage: 100 })).toMatchObject({ previous_page: 8, next_page: null });
+  });
+
+  it('reads page and per_page strictly, capping per_page at the maximum', () => {
+    const limits = { defaultPerPage: 100, maxPerPage: 100 };
+    expect(parsePageRequest({}, limits)).toEqual({ page: 1, perPage: 100 });
+    expect(parsePageRequest({ page: '3', per_page: '500' }, limits)).toEqual({ page: 3, perPage: 100 });
+    for (const page of ['0', '-1', '1.5', 'abc', '', '1e3']) {
+      expect(() => parsePageRequest({ page }, limits)).toThrow(/page/);
+    }
+    expect(() => parsePageRequest({ per_page: '0' }, limits)).toThrow(/per_page/);
+  });
+});
