@@ -1,5 +1,125 @@
 import type { Db } from '../database';
+import type {
+  LedgerDiscountsTable,
+  LedgerInsurancesTable,
+  LedgerServicesTable,
+  LedgersTable,
+} from '../schema';
+
+export type LedgerRow = LedgersTable;
+export type LedgerInsuranceRow = LedgerInsurancesTable;
+export type LedgerServiceRow = LedgerServicesTable;
+export type LedgerDiscountRow = LedgerDiscountsTable;
+
+/** Rows grouped by a key column, one list per key in key order (empty for a missing key). */
+function groupInKeyOrder<R>(keys: readonly string[], rows: R[], keyOf: (row: R) => string): R[][] {
+  const groups = new Map<string, R[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const list = groups.get(key);
+    if (list) list.push(row);
+    else groups.set(key, [row]);
+  }
+  return keys.map((key) => groups.get(key) ?? []);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// Sorting happens here, by code point, so the order never depends on a PostgreSQL collation.
+const byId = (a: { id: string }, b: { id: string }) => compareText(a.id, b.id);
+const byEffectiveDate = (
+  a: LedgerServiceRow | LedgerInsuranceRow,
+  b: LedgerServiceRow | LedgerInsuranceRow,
+) => compareText(a.effective_date, b.effective_date) || byId(a, b);
+const byStartDate = (a: LedgerDiscountRow, b: LedgerDiscountRow) =>
+  compareText(a.start_date, b.start_date) || byId(a, b);
 
 export class LedgersRepository {
   constructor(private readonly db: Db) {}
+
+  findLedger(id: string): Promise<LedgerRow | undefined> {
+    return this.db.selectFrom('ledgers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Ledgers by id, in key order, null for a missing id. */
+  async findByIds(ids: readonly string[]): Promise<(LedgerRow | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('ledgers')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    const rowsById = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => rowsById.get(id) ?? null);
+  }
+
+  /** Each tenant's ledgers, in key order, sorted by id. */
+  async findByTenantIds(tenantIds: readonly string[]): Promise<LedgerRow[][]> {
+    if (tenantIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('ledgers')
+      .selectAll()
+      .where('tenant_id', 'in', [...new Set(tenantIds)])
+      .execute();
+    return groupInKeyOrder(tenantIds, rows.sort(byId), (row) => row.tenant_id);
+  }
+
+  /** Each unit's ledgers, in key order, sorted by id. */
+  async findByUnitIds(unitIds: readonly string[]): Promise<LedgerRow[][]> {
+    if (unitIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('ledgers')
+      .selectAll()
+      .where('unit_id', 'in', [...new Set(unitIds)])
+      .execute();
+    return groupInKeyOrder(unitIds, rows.sort(byId), (row) => row.unit_id);
+  }
+
+  /** Every insurance policy of each ledger, in key order, sorted by effective_date then id. */
+  async insurancesByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerInsuranceRow[][]> {
+    if (ledgerIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('ledger_insurances')
+      .selectAll()
+      .where('ledger_id', 'in', [...new Set(ledgerIds)])
+      .execute();
+    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id);
+  }
+
+  /** Every service of each ledger, in key order, sorted by effective_date then id. */
+  async servicesByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerServiceRow[][]> {
+    if (ledgerIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('ledger_services')
+      .selectAll()
+      .where('ledger_id', 'in', [...new Set(ledgerIds)])
+      .execute();
+    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id);
+  }
+
+  /** Every discount of each ledger, in key order, sorted by start_date then id. */
+  async discountsByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerDiscountRow[][]> {
+    if (ledgerIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('ledger_discounts')
+      .selectAll()
+      .where('ledger_id', 'in', [...new Set(ledgerIds)])
+      .execute();
+    return groupInKeyOrder(ledgerIds, rows.sort(byStartDate), (row) => row.ledger_id);
+  }
+
+  /** The time zone of each ledger's facility, in key order, null for a missing ledger. */
+  async facilityTimeZonesByLedgerIds(ledgerIds: readonly string[]): Promise<(string | null)[]> {
+    if (ledgerIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('ledgers as l')
+      .innerJoin('facilities as f', 'f.id', 'l.facility_id')
+      .select(['l.id', 'f.time_zone'])
+      .where('l.id', 'in', [...new Set(ledgerIds)])
+      .execute();
+    const zones = new Map(rows.map((row) => [row.id, row.time_zone]));
+    return ledgerIds.map((id) => zones.get(id) ?? null);
+  }
 }
