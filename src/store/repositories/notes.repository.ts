@@ -1,5 +1,134 @@
 import type { Db } from '../database';
+import type { LedgersTable, NoteEventsTable, NotesTable } from '../schema';
+
+export type NoteEventRow = NoteEventsTable;
+export type NoteRow = NotesTable;
+/** A note event with the name of the client application that wrote it. */
+export type NoteEventWithClientRow = NoteEventRow & { client_name: string };
+export type NoteLedgerRow = LedgersTable;
+
+/** A note event row and its notes, as read back. */
+export interface StoredNoteEvent {
+  event: NoteEventWithClientRow;
+  notes: NoteRow[];
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// Sorted by code point here, so the order never depends on a PostgreSQL collation.
+const byCreatedAtThenId = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
+  compareText(a.created_at, b.created_at) || compareText(a.id, b.id);
+
+type NoteEventKey = 'id' | 'tenant_id' | 'unit_id' | 'ledger_id';
 
 export class NotesRepository {
   constructor(private readonly db: Db) {}
+
+  async tenantExists(facilityId: string, tenantId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('tenants')
+      .select('id')
+      .where('id', '=', tenantId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async unitExists(facilityId: string, unitId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('units')
+      .select('id')
+      .where('id', '=', unitId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  findLedger(facilityId: string, ledgerId: string): Promise<NoteLedgerRow | undefined> {
+    return this.db
+      .selectFrom('ledgers')
+      .selectAll()
+      .where('id', '=', ledgerId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+  }
+
+  /** Writes the note event and its notes in one transaction. */
+  async insertNoteEvent(event: NoteEventRow, notes: NoteRow[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('note_events').values(event).execute();
+      if (notes.length > 0) await trx.insertInto('notes').values(notes).execute();
+    });
+  }
+
+  /** Note events whose `key` column is one of `values`, each with its notes, by created_at then id. */
+  private async noteEventsWhere(key: NoteEventKey, values: readonly string[]): Promise<StoredNoteEvent[]> {
+    if (values.length === 0) return [];
+    const events = await this.db
+      .selectFrom('note_events as e')
+      .innerJoin('client_applications as c', 'c.id', 'e.created_by_client_id')
+      .selectAll('e')
+      .select('c.name as client_name')
+      .where(`e.${key}`, 'in', [...new Set(values)])
+      .execute();
+    if (events.length === 0) return [];
+    const notes = await this.db
+      .selectFrom('notes')
+      .selectAll()
+      .where(
+        'note_event_id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
+    const notesByEvent = new Map<string, NoteRow[]>();
+    for (const note of notes.sort(byCreatedAtThenId)) {
+      const list = notesByEvent.get(note.note_event_id);
+      if (list) list.push(note);
+      else notesByEvent.set(note.note_event_id, [note]);
+    }
+    return events
+      .sort(byCreatedAtThenId)
+      .map((event) => ({ event, notes: notesByEvent.get(event.id) ?? [] }));
+  }
+
+  /** Note events by id, in key order, null for a missing id. */
+  async noteEventsByIds(ids: readonly string[]): Promise<(StoredNoteEvent | null)[]> {
+    const found = await this.noteEventsWhere('id', ids);
+    const byId = new Map(found.map((stored) => [stored.event.id, stored]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Each tenant's note events, in key order. */
+  async noteEventsByTenantIds(tenantIds: readonly string[]): Promise<StoredNoteEvent[][]> {
+    return this.grouped('tenant_id', tenantIds);
+  }
+
+  /** Each unit's note events, in key order. */
+  async noteEventsByUnitIds(unitIds: readonly string[]): Promise<StoredNoteEvent[][]> {
+    return this.grouped('unit_id', unitIds);
+  }
+
+  /** Each ledger's note events, in key order. */
+  async noteEventsByLedgerIds(ledgerIds: readonly string[]): Promise<StoredNoteEvent[][]> {
+    return this.grouped('ledger_id', ledgerIds);
+  }
+
+  private async grouped(
+    key: 'tenant_id' | 'unit_id' | 'ledger_id',
+    values: readonly string[],
+  ): Promise<StoredNoteEvent[][]> {
+    const found = await this.noteEventsWhere(key, values);
+    const groups = new Map<string, StoredNoteEvent[]>();
+    for (const stored of found) {
+      const value = stored.event[key];
+      if (value === null) continue;
+      const list = groups.get(value);
+      if (list) list.push(stored);
+      else groups.set(value, [stored]);
+    }
+    return values.map((value) => groups.get(value) ?? []);
+  }
 }
