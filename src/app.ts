@@ -5,6 +5,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { DomainError } from './domain/errors';
+import { registerGraphql } from './graphql/server';
 import { createLogger } from './logger';
 import { registerMetrics } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
@@ -160,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const registry = registerMetrics(app);
   registerOpsRoutes(app, store, registry);
   registerV1Routes(app, services);
+  await registerGraphql(app, services, config);
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

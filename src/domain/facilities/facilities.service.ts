@@ -20,6 +20,10 @@ export function facilityRowToFacility(row: FacilityRow): Facility {
   };
 }
 
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function companyRowToCompany(row: CompanyRow): Company {
   return { id: row.id, name: row.name };
 }
@@ -58,6 +62,21 @@ export class FacilitiesService {
     const rows = await this.facilities.findFacilities(ids);
     const byId = new Map(rows.map((row) => [row.id, facilityRowToFacility(row)]));
     return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Companies by id, in key order, null for a missing one (DataLoader batch shape). */
+  async companiesByIds(ids: readonly string[]): Promise<(Company | null)[]> {
+    const rows = await this.facilities.findCompanies(ids);
+    const byId = new Map(rows.map((row) => [row.id, companyRowToCompany(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** The company's facilities, by name (case-insensitive, code point order), then id. */
+  async facilitiesOfCompany(company: Company): Promise<Facility[]> {
+    const rows = await this.facilities.findFacilitiesOfCompany(company.id);
+    const keyed = rows.map((row) => ({ key: row.name.toLowerCase(), row }));
+    keyed.sort((a, b) => compareText(a.key, b.key) || compareText(a.row.id, b.row.id));
+    return keyed.map(({ row }) => facilityRowToFacility(row));
   }
 
   /** Today's date where the facility is. */

@@ -19,4 +19,13 @@ export class FacilitiesRepository {
   findCompany(id: string): Promise<CompanyRow | undefined> {
     return this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
   }
+
+  findCompanies(ids: readonly string[]): Promise<CompanyRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('companies').selectAll().where('id', 'in', ids).execute();
+  }
+
+  findFacilitiesOfCompany(companyId: string): Promise<FacilityRow[]> {
+    return this.db.selectFrom('facilities').selectAll().where('company_id', '=', companyId).execute();
+  }
 }

@@ -1,0 +1,61 @@
+// Fails when schema.graphql or the codegen output is stale: regenerates both in a temporary
+// directory from the current code and operation files, and compares (`npm run check:generated`).
+require('./swc-register');
+require('reflect-metadata');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { generate, loadCodegenConfig } = require('@graphql-codegen/cli');
+const { schemaFileText } = require('../src/graphql/schema');
+
+const root = path.resolve(__dirname, '..');
+
+function firstDifference(expected, actual) {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i])
+      return `line ${i + 1}: committed ${JSON.stringify(b[i] ?? '<end>')}, expected ${JSON.stringify(a[i] ?? '<end>')}`;
+  }
+  return 'identical';
+}
+
+async function main() {
+  const stale = [];
+  const schemaPath = path.join(root, 'schema.graphql');
+  const schema = schemaFileText();
+  const committed = fs.existsSync(schemaPath) ? fs.readFileSync(schemaPath, 'utf8') : '';
+  if (committed !== schema)
+    stale.push(`schema.graphql (${firstDifference(schema, committed)}); run npm run schema:emit`);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-codegen-'));
+  try {
+    const freshSchema = path.join(tmp, 'schema.graphql');
+    fs.writeFileSync(freshSchema, schema);
+    const { config } = await loadCodegenConfig({ configFilePath: path.join(root, 'codegen.yml') });
+    const outputs = await generate({ ...config, schema: freshSchema, cwd: root, silent: true }, false);
+    for (const { filename, content } of outputs) {
+      const target = path.resolve(root, filename);
+      const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
+      if (current !== content) {
+        stale.push(
+          `${path.relative(root, target)} (${firstDifference(content, current)}); run npm run codegen`,
+        );
+      }
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  if (stale.length > 0) {
+    console.error(`generated files are stale:\n  ${stale.join('\n  ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log('schema.graphql and codegen output are up to date');
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
+import type { Caller } from '../domain/caller';
+import type { Services } from '../services';
+import { createLoaders, type Loaders } from './loaders';
+
+/** What every resolver receives; built anew for each request. */
+export interface GraphqlContext {
+  caller: Caller;
+  services: Services;
+  loaders: Loaders;
+  requestId: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Apollo's context function. Authentication ran before (the app's preValidation hook); the check
+ * here keeps any path that skipped it (the public landing page GET) from executing an operation.
+ */
+export function createContext(request: FastifyRequest, services: Services): GraphqlContext {
+  const caller = request.caller;
+  if (!caller) {
+    throw new GraphQLError('Invalid OAuth Request: credentials missing', {
+      extensions: { code: 'UNAUTHENTICATED', errorCode: 2, http: { status: 401 } },
+    });
+  }
+  return {
+    caller,
+    services,
+    loaders: createLoaders(services, caller),
+    requestId: request.id,
+    log: request.log,
+  };
+}

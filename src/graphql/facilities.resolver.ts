@@ -1,0 +1,43 @@
+import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import type { Company, Facility } from '../domain/facilities/facilities.types';
+import type { GraphqlContext } from './context';
+import { CompanyObject, FacilityObject } from './facilities.types';
+import { UUIDScalar } from './scalars';
+
+@Resolver(() => FacilityObject)
+export class FacilitiesResolver {
+  @Query(() => FacilityObject, {
+    nullable: true,
+    description:
+      "A facility of the caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
+  })
+  facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    return ctx.services.facilities.facilityFor(ctx.caller, id, 'id');
+  }
+
+  @FieldResolver(() => CompanyObject)
+  async company(@Root() facility: Facility, @Ctx() ctx: GraphqlContext): Promise<Company> {
+    const company = await ctx.loaders.companies.load(facility.companyId);
+    // A facility reached here was checked to be the caller's, so its company is too.
+    if (!company) throw new Error(`company ${facility.companyId} of facility ${facility.id} is missing`);
+    return company;
+  }
+}
+
+@Resolver(() => CompanyObject)
+export class CompaniesResolver {
+  @Query(() => CompanyObject, {
+    nullable: true,
+    description: "The caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
+  })
+  company(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Company> {
+    return ctx.services.facilities.companyFor(ctx.caller, id, 'id');
+  }
+
+  @FieldResolver(() => [FacilityObject], {
+    description: "The company's facilities, by name (case-insensitive), then id.",
+  })
+  facilities(@Root() company: Company, @Ctx() ctx: GraphqlContext): Promise<Facility[]> {
+    return ctx.services.facilities.facilitiesOfCompany(company);
+  }
+}

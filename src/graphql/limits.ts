@@ -1,0 +1,192 @@
+import {
+  GraphQLError,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+
+/** Upper bounds a single operation must stay within; checked while validating, before any resolver runs. */
+export interface QueryLimits {
+  /** Nesting of fields: `{ facility { id } }` is 2. */
+  maxDepth: number;
+  /** Aliased fields, counting a fragment once per spread. */
+  maxAliases: number;
+  /** Estimated objects the operation may return (see fieldCost). */
+  maxCost: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 20_000 };
+
+/** Size assumed for a list field that declares nothing about its size. */
+export const DEFAULT_LIST_SIZE = 50;
+
+/**
+ * Cost hints a field may declare with `@Extensions({ cost: {...} })`:
+ * - `complexity`: cost of one item (default 1 for object types, 0 for scalars and enums);
+ * - `listSize`: most items a list field answers (default DEFAULT_LIST_SIZE);
+ * - `sizeArgument`: an argument that lowers the size when given as a literal (`perPage: 10`).
+ */
+export interface FieldCostHint {
+  complexity?: number;
+  listSize?: number;
+  sizeArgument?: string;
+}
+
+interface Measure {
+  depth: number;
+  aliases: number;
+  cost: number;
+}
+
+const ZERO: Measure = { depth: 0, aliases: 0, cost: 0 };
+
+function costHint(field: GraphQLField<unknown, unknown>): FieldCostHint {
+  const hint = (field.extensions as { cost?: FieldCostHint } | undefined)?.cost;
+  return hint ?? {};
+}
+
+function listSize(field: GraphQLField<unknown, unknown>, node: FieldNode, hint: FieldCostHint): number {
+  const most = hint.listSize ?? DEFAULT_LIST_SIZE;
+  if (!hint.sizeArgument) return most;
+  const arg = node.arguments?.find((a) => a.name.value === hint.sizeArgument);
+  if (arg?.value.kind === Kind.INT) return Math.max(0, Math.min(most, Number(arg.value.value)));
+  return most;
+}
+
+/**
+ * Measures selection sets, each fragment once (memoized, so a "fragment bomb" costs linear time
+ * here); a fragment cycle or an unknown field measures zero and is left to graphql-js's own rules.
+ */
+class Measurer {
+  private readonly fragments = new Map<string, Measure>();
+  private readonly inProgress = new Set<string>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly context: ValidationContext,
+  ) {}
+
+  selectionSet(set: SelectionSetNode, parent: GraphQLCompositeType): Measure {
+    const total: Measure = { depth: 0, aliases: 0, cost: 0 };
+    for (const selection of set.selections) {
+      let part: Measure;
+      if (selection.kind === Kind.FIELD) {
+        part = this.field(selection, parent);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition
+          ? this.compositeType(selection.typeCondition.name.value)
+          : parent;
+        part = type ? this.selectionSet(selection.selectionSet, type) : ZERO;
+      } else {
+        part = this.fragment(selection.name.value);
+      }
+      total.depth = Math.max(total.depth, part.depth);
+      total.aliases += part.aliases;
+      total.cost += part.cost;
+    }
+    return total;
+  }
+
+  private field(node: FieldNode, parent: GraphQLCompositeType): Measure {
+    const name = node.name.value;
+    // Introspection is static schema data, and is off in production.
+    if (name.startsWith('__')) return { depth: 1, aliases: node.alias ? 1 : 0, cost: 0 };
+    const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+    if (!field) return ZERO;
+    const type = getNamedType(field.type);
+    const hint = costHint(field);
+    const children =
+      node.selectionSet && isCompositeType(type) ? this.selectionSet(node.selectionSet, type) : ZERO;
+    const each = (hint.complexity ?? (isCompositeType(type) ? 1 : 0)) + children.cost;
+    const count = isListType(getNullableType(field.type)) ? listSize(field, node, hint) : 1;
+    return {
+      depth: 1 + children.depth,
+      aliases: (node.alias ? 1 : 0) + children.aliases,
+      cost: count * each,
+    };
+  }
+
+  private fragment(name: string): Measure {
+    const known = this.fragments.get(name);
+    if (known) return known;
+    const definition = this.context.getFragment(name);
+    if (!definition || this.inProgress.has(name)) return ZERO;
+    const type = this.compositeType(definition.typeCondition.name.value);
+    if (!type) return ZERO;
+    this.inProgress.add(name);
+    const measure = this.selectionSet(definition.selectionSet, type);
+    this.inProgress.delete(name);
+    this.fragments.set(name, measure);
+    return measure;
+  }
+
+  private compositeType(name: string): GraphQLCompositeType | undefined {
+    const type = this.schema.getType(name);
+    return type && isCompositeType(type) ? type : undefined;
+  }
+}
+
+function limitError(message: string, name: string, maximum: number, actual: number): GraphQLError {
+  return new GraphQLError(message, { extensions: { queryLimit: { name, maximum, actual } } });
+}
+
+/** A validation rule refusing operations over the depth, alias or cost limits, with the numbers. */
+export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS): ValidationRule {
+  return (context) => {
+    const schema = context.getSchema();
+    const measurer = new Measurer(schema, context);
+    return {
+      OperationDefinition(node) {
+        const root = schema.getRootType(node.operation);
+        if (!root) return;
+        const { depth, aliases, cost } = measurer.selectionSet(node.selectionSet, root);
+        const operation = node.name ? `Operation "${node.name.value}"` : 'The operation';
+        if (depth > limits.maxDepth) {
+          context.reportError(
+            limitError(
+              `${operation} nests fields ${depth} levels deep; the limit is ${limits.maxDepth}. ` +
+                'Query less deeply, or in two requests.',
+              'depth',
+              limits.maxDepth,
+              depth,
+            ),
+          );
+        }
+        if (aliases > limits.maxAliases) {
+          context.reportError(
+            limitError(
+              `${operation} uses ${aliases} aliases; the limit is ${limits.maxAliases}. ` +
+                'Use fewer aliases, or several requests.',
+              'aliases',
+              limits.maxAliases,
+              aliases,
+            ),
+          );
+        }
+        if (cost > limits.maxCost) {
+          context.reportError(
+            limitError(
+              `${operation} may return about ${Math.round(cost)} objects (its cost); the limit is ` +
+                `${limits.maxCost}. Each object counts 1 and a list counts its page size ` +
+                `(${DEFAULT_LIST_SIZE} when it has none): ask for fewer nested lists or smaller pages.`,
+              'cost',
+              limits.maxCost,
+              Math.round(cost),
+            ),
+          );
+        }
+      },
+    };
+  };
+}

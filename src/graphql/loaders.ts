@@ -1,0 +1,29 @@
+import DataLoader from 'dataloader';
+import type { Caller } from '../domain/caller';
+import type { Company, Facility } from '../domain/facilities/facilities.types';
+import type { Services } from '../services';
+
+/**
+ * Per-request DataLoaders: one batch (one SQL statement) per tick for each kind of record, cached
+ * for the request only. Each answers null for a record outside the caller's company, so navigation
+ * between records never leaves it. Areas add their loaders here, over their `...ByIds` methods.
+ */
+export interface Loaders {
+  facilities: DataLoader<string, Facility | null>;
+  companies: DataLoader<string, Company | null>;
+}
+
+/** Keeps a batch's key order and nulls, dropping records of other companies. */
+export function ownedBy<T>(companyId: string, companyOf: (record: T) => string) {
+  return (records: (T | null)[]): (T | null)[] =>
+    records.map((record) => (record !== null && companyOf(record) === companyId ? record : null));
+}
+
+export function createLoaders(services: Services, caller: Caller): Loaders {
+  const ownFacility = ownedBy<Facility>(caller.companyId, (facility) => facility.companyId);
+  const ownCompany = ownedBy<Company>(caller.companyId, (company) => company.id);
+  return {
+    facilities: new DataLoader(async (ids) => ownFacility(await services.facilities.facilitiesByIds(ids))),
+    companies: new DataLoader(async (ids) => ownCompany(await services.facilities.companiesByIds(ids))),
+  };
+}

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchemaSync } from 'type-graphql';
+import { RESOLVERS } from './resolvers';
+
+let built: GraphQLSchema | undefined;
+
+/** The schema, built once per process from the decorated classes (it holds no per-request state). */
+export function graphqlSchema(): GraphQLSchema {
+  built ??= buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });
+  return built;
+}
+
+const HEADER =
+  '# Emitted from the TypeGraphQL classes in src/graphql by `npm run schema:emit`; do not edit.\n\n';
+
+/** The committed `schema.graphql` text: sorted, so it changes only when the schema does. */
+export function schemaFileText(schema: GraphQLSchema = graphqlSchema()): string {
+  return `${HEADER}${printSchema(lexicographicSortSchema(schema))}\n`;
+}

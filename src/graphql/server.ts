@@ -1,0 +1,176 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { DomainError } from '../domain/errors';
+import { INTERNAL_ERROR_MESSAGE, restStatusOf, toErrorBody } from '../rest/errors';
+import type { Services } from '../services';
+import { createContext, type GraphqlContext } from './context';
+import { domainErrorExtensions, formatGraphqlError, isUnexpected, transportErrorBody } from './errors';
+import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limits';
+import { graphqlSchema } from './schema';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/** Tokens one document may hold; the Sandbox's introspection query has about 250. */
+export const MAX_TOKENS = 5_000;
+
+/** Room for automatic persisted queries, in characters of query text (least recently used go first). */
+export const APQ_CACHE_SIZE = 4 * 1024 * 1024;
+
+export interface GraphqlOptions {
+  limits?: QueryLimits;
+}
+
+/** Logs what was masked for the client, with the request id (the request's own logger carries it). */
+const logUnexpectedErrors: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue, operationName }) {
+        for (const error of errors) {
+          if (!isUnexpected(error)) continue;
+          contextValue.log.error(
+            { err: error.originalError ?? error, path: error.path, operationName },
+            'graphql operation failed',
+          );
+        }
+      },
+    };
+  },
+};
+
+function apolloLogger(log: FastifyBaseLogger) {
+  return {
+    debug: (message: unknown) => log.debug(String(message)),
+    info: (message: unknown) => log.info(String(message)),
+    warn: (message: unknown) => log.warn(String(message)),
+    error: (message: unknown) => log.error(String(message)),
+  };
+}
+
+/** Answers failures that happen before Apollo runs (credentials, rate limit, body) in GraphQL's shape. */
+function sendTransportError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.type('application/json; charset=utf-8');
+  if (error instanceof DomainError) {
+    if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
+    return reply
+      .code(restStatusOf(error.kind).status)
+      .send(transportErrorBody(error.message, domainErrorExtensions(error)));
+  }
+  const body = toErrorBody(error, request);
+  if (body.status >= 500) {
+    request.log.error({ err: error }, 'graphql request failed');
+    return reply
+      .code(500)
+      .send(transportErrorBody(INTERNAL_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' }));
+  }
+  return reply.code(body.status).send(transportErrorBody(body.message, { code: 'BAD_REQUEST' }));
+}
+
+function quality(accept: string, type: string): { q: number; position: number } {
+  const [major] = type.split('/');
+  let best = { q: 0, position: Infinity, specificity: -1 };
+  accept.split(',').forEach((entry, position) => {
+    const [range, ...params] = entry.split(';').map((s) => s.trim().toLowerCase());
+    const specificity = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1;
+    if (specificity <= best.specificity) return;
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    best = { q: Number.isFinite(q) ? q : 0, position, specificity };
+  });
+  return best;
+}
+
+/** Whether a GET asks for the landing page: Accept ranks text/html above JSON, as Apollo judges it. */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const html = quality(accept, 'text/html');
+  if (html.q <= 0) return false;
+  return ['application/json', 'application/graphql-response+json'].every((type) => {
+    const other = quality(accept, type);
+    return html.q > other.q || (html.q === other.q && html.position < other.position);
+  });
+}
+
+/**
+ * Mounts Apollo at POST /graphql on the app (authenticated by the app's preValidation hook, like
+ * /v1), and the Sandbox landing page at GET /graphql where the schema may be shown.
+ */
+export async function registerGraphql(
+  app: FastifyInstance,
+  services: Services,
+  config: Config,
+  options: GraphqlOptions = {},
+): Promise<void> {
+  const showSchema = config.graphqlIntrospection;
+  const apollo = new ApolloServer<GraphqlContext>({
+    schema: graphqlSchema(),
+    introspection: showSchema,
+    hideSchemaDetailsFromClientErrors: !showSchema,
+    includeStacktraceInErrorResponses: false,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    persistedQueries: { cache: new InMemoryLRUCache<string>({ maxSize: APQ_CACHE_SIZE }) },
+    parseOptions: { maxTokens: MAX_TOKENS },
+    maxRecursiveSelections: true,
+    validationRules: [queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS)],
+    formatError: formatGraphqlError,
+    stopOnTerminationSignals: false,
+    nodeEnv: config.nodeEnv,
+    logger: apolloLogger(app.log),
+    plugins: [
+      showSchema
+        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
+        : ApolloServerPluginLandingPageDisabled(),
+      logUnexpectedErrors,
+    ],
+  });
+  await apollo.start();
+  app.addHook('onClose', async () => {
+    await apollo.stop();
+  });
+
+  const handler = fastifyApolloHandler<GraphqlContext>(apollo, {
+    context: async (request) => createContext(request, services),
+  });
+  const allowed = showSchema ? 'GET, POST' : 'POST';
+  const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
+    sendTransportError(error, request, reply);
+
+  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, handler);
+
+  // Public, so a browser opens the Sandbox without credentials; it then sends them on each POST.
+  app.get(
+    GRAPHQL_PATH,
+    {
+      config: { public: true },
+      schema: { hide: true },
+      errorHandler,
+      preHandler: async (request, reply) => {
+        if (showSchema && prefersHtml(request.headers.accept)) return;
+        const hint = showSchema ? '; GET /graphql serves only the Sandbox page (Accept: text/html)' : '';
+        return sendMethodNotAllowed(reply, allowed, `send GraphQL operations with POST${hint}`);
+      },
+    },
+    handler,
+  );
+  app.route({
+    method: ['PUT', 'PATCH', 'DELETE'],
+    url: GRAPHQL_PATH,
+    config: { public: true },
+    schema: { hide: true },
+    errorHandler,
+    handler: (_request, reply) => sendMethodNotAllowed(reply, allowed, 'send GraphQL operations with POST'),
+  });
+}
+
+function sendMethodNotAllowed(reply: FastifyReply, allowed: string, message: string): FastifyReply {
+  return reply
+    .code(405)
+    .header('Allow', allowed)
+    .type('application/json; charset=utf-8')
+    .send(transportErrorBody(message, { code: 'BAD_REQUEST' }));
+}
