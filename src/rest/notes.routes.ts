@@ -40,6 +40,7 @@ export function registerNotesRoutes(app: FastifyInstance, services: Services): v
       schema: {
         summary: 'Create a note on a tenant, unit or ledger (JSON or form-encoded body)',
         tags: ['notes'],
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
         // Types only, for the OpenAPI document; the notes service checks every rule.
         body: {
