@@ -62,6 +62,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         }
       },
     },
+    // Router-level failures (a malformed URL, an over-long path parameter) answer in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      return sendError(error, request, reply);
+    },
     ajv: {
       // Parameters are echoed exactly as received, so validation must not coerce or strip them.
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: true },

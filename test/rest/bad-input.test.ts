@@ -1,0 +1,106 @@
+import { describeEachDialect } from '../support/harness';
+import { createTestApp, type TestApp } from '../support/http';
+
+describeEachDialect('bad input at the HTTP edge', (dialect) => {
+  let t: TestApp;
+  let notesUrl: string;
+  let tenantId: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    notesUrl = `/v1/${t.world.facility.id}/notes`;
+    tenantId = '0c8f6a0e-8a43-4f55-9e7c-2f4d7f3f8a11';
+    await t.load({
+      tenants: [{ id: tenantId, facility_id: t.world.facility.id, first_name: 'Ada', last_name: 'Lovelace' }],
+    });
+  });
+  afterAll(() => t.close());
+
+  const post = (payload: string | Buffer, contentType: string | undefined) =>
+    t.app.inject({
+      method: 'POST',
+      url: notesUrl,
+      headers: {
+        authorization: `Bearer ${t.world.client.bearer_token}`,
+        ...(contentType ? { 'content-type': contentType } : {}),
+      },
+      payload,
+    });
+
+  const noteCount = async () =>
+    Number(
+      (
+        await t.db.store.db
+          .selectFrom('note_events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it.each([
+    ['malformed JSON', '{"note": {"note_text": "hi"', 'application/json'],
+    ['an empty JSON body', '', 'application/json'],
+    ['a JSON array', '[1,2,3]', 'application/json'],
+    ['a JSON string', '"note"', 'application/json'],
+    [
+      'a prototype-poisoning body',
+      '{"__proto__": {"admin": true}, "note": {"note_text": "x"}}',
+      'application/json',
+    ],
+  ])('answers 400/4 for %s and writes nothing', async (_label, payload, type) => {
+    const before = await noteCount();
+    const res = await post(payload, type);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().meta).toMatchObject({ status_code: 400, error_code: 4 });
+    expect(res.json().meta.message.length).toBeGreaterThan(0);
+    expect(await noteCount()).toBe(before);
+  });
+
+  it('answers 415 in the envelope for a content type it does not read', async () => {
+    const res = await post('<note>hi</note>', 'application/xml');
+    expect(res.statusCode).toBe(415);
+    expect(res.json().meta).toMatchObject({
+      status_code: 415,
+      error_code: 4,
+      errors: [{ parameter: 'Content-Type' }],
+    });
+  });
+
+  it('answers 413 in the envelope for a body over 1 MiB', async () => {
+    const huge = JSON.stringify({ note: { note_text: 'x'.repeat(1024 * 1024 + 10), tenant_id: tenantId } });
+    const before = await noteCount();
+    const res = await post(huge, 'application/json');
+    expect(res.statusCode).toBe(413);
+    expect(res.json().meta).toMatchObject({ status_code: 413, error_code: null });
+    expect(await noteCount()).toBe(before);
+  });
+
+  it('replaces a request id that is not 1-128 safe characters with a fresh UUID', async () => {
+    for (const given of ['x'.repeat(129), 'has space', 'quote"s', '']) {
+      const res = await t.get(`/v1/${t.world.facility.id}/flippers`, { 'x-request-id': given });
+      expect(res.json().meta.request_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers['x-request-id']).toBe(res.json().meta.request_id);
+    }
+  });
+
+  it('keeps the envelope for quotes and SQL in the path and query, and stays healthy', async () => {
+    const injected = "x'; DROP TABLE flippers; --";
+    const flag = await t.get(`/v1/${t.world.facility.id}/flippers/${encodeURIComponent(injected)}`);
+    expect(flag.statusCode).toBe(200);
+    expect(flag.json()[injected]).toBe(false);
+    const probes = [
+      `/v1/${t.world.facility.id}/rate_applied_actions?start_date=${encodeURIComponent("2026-01-01' OR '1'='1")}`,
+      `/v1/${encodeURIComponent('" OR 1=1 --')}/flippers`,
+      `/v1/${t.world.facility.id}/invoiceable_items?page=${encodeURIComponent('1; DELETE FROM invoiceable_items')}`,
+      `/v1/${t.world.facility.id}/flippers?a[b][c][d][e][f][g][h][i][j]=1`,
+      `/v1/${'y'.repeat(5000)}/flippers`,
+    ];
+    for (const url of probes) {
+      const res = await t.get(url);
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.json().meta.status_code).toBe(res.statusCode);
+    }
+    const health = await t.get(`/v1/${t.world.facility.id}/flippers`);
+    expect(health.statusCode).toBe(200);
+  });
+});
