@@ -90,11 +90,19 @@ export function clipMessage(message: string): string {
   return words.length <= MAX_MESSAGE ? words : `${words.slice(0, MAX_MESSAGE)}...`;
 }
 
-/** True when an error is not one the client may see: it is masked and logged. */
-export function isUnexpected(error: unknown): boolean {
-  if (unwrapResolverError(error) instanceof DomainError) return false;
-  const code = error instanceof GraphQLError ? error.extensions.code : undefined;
-  return !(typeof code === 'string' && EXPOSED_CODES.has(code));
+/**
+ * The code a client may see this error under, or null when it is unexpected (masked and logged).
+ * Apollo reports some request mistakes (a persisted query's hash that does not match) with an
+ * HTTP 4xx status and no code: those are BAD_REQUEST.
+ */
+export function exposedCode(error: unknown): string | null {
+  const cause = unwrapResolverError(error);
+  if (cause instanceof DomainError) return graphqlCodeOf(cause.kind);
+  if (!(error instanceof GraphQLError)) return null;
+  const code = error.extensions.code;
+  if (typeof code === 'string') return EXPOSED_CODES.has(code) ? code : null;
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? 'BAD_REQUEST' : null;
 }
 
 /** Apollo's formatError: domain errors get their code, client mistakes stay, the rest is masked. */
@@ -104,9 +112,10 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   if (cause instanceof DomainError) {
     return { message: clipMessage(cause.message), locations, path, extensions: domainErrorExtensions(cause) };
   }
-  if (!isUnexpected(error)) {
+  const code = exposedCode(error);
+  if (code !== null) {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
-    return { message: clipMessage(formatted.message), locations, path, extensions };
+    return { message: clipMessage(formatted.message), locations, path, extensions: { ...extensions, code } };
   }
   return { message: INTERNAL_ERROR_MESSAGE, locations, path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }

@@ -9,7 +9,7 @@ import { DomainError } from '../domain/errors';
 import { INTERNAL_ERROR_MESSAGE, restStatusOf, toErrorBody } from '../rest/errors';
 import type { Services } from '../services';
 import { createContext, type GraphqlContext } from './context';
-import { domainErrorExtensions, formatGraphqlError, isUnexpected, transportErrorBody } from './errors';
+import { domainErrorExtensions, exposedCode, formatGraphqlError, transportErrorBody } from './errors';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limits';
 import { graphqlSchema } from './schema';
 
@@ -31,7 +31,7 @@ const logUnexpectedErrors: ApolloServerPlugin<GraphqlContext> = {
     return {
       async didEncounterErrors({ errors, contextValue, operationName }) {
         for (const error of errors) {
-          if (!isUnexpected(error)) continue;
+          if (exposedCode(error) !== null) continue;
           contextValue.log.error(
             { err: error.originalError ?? error, path: error.path, operationName },
             'graphql operation failed',

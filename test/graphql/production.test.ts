@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { FacilityQuery, FacilityQueryVariables } from '../generated/graphql';
+import type { World } from '../support/factories';
+import { describeEachDialect } from '../support/harness';
+import { codesOf, createConfiguredApp, operation, postGraphql, run } from './graphql-client';
+
+const Facility = operation<FacilityQuery, FacilityQueryVariables>('facility.graphql', 'Facility');
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+describeEachDialect('GraphQL with NODE_ENV=production', (dialect) => {
+  let t: { app: FastifyInstance; world: World; close(): Promise<void> };
+  beforeAll(async () => {
+    t = await createConfiguredApp(dialect, { NODE_ENV: 'production' });
+  });
+  afterAll(() => t.close());
+
+  it('answers operations as in development', async () => {
+    const res = await run(t, Facility, { id: t.world.facility.id });
+    expect(res.status).toBe(200);
+    expect(res.data?.facility?.name).toBe('Main Street');
+  });
+
+  it('serves no Sandbox page: a browser GET is 405, pointing to POST', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/graphql', headers: { accept: BROWSER_ACCEPT } });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json()).toEqual({
+      errors: [{ message: 'send GraphQL operations with POST', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
+  it('refuses introspection', async () => {
+    const res = await postGraphql(
+      t.app,
+      { query: '{ __schema { types { name } } }' },
+      { bearer: t.world.client.bearer_token },
+    );
+    expect(res.status).toBe(400);
+    expect(res.data).toBeUndefined();
+    expect(codesOf(res)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(res.errors![0].message).toMatch(/^GraphQL introspection is not allowed/);
+  });
+
+  it('suggests no field names for an unknown field', async () => {
+    const res = await postGraphql(
+      t.app,
+      { query: `{ facility(id: "${t.world.facility.id}") { nme } }` },
+      { bearer: t.world.client.bearer_token },
+    );
+    expect(res.errors).toEqual([
+      {
+        message: 'Cannot query field "nme" on type "Facility".',
+        locations: [{ line: 1, column: 58 }],
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      },
+    ]);
+  });
+});
+
+describeEachDialect('GraphQL in production with GRAPHQL_INTROSPECTION=true', (dialect) => {
+  let t: { app: FastifyInstance; world: World; close(): Promise<void> };
+  beforeAll(async () => {
+    t = await createConfiguredApp(dialect, { NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' });
+  });
+  afterAll(() => t.close());
+
+  it('serves the Sandbox page and answers introspection, as configured', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/graphql', headers: { accept: BROWSER_ACCEPT } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const res = await postGraphql(
+      t.app,
+      { query: '{ __schema { queryType { name } } }' },
+      { bearer: t.world.client.bearer_token },
+    );
+    expect(res.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+  });
+});
