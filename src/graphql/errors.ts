@@ -8,7 +8,7 @@ export type GraphqlErrorCode =
   | 'ACTION_FAILED'
   | 'BAD_USER_INPUT'
   | 'CONFLICT'
-  | 'ACTION_DISABLED'
+  | 'DISABLED_FOR_TENANTS'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
@@ -25,7 +25,7 @@ export function graphqlCodeOf(kind: DomainErrorKind): GraphqlErrorCode {
     case 'conflicting_parameters':
       return 'CONFLICT';
     case 'disabled_for_tenants':
-      return 'ACTION_DISABLED';
+      return 'DISABLED_FOR_TENANTS';
     case 'unauthenticated':
       return 'UNAUTHENTICATED';
     case 'forbidden':

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { GraphQLError } from 'graphql';
 import { DOMAIN_ERROR_KINDS, DomainError } from '../../src/domain/errors';
 import {
@@ -21,13 +23,19 @@ describe('GraphQL error mapping', () => {
       ['action_failed', 'ACTION_FAILED', 3],
       ['invalid_parameter', 'BAD_USER_INPUT', 4],
       ['conflicting_parameters', 'CONFLICT', 5],
-      ['disabled_for_tenants', 'ACTION_DISABLED', 7],
+      ['disabled_for_tenants', 'DISABLED_FOR_TENANTS', 7],
       ['unauthenticated', 'UNAUTHENTICATED', 2],
       ['forbidden', 'FORBIDDEN', 13],
       ['not_found', 'NOT_FOUND', 9],
       ['gone', 'GONE', null],
       ['rate_limited', 'RATE_LIMITED', null],
     ]);
+  });
+
+  it.each(DOMAIN_ERROR_KINDS)('documents the code of %s in the README errors table', (kind) => {
+    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const row = readme.split('\n').find((line) => line.startsWith(`| \`${kind}\``));
+    expect(row).toContain(`| \`${graphqlCodeOf(kind)}\``);
   });
 
   it.each(DOMAIN_ERROR_KINDS)('formats a %s DomainError thrown by a resolver', (kind) => {

@@ -7,6 +7,31 @@ import { codesOf, createConfiguredApp, operation, postGraphql, run } from './gra
 const Facility = operation<FacilityQuery, FacilityQueryVariables>('facility.graphql', 'Facility');
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
+describeEachDialect('GraphQL with NODE_ENV=development', (dialect) => {
+  let t: { app: FastifyInstance; world: World; close(): Promise<void> };
+  beforeAll(async () => {
+    t = await createConfiguredApp(dialect, { NODE_ENV: 'development' });
+  });
+  afterAll(() => t.close());
+
+  it('serves the Apollo Sandbox page to a browser, without credentials', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/graphql', headers: { accept: BROWSER_ACCEPT } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toMatch(/embeddable-sandbox/);
+  });
+
+  it('answers introspection', async () => {
+    const res = await postGraphql(
+      t.app,
+      { query: '{ __type(name: "Facility") { fields { name } } }' },
+      { bearer: t.world.client.bearer_token },
+    );
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ __type: { fields: expect.arrayContaining([{ name: 'flippers' }]) } });
+  });
+});
+
 describeEachDialect('GraphQL with NODE_ENV=production', (dialect) => {
   let t: { app: FastifyInstance; world: World; close(): Promise<void> };
   beforeAll(async () => {
@@ -75,5 +100,33 @@ describeEachDialect('GraphQL in production with GRAPHQL_INTROSPECTION=true', (di
       { bearer: t.world.client.bearer_token },
     );
     expect(res.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+  });
+});
+
+describeEachDialect('GraphQL under the rate limit', (dialect) => {
+  let t: { app: FastifyInstance; world: World; close(): Promise<void> };
+  beforeAll(async () => {
+    t = await createConfiguredApp(dialect, { RATE_LIMIT_PER_MINUTE: '2' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 RATE_LIMITED with Retry-After once the client is over its limit', async () => {
+    await run(t, Facility, { id: t.world.facility.id });
+    await run(t, Facility, { id: t.world.facility.id });
+    const res = await run(t, Facility, { id: t.world.facility.id });
+    expect(res.status).toBe(429);
+    expect(Number(res.raw.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.errors).toEqual([
+      {
+        message: expect.stringMatching(/^rate limit of 2 requests per minute exceeded/),
+        extensions: {
+          code: 'RATE_LIMITED',
+          errorCode: null,
+          parameter: null,
+          problems: [],
+          retryAfter: Number(res.raw.headers['retry-after']),
+        },
+      },
+    ]);
   });
 });
