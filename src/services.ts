@@ -15,6 +15,10 @@ import { InvoiceableItemsService } from './domain/invoiceable-items/invoiceable-
 import { InvoiceableItemsRepository } from './store/repositories/invoiceable-items.repository';
 import { RateChangesService } from './domain/rate-changes/rate-changes.service';
 import { RateChangesRepository } from './store/repositories/rate-changes.repository';
+import { TenantsService } from './domain/tenants/tenants.service';
+import { TenantsRepository } from './store/repositories/tenants.repository';
+import { EventsService } from './domain/events/events.service';
+import { EventsRepository } from './store/repositories/events.repository';
 import type { Store } from './store/database';
 import { ClientsRepository } from './store/repositories/clients.repository';
 import { FacilitiesRepository } from './store/repositories/facilities.repository';
@@ -33,6 +37,8 @@ export interface Services {
   readonly documents: DocumentsService;
   readonly invoiceableItems: InvoiceableItemsService;
   readonly rateChanges: RateChangesService;
+  readonly tenants: TenantsService;
+  readonly events: EventsService;
 }
 
 export function createServices(
@@ -53,5 +59,7 @@ export function createServices(
     documents: new DocumentsService(new DocumentsRepository(db), clock),
     invoiceableItems: new InvoiceableItemsService(new InvoiceableItemsRepository(db), clock),
     rateChanges: new RateChangesService(new RateChangesRepository(db), clock),
+    tenants: new TenantsService(new TenantsRepository(db)),
+    events: new EventsService(new EventsRepository(db)),
   };
 }

@@ -11,8 +11,11 @@ export class FacilitiesResolver {
     description:
       "A facility of the caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
-  facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
-    return ctx.services.facilities.facilityFor(ctx.caller, id, 'id');
+  async facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, id, 'id');
+    // Records reached from here check their facility through this loader: no second lookup.
+    ctx.loaders.facilities.prime(facility.id, facility);
+    return facility;
   }
 
   @FieldResolver(() => CompanyObject)

@@ -35,7 +35,8 @@ export const DEFAULT_LIST_SIZE = 50;
  * Cost hints a field may declare with `@Extensions({ cost: {...} })`:
  * - `complexity`: cost of one item (default 1 for object types, 0 for scalars and enums);
  * - `listSize`: most items a list field answers (default DEFAULT_LIST_SIZE);
- * - `sizeArgument`: an argument that lowers the size when given as a literal (`perPage: 10`).
+ * - `sizeArgument`: an argument that lowers the size when given as a literal (`perPage: 10`); on a
+ *   field answering one page object, it makes the field count as a list of `listSize` entries.
  */
 export interface FieldCostHint {
   complexity?: number;
@@ -109,7 +110,9 @@ class Measurer {
     const children =
       node.selectionSet && isCompositeType(type) ? this.selectionSet(node.selectionSet, type) : ZERO;
     const each = (hint.complexity ?? (isCompositeType(type) ? 1 : 0)) + children.cost;
-    const count = isListType(getNullableType(field.type)) ? listSize(field, node, hint) : 1;
+    // A page object declaring a size argument counts as the list of entries it holds.
+    const sized = isListType(getNullableType(field.type)) || hint.sizeArgument !== undefined;
+    const count = sized ? listSize(field, node, hint) : 1;
     return {
       depth: 1 + children.depth,
       aliases: (node.alias ? 1 : 0) + children.aliases,

@@ -2,13 +2,14 @@ import DataLoader from 'dataloader';
 import type { Caller } from '../domain/caller';
 import type { Company, Facility } from '../domain/facilities/facilities.types';
 import type { Services } from '../services';
+import { createRecordLoaders, type RecordLoaders } from './record-loaders';
 
 /**
  * Per-request DataLoaders: one batch (one SQL statement) per tick for each kind of record, cached
  * for the request only. Each answers null for a record outside the caller's company, so navigation
  * between records never leaves it. Areas add their loaders here, over their `...ByIds` methods.
  */
-export interface Loaders {
+export interface Loaders extends RecordLoaders {
   facilities: DataLoader<string, Facility | null>;
   companies: DataLoader<string, Company | null>;
 }
@@ -22,8 +23,12 @@ export function ownedBy<T>(companyId: string, companyOf: (record: T) => string) 
 export function createLoaders(services: Services, caller: Caller): Loaders {
   const ownFacility = ownedBy<Facility>(caller.companyId, (facility) => facility.companyId);
   const ownCompany = ownedBy<Company>(caller.companyId, (company) => company.id);
+  const facilities = new DataLoader<string, Facility | null>(async (ids) =>
+    ownFacility(await services.facilities.facilitiesByIds(ids)),
+  );
   return {
-    facilities: new DataLoader(async (ids) => ownFacility(await services.facilities.facilitiesByIds(ids))),
+    facilities,
     companies: new DataLoader(async (ids) => ownCompany(await services.facilities.companiesByIds(ids))),
+    ...createRecordLoaders(services, facilities),
   };
 }

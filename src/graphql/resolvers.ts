@@ -1,8 +1,14 @@
 import { CompaniesResolver, FacilitiesResolver } from './facilities.resolver';
 import { FlippersResolver } from './flippers.resolver';
+import { READ_AREA_RESOLVERS } from './read-area.resolvers';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers
  * on `FacilityObject` / `CompanyObject` (or on its own object types), calling only its service.
  */
-export const RESOLVERS = [FacilitiesResolver, CompaniesResolver, FlippersResolver] as const;
+export const RESOLVERS = [
+  FacilitiesResolver,
+  CompaniesResolver,
+  FlippersResolver,
+  ...READ_AREA_RESOLVERS,
+] as const;

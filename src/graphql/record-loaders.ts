@@ -1,0 +1,75 @@
+import DataLoader from 'dataloader';
+import type { DocumentEvent, EventDocument } from '../domain/documents/documents.types';
+import type { Facility } from '../domain/facilities/facilities.types';
+import type { InvoiceableAmount, InvoiceableItem } from '../domain/invoiceable-items/invoiceable-items.types';
+import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from '../domain/ledgers/ledgers.types';
+import type { NoteEvent } from '../domain/notes/notes.types';
+import type { Tenant, Unit } from '../domain/tenants/tenants.types';
+import type { Services } from '../services';
+
+/** Keys per batch: each batch is one SQL statement with an IN list of this many values at most. */
+export const MAX_BATCH_SIZE = 500;
+
+/**
+ * Loaders for the records GraphQL navigates between (ledgers, tenants, units, notes, events,
+ * documents, invoiceable items and what hangs off them). Each batch function runs one SQL
+ * statement. Records looked up by id are checked against the caller's facilities (through the
+ * facilities loader, which the facility a query starts from primes), so a stray id never
+ * reaches another company's data; lists under a record come from a record already checked.
+ */
+export interface RecordLoaders {
+  ledgers: DataLoader<string, Ledger | null>;
+  ledgersByTenant: DataLoader<string, Ledger[]>;
+  ledgersByUnit: DataLoader<string, Ledger[]>;
+  ledgerInsurance: DataLoader<string, LedgerInsurance | null>;
+  ledgerServices: DataLoader<string, LedgerService[]>;
+  ledgerDiscounts: DataLoader<string, LedgerDiscount[]>;
+  tenants: DataLoader<string, Tenant | null>;
+  units: DataLoader<string, Unit | null>;
+  notesByTenant: DataLoader<string, NoteEvent[]>;
+  notesByUnit: DataLoader<string, NoteEvent[]>;
+  notesByLedger: DataLoader<string, NoteEvent[]>;
+  events: DataLoader<string, DocumentEvent | null>;
+  documentsByEvent: DataLoader<string, EventDocument[]>;
+  invoiceableItems: DataLoader<string, InvoiceableItem | null>;
+  invoiceableTiers: DataLoader<string, InvoiceableAmount[]>;
+}
+
+const OPTIONS = { maxBatchSize: MAX_BATCH_SIZE } as const;
+
+export function createRecordLoaders(
+  services: Services,
+  facilities: DataLoader<string, Facility | null>,
+): RecordLoaders {
+  /** Nulls the records whose facility is not one of the caller's company. */
+  async function ownRecords<T extends { facilityId: string } | null>(records: T[]): Promise<(T | null)[]> {
+    const ids = [...new Set(records.flatMap((r) => (r ? [r.facilityId] : [])))];
+    const found = await facilities.loadMany(ids);
+    const own = new Set(ids.filter((_id, i) => found[i] !== null && !(found[i] instanceof Error)));
+    return records.map((r) => (r !== null && own.has(r.facilityId) ? r : null));
+  }
+  const byIds = <T extends { facilityId: string }>(
+    batch: (ids: readonly string[]) => Promise<(T | null)[]>,
+  ) => new DataLoader<string, T | null>(async (ids) => ownRecords(await batch(ids)), OPTIONS);
+  const lists = <T>(batch: (ids: readonly string[]) => Promise<T[]>) =>
+    new DataLoader<string, T>(batch, OPTIONS);
+
+  const { ledgers, notes, tenants, documents, invoiceableItems } = services;
+  return {
+    ledgers: byIds((ids) => ledgers.ledgersByIds(ids)),
+    ledgersByTenant: lists((ids) => ledgers.ledgersByTenantIds(ids)),
+    ledgersByUnit: lists((ids) => ledgers.ledgersByUnitIds(ids)),
+    ledgerInsurance: lists((ids) => ledgers.insuranceByLedgerIds(ids)),
+    ledgerServices: lists((ids) => ledgers.servicesByLedgerIds(ids)),
+    ledgerDiscounts: lists((ids) => ledgers.discountsByLedgerIds(ids)),
+    tenants: byIds((ids) => tenants.tenantsByIds(ids)),
+    units: byIds((ids) => tenants.unitsByIds(ids)),
+    notesByTenant: lists((ids) => notes.notesByTenantIds(ids)),
+    notesByUnit: lists((ids) => notes.notesByUnitIds(ids)),
+    notesByLedger: lists((ids) => notes.notesByLedgerIds(ids)),
+    events: byIds((ids) => documents.eventsByIds(ids)),
+    documentsByEvent: lists((ids) => documents.documentsByEventIds(ids)),
+    invoiceableItems: byIds((ids) => invoiceableItems.itemsByIds(ids)),
+    invoiceableTiers: lists((ids) => invoiceableItems.tiersByItemIds(ids)),
+  };
+}
