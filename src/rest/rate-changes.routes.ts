@@ -1,4 +1,71 @@
 import type { FastifyInstance } from 'fastify';
+import type { RateChange, RateChangeUpdatesQuery } from '../domain/rate-changes/rate-changes.types';
+import { formatInstant } from '../domain/shared/time';
 import type { Services } from '../services';
+import { sendOk } from './envelope';
+import { idParam, pageQuery, queryString } from './schemas';
 
-export function registerRateChangesRoutes(_app: FastifyInstance, _services: Services): void {}
+interface CompanyParams {
+  company_id: string;
+}
+
+/** Contract 2.9, fields in the contract's order; changed_at in the facility's zone. */
+export function serializeRateChange(change: RateChange) {
+  return {
+    id: change.id,
+    facility_name: change.facilityName,
+    tenant_id: change.tenantId,
+    tenant_name: change.tenantName,
+    unit_id: change.unitId,
+    unit_name: change.unitName,
+    changed_at: formatInstant(change.changedAt, change.timeZone),
+    old_rate: change.oldRate,
+    new_rate: change.newRate,
+    effective_on_date: change.effectiveOnDate,
+  };
+}
+
+export function registerRateChangesRoutes(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: CompanyParams; Querystring: RateChangeUpdatesQuery }>(
+    '/v1/companies/:company_id/rate_change_updates',
+    {
+      schema: {
+        summary: 'Units of the company whose rate changed in a time window',
+        description:
+          'updated_after <= changed_at < updated_before. Sorted by facility name, tenant name ' +
+          '(case-insensitive), changed_at, then id.',
+        tags: ['rate change updates'],
+        params: {
+          type: 'object',
+          properties: { company_id: idParam('Company id (UUID)') },
+          required: ['company_id'],
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            updated_after: queryString(
+              'Start of the window, inclusive: ISO 8601 with a UTC offset (required)',
+            ),
+            updated_before: queryString(
+              'End of the window, exclusive: ISO 8601 with a UTC offset (required)',
+            ),
+            created_by: queryString('Only rate changes made by this user id (integer)', 20),
+            ...pageQuery,
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const company = await services.facilities.companyFor(request.caller!, request.params.company_id);
+      const result = await services.rateChanges.updates(company, request.query);
+      Object.assign(request.envelope.defaults, result.defaults);
+      request.envelope.extraMeta = { filters: result.filters, sorting: null, search_term: null };
+      return sendOk(
+        request,
+        reply,
+        { rate_change_updates: result.rateChanges.map(serializeRateChange) },
+        result.pagination,
+      );
+    },
+  );
+}

@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './database';
 import * as initial from './migrations/20261121120000_initial';
+import * as rateChangeCounts from './migrations/20261121130000_rate_change_counts';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261121120000_initial': initial,
+  '20261121130000_rate_change_counts': rateChangeCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

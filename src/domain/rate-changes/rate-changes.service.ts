@@ -1,9 +1,137 @@
 import type { Clock } from '../../clock';
-import type { RateChangesRepository } from '../../store/repositories/rate-changes.repository';
+import type {
+  RateChangeDetailRow,
+  RateChangesRepository,
+} from '../../store/repositories/rate-changes.repository';
+import { DomainError, type ParameterProblem } from '../errors';
+import type { Company } from '../facilities/facilities.types';
+import { normalizeId } from '../shared/ids';
+import { centsToAmount } from '../shared/money';
+import { offsetOf, pageMeta, parsePageRequest } from '../shared/pagination';
+import { parseOffsetDateTime } from '../shared/time';
+import type { RateChange, RateChangeUpdatesQuery, RateChangeUpdatesResult } from './rate-changes.types';
 
+export const DEFAULT_PER_PAGE = 500;
+export const MAX_PER_PAGE = 2000;
+
+/** The range created_by is stored in (a 32-bit integer on PostgreSQL). */
+const CREATED_BY_MIN = -2147483648;
+const CREATED_BY_MAX = 2147483647;
+
+export function rateChangeRowToRateChange(row: RateChangeDetailRow): RateChange {
+  return {
+    id: row.id,
+    facilityId: row.facility_id,
+    facilityName: row.facility_name,
+    timeZone: row.time_zone,
+    tenantId: row.tenant_id,
+    tenantName: `${row.first_name} ${row.last_name}`,
+    unitId: row.unit_id,
+    unitName: row.unit_name,
+    changedAt: row.changed_at,
+    oldRate: centsToAmount(row.old_rate_cents),
+    newRate: centsToAmount(row.new_rate_cents),
+    effectiveOnDate: row.effective_on_date,
+    createdBy: row.created_by,
+  };
+}
+
+// An unencoded `+` in a query string arrives as a space; only the offset's sign can stand there.
+const SPACED_OFFSET = /^(.*\d) (\d{2}:?\d{2})$/;
+const SUB_MILLISECOND = /\.\d{3}(\d*)/;
+
+/**
+ * Reads a window bound: ISO 8601 with a UTC offset, to the stored UTC form. A fraction finer than
+ * the stored milliseconds rounds up, which keeps `<=` and `<` against stored instants exact.
+ */
+function readInstant(name: string, raw: unknown, problems: ParameterProblem[]): string | null {
+  if (raw === undefined) {
+    problems.push({ parameter: name, message: 'is required' });
+    return null;
+  }
+  const expected = 'must be an ISO 8601 date-time with a UTC offset, e.g. 2026-03-01T09:30:00-05:00';
+  if (typeof raw !== 'string') {
+    problems.push({ parameter: name, message: expected });
+    return null;
+  }
+  const value = raw.replace(SPACED_OFFSET, '$1+$2');
+  let stored = parseOffsetDateTime(value);
+  if (stored !== null && /[1-9]/.test(SUB_MILLISECOND.exec(value)?.[1] ?? '')) {
+    stored = new Date(Date.parse(stored) + 1).toISOString();
+  }
+  // Four-digit UTC years only: stored instants compare as text.
+  if (stored === null || !/^\d{4}-/.test(stored)) {
+    problems.push({ parameter: name, message: expected });
+    return null;
+  }
+  return stored;
+}
+
+function readCreatedBy(raw: unknown, problems: ParameterProblem[]): number | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || !/^-?\d{1,15}$/.test(raw)) {
+    problems.push({ parameter: 'created_by', message: 'must be an integer' });
+    return null;
+  }
+  const value = Number(raw);
+  if (value < CREATED_BY_MIN || value > CREATED_BY_MAX) {
+    problems.push({
+      parameter: 'created_by',
+      message: `must be an integer from ${CREATED_BY_MIN} to ${CREATED_BY_MAX}`,
+    });
+    return null;
+  }
+  return value;
+}
+
+/** Company-wide rate changes in a time window (contract 4.12). */
 export class RateChangesService {
   constructor(
     private readonly repository: RateChangesRepository,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The company's rate changes with updated_after <= changed_at < updated_before, maybe of one
+   * creator, a page at a time, sorted by facility name, tenant name (both case-insensitive,
+   * byte-wise), changed_at, then id.
+   */
+  async updates(company: Company, query: RateChangeUpdatesQuery): Promise<RateChangeUpdatesResult> {
+    const problems: ParameterProblem[] = [];
+    const after = readInstant('updated_after', query.updated_after, problems);
+    const before = readInstant('updated_before', query.updated_before, problems);
+    const createdBy = readCreatedBy(query.created_by, problems);
+    let page = { page: 1, perPage: DEFAULT_PER_PAGE };
+    try {
+      page = parsePageRequest(query, { defaultPerPage: DEFAULT_PER_PAGE, maxPerPage: MAX_PER_PAGE });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      problems.push(...error.problems);
+    }
+    if (after !== null && before !== null && after > before) {
+      problems.push({ parameter: 'updated_after', message: 'must not be later than updated_before' });
+    }
+    if (problems.length > 0 || after === null || before === null) throw DomainError.invalid(problems);
+
+    const result = await this.repository.pageInWindow(
+      { companyId: normalizeId(company.id), after, before, createdBy },
+      offsetOf(page),
+      page.perPage,
+    );
+    const defaults: RateChangeUpdatesResult['defaults'] = {};
+    if (query.page === undefined) defaults.page = page.page;
+    if (query.per_page === undefined) defaults.per_page = page.perPage;
+    return {
+      rateChanges: result.rows.map(rateChangeRowToRateChange),
+      pagination: pageMeta(result.totalEntries, page),
+      filters: createdBy === null ? {} : { created_by: createdBy },
+      defaults,
+    };
+  }
+
+  /** Rate changes by id, in key order, null for a missing one (DataLoader batch shape). */
+  async rateChangesByIds(ids: readonly string[]): Promise<(RateChange | null)[]> {
+    const rows = await this.repository.findByIds(ids);
+    return rows.map((row) => (row === null ? null : rateChangeRowToRateChange(row)));
+  }
 }
