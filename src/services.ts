@@ -19,6 +19,9 @@ import { TenantsService } from './domain/tenants/tenants.service';
 import { TenantsRepository } from './store/repositories/tenants.repository';
 import { EventsService } from './domain/events/events.service';
 import { EventsRepository } from './store/repositories/events.repository';
+import { DocumentPdfsService } from './domain/pdf/document-pdfs.service';
+import { MoveInsService } from './domain/move-ins/move-ins.service';
+import { MoveInsRepository } from './store/repositories/move-ins.repository';
 import type { Store } from './store/database';
 import { ClientsRepository } from './store/repositories/clients.repository';
 import { FacilitiesRepository } from './store/repositories/facilities.repository';
@@ -35,6 +38,8 @@ export interface Services {
   readonly ledgers: LedgersService;
   readonly notes: NotesService;
   readonly documents: DocumentsService;
+  readonly documentPdfs: DocumentPdfsService;
+  readonly moveIns: MoveInsService;
   readonly invoiceableItems: InvoiceableItemsService;
   readonly rateChanges: RateChangesService;
   readonly tenants: TenantsService;
@@ -57,6 +62,8 @@ export function createServices(
     ledgers: new LedgersService(new LedgersRepository(db), clock),
     notes: new NotesService(new NotesRepository(db), clock),
     documents: new DocumentsService(new DocumentsRepository(db), clock),
+    documentPdfs: new DocumentPdfsService(new DocumentsRepository(db)),
+    moveIns: new MoveInsService(new MoveInsRepository(db), clock),
     invoiceableItems: new InvoiceableItemsService(new InvoiceableItemsRepository(db), clock),
     rateChanges: new RateChangesService(new RateChangesRepository(db), clock),
     tenants: new TenantsService(new TenantsRepository(db)),

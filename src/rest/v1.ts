@@ -6,6 +6,8 @@ import { registerRateAppliedActionsRoutes } from './rate-applied-actions.routes'
 import { registerLedgersRoutes } from './ledgers.routes';
 import { registerNotesRoutes } from './notes.routes';
 import { registerDocumentsRoutes } from './documents.routes';
+import { registerDocumentDownloadRoutes } from './document-downloads.routes';
+import { registerMoveInsRoutes } from './move-ins.routes';
 import { registerInvoiceableItemsRoutes } from './invoiceable-items.routes';
 import { registerRateChangesRoutes } from './rate-changes.routes';
 
@@ -27,6 +29,8 @@ export function registerV1Routes(app: FastifyInstance, services: Services): void
   registerLedgersRoutes(app, services);
   registerNotesRoutes(app, services);
   registerDocumentsRoutes(app, services);
+  registerDocumentDownloadRoutes(app, services);
+  registerMoveInsRoutes(app, services);
   registerInvoiceableItemsRoutes(app, services);
   registerRateChangesRoutes(app, services);
 

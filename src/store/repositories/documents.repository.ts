@@ -4,6 +4,13 @@ import { isPostgres } from '../dialect';
 import type { EventDocumentsTable, EventsTable, EventType } from '../schema';
 
 export type EventRow = EventsTable;
+/** A document with its template body and what its PDF fills in: the event's date, tenant and unit. */
+export interface DocumentWithContextRow extends EventDocumentsTable {
+  event_created_at: string;
+  tenant_first_name: string | null;
+  tenant_last_name: string | null;
+  unit_name: string | null;
+}
 /** A document without its template body, which only the PDF rendering needs. */
 export type EventDocumentRow = Omit<EventDocumentsTable, 'body'>;
 
@@ -98,5 +105,40 @@ export class DocumentsRepository {
       else byEvent.set(row.event_id, [row]);
     }
     return eventIds.map((id) => byEvent.get(id) ?? []);
+  }
+
+  /**
+   * The facility's document with its body, its event's date, and the tenant and unit of the event's
+   * ledger (a payment without a ledger names its tenant itself).
+   */
+  findDocumentWithContext(
+    facilityId: string,
+    documentId: string,
+  ): Promise<DocumentWithContextRow | undefined> {
+    return this.db
+      .selectFrom('event_documents as d')
+      .innerJoin('events as e', 'e.id', 'd.event_id')
+      .leftJoin('ledgers as l', 'l.id', 'e.ledger_id')
+      .leftJoin('payments as p', 'p.id', 'e.id')
+      .leftJoin('tenants as t', (join) =>
+        join.on((eb) =>
+          eb.or([
+            eb('t.id', '=', eb.ref('l.tenant_id')),
+            eb.and([eb('l.id', 'is', null), eb('t.id', '=', eb.ref('p.tenant_id'))]),
+          ]),
+        ),
+      )
+      .leftJoin('units as u', 'u.id', 'l.unit_id')
+      .selectAll('d')
+      .select([
+        'e.created_at as event_created_at',
+        't.first_name as tenant_first_name',
+        't.last_name as tenant_last_name',
+        'u.name as unit_name',
+      ])
+      .where('d.id', '=', documentId)
+      .where('e.facility_id', '=', facilityId)
+      .where('e.type', 'in', DOCUMENT_EVENT_TYPES)
+      .executeTakeFirst();
   }
 }

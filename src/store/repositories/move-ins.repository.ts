@@ -1,0 +1,116 @@
+import type { Db } from '../database';
+import type { MoveInSessionsTable, SessionDocumentsTable, TenantsTable, UnitsTable } from '../schema';
+
+export type MoveInSessionRow = MoveInSessionsTable;
+export type SessionDocumentRow = SessionDocumentsTable;
+export type MoveInUnitRow = Pick<UnitsTable, 'id' | 'facility_id' | 'name' | 'rate_cents'>;
+export type MoveInTenantRow = Pick<TenantsTable, 'id' | 'facility_id' | 'first_name' | 'last_name'>;
+/** A fee item charged at every move-in, priced at its total (tax included). */
+export interface MoveInFeeRow {
+  id: string;
+  description: string;
+  total_cents: number;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export class MoveInsRepository {
+  constructor(private readonly db: Db) {}
+
+  findUnit(facilityId: string, unitId: string): Promise<MoveInUnitRow | undefined> {
+    return this.db
+      .selectFrom('units')
+      .select(['id', 'facility_id', 'name', 'rate_cents'])
+      .where('id', '=', unitId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+  }
+
+  findTenant(facilityId: string, tenantId: string): Promise<MoveInTenantRow | undefined> {
+    return this.db
+      .selectFrom('tenants')
+      .select(['id', 'facility_id', 'first_name', 'last_name'])
+      .where('id', '=', tenantId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+  }
+
+  /** The facility's fee items required at move-in, by description (case-insensitive), then id. */
+  async moveInFees(facilityId: string): Promise<MoveInFeeRow[]> {
+    const rows = await this.db
+      .selectFrom('invoiceable_items')
+      .select(['id', 'description', 'total_cents'])
+      .where('facility_id', '=', facilityId)
+      .where('kind', '=', 'fee')
+      .where('required_at_move_in', '=', 1)
+      .execute();
+    // Sorted here by code point, so the order never depends on a PostgreSQL collation.
+    return rows
+      .map((row) => ({ row, key: row.description.toLowerCase() }))
+      .sort((a, b) => compareText(a.key, b.key) || compareText(a.row.id, b.row.id))
+      .map(({ row }) => row);
+  }
+
+  /** Writes a session and its documents together. */
+  async insertSession(session: MoveInSessionRow, documents: SessionDocumentRow[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('move_in_sessions').values(session).execute();
+      if (documents.length > 0) await trx.insertInto('session_documents').values(documents).execute();
+    });
+  }
+
+  findSession(facilityId: string, sessionId: string): Promise<MoveInSessionRow | undefined> {
+    return this.db
+      .selectFrom('move_in_sessions')
+      .selectAll()
+      .where('id', '=', sessionId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+  }
+
+  findSessionDocument(sessionId: string, documentId: string): Promise<SessionDocumentRow | undefined> {
+    return this.db
+      .selectFrom('session_documents')
+      .selectAll()
+      .where('id', '=', documentId)
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+  }
+
+  /** Sessions by id, in key order, null for a missing id. */
+  async sessionsByIds(ids: readonly string[]): Promise<(MoveInSessionRow | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('move_in_sessions')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Documents of each session, in key order ([] for none), by created_at, description, then id. */
+  async documentsBySessionIds(sessionIds: readonly string[]): Promise<SessionDocumentRow[][]> {
+    if (sessionIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('session_documents')
+      .selectAll()
+      .where('session_id', 'in', [...new Set(sessionIds)])
+      .execute();
+    rows.sort(
+      (a, b) =>
+        compareText(a.created_at, b.created_at) ||
+        compareText(a.description.toLowerCase(), b.description.toLowerCase()) ||
+        compareText(a.id, b.id),
+    );
+    const bySession = new Map<string, SessionDocumentRow[]>();
+    for (const row of rows) {
+      const list = bySession.get(row.session_id);
+      if (list) list.push(row);
+      else bySession.set(row.session_id, [row]);
+    }
+    return sessionIds.map((id) => bySession.get(id) ?? []);
+  }
+}
