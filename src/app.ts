@@ -5,6 +5,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { DomainError } from './domain/errors';
+import type { PaymentGateway } from './domain/payments/gateway';
 import { registerGraphql } from './graphql/server';
 import { createLogger } from './logger';
 import { registerMetrics } from './ops/metrics';
@@ -26,6 +27,8 @@ export interface BuildAppOptions {
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: DestinationStream;
   logger?: Logger;
+  /** The payment processor adapter (tests pass their own); the built-in test gateway otherwise. */
+  paymentGateway?: PaymentGateway;
 }
 
 export interface App {
@@ -40,7 +43,7 @@ const INVALID_QUERY = Symbol('invalid query');
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
-  const services = createServices(store, clock, config);
+  const services = createServices(store, clock, config, { paymentGateway: options.paymentGateway });
   const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
 
   const app = Fastify({

@@ -22,6 +22,9 @@ import { EventsRepository } from './store/repositories/events.repository';
 import { DocumentPdfsService } from './domain/pdf/document-pdfs.service';
 import { MoveInsService } from './domain/move-ins/move-ins.service';
 import { MoveInsRepository } from './store/repositories/move-ins.repository';
+import { PaymentsService } from './domain/payments/payments.service';
+import { TestPaymentGateway, type PaymentGateway } from './domain/payments/gateway';
+import { PaymentsRepository } from './store/repositories/payments.repository';
 import type { Store } from './store/database';
 import { ClientsRepository } from './store/repositories/clients.repository';
 import { FacilitiesRepository } from './store/repositories/facilities.repository';
@@ -42,6 +45,7 @@ export interface Services {
   readonly moveIns: MoveInsService;
   readonly invoiceableItems: InvoiceableItemsService;
   readonly rateChanges: RateChangesService;
+  readonly payments: PaymentsService;
   readonly tenants: TenantsService;
   readonly events: EventsService;
 }
@@ -50,6 +54,8 @@ export function createServices(
   store: Store,
   clock: Clock,
   config: Pick<Config, 'oauthWindowSeconds'>,
+  /** The payment processor adapter; the built-in test gateway (moves no money) when none is given. */
+  options: { paymentGateway?: PaymentGateway } = {},
 ): Services {
   const db = store.db;
   return {
@@ -66,6 +72,11 @@ export function createServices(
     moveIns: new MoveInsService(new MoveInsRepository(db), clock),
     invoiceableItems: new InvoiceableItemsService(new InvoiceableItemsRepository(db), clock),
     rateChanges: new RateChangesService(new RateChangesRepository(db), clock),
+    payments: new PaymentsService(
+      new PaymentsRepository(db),
+      clock,
+      options.paymentGateway ?? new TestPaymentGateway(),
+    ),
     tenants: new TenantsService(new TenantsRepository(db)),
     events: new EventsService(new EventsRepository(db)),
   };

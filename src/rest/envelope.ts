@@ -65,6 +65,17 @@ function baseMeta(request: FastifyRequest, status: number, pagination?: PageMeta
   return meta;
 }
 
+/** The 200 body: the data keys first, then `meta`. */
+export function okBody(
+  request: FastifyRequest,
+  data: Record<string, unknown>,
+  pagination?: PageMeta,
+): Record<string, unknown> {
+  const meta = baseMeta(request, 200, pagination);
+  if (request.envelope.extraMeta) Object.assign(meta, request.envelope.extraMeta);
+  return { ...data, meta };
+}
+
 /** Sends a 200 with the data keys first, then `meta`. */
 export function sendOk(
   request: FastifyRequest,
@@ -72,9 +83,7 @@ export function sendOk(
   data: Record<string, unknown>,
   pagination?: PageMeta,
 ): FastifyReply {
-  const meta = baseMeta(request, 200, pagination);
-  if (request.envelope.extraMeta) Object.assign(meta, request.envelope.extraMeta);
-  return reply.code(200).send({ ...data, meta });
+  return reply.code(200).send(okBody(request, data, pagination));
 }
 
 export interface ErrorBody {

@@ -10,6 +10,7 @@ import { registerDocumentDownloadRoutes } from './document-downloads.routes';
 import { registerMoveInsRoutes } from './move-ins.routes';
 import { registerInvoiceableItemsRoutes } from './invoiceable-items.routes';
 import { registerRateChangesRoutes } from './rate-changes.routes';
+import { registerPaymentRoutes } from './payments.routes';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -33,6 +34,7 @@ export function registerV1Routes(app: FastifyInstance, services: Services): void
   registerMoveInsRoutes(app, services);
   registerInvoiceableItemsRoutes(app, services);
   registerRateChangesRoutes(app, services);
+  registerPaymentRoutes(app, services);
 
   for (const [url, methods] of routes) {
     const allowed = METHODS.filter((m) => methods.has(m));

@@ -181,6 +181,8 @@ export interface PaymentMethodsTable {
   expiration_date: string | null;
   billing_address: string | null;
   created_at: string;
+  /** The processor's token for charging a saved method again; not card data. */
+  gateway_token: string | null;
 }
 
 /** The payment half of a successful_payment_event (same id as the event). */
@@ -203,6 +205,8 @@ export interface PaymentLinesTable {
   quantity: number;
   unit_total_cents: number;
   line_total_cents: number;
+  /** Order of the line in the request. */
+  position: number;
 }
 
 export interface IdempotencyKeysTable {
