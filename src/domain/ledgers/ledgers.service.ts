@@ -148,16 +148,12 @@ export class LedgersService {
 
   /** Each ledger's current insurance (as of today at its facility), in key order, null when none. */
   async insuranceByLedgerIds(ledgerIds: readonly string[]): Promise<(LedgerInsurance | null)[]> {
-    const keys = storedKeys(ledgerIds);
-    const [groups, zones] = await Promise.all([
-      this.repository.insurancesByLedgerIds(keys),
-      this.repository.facilityTimeZonesByLedgerIds(keys),
-    ]);
+    const groups = await this.repository.insurancesWithTimeZoneByLedgerIds(storedKeys(ledgerIds));
     const now = this.clock.now();
-    return groups.map((rows, i) => {
-      const zone = zones[i];
-      if (zone === null) return null;
-      return currentInsurance(rows.map(ledgerInsuranceRowToLedgerInsurance), localDate(now, zone));
+    return groups.map((rows) => {
+      if (rows.length === 0) return null;
+      const today = localDate(now, rows[0].time_zone);
+      return currentInsurance(rows.map(ledgerInsuranceRowToLedgerInsurance), today);
     });
   }
 

@@ -110,16 +110,22 @@ export class LedgersRepository {
     return groupInKeyOrder(ledgerIds, rows.sort(byStartDate), (row) => row.ledger_id);
   }
 
-  /** The time zone of each ledger's facility, in key order, null for a missing ledger. */
-  async facilityTimeZonesByLedgerIds(ledgerIds: readonly string[]): Promise<(string | null)[]> {
+  /**
+   * Every insurance policy of each ledger with its facility's time zone (to tell which is current
+   * today there), in key order, by effective_date then id: one statement.
+   */
+  async insurancesWithTimeZoneByLedgerIds(
+    ledgerIds: readonly string[],
+  ): Promise<Array<Array<LedgerInsuranceRow & { time_zone: string }>>> {
     if (ledgerIds.length === 0) return [];
     const rows = await this.db
-      .selectFrom('ledgers as l')
+      .selectFrom('ledger_insurances as i')
+      .innerJoin('ledgers as l', 'l.id', 'i.ledger_id')
       .innerJoin('facilities as f', 'f.id', 'l.facility_id')
-      .select(['l.id', 'f.time_zone'])
-      .where('l.id', 'in', [...new Set(ledgerIds)])
+      .selectAll('i')
+      .select('f.time_zone')
+      .where('i.ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    const zones = new Map(rows.map((row) => [row.id, row.time_zone]));
-    return ledgerIds.map((id) => zones.get(id) ?? null);
+    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id);
   }
 }

@@ -63,35 +63,44 @@ export class NotesRepository {
     });
   }
 
-  /** Note events whose `key` column is one of `values`, each with its notes, by created_at then id. */
+  /**
+   * Note events whose `key` column is one of `values`, each with its notes, by created_at then id:
+   * one statement (notes joined in), so a loader's batch is one round trip.
+   */
   private async noteEventsWhere(key: NoteEventKey, values: readonly string[]): Promise<StoredNoteEvent[]> {
     if (values.length === 0) return [];
-    const events = await this.db
+    const rows = await this.db
       .selectFrom('note_events as e')
       .innerJoin('client_applications as c', 'c.id', 'e.created_by_client_id')
+      .leftJoin('notes as n', 'n.note_event_id', 'e.id')
       .selectAll('e')
-      .select('c.name as client_name')
+      .select([
+        'c.name as client_name',
+        'n.id as note_id',
+        'n.note as note_text',
+        'n.created_at as note_created_at',
+      ])
       .where(`e.${key}`, 'in', [...new Set(values)])
       .execute();
-    if (events.length === 0) return [];
-    const notes = await this.db
-      .selectFrom('notes')
-      .selectAll()
-      .where(
-        'note_event_id',
-        'in',
-        events.map((e) => e.id),
-      )
-      .execute();
-    const notesByEvent = new Map<string, NoteRow[]>();
-    for (const note of notes.sort(byCreatedAtThenId)) {
-      const list = notesByEvent.get(note.note_event_id);
-      if (list) list.push(note);
-      else notesByEvent.set(note.note_event_id, [note]);
+    const byEvent = new Map<string, StoredNoteEvent>();
+    for (const { note_id, note_text, note_created_at, ...event } of rows) {
+      let stored = byEvent.get(event.id);
+      if (!stored) {
+        stored = { event, notes: [] };
+        byEvent.set(event.id, stored);
+      }
+      if (note_id !== null && note_text !== null && note_created_at !== null) {
+        stored.notes.push({
+          id: note_id,
+          note_event_id: event.id,
+          note: note_text,
+          created_at: note_created_at,
+        });
+      }
     }
-    return events
-      .sort(byCreatedAtThenId)
-      .map((event) => ({ event, notes: notesByEvent.get(event.id) ?? [] }));
+    const found = [...byEvent.values()];
+    for (const stored of found) stored.notes.sort(byCreatedAtThenId);
+    return found.sort((a, b) => byCreatedAtThenId(a.event, b.event));
   }
 
   /** Note events by id, in key order, null for a missing id. */
