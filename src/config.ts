@@ -14,6 +14,27 @@ export interface Config {
   readonly redisUrl: string | null;
   readonly graphqlIntrospection: boolean;
   readonly trustProxy: boolean;
+  /** Where callers reach the service; links in outgoing messages start with it. */
+  readonly publicBaseUrl: string;
+  readonly outbox: OutboxConfig;
+}
+
+/** E-sign delivery: the transports and the outbox worker's pace. */
+export interface OutboxConfig {
+  /** Whether this process runs a delivery worker (any number of instances may). */
+  readonly workerEnabled: boolean;
+  readonly smtpUrl: string | null;
+  readonly smtpFrom: string;
+  readonly smsWebhookUrl: string | null;
+  readonly smsWebhookToken: string | null;
+  /** SMTP connect, greeting and socket timeouts, and the SMS request timeout. */
+  readonly sendTimeoutMs: number;
+  readonly batchSize: number;
+  readonly maxAttempts: number;
+  readonly leaseMs: number;
+  readonly backoffBaseMs: number;
+  readonly backoffMaxMs: number;
+  readonly pollIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -70,11 +91,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`REDIS_URL: expected redis://..., got "${redactUrl(redisUrl)}"`);
   }
 
+  const url = (name: string, schemes: string[]): string | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    let scheme = '';
+    try {
+      scheme = new URL(raw).protocol.replace(/:$/, '');
+    } catch {
+      scheme = '';
+    }
+    if (!schemes.includes(scheme)) {
+      problems.push(`${name}: expected a ${schemes.join(':// or ')}:// URL, got "${redactUrl(raw)}"`);
+      return null;
+    }
+    return raw;
+  };
+
+  const host = env.HOST || '127.0.0.1';
+  const port = int('PORT', 3000, 0, 65535);
+  const localHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const hostPart = localHost.includes(':') ? `[${localHost}]` : localHost;
+  const publicBaseUrl = url('PUBLIC_BASE_URL', ['http', 'https']) ?? `http://${hostPart}:${port}`;
+  const sendTimeoutMs = int('OUTBOX_SEND_TIMEOUT_MS', 30_000, 100, 600_000);
+  const leaseMs = int('OUTBOX_LEASE_MS', 5 * 60_000, 1_000, 24 * 3_600_000);
+  // A claim must outlast the longest send (connect, greeting and data phases), or two workers meet.
+  if (leaseMs <= sendTimeoutMs * 3) {
+    problems.push(`OUTBOX_LEASE_MS: must be more than 3 x OUTBOX_SEND_TIMEOUT_MS (${sendTimeoutMs * 3})`);
+  }
+  const outbox: OutboxConfig = Object.freeze({
+    workerEnabled: bool('OUTBOX_WORKER', true),
+    smtpUrl: url('SMTP_URL', ['smtp', 'smtps']),
+    smtpFrom: env.SMTP_FROM || 'Facility Ops <no-reply@localhost>',
+    smsWebhookUrl: url('SMS_WEBHOOK_URL', ['http', 'https']),
+    smsWebhookToken: env.SMS_WEBHOOK_TOKEN || null,
+    sendTimeoutMs,
+    batchSize: int('OUTBOX_BATCH_SIZE', 10, 1, 500),
+    maxAttempts: int('OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
+    leaseMs,
+    backoffBaseMs: int('OUTBOX_BACKOFF_MS', 30_000, 1, 24 * 3_600_000),
+    backoffMaxMs: int('OUTBOX_BACKOFF_MAX_MS', 3_600_000, 1, 7 * 24 * 3_600_000),
+    pollIntervalMs: int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000),
+  });
+
   const config: Config = {
     nodeEnv,
     databaseUrl,
-    host: env.HOST || '127.0.0.1',
-    port: int('PORT', 3000, 0, 65535),
+    host,
+    port,
     logLevel,
     bodyLimit: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     oauthWindowSeconds: int('OAUTH_WINDOW_SECONDS', 300, 1, 3600),
@@ -82,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     trustProxy: bool('TRUST_PROXY', false),
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    outbox,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -29,6 +29,9 @@ import type { Store } from './store/database';
 import { ClientsRepository } from './store/repositories/clients.repository';
 import { FacilitiesRepository } from './store/repositories/facilities.repository';
 import { FlippersRepository } from './store/repositories/flippers.repository';
+import { OutboxService } from './domain/outbox/outbox.service';
+import { OutboxRepository } from './store/repositories/outbox.repository';
+import { EsignService } from './domain/esign/esign.service';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -48,16 +51,20 @@ export interface Services {
   readonly payments: PaymentsService;
   readonly tenants: TenantsService;
   readonly events: EventsService;
+  readonly outbox: OutboxService;
+  readonly esign: EsignService;
 }
 
 export function createServices(
   store: Store,
   clock: Clock,
-  config: Pick<Config, 'oauthWindowSeconds'>,
+  config: Pick<Config, 'oauthWindowSeconds' | 'publicBaseUrl'>,
   /** The payment processor adapter; the built-in test gateway (moves no money) when none is given. */
   options: { paymentGateway?: PaymentGateway } = {},
 ): Services {
   const db = store.db;
+  const documents = new DocumentsService(new DocumentsRepository(db), clock);
+  const outbox = new OutboxService(new OutboxRepository(db), clock);
   return {
     store,
     clock,
@@ -67,7 +74,7 @@ export function createServices(
     rateAppliedActions: new RateAppliedActionsService(new RateAppliedActionsRepository(db), clock),
     ledgers: new LedgersService(new LedgersRepository(db), clock),
     notes: new NotesService(new NotesRepository(db), clock),
-    documents: new DocumentsService(new DocumentsRepository(db), clock),
+    documents,
     documentPdfs: new DocumentPdfsService(new DocumentsRepository(db)),
     moveIns: new MoveInsService(new MoveInsRepository(db), clock),
     invoiceableItems: new InvoiceableItemsService(new InvoiceableItemsRepository(db), clock),
@@ -79,5 +86,7 @@ export function createServices(
     ),
     tenants: new TenantsService(new TenantsRepository(db)),
     events: new EventsService(new EventsRepository(db)),
+    outbox,
+    esign: new EsignService(documents, outbox, { publicBaseUrl: config.publicBaseUrl }),
   };
 }

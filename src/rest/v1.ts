@@ -11,6 +11,7 @@ import { registerMoveInsRoutes } from './move-ins.routes';
 import { registerInvoiceableItemsRoutes } from './invoiceable-items.routes';
 import { registerRateChangesRoutes } from './rate-changes.routes';
 import { registerPaymentRoutes } from './payments.routes';
+import { registerEsignRoutes } from './esign.routes';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -35,6 +36,7 @@ export function registerV1Routes(app: FastifyInstance, services: Services): void
   registerInvoiceableItemsRoutes(app, services);
   registerRateChangesRoutes(app, services);
   registerPaymentRoutes(app, services);
+  registerEsignRoutes(app, services);
 
   for (const [url, methods] of routes) {
     const allowed = METHODS.filter((m) => methods.has(m));

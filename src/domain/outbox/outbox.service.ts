@@ -1,0 +1,148 @@
+import type { Clock } from '../../clock';
+import type { OutboxMessageRow, OutboxRepository } from '../../store/repositories/outbox.repository';
+import { DomainError } from '../errors';
+import type { Facility } from '../facilities/facilities.types';
+import { isUuid, newId, normalizeId } from '../shared/ids';
+import { offsetOf, pageMeta, parsePageRequest, type Page } from '../shared/pagination';
+import { toStoredInstant } from '../shared/time';
+import {
+  OUTBOX_STATUSES,
+  type NewOutboxMessage,
+  type OutboxContent,
+  type OutboxDocument,
+  type OutboxMessage,
+  type OutboxStatus,
+} from './outbox.types';
+
+/** Outbox lists: 50 a page by default, at most 200. */
+export const OUTBOX_PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 200 } as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isDocument(value: unknown): value is OutboxDocument {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'string' &&
+    typeof value.description === 'string' &&
+    typeof value.url === 'string'
+  );
+}
+
+/** The stored payload read back; null when it is not what this service wrote. */
+export function parseOutboxContent(payload: string): OutboxContent | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || value.kind !== 'esign_documents') return null;
+  const { facility, eventId, documents, subject, text, html } = value;
+  if (!isRecord(facility) || typeof facility.id !== 'string' || typeof facility.name !== 'string')
+    return null;
+  if (!(eventId === null || typeof eventId === 'string')) return null;
+  if (!Array.isArray(documents) || !documents.every(isDocument)) return null;
+  if (typeof subject !== 'string' || typeof text !== 'string') return null;
+  if (!(html === null || typeof html === 'string')) return null;
+  return {
+    kind: 'esign_documents',
+    facility: { id: facility.id, name: facility.name },
+    eventId,
+    documents: documents.map((d) => ({ id: d.id, description: d.description, url: d.url })),
+    subject,
+    text,
+    html,
+  };
+}
+
+export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
+  return {
+    id: row.id,
+    facilityId: row.facility_id,
+    eventId: row.event_id,
+    channel: row.channel,
+    recipient: row.recipient,
+    content: parseOutboxContent(row.payload),
+    status: row.status,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at,
+    claimedBy: row.claimed_by,
+    claimedUntil: row.claimed_until,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+  };
+}
+
+function readStatus(raw: unknown): OutboxStatus | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const status = OUTBOX_STATUSES.find((s) => s === raw);
+  if (!status) throw DomainError.invalidParameter('status', `must be one of ${OUTBOX_STATUSES.join(', ')}`);
+  return status;
+}
+
+/** The durable outbox: messages are queued here in the request's transaction and sent by a worker. */
+export class OutboxService {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly repository: OutboxRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Calls `listener` after each enqueue (an in-process worker wakes up); returns the unsubscribe. */
+  onEnqueued(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Queues the messages in one transaction, due at once; all are written or none. */
+  async enqueue(
+    facility: Facility,
+    eventId: string | null,
+    messages: readonly NewOutboxMessage[],
+  ): Promise<OutboxMessage[]> {
+    const now = toStoredInstant(this.clock.now());
+    const rows: OutboxMessageRow[] = messages.map((message) => ({
+      id: newId(),
+      facility_id: facility.id,
+      event_id: eventId,
+      channel: message.channel,
+      recipient: message.recipient,
+      payload: JSON.stringify(message.content),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      claimed_by: null,
+      claimed_until: null,
+      last_error: null,
+      created_at: now,
+      sent_at: null,
+    }));
+    await this.repository.insertMessages(rows);
+    for (const listener of this.listeners) listener();
+    return rows.map(outboxRowToMessage);
+  }
+
+  /** One page of the facility's messages, newest first, optionally of one status. */
+  async messagesOfFacility(
+    facility: Facility,
+    input: { status?: unknown; page?: unknown; per_page?: unknown },
+  ): Promise<Page<OutboxMessage>> {
+    const request = parsePageRequest(input, OUTBOX_PAGE_LIMITS);
+    const filter = { status: readStatus(input.status) };
+    const [total, rows] = await Promise.all([
+      this.repository.countForFacility(facility.id, filter),
+      this.repository.pageForFacility(facility.id, filter, request.perPage, offsetOf(request)),
+    ]);
+    return { entries: rows.map(outboxRowToMessage), pagination: pageMeta(total, request) };
+  }
+
+  /** Messages by id, in key order, null for a missing id (DataLoader batch shape). */
+  async messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> {
+    const rows = await this.repository.messagesByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
+    return rows.map((row) => (row ? outboxRowToMessage(row) : null));
+  }
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+import { sendOk } from './envelope';
+import { facilityIdParam, idParam } from './schemas';
+
+interface SendParams {
+  facility_id: string;
+  event_id: string;
+}
+
+interface SendBody {
+  email?: unknown;
+  sms_number?: unknown;
+}
+
+export function registerEsignRoutes(app: FastifyInstance, services: Services): void {
+  app.post<{ Params: SendParams; Body: SendBody }>(
+    '/v1/:facility_id/documents/:event_id/send_esignable_documents',
+    {
+      schema: {
+        summary: "Send the event's esignable documents by email or SMS (JSON or form-encoded body)",
+        description:
+          'Exactly one of email and sms_number. The message is queued in the outbox in the same ' +
+          'transaction and delivered by the outbox worker; the answer holds only meta.',
+        tags: ['documents'],
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
+        params: {
+          type: 'object',
+          properties: {
+            facility_id: facilityIdParam,
+            event_id: idParam('Id of a move_in_unit_event, move_out_unit_event or successful_payment_event'),
+          },
+          required: ['facility_id', 'event_id'],
+        },
+        // Descriptions only, for the OpenAPI document; the e-sign service checks every rule.
+        body: {
+          type: 'object',
+          properties: {
+            email: { description: 'Email address to send to (string; not with sms_number)' },
+            sms_number: {
+              description:
+                'Phone number to text, +15555550100 or a 10-digit North American number (not with email)',
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const body = request.body ?? {};
+      await services.esign.sendEsignableDocuments(facility, {
+        event_id: request.params.event_id,
+        email: body.email,
+        sms_number: body.sms_number,
+      });
+      return sendOk(request, reply, {});
+    },
+  );
+}

@@ -1,0 +1,193 @@
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import type { Db } from '../database';
+import { isPostgres } from '../dialect';
+import type { Database, OutboxMessagesTable } from '../schema';
+
+export type OutboxMessageRow = OutboxMessagesTable;
+export type OutboxChannel = OutboxMessagesTable['channel'];
+export type OutboxStatus = OutboxMessagesTable['status'];
+
+/** What a claim needs: who claims, the time now, and until when the claim holds. */
+export interface ClaimRequest {
+  workerId: string;
+  now: string;
+  leaseUntil: string;
+  channels: readonly OutboxChannel[];
+  limit: number;
+}
+
+/** The outcome of a failed attempt: another try later, or given up. */
+export interface AttemptFailure {
+  status: 'pending' | 'failed';
+  nextAttemptAt: string;
+  lastError: string;
+}
+
+/** Due now: pending and its time has come, or claimed by a worker whose lease ran out. */
+function isDue(eb: ExpressionBuilder<Database, 'outbox_messages'>, now: string) {
+  return eb.or([
+    eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
+    eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<=', now)]),
+  ]);
+}
+
+export class OutboxRepository {
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Db) {
+    this.postgres = isPostgres(db);
+  }
+
+  /** Byte-order comparison on both dialects, whatever the PostgreSQL database collation. */
+  private binary(column: string): RawBuilder<string> {
+    return this.postgres ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
+  }
+
+  /** Writes the messages in one transaction: all of them or none. */
+  async insertMessages(rows: readonly OutboxMessageRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('outbox_messages')
+        .values([...rows])
+        .execute();
+    });
+  }
+
+  /**
+   * Claims up to `limit` due messages for one worker and returns them; a message is claimed by
+   * exactly one worker. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED);
+   * SQLite writes one statement at a time, so a conditional update by id is atomic there.
+   */
+  async claimDue(request: ClaimRequest): Promise<OutboxMessageRow[]> {
+    if (request.channels.length === 0 || request.limit < 1) return [];
+    const claim = {
+      status: 'sending' as const,
+      claimed_by: request.workerId,
+      claimed_until: request.leaseUntil,
+    };
+    const candidates = (eb: ExpressionBuilder<Database, 'outbox_messages'>) =>
+      eb.and([isDue(eb, request.now), eb('channel', 'in', request.channels)]);
+
+    if (this.postgres) {
+      // Materialized, so the locked selection runs once: an IN (subquery ... LIMIT) may be
+      // evaluated again by the planner and claim more than the limit.
+      const rows = await this.db
+        .with(
+          (cte) => cte('due').materialized(),
+          (db) =>
+            db
+              .selectFrom('outbox_messages')
+              .select('id')
+              .where(candidates)
+              .orderBy(this.binary('next_attempt_at'))
+              .orderBy(this.binary('id'))
+              .limit(request.limit)
+              .forUpdate()
+              .skipLocked(),
+        )
+        .updateTable('outbox_messages')
+        .from('due')
+        .set((eb) => ({ ...claim, attempts: eb('outbox_messages.attempts', '+', 1) }))
+        .whereRef('outbox_messages.id', '=', 'due.id')
+        .returningAll('outbox_messages')
+        .execute();
+      return rows.sort(byNextAttemptThenId);
+    }
+
+    const due = await this.db
+      .selectFrom('outbox_messages')
+      .select('id')
+      .where(candidates)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(request.limit)
+      .execute();
+    const claimed: OutboxMessageRow[] = [];
+    for (const { id } of due) {
+      const row = await this.db
+        .updateTable('outbox_messages')
+        .set((eb) => ({ ...claim, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .where(candidates)
+        .returningAll()
+        .executeTakeFirst();
+      if (row) claimed.push(row);
+    }
+    return claimed;
+  }
+
+  /** Records a delivery. Whoever holds the claim now, the message went out: it is sent. */
+  async markSent(id: string, sentAt: string): Promise<void> {
+    await this.db
+      .updateTable('outbox_messages')
+      .set({ status: 'sent', sent_at: sentAt, claimed_by: null, claimed_until: null, last_error: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Records a failed attempt, if this worker still holds the claim (after its lease ran out,
+   * another worker may have the message, and its outcome counts instead). True when recorded.
+   */
+  async markAttemptFailed(id: string, workerId: string, failure: AttemptFailure): Promise<boolean> {
+    const result = await this.db
+      .updateTable('outbox_messages')
+      .set({
+        status: failure.status,
+        next_attempt_at: failure.nextAttemptAt,
+        last_error: failure.lastError,
+        claimed_by: null,
+        claimed_until: null,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'sending')
+      .where('claimed_by', '=', workerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async countForFacility(facilityId: string, filter: { status?: OutboxStatus }): Promise<number> {
+    let query = this.db
+      .selectFrom('outbox_messages')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('facility_id', '=', facilityId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    const row = await query.executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** One page of the facility's messages, newest first (created_at, then id, descending). */
+  pageForFacility(
+    facilityId: string,
+    filter: { status?: OutboxStatus },
+    limit: number,
+    offset: number,
+  ): Promise<OutboxMessageRow[]> {
+    let query = this.db.selectFrom('outbox_messages').selectAll().where('facility_id', '=', facilityId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    return query
+      .orderBy(this.binary('created_at'), 'desc')
+      .orderBy(this.binary('id'), 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  /** Messages by id, in key order, null for a missing id. */
+  async messagesByIds(ids: readonly string[]): Promise<(OutboxMessageRow | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('outbox_messages')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+}
+
+function byNextAttemptThenId(a: OutboxMessageRow, b: OutboxMessageRow): number {
+  if (a.next_attempt_at !== b.next_attempt_at) return a.next_attempt_at < b.next_attempt_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
