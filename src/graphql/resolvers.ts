@@ -1,6 +1,7 @@
 import { CompaniesResolver, FacilitiesResolver } from './facilities.resolver';
 import { FlippersResolver } from './flippers.resolver';
 import { READ_AREA_RESOLVERS } from './read-area.resolvers';
+import { DocumentDownloadsResolver, MoveInsResolver } from './move-ins.resolver';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers
@@ -11,4 +12,6 @@ export const RESOLVERS = [
   CompaniesResolver,
   FlippersResolver,
   ...READ_AREA_RESOLVERS,
+  MoveInsResolver,
+  DocumentDownloadsResolver,
 ] as const;

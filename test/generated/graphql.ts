@@ -2,19 +2,14 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-/** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
-  /** A field whose value exists in the standard IANA Time Zone Database: https://www.iana.org/time-zones */
-  TimeZone: { input: string; output: string; }
-  /** A field whose value is a generic Universally Unique Identifier: https://en.wikipedia.org/wiki/Universally_unique_identifier. */
-  UUID: { input: string; output: string; }
+/** What to price: the same fields as REST move_in. */
+export type MoveInReviewInput = {
+  /** Today or later at the facility (default: today where the facility is). */
+  moveInDate?: string | null | undefined;
+  /** A tenant of the facility, when known. */
+  tenantId?: string | null | undefined;
+  /** A unit of the facility. */
+  unitId: string;
 };
 
 export type FacilityQueryVariables = Exact<{
@@ -38,3 +33,19 @@ export type CompanyFacilitiesQueryVariables = Exact<{
 
 
 export type CompanyFacilitiesQuery = { company: { id: string, name: string, facilities: Array<{ id: string, name: string, timeZone: string }> } | null };
+
+export type ReviewMoveInCostMutationVariables = Exact<{
+  facilityId: string;
+  input: MoveInReviewInput;
+}>;
+
+
+export type ReviewMoveInCostMutation = { reviewMoveInCost: { sessionId: string, expiresAt: string, unitId: string, tenantId: string | null, moveInDate: string, cost: { rent: number, total: number, fees: Array<{ id: string, description: string, amount: number }> }, documents: Array<{ sessionDocumentId: string, description: string, type: string, isRelevant: boolean, esignable: boolean, createdAt: string, downloadUrl: string }> } };
+
+export type EventDocumentDownloadsQueryVariables = Exact<{
+  id: string;
+  eventId: string;
+}>;
+
+
+export type EventDocumentDownloadsQuery = { facility: { event: { documents: { entries: Array<{ id: string, description: string, downloadUrl: string }> } } | null } | null };
