@@ -1,0 +1,66 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../domain/facilities/facilities.types';
+import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
+import type { InvoiceableItemList } from '../domain/invoiceable-items/invoiceable-items.types';
+import { PAGE_ARGUMENTS, withArgumentNames } from './arguments';
+import type { GraphqlContext } from './context';
+import { FacilityObject } from './facilities.types';
+import {
+  InvoiceableItemFeesObject,
+  InvoiceableItemListEnum,
+  InvoiceableItemPageObject,
+  invoiceableItemView,
+  type InvoiceableItemObject,
+} from './invoiceable-items.types';
+import { pageCost, paginationOf, type PageView } from './pagination';
+
+/** The invoiceable item lists of REST 4.10, from the same service. */
+@Resolver(() => FacilityObject)
+export class FacilityInvoiceableItemsResolver {
+  @FieldResolver(() => InvoiceableItemPageObject, {
+    description: 'One page of a list of REST 4.10, sorted by kind, description (case-insensitive), then id.',
+  })
+  @Extensions(pageCost(ITEM_PAGE_LIMITS.maxPerPage))
+  async invoiceableItems(
+    @Root() facility: Facility,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('list', () => InvoiceableItemListEnum, { defaultValue: 'all' }) list: InvoiceableItemList,
+    @Arg('page', () => Int, { nullable: true, description: '1-based page number (default 1).' })
+    page?: number | null,
+    @Arg('perPage', () => Int, {
+      nullable: true,
+      description: 'Page size (default 100; above 100 reads as 100).',
+    })
+    perPage?: number | null,
+  ): Promise<PageView<InvoiceableItemObject>> {
+    const result = await withArgumentNames(
+      () =>
+        ctx.services.invoiceableItems.list(facility, list, {
+          page: page ?? undefined,
+          per_page: perPage ?? undefined,
+        }),
+      PAGE_ARGUMENTS,
+    );
+    return { entries: result.entries.map(invoiceableItemView), pagination: paginationOf(result.pagination) };
+  }
+
+  @FieldResolver(() => InvoiceableItemFeesObject, {
+    description:
+      'Fee items by fee category; security deposit, online payment and reservation are the first of their category.',
+  })
+  async invoiceableItemFees(
+    @Root() facility: Facility,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<InvoiceableItemFeesObject> {
+    const groups = await ctx.services.invoiceableItems.fees(facility);
+    const one = (fee: typeof groups.securityDeposit) => (fee ? invoiceableItemView(fee) : null);
+    return {
+      securityDeposit: one(groups.securityDeposit),
+      onlinePayment: one(groups.onlinePayment),
+      reservation: one(groups.reservation),
+      moveInFees: groups.moveInFees.map(invoiceableItemView),
+      transferFees: groups.transferFees.map(invoiceableItemView),
+      other: groups.other.map(invoiceableItemView),
+    };
+  }
+}

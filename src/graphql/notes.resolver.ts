@@ -1,0 +1,76 @@
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../domain/facilities/facilities.types';
+import type { Ledger } from '../domain/ledgers/ledgers.types';
+import type { Tenant, Unit } from '../domain/tenants/tenants.types';
+import { withArgumentNames, type ArgumentNames } from './arguments';
+import type { GraphqlContext } from './context';
+import { FacilityObject } from './facilities.types';
+import { LedgerObject } from './ledgers.types';
+import { facilityOf } from './navigation';
+import { CreateNoteInput, NoteEventObject, noteEventView, type NoteEventView } from './notes.types';
+import { UUIDScalar } from './scalars';
+import { TenantObject, UnitObject } from './tenants.types';
+
+/** The notes service names REST's body fields; GraphQL's input fields are these. */
+const NOTE_ARGUMENTS: ArgumentNames = {
+  note: 'input',
+  'note.note_text': 'input.noteText',
+  'note.tenant_id': 'input.tenantId',
+  'note.unit_id': 'input.unitId',
+  'note.ledger_id': 'input.ledgerId',
+  'note.user_id': 'input.userId',
+  user_id: 'input.userId',
+  tenant_id: 'tenantId',
+  unit_id: 'unitId',
+  ledger_id: 'ledgerId',
+};
+
+@Resolver(() => NoteEventObject)
+export class NotesResolver {
+  @Mutation(() => NoteEventObject, {
+    description:
+      'Creates a note event with one note on a tenant, unit and/or ledger of the facility (POST /v1/:facility_id/notes).',
+  })
+  async createNote(
+    @Arg('facilityId', () => UUIDScalar) facilityId: string,
+    @Arg('input', () => CreateNoteInput) input: CreateNoteInput,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<NoteEventView> {
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, 'facilityId');
+    ctx.loaders.facilities.prime(facility.id, facility);
+    const event = await withArgumentNames(
+      () =>
+        ctx.services.notes.createNote(facility, ctx.caller, {
+          note: {
+            note_text: input.noteText,
+            tenant_id: input.tenantId,
+            unit_id: input.unitId,
+            ledger_id: input.ledgerId,
+            user_id: input.userId,
+          },
+        }),
+      NOTE_ARGUMENTS,
+    );
+    return noteEventView(event, facility.timeZone);
+  }
+
+  @FieldResolver(() => FacilityObject)
+  facility(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    return facilityOf(ctx, event, 'note event');
+  }
+
+  @FieldResolver(() => TenantObject, { nullable: true })
+  tenant(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Tenant | null> | null {
+    return event.tenantId === null ? null : ctx.loaders.tenants.load(event.tenantId);
+  }
+
+  @FieldResolver(() => UnitObject, { nullable: true })
+  unit(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Unit | null> | null {
+    return event.unitId === null ? null : ctx.loaders.units.load(event.unitId);
+  }
+
+  @FieldResolver(() => LedgerObject, { nullable: true })
+  ledger(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Ledger | null> | null {
+    return event.ledgerId === null ? null : ctx.loaders.ledgers.load(event.ledgerId);
+  }
+}

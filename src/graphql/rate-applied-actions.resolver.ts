@@ -1,0 +1,66 @@
+import { Arg, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../domain/facilities/facilities.types';
+import type { Ledger } from '../domain/ledgers/ledgers.types';
+import { isUuid } from '../domain/shared/ids';
+import type { Unit } from '../domain/tenants/tenants.types';
+import { withArgumentNames } from './arguments';
+import type { GraphqlContext } from './context';
+import { FacilityObject } from './facilities.types';
+import { LedgerObject } from './ledgers.types';
+import {
+  RateAppliedActionObject,
+  rateAppliedActionView,
+  type RateAppliedActionView,
+} from './rate-applied-actions.types';
+import { LocalDateScalar } from './scalars';
+import { UnitObject } from './tenants.types';
+
+const RANGE_ARGUMENTS = { start_date: 'startDate', end_date: 'endDate' } as const;
+
+@Resolver(() => FacilityObject)
+export class FacilityRateAppliedActionsResolver {
+  @FieldResolver(() => [RateAppliedActionObject], {
+    description:
+      'Actions completed in an inclusive date range (either bound defaults to today at the facility), ' +
+      'by time_completed then id: the list of GET /v1/:facility_id/rate_applied_actions.',
+  })
+  @Extensions({ cost: { listSize: 200 } })
+  async rateAppliedActions(
+    @Root() facility: Facility,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('startDate', () => LocalDateScalar, {
+      nullable: true,
+      description: 'Default: today at the facility.',
+    })
+    startDate?: string | null,
+    @Arg('endDate', () => LocalDateScalar, { nullable: true, description: 'Default: today at the facility.' })
+    endDate?: string | null,
+  ): Promise<RateAppliedActionView[]> {
+    const result = await withArgumentNames(
+      () => ctx.services.rateAppliedActions.list(facility, { start_date: startDate, end_date: endDate }),
+      RANGE_ARGUMENTS,
+    );
+    return result.actions.map((action) => rateAppliedActionView(action, facility.timeZone));
+  }
+}
+
+@Resolver(() => RateAppliedActionObject)
+export class RateAppliedActionsResolver {
+  @FieldResolver(() => LedgerObject, { nullable: true, description: 'The ledger the rate was applied to.' })
+  newLedger(@Root() action: RateAppliedActionView, @Ctx() ctx: GraphqlContext): Promise<Ledger | null> {
+    return ctx.loaders.ledgers.load(action.newLedgerId);
+  }
+
+  @FieldResolver(() => LedgerObject, { nullable: true, description: 'The earlier ledger, on a transfer.' })
+  oldLedger(
+    @Root() action: RateAppliedActionView,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<Ledger | null> | null {
+    return isUuid(action.oldLedgerId) ? ctx.loaders.ledgers.load(action.oldLedgerId) : null;
+  }
+
+  @FieldResolver(() => UnitObject, { nullable: true })
+  unit(@Root() action: RateAppliedActionView, @Ctx() ctx: GraphqlContext): Promise<Unit | null> {
+    return ctx.loaders.units.load(action.unitId);
+  }
+}
