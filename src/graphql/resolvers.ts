@@ -2,6 +2,8 @@ import { CompaniesResolver, FacilitiesResolver } from './facilities.resolver';
 import { FlippersResolver } from './flippers.resolver';
 import { READ_AREA_RESOLVERS } from './read-area.resolvers';
 import { DocumentDownloadsResolver, MoveInsResolver } from './move-ins.resolver';
+import { OutboxResolver } from './outbox.resolver';
+import { EsignResolver } from './esign.resolver';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers
@@ -14,4 +16,6 @@ export const RESOLVERS = [
   ...READ_AREA_RESOLVERS,
   MoveInsResolver,
   DocumentDownloadsResolver,
+  OutboxResolver,
+  EsignResolver,
 ] as const;

@@ -8,6 +8,52 @@ export type EventType =
   | 'MOVE_OUT_UNIT_EVENT'
   | 'SUCCESSFUL_PAYMENT_EVENT';
 
+/** What to price: the same fields as REST move_in. */
+export type MoveInReviewInput = {
+  /** Today or later at the facility (default: today where the facility is). */
+  moveInDate?: string | null | undefined;
+  /** A tenant of the facility, when known. */
+  tenantId?: string | null | undefined;
+  /** A unit of the facility. */
+  unitId: string;
+};
+
+/** How a message is delivered. */
+export type OutboxChannel =
+  | 'EMAIL'
+  | 'SMS';
+
+/** Where a message is in its delivery. */
+export type OutboxStatus =
+  /** Every attempt failed; lastError says why. */
+  | 'FAILED'
+  /** Waiting for its (next) attempt, or for a transport to be configured. */
+  | 'PENDING'
+  /** Claimed by a worker that is sending it now. */
+  | 'SENDING'
+  /** Accepted by the SMTP server or the SMS provider. */
+  | 'SENT';
+
+export type SendEsignableDocumentsMutationVariables = Exact<{
+  facilityId: string;
+  eventId: string;
+  email?: string | null | undefined;
+  smsNumber?: string | null | undefined;
+}>;
+
+
+export type SendEsignableDocumentsMutation = { sendEsignableDocuments: { messages: Array<{ id: string, eventId: string | null, channel: OutboxChannel, recipient: string, status: OutboxStatus, attempts: number, nextAttemptAt: string | null, lastError: string | null, createdAt: string, sentAt: string | null, subject: string | null, documents: Array<{ id: string, description: string, url: string }> }> } };
+
+export type FacilityOutboxQueryVariables = Exact<{
+  id: string;
+  status?: OutboxStatus | null | undefined;
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+}>;
+
+
+export type FacilityOutboxQuery = { facility: { id: string, outboxMessages: { entries: Array<{ id: string, channel: OutboxChannel, recipient: string, status: OutboxStatus, attempts: number, nextAttemptAt: string | null, lastError: string | null, sentAt: string | null }>, pagination: { currentPage: number, totalPages: number, perPage: number, totalEntries: number, previousPage: number | null, nextPage: number | null } } } | null };
+
 export type FacilityEventsQueryVariables = Exact<{
   id: string;
   type?: EventType | null | undefined;
@@ -49,6 +95,22 @@ export type CompanyFacilitiesQueryVariables = Exact<{
 
 
 export type CompanyFacilitiesQuery = { company: { id: string, name: string, facilities: Array<{ id: string, name: string, timeZone: string }> } | null };
+
+export type ReviewMoveInCostMutationVariables = Exact<{
+  facilityId: string;
+  input: MoveInReviewInput;
+}>;
+
+
+export type ReviewMoveInCostMutation = { reviewMoveInCost: { sessionId: string, expiresAt: string, unitId: string, tenantId: string | null, moveInDate: string, cost: { rent: number, total: number, fees: Array<{ id: string, description: string, amount: number }> }, documents: Array<{ sessionDocumentId: string, description: string, type: string, isRelevant: boolean, esignable: boolean, createdAt: string, downloadUrl: string }> } };
+
+export type EventDocumentDownloadsQueryVariables = Exact<{
+  id: string;
+  eventId: string;
+}>;
+
+
+export type EventDocumentDownloadsQuery = { facility: { event: { documents: { entries: Array<{ id: string, description: string, downloadUrl: string }> } } | null } | null };
 
 export type RateAppliedActionsQueryVariables = Exact<{
   id: string;
