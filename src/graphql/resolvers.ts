@@ -2,6 +2,7 @@ import { CompaniesResolver, FacilitiesResolver } from './facilities.resolver';
 import { FlippersResolver } from './flippers.resolver';
 import { READ_AREA_RESOLVERS } from './read-area.resolvers';
 import { DocumentDownloadsResolver, MoveInsResolver } from './move-ins.resolver';
+import { EventPaymentResolver, PaymentsResolver } from './payments.resolver';
 import { OutboxResolver } from './outbox.resolver';
 import { EsignResolver } from './esign.resolver';
 
@@ -16,6 +17,8 @@ export const RESOLVERS = [
   ...READ_AREA_RESOLVERS,
   MoveInsResolver,
   DocumentDownloadsResolver,
+  PaymentsResolver,
+  EventPaymentResolver,
   OutboxResolver,
   EsignResolver,
 ] as const;

@@ -2,6 +2,30 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** Kinds of bank account for ACH. */
+export type AccountType =
+  | 'CHECKING'
+  | 'SAVINGS';
+
+/** Every field optional. */
+export type BillingAddressInput = {
+  address1?: string | null | undefined;
+  address2?: string | null | undefined;
+  city?: string | null | undefined;
+  company?: string | null | undefined;
+  postal?: string | null | undefined;
+  state?: string | null | undefined;
+};
+
+/** Card brands accepted. */
+export type CardType =
+  | 'AMERICAN_EXPRESS'
+  | 'DINERS'
+  | 'DISCOVER'
+  | 'JCB'
+  | 'MASTERCARD'
+  | 'VISA';
+
 /** The events that own documents. */
 export type EventType =
   | 'MOVE_IN_UNIT_EVENT'
@@ -33,6 +57,75 @@ export type OutboxStatus =
   | 'SENDING'
   /** Accepted by the SMTP server or the SMS provider. */
   | 'SENT';
+
+/** Cards and ACH are charged through the payment gateway; the rest are tendered at the counter. */
+export type PaymentKind =
+  | 'ACH'
+  | 'CARD_SWIPE'
+  | 'CASH'
+  | 'CHECK'
+  | 'CREDIT_CARD'
+  | 'MONEY_ORDER';
+
+/** A saved method (paymentMethodId), or a new one: firstName, lastName, kind, billingAddress and the fields of its kind. The same rules as REST payment_method: card numbers by Luhn and brand, security code length, MM/YY expiry, track data, ABA routing checksum, account confirmation, tenders. */
+export type PaymentMethodInput = {
+  /** ACH: 4-17 digits. */
+  accountNumber?: string | null | undefined;
+  /** ACH: equal to accountNumber. */
+  accountNumberConfirmation?: string | null | undefined;
+  accountType?: AccountType | null | undefined;
+  /** CASH: at least the charge; the rest is changeDue. */
+  amountTendered?: number | null | undefined;
+  bankName?: string | null | undefined;
+  /** Required for a new method. */
+  billingAddress?: BillingAddressInput | null | undefined;
+  /** Postal code, when billingAddress has none. */
+  billingPostal?: string | null | undefined;
+  /** CREDIT_CARD: 12-19 digits. */
+  cardNumber?: string | null | undefined;
+  /** CREDIT_CARD: the brand of cardNumber. */
+  cardType?: CardType | null | undefined;
+  /** CHECK: equal to the charge. */
+  checkAmount?: number | null | undefined;
+  /** CHECK: 1-15 digits. */
+  checkNumber?: string | null | undefined;
+  /** CREDIT_CARD: MM/YY, not in the past. */
+  expirationDate?: string | null | undefined;
+  firstName?: string | null | undefined;
+  kind?: PaymentKind | null | undefined;
+  lastName?: string | null | undefined;
+  /** CARD_SWIPE: track 1 and/or track 2 as the reader sends them. */
+  magneticTrack?: string | null | undefined;
+  /** MONEY_ORDER: equal to the charge. */
+  moneyOrderAmount?: number | null | undefined;
+  nameOnCheck?: string | null | undefined;
+  /** A saved (reuseable) method of the facility, and of the tenant when one is given. */
+  paymentMethodId?: string | null | undefined;
+  /** MONEY_ORDER. */
+  referenceNumber?: string | null | undefined;
+  /** Save the method to pay with again (cards and ACH): only brand, last four digits and expiry are kept. */
+  reuseable?: boolean | null | undefined;
+  /** ACH: 9 digits with a valid ABA checksum. */
+  routingNumber?: string | null | undefined;
+  /** CREDIT_CARD: 4 digits for American Express, 3 for others. */
+  securityCode?: string | null | undefined;
+};
+
+/** The same fields as REST retail_payment and payment_method. */
+export type RetailPaymentInput = {
+  /** At least one retail item of the facility. */
+  invoiceableItems: Array<RetailPaymentItemInput>;
+  paymentMethod: PaymentMethodInput;
+  /** A tenant of the facility to associate the payment with. */
+  tenantId?: string | null | undefined;
+};
+
+/** One line: a retail item of the facility and how many. */
+export type RetailPaymentItemInput = {
+  invoiceableItemId: string;
+  /** A whole number from 1 to 1000. */
+  quantity: number;
+};
 
 export type SendEsignableDocumentsMutationVariables = Exact<{
   facilityId: string;
@@ -111,6 +204,32 @@ export type EventDocumentDownloadsQueryVariables = Exact<{
 
 
 export type EventDocumentDownloadsQuery = { facility: { event: { documents: { entries: Array<{ id: string, description: string, downloadUrl: string }> } } | null } | null };
+
+export type PaymentFieldsFragment = { id: string, amount: number, success: boolean, date: string, changeDue: number, paymentMethod: { id: string, kind: PaymentKind, firstName: string, lastName: string, reuseable: boolean, cardNumber: string | null, cardType: string | null, expirationDate: string | null, billingAddress: { company: string | null, address1: string | null, address2: string | null, city: string | null, state: string | null, postal: string | null } | null }, lines: Array<{ invoiceableItemId: string, description: string, quantity: number, unitTotal: number, lineTotal: number }> };
+
+export type PayRetailMutationVariables = Exact<{
+  facilityId: string;
+  input: RetailPaymentInput;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type PayRetailMutation = { payRetail: { id: string, amount: number, success: boolean, date: string, changeDue: number, tenant: { id: string, firstName: string } | null, facility: { id: string }, event: { id: string, type: EventType, createdAt: string, documents: { entries: Array<{ description: string, esignable: boolean }> } }, paymentMethod: { id: string, kind: PaymentKind, firstName: string, lastName: string, reuseable: boolean, cardNumber: string | null, cardType: string | null, expirationDate: string | null, billingAddress: { company: string | null, address1: string | null, address2: string | null, city: string | null, state: string | null, postal: string | null } | null }, lines: Array<{ invoiceableItemId: string, description: string, quantity: number, unitTotal: number, lineTotal: number }> } };
+
+export type FacilityPaymentEventsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FacilityPaymentEventsQuery = { facility: { events: { entries: Array<{ id: string, type: EventType, createdAt: string, successfulPayment: { id: string, amount: number, success: boolean, date: string, changeDue: number, paymentMethod: { id: string, kind: PaymentKind, firstName: string, lastName: string, reuseable: boolean, cardNumber: string | null, cardType: string | null, expirationDate: string | null, billingAddress: { company: string | null, address1: string | null, address2: string | null, city: string | null, state: string | null, postal: string | null } | null }, lines: Array<{ invoiceableItemId: string, description: string, quantity: number, unitTotal: number, lineTotal: number }> } | null }> } } | null };
+
+export type FacilityEventPaymentQueryVariables = Exact<{
+  id: string;
+  eventId: string;
+}>;
+
+
+export type FacilityEventPaymentQuery = { facility: { event: { id: string, type: EventType, successfulPayment: { id: string, amount: number } | null } | null } | null };
 
 export type RateAppliedActionsQueryVariables = Exact<{
   id: string;

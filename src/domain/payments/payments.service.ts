@@ -26,7 +26,7 @@ import {
   type RetailPaymentInput,
   type ValidRetailPayment,
 } from './payments.types';
-import { validateRetailPayment } from './payments.validation';
+import { validateRetailPayment, withArticle } from './payments.validation';
 import { receiptTemplate } from './receipt';
 
 function parseBillingAddress(stored: string | null): BillingAddress | null {
@@ -277,7 +277,7 @@ export class PaymentsService {
       else if (item.kind !== 'retail') {
         problems.push({
           parameter,
-          message: `is a ${item.kind} item; only retail items can be paid for here`,
+          message: `is ${withArticle(item.kind)} item; only retail items can be paid for here`,
         });
       } else lines.push({ item, quantity: line.quantity, index: line.index });
     });
@@ -348,7 +348,7 @@ export class PaymentsService {
     if (!GATEWAY_KINDS.has(saved.kind)) {
       throw DomainError.invalidParameter(
         parameter,
-        `is a ${saved.kind} method; only card and bank account methods can be charged again`,
+        `is ${withArticle(saved.kind)} method; only card and bank account methods can be charged again`,
       );
     }
     const expiry = saved.expiration_date ? parseExpiry(saved.expiration_date) : null;

@@ -59,6 +59,14 @@ const BILLING_ADDRESS_FIELDS: Record<string, number> = {
   postal: 20,
 };
 
+/** Longest raw digit field accepted: the digits plus the spaces and dashes people type. */
+const DIGITS_MAX_LENGTH = 40;
+
+/** "a Visa card", "an American Express card". */
+export function withArticle(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
+
 function isHash(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -128,7 +136,7 @@ class Fields {
     key: string,
     rule: { required?: boolean; min: number; max: number; what: string },
   ): string | undefined {
-    const value = this.string(key, { required: rule.required, max: rule.max + 12 });
+    const value = this.string(key, { required: rule.required, max: DIGITS_MAX_LENGTH });
     if (value === undefined) return undefined;
     const digits = value.replace(/[\s-]/g, '');
     if (!/^\d+$/.test(digits)) {
@@ -344,7 +352,7 @@ function checkCardNumber(
   if (cardType !== undefined && cardType !== brand) {
     fields.problem(
       'card_type',
-      `is ${cardType}, but the card number is a ${CARD_TYPE_NAMES[brand]} card (${brand})`,
+      `is ${cardType}, but the card number is ${withArticle(CARD_TYPE_NAMES[brand])} card (${brand})`,
     );
     return undefined;
   }
@@ -375,7 +383,7 @@ function readCreditCard(fields: Fields, today: string): MethodDetails | undefine
   if (securityCode !== undefined && securityCode.length !== securityCodeLength(brand)) {
     fields.problem(
       'security_code',
-      `must be ${securityCodeLength(brand)} digits for a ${CARD_TYPE_NAMES[brand]} card`,
+      `must be ${securityCodeLength(brand)} digits for ${withArticle(CARD_TYPE_NAMES[brand])} card`,
     );
     return undefined;
   }
@@ -429,7 +437,7 @@ function readAch(fields: Fields): MethodDetails | undefined {
   });
   let valid = true;
   if (accountNumber !== undefined && confirmation !== undefined && accountNumber !== confirmation) {
-    fields.problem('account_number_confirmation', 'does not match account_number');
+    fields.problem('account_number_confirmation', `does not match ${fields.name('account_number')}`);
     valid = false;
   }
   const type = accountType?.toLowerCase();
