@@ -6,6 +6,7 @@ import {
   FacilityRateAppliedActionsResolver,
   RateAppliedActionsResolver,
 } from './rate-applied-actions.resolver';
+import { CompanyRateChangesResolver, RateChangeUpdatesResolver } from './rate-changes.resolver';
 import { FacilityTenantsResolver, TenantsResolver, UnitsResolver } from './tenants.resolver';
 
 /**
@@ -27,4 +28,6 @@ export const READ_AREA_RESOLVERS = [
   UnitsResolver,
   NotesResolver,
   FacilityInvoiceableItemsResolver,
+  CompanyRateChangesResolver,
+  RateChangeUpdatesResolver,
 ] as const;

@@ -26,11 +26,45 @@ export type CardType =
   | 'MASTERCARD'
   | 'VISA';
 
+/** A note on a tenant, unit and/or ledger of the facility: at least one of the three ids. */
+export type CreateNoteInput = {
+  /** Fills in the ledger's tenant and unit; a different tenantId or unitId is a CONFLICT. */
+  ledgerId?: string | null | undefined;
+  /** 1-10,000 characters after trimming. */
+  noteText: string;
+  tenantId?: string | null | undefined;
+  unitId?: string | null | undefined;
+  /** The user writing the note (optional, stored). */
+  userId?: string | null | undefined;
+};
+
 /** The events that own documents. */
 export type EventType =
   | 'MOVE_IN_UNIT_EVENT'
   | 'MOVE_OUT_UNIT_EVENT'
   | 'SUCCESSFUL_PAYMENT_EVENT';
+
+export type InvoiceableAmountKind =
+  | 'AMOUNT'
+  | 'PERCENT';
+
+export type InvoiceableItemKind =
+  | 'FEE'
+  | 'INSURANCE'
+  | 'RETAIL'
+  | 'SERVICE';
+
+export type InvoiceableItemList =
+  /** Every item: fees, insurance, services, retail (GET .../invoiceable_items). */
+  | 'ALL'
+  /** GET .../invoiceable_items/insurance */
+  | 'INSURANCE'
+  /** Retail items sold in the rental center (GET .../invoiceable_items/rental_center). */
+  | 'RENTAL_CENTER'
+  /** GET .../invoiceable_items/retail */
+  | 'RETAIL'
+  /** GET .../invoiceable_items/services */
+  | 'SERVICES';
 
 /** What to price: the same fields as REST move_in. */
 export type MoveInReviewInput = {
@@ -167,6 +201,14 @@ export type EventDocumentsQueryVariables = Exact<{
 
 export type EventDocumentsQuery = { facility: { event: { id: string, type: EventType, createdAt: string, facility: { id: string }, documents: { entries: Array<{ id: string, description: string, type: string, isRelevant: boolean, esignable: boolean, createdAt: string, event: { id: string } }>, pagination: { currentPage: number, totalPages: number, perPage: number, totalEntries: number, previousPage: number | null, nextPage: number | null } } } | null } | null };
 
+export type EventLedgerQueryVariables = Exact<{
+  id: string;
+  eventId: string;
+}>;
+
+
+export type EventLedgerQuery = { facility: { event: { id: string, ledgerId: string | null, ledger: { id: string, tenant: { name: string } } | null } | null } | null };
+
 export type FacilityQueryVariables = Exact<{
   id: string;
 }>;
@@ -189,6 +231,50 @@ export type CompanyFacilitiesQueryVariables = Exact<{
 
 export type CompanyFacilitiesQuery = { company: { id: string, name: string, facilities: Array<{ id: string, name: string, timeZone: string }> } | null };
 
+export type InvoiceableItemFieldsFragment = { id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> };
+
+export type InvoiceableItemsQueryVariables = Exact<{
+  id: string;
+  list?: InvoiceableItemList | null | undefined;
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+}>;
+
+
+export type InvoiceableItemsQuery = { facility: { invoiceableItems: { entries: Array<{ id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> }>, pagination: { currentPage: number, totalPages: number, perPage: number, totalEntries: number, previousPage: number | null, nextPage: number | null } } } | null };
+
+export type InvoiceableItemFeesQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type InvoiceableItemFeesQuery = { facility: { invoiceableItemFees: { securityDeposit: { id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> } | null, onlinePayment: { id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> } | null, reservation: { id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> } | null, moveInFees: Array<{ id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> }>, transferFees: Array<{ id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> }>, other: Array<{ id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, coverageAmount: number | null, coveragePercentage: number | null, providerName: string | null, providerKey: string | null, quantity: number | null, isRentalCenterLock: boolean | null, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> }> } } | null };
+
+export type LedgerInsuranceServicesAndDiscountsQueryVariables = Exact<{
+  id: string;
+  ledgerId: string;
+}>;
+
+
+export type LedgerInsuranceServicesAndDiscountsQuery = { facility: { ledger: { id: string, insurance: { id: string, effectiveDate: string, cancelDate: string | null, amount: number, data: { description: string, retainType: string, productCode: string, policyNumber: string, retainAmount: string, coverageAmount: string, coveragePercentage: string, insuranceProviderKey: string } } | null, services: Array<{ id: string, effectiveDate: string, cancelDate: string | null, amount: number, data: { description: string, productCode: string } }>, discounts: Array<{ id: string, name: string, kind: string, description: string, startDate: string, endDate: string | null, minOccupancyMonths: number | null }> } | null } | null };
+
+export type LedgerRecordsQueryVariables = Exact<{
+  id: string;
+  ledgerId: string;
+}>;
+
+
+export type LedgerRecordsQuery = { facility: { ledger: { id: string, tenantId: string, unitId: string, facility: { id: string }, tenant: { id: string, firstName: string, lastName: string, name: string, email: string | null, phone: string | null }, unit: { id: string, name: string, rate: number }, notes: Array<{ id: string, notes: Array<{ note: string }> }> } | null } | null };
+
+export type TenantAndUnitQueryVariables = Exact<{
+  id: string;
+  tenantId: string;
+  unitId: string;
+}>;
+
+
+export type TenantAndUnitQuery = { facility: { tenant: { id: string, name: string, facility: { id: string }, ledgers: Array<{ id: string, unit: { name: string } }>, notes: Array<{ id: string, tenantId: string | null, unitId: string | null, ledgerId: string | null, userId: string | null, createdAt: string, createdBy: { id: string, name: string, type: string }, notes: Array<{ id: string, note: string, createdAt: string }>, tenant: { id: string } | null, unit: { id: string } | null, ledger: { id: string } | null }> } | null, unit: { id: string, name: string, rate: number, facility: { id: string }, ledgers: Array<{ id: string, tenant: { name: string } }>, notes: Array<{ id: string, notes: Array<{ note: string }> }> } | null } | null };
+
 export type ReviewMoveInCostMutationVariables = Exact<{
   facilityId: string;
   input: MoveInReviewInput;
@@ -204,6 +290,14 @@ export type EventDocumentDownloadsQueryVariables = Exact<{
 
 
 export type EventDocumentDownloadsQuery = { facility: { event: { documents: { entries: Array<{ id: string, description: string, downloadUrl: string }> } } | null } | null };
+
+export type CreateNoteMutationVariables = Exact<{
+  facilityId: string;
+  input: CreateNoteInput;
+}>;
+
+
+export type CreateNoteMutation = { createNote: { id: string, unitId: string | null, tenantId: string | null, ledgerId: string | null, userId: string | null, createdAt: string, notes: Array<{ id: string, note: string, createdAt: string }>, createdBy: { id: string, name: string, type: string }, tenant: { id: string, notes: Array<{ id: string }> } | null, unit: { id: string } | null, ledger: { id: string } | null } };
 
 export type PaymentFieldsFragment = { id: string, amount: number, success: boolean, date: string, changeDue: number, paymentMethod: { id: string, kind: PaymentKind, firstName: string, lastName: string, reuseable: boolean, cardNumber: string | null, cardType: string | null, expirationDate: string | null, billingAddress: { company: string | null, address1: string | null, address2: string | null, city: string | null, state: string | null, postal: string | null } | null }, lines: Array<{ invoiceableItemId: string, description: string, quantity: number, unitTotal: number, lineTotal: number }> };
 
@@ -248,3 +342,24 @@ export type RateAppliedActionsGraphQueryVariables = Exact<{
 
 
 export type RateAppliedActionsGraphQuery = { facility: { rateAppliedActions: Array<{ id: string, newLedger: { id: string, tenant: { id: string, name: string, notes: Array<{ id: string, notes: Array<{ note: string }> }> }, unit: { id: string, name: string, rate: number }, insurance: { id: string, amount: number } | null, services: Array<{ id: string, amount: number }> } | null, oldLedger: { id: string } | null, unit: { id: string, name: string } | null }> } | null };
+
+export type RateChangeUpdatesQueryVariables = Exact<{
+  id: string;
+  updatedAfter: string;
+  updatedBefore: string;
+  createdBy?: number | null | undefined;
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+}>;
+
+
+export type RateChangeUpdatesQuery = { company: { rateChangeUpdates: { entries: Array<{ id: string, facilityName: string, tenantId: string, tenantName: string, unitId: string, unitName: string, changedAt: string, oldRate: number, newRate: number, effectiveOnDate: string }>, pagination: { currentPage: number, totalPages: number, perPage: number, totalEntries: number, previousPage: number | null, nextPage: number | null } } } | null };
+
+export type RateChangeUpdateRecordsQueryVariables = Exact<{
+  id: string;
+  updatedAfter: string;
+  updatedBefore: string;
+}>;
+
+
+export type RateChangeUpdateRecordsQuery = { company: { rateChangeUpdates: { entries: Array<{ id: string, createdBy: number | null, facility: { id: string, name: string } | null, tenant: { id: string, name: string } | null, unit: { id: string, name: string } | null }> } } | null };

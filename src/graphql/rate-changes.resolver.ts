@@ -1,0 +1,85 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { Company, Facility } from '../domain/facilities/facilities.types';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/rate-changes/rate-changes.service';
+import type { Tenant, Unit } from '../domain/tenants/tenants.types';
+import { PAGE_ARGUMENTS, withArgumentNames, type ArgumentNames } from './arguments';
+import type { GraphqlContext } from './context';
+import { CompanyObject, FacilityObject } from './facilities.types';
+import { pageCost, paginationOf, type PageView } from './pagination';
+import {
+  RateChangeUpdateObject,
+  RateChangeUpdatePageObject,
+  rateChangeUpdateView,
+  type RateChangeUpdateView,
+} from './rate-changes.types';
+import { DateTimeScalar } from './scalars';
+import { TenantObject, UnitObject } from './tenants.types';
+
+const UPDATES_ARGUMENTS: ArgumentNames = {
+  ...PAGE_ARGUMENTS,
+  updated_after: 'updatedAfter',
+  updated_before: 'updatedBefore',
+  created_by: 'createdBy',
+};
+
+@Resolver(() => CompanyObject)
+export class CompanyRateChangesResolver {
+  @FieldResolver(() => RateChangeUpdatePageObject, {
+    description:
+      'Rate changes with updatedAfter <= changedAt < updatedBefore, sorted by facility name, tenant name ' +
+      '(both case-insensitive), changedAt, then id: the pages of GET /v1/companies/:company_id/rate_change_updates.',
+  })
+  @Extensions(pageCost(MAX_PER_PAGE))
+  async rateChangeUpdates(
+    @Root() company: Company,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('updatedAfter', () => DateTimeScalar, { description: 'Start of the window, inclusive.' })
+    updatedAfter: string,
+    @Arg('updatedBefore', () => DateTimeScalar, { description: 'End of the window, exclusive.' })
+    updatedBefore: string,
+    @Arg('createdBy', () => Int, { nullable: true, description: 'Only changes made by this user.' })
+    createdBy?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: '1-based page number (default 1).' })
+    page?: number | null,
+    @Arg('perPage', () => Int, {
+      nullable: true,
+      description: `Page size (default ${DEFAULT_PER_PAGE}; above ${MAX_PER_PAGE} reads as ${MAX_PER_PAGE}).`,
+    })
+    perPage?: number | null,
+  ): Promise<PageView<RateChangeUpdateView>> {
+    const result = await withArgumentNames(
+      () =>
+        ctx.services.rateChanges.updates(company, {
+          updated_after: updatedAfter,
+          updated_before: updatedBefore,
+          // The service reads created_by as REST's query strings carry it.
+          created_by: createdBy === null || createdBy === undefined ? undefined : String(createdBy),
+          page: page ?? undefined,
+          per_page: perPage ?? undefined,
+        }),
+      UPDATES_ARGUMENTS,
+    );
+    return {
+      entries: result.rateChanges.map(rateChangeUpdateView),
+      pagination: paginationOf(result.pagination),
+    };
+  }
+}
+
+@Resolver(() => RateChangeUpdateObject)
+export class RateChangeUpdatesResolver {
+  @FieldResolver(() => FacilityObject, { nullable: true })
+  facility(@Root() change: RateChangeUpdateView, @Ctx() ctx: GraphqlContext): Promise<Facility | null> {
+    return ctx.loaders.facilities.load(change.facilityId);
+  }
+
+  @FieldResolver(() => TenantObject, { nullable: true })
+  tenant(@Root() change: RateChangeUpdateView, @Ctx() ctx: GraphqlContext): Promise<Tenant | null> {
+    return ctx.loaders.tenants.load(change.tenantId);
+  }
+
+  @FieldResolver(() => UnitObject, { nullable: true })
+  unit(@Root() change: RateChangeUpdateView, @Ctx() ctx: GraphqlContext): Promise<Unit | null> {
+    return ctx.loaders.units.load(change.unitId);
+  }
+}

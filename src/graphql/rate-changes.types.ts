@@ -1,0 +1,69 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import type { RateChange } from '../domain/rate-changes/rate-changes.types';
+import { formatInstant } from '../domain/shared/time';
+import { PageType } from './pagination';
+import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from './scalars';
+
+/** REST 2.9 in camelCase; facility, tenant and unit lead to the records themselves. */
+@ObjectType('RateChangeUpdate', {
+  simpleResolvers: true,
+  description: "A unit's rental rate change (REST 2.9).",
+})
+export class RateChangeUpdateObject {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  facilityName: string;
+
+  @Field(() => UUIDScalar)
+  tenantId: string;
+
+  @Field(() => String, { description: 'First and last name.' })
+  tenantName: string;
+
+  @Field(() => UUIDScalar)
+  unitId: string;
+
+  @Field(() => String)
+  unitName: string;
+
+  @Field(() => DateTimeScalar, { description: "In the facility's time zone." })
+  changedAt: string;
+
+  @Field(() => MoneyScalar)
+  oldRate: number;
+
+  @Field(() => MoneyScalar)
+  newRate: number;
+
+  @Field(() => LocalDateScalar)
+  effectiveOnDate: string;
+
+  @Field(() => Int, { nullable: true, description: 'The user who made the change, when known.' })
+  createdBy: number | null;
+}
+
+export interface RateChangeUpdateView extends RateChangeUpdateObject {
+  facilityId: string;
+}
+
+export function rateChangeUpdateView(change: RateChange): RateChangeUpdateView {
+  return {
+    id: change.id,
+    facilityId: change.facilityId,
+    facilityName: change.facilityName,
+    tenantId: change.tenantId,
+    tenantName: change.tenantName,
+    unitId: change.unitId,
+    unitName: change.unitName,
+    changedAt: formatInstant(change.changedAt, change.timeZone),
+    oldRate: change.oldRate,
+    newRate: change.newRate,
+    effectiveOnDate: change.effectiveOnDate,
+    createdBy: change.createdBy,
+  };
+}
+
+@ObjectType('RateChangeUpdatePage', { simpleResolvers: true, description: 'A page of rate change updates.' })
+export class RateChangeUpdatePageObject extends PageType(RateChangeUpdateObject, 'rate change updates') {}
