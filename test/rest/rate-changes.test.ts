@@ -485,6 +485,23 @@ describeEachDialect('GET /v1/companies/:company_id/rate_change_updates', (dialec
     expect(idsOf(res.json())).toEqual(allInOrder());
   });
 
+  it('reads rate changes by id in key order, null for a missing id (batch shape)', async () => {
+    const missing = randomUUID();
+    const found = await t.services.rateChanges.rateChangesByIds([ids.bob, missing, ids.adamLate, ids.bob]);
+    expect(found.map((c) => c?.id ?? null)).toEqual([ids.bob, null, ids.adamLate, ids.bob]);
+    expect(found[2]).toMatchObject({
+      facilityName: 'adam Lockers',
+      tenantName: 'adam Smith',
+      unitName: 'A-1',
+      changedAt: '2026-03-10T10:00:00.000Z',
+      timeZone: 'Europe/Paris',
+      oldRate: 89.99,
+      newRate: 95,
+      createdBy: 7,
+    });
+    expect(await t.services.rateChanges.rateChangesByIds([])).toEqual([]);
+  });
+
   it('answers 405 for another method', async () => {
     const res = await t.app.inject({ method: 'POST', url: base });
     expect(res.statusCode).toBe(405);

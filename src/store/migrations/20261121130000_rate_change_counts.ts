@@ -98,11 +98,15 @@ const TRANSITION_TABLES = {
   delete: 'old table as old_rows',
 } as const;
 
-/** Statement-level triggers: one grouped upsert per statement, not one per row, for bulk imports. */
+/**
+ * Statement-level triggers: one grouped upsert per statement, not one per row, for bulk imports.
+ * The functions keep the migration's search_path, so a session with another one still finds the tables.
+ */
 async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
   for (const event of ['insert', 'update', 'delete'] as const) {
     await sql`
-      create function ${sql.raw(`rate_change_counts_on_${event}`)}() returns trigger language plpgsql as $$
+      create function ${sql.raw(`rate_change_counts_on_${event}`)}() returns trigger language plpgsql
+      set search_path from current as $$
       begin
         with delta as (${sql.raw(DELTAS[event])}),
         daily as (

@@ -152,11 +152,13 @@ export class RateChangesRepository {
     };
     const total = (creator: number | null) =>
       sql`${days(creator)} + ${exact(split.head, creator)} + ${exact(split.tail, creator)}`;
+    // Only SQLite's plan choice reads window_entries and company_entries.
+    const companyTotal = sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
+                              where company_id = ${companyId})`;
     const result = await sql<{ entries: number; window_entries: number; company_entries: number }>`
       select ${total(createdBy)} as entries,
-             ${createdBy === null ? sql`0` : total(null)} as window_entries,
-             (select coalesce(sum(entries), 0) from rate_change_daily_counts where company_id = ${companyId})
-               as company_entries`.execute(db);
+             ${createdBy === null || this.postgres ? sql`0` : total(null)} as window_entries,
+             ${this.postgres ? sql`0` : companyTotal} as company_entries`.execute(db);
     const row = result.rows[0];
     const entries = Number(row.entries);
     return {
@@ -189,35 +191,67 @@ export class RateChangesRepository {
     return this.detailsByIds(this.db, ids);
   }
 
+  /**
+   * One lookup by primary key per table rather than a join: with a join PostgreSQL may hash the
+   * whole tenants or units table instead of reading the few hundred rows a page names.
+   */
   private async detailsByIds(
     db: Kysely<Database>,
     ids: readonly string[],
   ): Promise<(RateChangeDetailRow | null)[]> {
     if (ids.length === 0) return [];
-    const rows = await db
-      .selectFrom('rate_changes as r')
-      .innerJoin('facilities as f', 'f.id', 'r.facility_id')
-      .innerJoin('tenants as t', 't.id', 'r.tenant_id')
-      .innerJoin('units as u', 'u.id', 'r.unit_id')
+    const changes = await db
+      .selectFrom('rate_changes')
       .select([
-        'r.id',
-        'r.facility_id',
-        'f.name as facility_name',
-        'f.time_zone',
-        'r.tenant_id',
-        't.first_name',
-        't.last_name',
-        'r.unit_id',
-        'u.name as unit_name',
-        'r.changed_at',
-        'r.old_rate_cents',
-        'r.new_rate_cents',
-        'r.effective_on_date',
-        'r.created_by',
+        'id',
+        'facility_id',
+        'tenant_id',
+        'unit_id',
+        'changed_at',
+        'old_rate_cents',
+        'new_rate_cents',
+        'effective_on_date',
+        'created_by',
       ])
-      .where('r.id', 'in', [...new Set(ids)])
+      .where('id', 'in', unique(ids))
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    if (changes.length === 0) return ids.map(() => null);
+    const facilities = await db
+      .selectFrom('facilities')
+      .select(['id', 'name', 'time_zone'])
+      .where('id', 'in', unique(changes.map((c) => c.facility_id)))
+      .execute();
+    const tenants = await db
+      .selectFrom('tenants')
+      .select(['id', 'first_name', 'last_name'])
+      .where('id', 'in', unique(changes.map((c) => c.tenant_id)))
+      .execute();
+    const units = await db
+      .selectFrom('units')
+      .select(['id', 'name'])
+      .where('id', 'in', unique(changes.map((c) => c.unit_id)))
+      .execute();
+    const facilityById = new Map(facilities.map((f) => [f.id, f]));
+    const tenantById = new Map(tenants.map((t) => [t.id, t]));
+    const unitById = new Map(units.map((u) => [u.id, u]));
+    const byId = new Map<string, RateChangeDetailRow>();
+    for (const change of changes) {
+      const facility = facilityById.get(change.facility_id);
+      const tenant = tenantById.get(change.tenant_id);
+      const unit = unitById.get(change.unit_id);
+      // Foreign keys make these always present; a row without them is left out as missing.
+      if (!facility || !tenant || !unit) continue;
+      byId.set(change.id, {
+        ...change,
+        facility_name: facility.name,
+        time_zone: facility.time_zone,
+        first_name: tenant.first_name,
+        last_name: tenant.last_name,
+        unit_name: unit.name,
+      });
+    }
     return ids.map((id) => byId.get(id) ?? null);
   }
 }
+
+const unique = (values: readonly string[]) => [...new Set(values)];
