@@ -1,3 +1,4 @@
+import type SqliteDatabase from 'better-sqlite3';
 import type { Store } from '../database';
 
 /** One step of a write plan; every step of a plan runs in one transaction. */
@@ -19,6 +20,23 @@ function upsertSql(step: Extract<WriteStep, { kind: 'upsert' }>, valuesSql: stri
   );
 }
 
+// Large imports come in many parts with the same statements; preparing each once saves the parse.
+const statements = new WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>();
+
+function prepared(handle: SqliteDatabase.Database, sql: string): SqliteDatabase.Statement {
+  let cache = statements.get(handle);
+  if (!cache) {
+    cache = new Map();
+    statements.set(handle, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = handle.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
+
 /** `?` placeholders become `$1, $2, ...` for PostgreSQL. */
 function numbered(sql: string): string {
   let n = 0;
@@ -36,15 +54,16 @@ export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<voi
       for (const step of plan) {
         if (step.kind === 'upsert') {
           if (step.rows.length === 0) continue;
-          const statement = handle.prepare(upsertSql(step, `(${step.columns.map(() => '?').join(', ')})`));
+          const statement = prepared(handle, upsertSql(step, `(${step.columns.map(() => '?').join(', ')})`));
           for (const row of step.rows) statement.run(row);
         } else if (step.kind === 'deleteIn') {
-          const statement = handle.prepare(
+          const statement = prepared(
+            handle,
             `delete from ${quote(step.table)} where ${quote(step.column)} = ?`,
           );
           for (const value of step.values) statement.run(value);
         } else {
-          const statement = handle.prepare(step.sql);
+          const statement = prepared(handle, step.sql);
           for (const params of step.params) statement.run(params);
         }
       }

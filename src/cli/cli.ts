@@ -1,0 +1,112 @@
+import { ConfigError, loadConfig, type Config } from '../config';
+import { DatasetError } from '../store/dataset/dataset.import';
+import { CommandFailure, parseCommandArgs, UsageError } from './args';
+import { clientsCommand } from './clients.command';
+import { importCommand } from './import.command';
+import type { CliIo } from './io';
+import { migrateCommand } from './migrate.command';
+import { seedCommand } from './seed.command';
+import { serveCommand } from './serve.command';
+import { startCommand } from './start.command';
+
+export const USAGE = `Usage: facility-ops <command> [options]
+
+Commands:
+  start                      Migrate; on an empty database (outside production) load the demo data
+                             and make a demo client application, printing its credentials and two
+                             curl commands (first start only: later starts say how to make new
+                             credentials); then serve.
+  serve                      Serve HTTP on HOST:PORT until SIGTERM or SIGINT, which let requests in
+                             flight finish before the database is closed.
+  migrate                    Bring the database to the latest schema.
+  import <file>              Load a dataset file (dataset.schema.json), validated as a whole; a bad
+                             file changes nothing. Records are keyed by id: importing again updates.
+  seed [--scale N] [--today YYYY-MM-DD] [--out <file>]
+                             Generate the deterministic demo data (the same for the same scale and
+                             date; --today defaults to the current UTC date) and load it, or with
+                             --out write it as a dataset file instead. --scale multiplies it.
+  clients create --company <id> --name <name> [--json]
+                             Make a client application; prints its consumer key and secret and a
+                             bearer token, shown only this once.
+  help                       Show this text.
+
+import, seed and clients bring the schema up to date first.
+
+Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db),
+HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV.
+
+Exit status: 0 done, 1 failed (refused data, unknown company, ...), 2 bad usage or configuration.`;
+
+/** Problems of a refused dataset shown before "... and N more". */
+const SHOWN_PROBLEMS = 50;
+
+/** Runs one command line (without `node` and the script) and answers the exit status. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return command === undefined ? 2 : 0;
+      case 'migrate':
+        parseCommandArgs(rest, {}, 0);
+        return await migrateCommand(config(io), io);
+      case 'import': {
+        const { positionals } = parseCommandArgs(rest, {}, 1);
+        if (positionals.length === 0) throw new UsageError('import needs a file: facility-ops import <file>');
+        return await importCommand(config(io), io, positionals[0]);
+      }
+      case 'seed':
+        return await seedCommand(config(io), io, rest);
+      case 'clients':
+        return await clientsCommand(config(io), io, rest);
+      case 'serve':
+        parseCommandArgs(rest, {}, 0);
+        return await serveCommand(config(io), io);
+      case 'start':
+        parseCommandArgs(rest, {}, 0);
+        return await startCommand(config(io), io);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function config(io: CliIo): Config {
+  return loadConfig(io.env);
+}
+
+function report(error: unknown, io: CliIo): number {
+  if (error instanceof UsageError) {
+    io.err(`facility-ops: ${error.message}`);
+    io.err('');
+    io.err(USAGE);
+    return 2;
+  }
+  if (error instanceof ConfigError) {
+    io.err('facility-ops: invalid configuration:');
+    for (const problem of error.problems) io.err(`  ${problem}`);
+    return 2;
+  }
+  if (error instanceof DatasetError) {
+    const count = error.problems.length;
+    io.err(`facility-ops: dataset refused, nothing was written (${count} problem${count === 1 ? '' : 's'}):`);
+    for (const problem of error.problems.slice(0, SHOWN_PROBLEMS)) io.err(`  ${problem}`);
+    if (count > SHOWN_PROBLEMS) io.err(`  ... and ${count - SHOWN_PROBLEMS} more`);
+    return 1;
+  }
+  if (error instanceof CommandFailure) {
+    io.err(`facility-ops: ${error.message}`);
+    for (const detail of error.details) io.err(`  ${detail}`);
+    return 1;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.err(`facility-ops: ${message}`);
+  if (io.env.DEBUG && error instanceof Error && error.stack) io.err(error.stack);
+  return 1;
+}

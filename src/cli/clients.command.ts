@@ -1,0 +1,82 @@
+import { AuthService, type NewClient } from '../auth/auth.service';
+import type { Config } from '../config';
+import { isUuid, normalizeId } from '../domain/shared/ids';
+import type { Store } from '../store/database';
+import { ClientsRepository } from '../store/repositories/clients.repository';
+import { systemClock } from '../clock';
+import { CommandFailure, parseCommandArgs, UsageError } from './args';
+import { withMigratedStore } from './context';
+import type { CliIo } from './io';
+
+const MAX_NAME = 200;
+
+/** `clients create --company <id> --name <name> [--json]`. */
+export async function clientsCommand(config: Config, io: CliIo, argv: string[]): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action !== 'create') {
+    throw new UsageError(
+      action ? `unknown clients action "${action}" (only "create")` : 'clients needs an action: create',
+    );
+  }
+  const { values } = parseCommandArgs(
+    rest,
+    { company: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+    0,
+  );
+  if (typeof values.company !== 'string' || values.company === '')
+    throw new UsageError('--company <id> is required');
+  if (typeof values.name !== 'string') throw new UsageError('--name <name> is required');
+  const name = values.name.trim();
+  if (name === '' || name.length > MAX_NAME) {
+    throw new UsageError(`--name must be 1 to ${MAX_NAME} characters`);
+  }
+  if (!isUuid(values.company))
+    throw new UsageError(`--company must be a company id (a UUID), got "${values.company}"`);
+
+  const companyId = values.company;
+  const created = await withMigratedStore(config, io, (store) => createClient(store, companyId, name));
+  if (values.json) {
+    io.out(
+      JSON.stringify({
+        id: created.client.id,
+        company_id: created.client.companyId,
+        name: created.client.name,
+        consumer_key: created.client.consumerKey,
+        consumer_secret: created.client.consumerSecret,
+        bearer_token: created.client.bearerToken,
+      }),
+    );
+  } else {
+    for (const line of credentialLines(created.client, created.companyName)) io.out(line);
+    io.out('The secret and the bearer token are shown only now: keep them somewhere safe.');
+  }
+  return 0;
+}
+
+/** Makes a client application for an existing company; an unknown company is a CommandFailure. */
+export async function createClient(
+  store: Store,
+  companyId: string,
+  name: string,
+): Promise<{ client: NewClient; companyName: string }> {
+  const id = normalizeId(companyId);
+  const company = await store.db
+    .selectFrom('companies')
+    .select(['id', 'name'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!company) throw new CommandFailure(`no company ${companyId}: load or seed data first, or check the id`);
+  // Only issuing credentials here, so the OAuth window is irrelevant.
+  const auth = new AuthService(new ClientsRepository(store.db), systemClock, 300);
+  return { client: await auth.createClient(company.id, name), companyName: company.name };
+}
+
+export function credentialLines(client: NewClient, companyName: string): string[] {
+  return [
+    `client application "${client.name}" of ${companyName} (company ${client.companyId})`,
+    `  client id        ${client.id}`,
+    `  consumer key     ${client.consumerKey}`,
+    `  consumer secret  ${client.consumerSecret}`,
+    `  bearer token     ${client.bearerToken}`,
+  ];
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import type { Config } from '../config';
+import { importDataset } from '../store/dataset/dataset.import';
+import { CommandFailure } from './args';
+import { countLines, describeDatabase, withMigratedStore } from './context';
+import type { CliIo } from './io';
+
+/** `import <file>`: validates a dataset file as a whole and loads it in one transaction. */
+export async function importCommand(config: Config, io: CliIo, file: string): Promise<number> {
+  const dataset = await readDatasetFile(file);
+  const counts = await withMigratedStore(config, io, (store) => importDataset(store, dataset));
+  io.out(`imported ${file} into ${describeDatabase(config)}:`);
+  for (const line of countLines(counts)) io.out(line);
+  return 0;
+}
+
+/** Reads and parses a JSON file, with messages that say what is wrong with it. */
+export async function readDatasetFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CommandFailure(`${file}: no such file`);
+    if (code === 'EISDIR') throw new CommandFailure(`${file}: is a directory, not a dataset file`);
+    if (code === 'ERR_STRING_TOO_LONG' || error instanceof RangeError) {
+      throw new CommandFailure(
+        `${file}: too large to read in one piece (about 512 MB at most); split it into several files ` +
+          'and import them in order: later files may refer to records loaded by earlier ones',
+      );
+    }
+    throw new CommandFailure(`${file}: cannot be read (${(error as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CommandFailure(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}

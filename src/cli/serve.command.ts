@@ -1,0 +1,93 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import type { Config } from '../config';
+import { startOutboxWorker } from '../domain/outbox/outbox.runtime';
+import type { Services } from '../services';
+import { openStore, type Store } from '../store/database';
+import { CommandFailure } from './args';
+import type { CliIo } from './io';
+
+/** How long shutdown waits for requests in flight before closing their connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningServer {
+  /** Where the service answers, e.g. `http://127.0.0.1:3000`. */
+  readonly url: string;
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to a grace period), stops the
+   * outbox worker, then closes the database. Safe to call more than once.
+   */
+  shutdown(): Promise<void>;
+}
+
+/** `serve`: the service on HOST:PORT until SIGTERM or SIGINT. */
+export async function serveCommand(config: Config, io: CliIo): Promise<number> {
+  const store = openStore(config.databaseUrl);
+  let server: RunningServer;
+  try {
+    await requireSchema(store);
+    server = await startServer(config, store, io);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  io.out(`facility-ops listening on ${server.url}`);
+  await waitAndStop(server, io);
+  return 0;
+}
+
+/** Waits for a stop signal, then shuts the server down gracefully. */
+export async function waitAndStop(server: RunningServer, io: CliIo): Promise<void> {
+  const signal = await io.stopRequested();
+  io.out(`${signal}: finishing requests in flight, then stopping`);
+  await server.shutdown();
+  io.out('stopped');
+}
+
+/** Builds the app over the store and listens on the configured host and port. */
+export async function startServer(config: Config, store: Store, io: CliIo): Promise<RunningServer> {
+  const { app, services } = await buildApp({ config, store, logStream: io.logStream });
+  return listen(app, services, config, store);
+}
+
+/** Listens with an already built app (tests add routes first) and runs the outbox worker. */
+export async function listen(
+  app: FastifyInstance,
+  services: Services,
+  config: Config,
+  store: Store,
+): Promise<RunningServer> {
+  await app.listen({ host: config.host, port: config.port });
+  const outbox = startOutboxWorker(services, config, app.log);
+  const address = app.server.address() as AddressInfo;
+  let stopping: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost(config.host)}:${address.port}`,
+    shutdown: () =>
+      (stopping ??= (async () => {
+        const grace = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(grace);
+        }
+        await outbox?.stop();
+        await store.close();
+      })()),
+  };
+}
+
+/** A host as it goes in a URL a user can paste; a wildcard address means this machine. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Refuses to serve a database that was never migrated, with the command that fixes it. */
+async function requireSchema(store: Store): Promise<void> {
+  const tables = await store.db.introspection.getTables();
+  if (!tables.some((table) => table.name === 'companies')) {
+    throw new CommandFailure('the database has no schema yet: run `facility-ops migrate` (or `start`) first');
+  }
+}

@@ -1,0 +1,116 @@
+import type { NewClient } from '../auth/auth.service';
+import type { Config } from '../config';
+import { openStore, type Store } from '../store/database';
+import { demoDirectory, type DemoCompany } from '../store/seed/demo-data';
+import { createClient, credentialLines } from './clients.command';
+import { describeDatabase, migrate } from './context';
+import type { CliIo } from './io';
+import { printSeedResult, seed, utcToday } from './seed.command';
+import { startServer, waitAndStop, type RunningServer } from './serve.command';
+
+const DEMO_CLIENT_NAME = 'Demo client (npm start)';
+const DAY_MS = 86_400_000;
+
+interface DemoState {
+  company: DemoCompany;
+  /** Made on this start (the first one); later starts cannot show its secret or token again. */
+  client: NewClient | null;
+}
+
+/**
+ * `start`: migrate; on an empty database outside production, load the demo data (scale 1) and make a
+ * demo client application, printing its credentials and two curl commands; then serve.
+ */
+export async function startCommand(config: Config, io: CliIo): Promise<number> {
+  const store = openStore(config.databaseUrl);
+  let server: RunningServer;
+  let demo: DemoState | null;
+  try {
+    await migrate(store, config, io);
+    demo = await ensureDemoData(store, config, io);
+    server = await startServer(config, store, io);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  for (const line of bannerLines(server.url, demo, utcToday(io))) io.out(line);
+  await waitAndStop(server, io);
+  return 0;
+}
+
+async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<DemoState | null> {
+  const [demoCompany] = demoDirectory();
+  const anyCompany = await store.db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
+  if (!anyCompany) {
+    if (config.nodeEnv === 'production') {
+      io.out(`${describeDatabase(config)} holds no data; load some with \`facility-ops import <file>\``);
+      return null;
+    }
+    const today = utcToday(io);
+    io.out(
+      `empty database: loading the demo data (reference date ${today}) into ${describeDatabase(config)}`,
+    );
+    printSeedResult(io, await seed(store, { scale: 1, today }, io));
+    const { client } = await createClient(store, demoCompany.id, DEMO_CLIENT_NAME);
+    return { company: demoCompany, client };
+  }
+  const hasDemo = await store.db
+    .selectFrom('companies')
+    .select('id')
+    .where('id', '=', demoCompany.id)
+    .executeTakeFirst();
+  return hasDemo ? { company: demoCompany, client: null } : null;
+}
+
+/** What a user needs to make a first request. */
+export function bannerLines(url: string, demo: DemoState | null, today: string): string[] {
+  const lines = [
+    '',
+    `facility-ops is running at ${url}`,
+    `  GraphQL (Apollo Sandbox in a browser): ${url}/graphql`,
+    '',
+  ];
+  if (!demo) return [...lines, 'Stop it with Ctrl-C.', ''];
+
+  const facility = demo.company.facilities[0];
+  const token = demo.client?.bearerToken ?? '$TOKEN';
+  const day = (offset: number) =>
+    new Date(Date.parse(`${today}T00:00:00Z`) + offset * DAY_MS).toISOString().slice(0, 10);
+  const query = new URLSearchParams({
+    updated_after: `${day(-3 * 365)}T00:00:00+00:00`,
+    updated_before: `${day(1)}T00:00:00+00:00`,
+    per_page: '5',
+  });
+  const curls = [
+    `  curl -s -H "Authorization: Bearer ${token}" ${url}/v1/${facility.id}/flippers`,
+    `  curl -s -H "Authorization: Bearer ${token}" '${url}/v1/companies/${demo.company.id}/rate_change_updates?${query.toString()}'`,
+  ];
+
+  if (demo.client) {
+    return [
+      ...lines,
+      `Demo data is loaded. A client application of ${demo.company.name} was made for you;`,
+      'its secret and bearer token are shown only this once:',
+      ...credentialLines(demo.client, demo.company.name).slice(1),
+      '  (REST callers sign with OAuth 1.0, HMAC-SHA1, using the consumer key and secret;',
+      '   the bearer token works for REST and GraphQL alike.)',
+      '',
+      'Try:',
+      ...curls,
+      '',
+      'Stop it with Ctrl-C.',
+      '',
+    ];
+  }
+  return [
+    ...lines,
+    `Demo data: ${demo.company.name} (company ${demo.company.id}), facility ${facility.name} (${facility.id}).`,
+    'Demo credentials are printed only on the first start. Make a client application with',
+    `  npx facility-ops clients create --company ${demo.company.id} --name "My client"`,
+    'then put its bearer token in $TOKEN and try:',
+    ...curls,
+    '',
+    'Stop it with Ctrl-C.',
+    '',
+  ];
+}

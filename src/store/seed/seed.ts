@@ -1,0 +1,110 @@
+import type { Store } from '../database';
+import { importDataset, type ImportCounts } from '../dataset/dataset.import';
+import { demoDatasetParts, type DemoOptions } from './demo-data';
+
+export interface SeedResult {
+  counts: ImportCounts;
+  records: number;
+  seconds: number;
+  recordsPerSecond: number;
+}
+
+/** Called after each part is loaded with the running total of records. */
+export type SeedProgress = (recordsSoFar: number) => void;
+
+/** Memory for SQLite's page cache while seeding, in KiB (the default is 2 MiB). */
+const SEED_CACHE_KIB = 256 * 1024;
+
+/**
+ * Generates the demo data and loads it part by part through `importDataset`, so every part is
+ * validated against the schema and every reference is checked, in the file or in the database.
+ *
+ * On SQLite the whole seed is one transaction (a failure leaves the database as it was) and takes
+ * a documented fast path: the database's own foreign key enforcement is off, since importDataset
+ * has already checked every reference; secondary indexes are dropped first and rebuilt at the end,
+ * which sorts once instead of inserting a million random keys into each index; and the rate change
+ * count triggers are suspended and their counts computed in one pass at the end.
+ */
+export async function seedDemoData(
+  store: Store,
+  options: DemoOptions,
+  onProgress?: SeedProgress,
+): Promise<SeedResult> {
+  const started = process.hrtime.bigint();
+  const counts: ImportCounts = {};
+  let records = 0;
+  const loadAll = async () => {
+    for (const part of demoDatasetParts(options)) {
+      // The generator's output is checked against the schema by the tests; the references are checked here.
+      const partCounts = await importDataset(store, part, { shapeTrusted: true });
+      for (const [table, count] of Object.entries(partCounts)) {
+        counts[table] = (counts[table] ?? 0) + count;
+        records += count;
+      }
+      onProgress?.(records);
+    }
+  };
+
+  if (store.sqlite) await inSqliteFastPath(store.sqlite, loadAll);
+  else await loadAll();
+
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { counts, records, seconds, recordsPerSecond: Math.round(records / Math.max(seconds, 1e-3)) };
+}
+
+type SqliteHandle = NonNullable<Store['sqlite']>;
+
+/**
+ * Triggers the seed suspends and whose work it redoes in one pass at the end: the per-day rate
+ * change counts of migration 20261121130000 (two upserts per row otherwise, most of a seed's time).
+ */
+const COUNT_TRIGGER = /^rate_changes_count_/;
+
+async function inSqliteFastPath(handle: SqliteHandle, load: () => Promise<void>): Promise<void> {
+  const cacheSize = handle.pragma('cache_size', { simple: true });
+  const foreignKeys = handle.pragma('foreign_keys', { simple: true });
+  // Neither pragma may change inside a transaction, so both are set before it begins.
+  handle.pragma(`cache_size = -${SEED_CACHE_KIB}`);
+  handle.pragma('foreign_keys = OFF');
+  try {
+    handle.exec('begin immediate');
+    try {
+      const schema = handle
+        .prepare(
+          "select type, name, sql from sqlite_master where type in ('index', 'trigger') and sql is not null",
+        )
+        .all() as Array<{ type: 'index' | 'trigger'; name: string; sql: string }>;
+      const indexes = schema.filter((entry) => entry.type === 'index');
+      const triggers = schema.filter((entry) => entry.type === 'trigger' && COUNT_TRIGGER.test(entry.name));
+      for (const entry of [...indexes, ...triggers])
+        handle.exec(`drop ${entry.type} ${quoteName(entry.name)}`);
+      await load();
+      for (const entry of [...indexes, ...triggers]) handle.exec(entry.sql);
+      if (triggers.length) recountRateChanges(handle);
+      handle.exec('commit');
+    } catch (error) {
+      if (handle.inTransaction) handle.exec('rollback');
+      throw error;
+    }
+  } finally {
+    handle.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
+    handle.pragma(`cache_size = ${Number(cacheSize)}`);
+  }
+}
+
+/** What the count triggers would have written, computed from the rows in one pass. */
+function recountRateChanges(handle: SqliteHandle): void {
+  handle.exec(`
+    delete from rate_change_daily_counts;
+    delete from rate_change_creator_daily_counts;
+    insert into rate_change_daily_counts (company_id, day, entries)
+      select company_id, substr(changed_at, 1, 10), count(*) from rate_changes group by 1, 2;
+    insert into rate_change_creator_daily_counts (company_id, created_by, day, entries)
+      select company_id, created_by, substr(changed_at, 1, 10), count(*) from rate_changes
+      where created_by is not null group by 1, 2, 3;
+  `);
+}
+
+function quoteName(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

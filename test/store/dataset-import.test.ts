@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { parseOffsetDateTime } from '../../src/domain/shared/time';
+import { DatasetError, importDataset, storedInstant } from '../../src/store/dataset/dataset.import';
+import type { Dataset } from '../../src/store/dataset/dataset.types';
+import type { Store } from '../../src/store/database';
+import {
+  buildCompany,
+  buildFacility,
+  buildItem,
+  buildLedger,
+  buildRateChange,
+  buildTenant,
+  buildUnit,
+  buildWorld,
+  worldDataset,
+} from '../support/factories';
+import { createTestStore, describeEachDialect, type TestStore } from '../support/harness';
+
+const TABLES = [
+  'companies',
+  'facilities',
+  'tenants',
+  'units',
+  'ledgers',
+  'invoiceable_items',
+  'invoiceable_amounts',
+  'rate_changes',
+  'client_applications',
+] as const;
+
+async function tableCounts(store: Store): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of TABLES) {
+    const row = await store.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
+async function refusal(store: Store, dataset: unknown): Promise<string[]> {
+  const error = await importDataset(store, dataset).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DatasetError);
+  return (error as DatasetError).problems;
+}
+
+/** A small file with every kind of reference: tenants, units, a ledger, items and rate changes. */
+function sampleFile() {
+  const world = buildWorld();
+  const facilityId = world.facility.id;
+  const tenants = [0, 1, 2, 3].map((n) => buildTenant({ facility_id: facilityId, first_name: `T${n}` }));
+  const units = [0, 1, 2, 3].map((n) => buildUnit({ facility_id: facilityId, name: `U-${n}` }));
+  const ledger = buildLedger({ facility_id: facilityId, tenant_id: tenants[0].id, unit_id: units[0].id });
+  const items = [
+    buildItem({ facility_id: facilityId, kind: 'retail' }),
+    buildItem({ facility_id: facilityId, kind: 'fee', fee_category: 'reservation' }),
+  ];
+  const rateChanges = tenants.map((t, n) =>
+    buildRateChange({ facility_id: facilityId, tenant_id: t.id, unit_id: units[n].id }),
+  );
+  const dataset: Dataset = {
+    ...worldDataset(world),
+    tenants,
+    units,
+    ledgers: [ledger],
+    invoiceable_items: items,
+    rate_changes: rateChanges,
+  };
+  return { world, dataset, tenants, units };
+}
+
+describeEachDialect('importDataset', (dialect) => {
+  let t: TestStore;
+  beforeEach(async () => {
+    t = await createTestStore(dialect);
+  });
+  afterEach(() => t.close());
+
+  it('loads a valid file and answers the count of every table', async () => {
+    const { dataset, tenants } = sampleFile();
+    const counts = await importDataset(t.store, dataset);
+    expect(counts).toMatchObject({
+      companies: 2,
+      facilities: 2,
+      tenants: 4,
+      units: 4,
+      ledgers: 1,
+      invoiceable_items: 2,
+      invoiceable_amounts: 2,
+      rate_changes: 4,
+      client_applications: 2,
+    });
+    expect(await tableCounts(t.store)).toEqual({
+      companies: 2,
+      facilities: 2,
+      tenants: 4,
+      units: 4,
+      ledgers: 1,
+      invoiceable_items: 2,
+      invoiceable_amounts: 2,
+      rate_changes: 4,
+      client_applications: 2,
+    });
+    const stored = await t.store.db
+      .selectFrom('rate_changes')
+      .select(['tenant_sort', 'changed_at', 'old_rate_cents'])
+      .where('tenant_id', '=', tenants[2].id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({
+      tenant_sort: 't2 lovelace',
+      changed_at: '2026-11-01T12:00:00.000Z',
+      old_rate_cents: 9000,
+    });
+  });
+
+  it('refuses a file with one bad reference, names the record and field, and writes nothing', async () => {
+    const { dataset } = sampleFile();
+    const missing = randomUUID();
+    dataset.tenants![3] = { ...dataset.tenants![3], facility_id: missing };
+    const problems = await refusal(t.store, dataset);
+    expect(problems).toContain(`tenants[3].facility_id: no facility ${missing}`);
+    expect(Object.values(await tableCounts(t.store)).every((n) => n === 0)).toBe(true);
+  });
+
+  it('refuses a reference into another facility', async () => {
+    const { world, dataset, tenants, units } = sampleFile();
+    await importDataset(t.store, dataset);
+    const before = await tableCounts(t.store);
+    const ledger = buildLedger({
+      facility_id: world.otherFacility.id,
+      tenant_id: tenants[1].id,
+      unit_id: units[1].id,
+    });
+    const problems = await refusal(t.store, { version: 1, ledgers: [ledger] });
+    expect(problems).toEqual([
+      `ledgers[0].tenant_id: tenant ${tenants[1].id} belongs to another facility`,
+      `ledgers[0].unit_id: unit ${units[1].id} belongs to another facility`,
+    ]);
+    expect(await tableCounts(t.store)).toEqual(before);
+  });
+
+  it('resolves references to records already in the database', async () => {
+    const { world, dataset, tenants, units } = sampleFile();
+    await importDataset(t.store, dataset);
+    const ledger = buildLedger({
+      facility_id: world.facility.id,
+      tenant_id: tenants[1].id,
+      unit_id: units[1].id,
+    });
+    const counts = await importDataset(t.store, { version: 1, ledgers: [ledger] });
+    expect(counts.ledgers).toBe(1);
+    expect((await tableCounts(t.store)).ledgers).toBe(2);
+  });
+
+  it('names schema problems by record and field', async () => {
+    const company = buildCompany();
+    const problems = await refusal(t.store, {
+      version: 1,
+      companies: [company, { id: 'not-a-uuid' }],
+      facilities: [{ ...buildFacility({ company_id: company.id }), colour: 'blue' }],
+      units: [{ ...buildUnit({ facility_id: randomUUID() }), rate: '12.50' }],
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'companies[1].name: is required',
+        expect.stringMatching(/^companies\[1\]\.id: must match format "uuid"$/),
+        'facilities[0].colour: is not a known field',
+        'units[0].rate: must be number',
+      ]),
+    );
+    expect(await refusal(t.store, { companies: [] })).toEqual(['version: is required']);
+    expect(await refusal(t.store, [])).toEqual(['(file): must be object']);
+    expect((await tableCounts(t.store)).companies).toBe(0);
+  });
+
+  it('updates records on a second import of the same ids, and keeps the rate change sort keys in step', async () => {
+    const { dataset, tenants } = sampleFile();
+    await importDataset(t.store, dataset);
+    const before = await tableCounts(t.store);
+
+    const again = await importDataset(t.store, dataset);
+    expect(again.tenants).toBe(4);
+    expect(await tableCounts(t.store)).toEqual(before);
+
+    const renamed = { ...tenants[2], first_name: 'Zelda', last_name: 'Young' };
+    await importDataset(t.store, { version: 1, tenants: [renamed] });
+    expect(await tableCounts(t.store)).toEqual(before);
+    const tenant = await t.store.db
+      .selectFrom('tenants')
+      .select(['first_name', 'last_name'])
+      .where('id', '=', renamed.id)
+      .executeTakeFirstOrThrow();
+    expect(tenant).toEqual({ first_name: 'Zelda', last_name: 'Young' });
+    const sorts = await t.store.db
+      .selectFrom('rate_changes')
+      .select(['tenant_id', 'tenant_sort'])
+      .orderBy('tenant_sort')
+      .execute();
+    expect(sorts.map((row) => row.tenant_sort)).toEqual([
+      't0 lovelace',
+      't1 lovelace',
+      't3 lovelace',
+      'zelda young',
+    ]);
+
+    const facility = { ...dataset.facilities![0], name: 'Zenith Storage' };
+    await importDataset(t.store, { version: 1, facilities: [facility] });
+    const facilitySorts = await t.store.db
+      .selectFrom('rate_changes')
+      .select('facility_sort')
+      .distinct()
+      .execute();
+    expect(facilitySorts).toEqual([{ facility_sort: 'zenith storage' }]);
+  });
+
+  it('refuses duplicate ids within a list', async () => {
+    const { dataset } = sampleFile();
+    const twin = { ...dataset.units![1], name: 'Twin' };
+    dataset.units!.push(twin);
+    dataset.tenants!.push({ ...dataset.tenants![0], id: dataset.tenants![0].id.toUpperCase() });
+    const problems = await refusal(t.store, dataset);
+    expect(problems).toEqual([
+      `tenants[4]: duplicate id ${dataset.tenants![0].id}`,
+      `units[4]: duplicate id ${twin.id}`,
+    ]);
+    expect((await tableCounts(t.store)).units).toBe(0);
+  });
+
+  it('refuses amounts with more than two decimal places', async () => {
+    const { dataset } = sampleFile();
+    dataset.units![0].rate = 12.345;
+    dataset.rate_changes![1].new_rate = 0.001;
+    const problems = await refusal(t.store, dataset);
+    expect(problems).toEqual([
+      'units[0].rate: 12.345 has more than two decimal places',
+      'rate_changes[1].new_rate: 0.001 has more than two decimal places',
+    ]);
+    expect((await tableCounts(t.store)).units).toBe(0);
+  });
+});
+
+describe('storedInstant', () => {
+  it('stores every shape exactly as parseOffsetDateTime does', () => {
+    const samples = [
+      '2026-11-21T09:30:00Z',
+      '2026-11-21T09:30:00.123Z',
+      '2026-11-21T09:30:00-05:00',
+      '2026-11-21T23:59:59+13:00',
+      '2026-03-08T02:30:00-08:00',
+      '2024-02-29T12:00:00+00:00',
+      '2026-02-29T12:00:00Z',
+      '2026-01-31T00:00:00.5+05:30',
+      '2026-12-31T23:00:00-01:00',
+      '2026-11-21t09:30:00z',
+      '2026-11-21T09:30:00',
+      '2026-13-01T00:00:00Z',
+      '2026-11-21T24:00:00Z',
+      '0999-06-15T10:00:00Z',
+    ];
+    for (let n = 0; n < 500; n++) {
+      const pad = (v: number) => String(v).padStart(2, '0');
+      const zone = n % 3 === 0 ? 'Z' : `${n % 2 ? '-' : '+'}${pad(n % 15)}:${pad((n * 15) % 60)}`;
+      samples.push(
+        `20${pad(n % 40)}-${pad((n % 12) + 1)}-${pad((n % 31) + 1)}T${pad(n % 24)}:${pad(n % 60)}:${pad((n * 7) % 60)}${zone}`,
+      );
+    }
+    for (const value of samples)
+      expect([value, storedInstant(value)]).toEqual([value, parseOffsetDateTime(value)]);
+  });
+});
