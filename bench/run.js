@@ -1,0 +1,354 @@
+'use strict';
+/* global fetch */
+/**
+ * `npm run bench`: seeds a temporary SQLite database with the command line (`facility-ops seed
+ * --scale N`, plus a 10,000-row company loaded with `facility-ops import`), starts `facility-ops
+ * serve` and a bare Fastify route in child processes, and measures them with autocannon. Prints a
+ * Markdown table and writes it to bench/results/latest.md.
+ *
+ * Options (after `npm run bench --`): --scale N (default 100: 1,000,000 rate changes in the demo
+ * company), --duration S (10), --connections N (10), --keep (keep the temporary database).
+ */
+const { Buffer } = require('node:buffer');
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { URLSearchParams } = require('node:url');
+const autocannon = require('autocannon');
+const Database = require('better-sqlite3');
+const { companyDataset } = require('./generate');
+
+const ROOT = path.resolve(__dirname, '..');
+const CLI = path.join(ROOT, 'bin', 'facility-ops.js');
+const BENCH_ENV = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '0',
+  OUTBOX_WORKER: 'false',
+};
+
+function parseArgs(argv) {
+  const options = { scale: 100, duration: 10, connections: 10, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (name === 'keep') options.keep = true;
+    else if (name in options) options[name] = Number(argv[++i]);
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  for (const name of ['scale', 'duration', 'connections']) {
+    if (!Number.isInteger(options[name]) || options[name] < 1)
+      throw new Error(`--${name} must be a whole number >= 1`);
+  }
+  return options;
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Runs one command of the command line; its output goes to stderr unless captured. */
+function cli(args, env, capture = false) {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', capture ? 'pipe' : 2, 'inherit'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`facility-ops ${args.join(' ')} exited with ${result.status}`);
+  return result.stdout;
+}
+
+function createClient(env, companyId) {
+  const out = cli(['clients', 'create', '--company', companyId, '--name', 'bench', '--json'], env, true);
+  return JSON.parse(out.trim().split('\n').pop()).bearer_token;
+}
+
+/** Starts a child process and resolves with the first http:// address it prints. */
+function startChild(args, env) {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const address = /(http:\/\/[^\s"]+)/.exec(line)?.[1];
+      if (address) resolve({ child, address: address.replace(/\/$/, '') });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+function cannon(options) {
+  return new Promise((resolve, reject) =>
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+}
+
+async function fetchOnce(url, headers) {
+  const res = await fetch(url, { headers });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.toString().slice(0, 300)}`);
+  return body;
+}
+
+/** What the scenarios need from the seeded file: companies, a facility, a creator, a day. */
+function survey(file, smallCompanyId) {
+  const db = new Database(file, { readonly: true });
+  try {
+    const large = db
+      .prepare(
+        'select company_id, count(*) as n from rate_changes group by company_id order by n desc limit 1',
+      )
+      .get();
+    const small = db
+      .prepare('select count(*) as n from rate_changes where company_id = ?')
+      .get(smallCompanyId);
+    const facility = db
+      .prepare(
+        `select f.id from facilities f join invoiceable_items i on i.facility_id = f.id
+         where f.company_id = ? group by f.id order by count(*) desc, f.id limit 1`,
+      )
+      .get(large.company_id);
+    const creator = db
+      .prepare(
+        `select created_by from rate_change_creator_daily_counts where company_id = ?
+         group by created_by order by sum(entries) desc limit 1`,
+      )
+      .get(large.company_id);
+    const days = db
+      .prepare('select day from rate_change_daily_counts where company_id = ? and entries > 0 order by day')
+      .all(large.company_id);
+    return {
+      large: { companyId: large.company_id, rows: large.n, facilityId: facility.id },
+      small: { companyId: smallCompanyId, rows: small.n },
+      createdBy: creator.created_by,
+      day: days[Math.floor(days.length / 2)].day,
+      total: db.prepare('select count(*) as n from rate_changes').get().n,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** EXPLAIN QUERY PLAN of every statement one rate change page runs, captured from the repository. */
+async function explainPage(file, window) {
+  const { openStore } = require(path.join(ROOT, 'dist', 'store', 'database'));
+  const { RateChangesRepository } = require(
+    path.join(ROOT, 'dist', 'store', 'repositories', 'rate-changes.repository'),
+  );
+  const store = openStore(`sqlite:${file}`);
+  const handle = store.sqlite;
+  const statements = [];
+  const prepare = handle.prepare.bind(handle);
+  handle.prepare = (text) => {
+    const statement = prepare(text);
+    const all = statement.all.bind(statement);
+    statement.all = (...params) => {
+      statements.push({ text, params: params.flat() });
+      return all(...params);
+    };
+    return statement;
+  };
+  await new RateChangesRepository(store.db).pageInWindow(window, 0, 500);
+  handle.prepare = prepare;
+  const plans = statements.map(({ text, params }) => ({
+    sql: text
+      .replace(/\s+/g, ' ')
+      .replace(/(\?, ){8,}\?/g, '?, ... ?')
+      .trim(),
+    plan: handle
+      .prepare(`explain query plan ${text}`)
+      .all(...params)
+      .map((row) => row.detail),
+  }));
+  await store.close();
+  return plans;
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-bench-'));
+  const file = path.join(dir, 'bench.db');
+  const env = { ...BENCH_ENV, DATABASE_URL: `sqlite:${file}` };
+  const children = [];
+  try {
+    const started = Date.now();
+    log(`seeding ${file} at scale ${options.scale}`);
+    cli(['seed', '--scale', String(options.scale)], env);
+    const small = companyDataset({
+      key: 'small',
+      name: 'Small Storage',
+      seed: 7,
+      facilities: 10,
+      tenants: 100,
+      changes: 10,
+    });
+    const smallFile = path.join(dir, 'small-company.json');
+    fs.writeFileSync(smallFile, JSON.stringify(small.dataset));
+    cli(['import', smallFile], env);
+    const seedSeconds = (Date.now() - started) / 1000;
+    const world = survey(file, small.companyId);
+    const tokens = {
+      large: createClient(env, world.large.companyId),
+      small: createClient(env, world.small.companyId),
+    };
+
+    const service = await startChild([CLI, 'serve'], { ...env, PORT: '0', HOST: '127.0.0.1' });
+    children.push(service.child);
+
+    const bearer = (token) => ({ authorization: `Bearer ${token}` });
+    const rcu = (company, params) =>
+      `${service.address}/v1/companies/${company.companyId}/rate_change_updates?${new URLSearchParams(params)}`;
+    const whole = {
+      updated_after: '2000-01-01T00:00:00Z',
+      updated_before: '2100-01-01T00:00:00Z',
+      per_page: '500',
+    };
+    const nextDay = new Date(Date.parse(world.day) + 86_400_000).toISOString().slice(0, 10);
+    const oneDay = {
+      updated_after: `${world.day}T00:00:00Z`,
+      updated_before: `${nextDay}T00:00:00Z`,
+      per_page: '500',
+    };
+    const { large } = world;
+    const rows = (company) => `company of ${fmt(company.rows)} rows`;
+    const scenarios = [
+      {
+        name: 'GET flippers',
+        url: `${service.address}/v1/${large.facilityId}/flippers`,
+        headers: bearer(tokens.large),
+      },
+      {
+        name: 'GET invoiceable_items (default page)',
+        url: `${service.address}/v1/${large.facilityId}/invoiceable_items`,
+        headers: bearer(tokens.large),
+      },
+      {
+        name: `GET rate_change_updates, per_page 500, ${rows(world.small)}, whole history`,
+        url: rcu(world.small, whole),
+        headers: bearer(tokens.small),
+        counted: true,
+      },
+      {
+        name: `GET rate_change_updates, per_page 500, ${rows(large)}, whole history`,
+        url: rcu(large, whole),
+        headers: bearer(tokens.large),
+        counted: true,
+        constant: true,
+      },
+      {
+        name: `GET rate_change_updates, per_page 500, ${rows(large)}, created_by=${world.createdBy}`,
+        url: rcu(large, { ...whole, created_by: String(world.createdBy) }),
+        headers: bearer(tokens.large),
+        counted: true,
+      },
+      {
+        name: `GET rate_change_updates, per_page 500, ${rows(large)}, one day (${world.day})`,
+        url: rcu(large, oneDay),
+        headers: bearer(tokens.large),
+        counted: true,
+      },
+    ];
+    for (const scenario of scenarios) {
+      const body = await fetchOnce(scenario.url, scenario.headers);
+      scenario.bytes = body.length;
+      if (scenario.counted) scenario.total = JSON.parse(body).meta.pagination.total_entries;
+      if (scenario.constant) fs.writeFileSync(path.join(dir, 'constant.json'), body);
+    }
+    const constant = await startChild(
+      [path.join(__dirname, 'constant-server.js'), path.join(dir, 'constant.json')],
+      {},
+    );
+    children.push(constant.child);
+    scenarios.unshift({
+      name: 'bare Fastify route, constant body of the same size',
+      url: `${constant.address}/constant`,
+      headers: {},
+      bytes: scenarios.find((s) => s.constant).bytes,
+    });
+
+    const loadBefore = os.loadavg()[0];
+    const results = [];
+    for (const scenario of scenarios) {
+      log(`measuring: ${scenario.name}`);
+      const base = { url: scenario.url, headers: scenario.headers, connections: options.connections };
+      await cannon({ ...base, duration: 2 });
+      const result = await cannon({ ...base, duration: options.duration });
+      results.push({ ...scenario, result });
+    }
+    const loadAfter = os.loadavg()[0];
+
+    const windowOf = (params) => ({
+      companyId: large.companyId,
+      after: new Date(params.updated_after).toISOString(),
+      before: new Date(params.updated_before).toISOString(),
+      createdBy: null,
+    });
+    const plans = [
+      ['whole history', await explainPage(file, windowOf(whole))],
+      [`one day (${world.day})`, await explainPage(file, windowOf(oneDay))],
+    ];
+
+    const table = results.map(({ name, bytes, total, result }) => {
+      const failed = result.non2xx + result.errors + result.timeouts;
+      const cells = [
+        name,
+        total === undefined ? '' : fmt(total),
+        fmt(bytes),
+        fmt(result.requests.average, 1),
+        fmt(result.latency.p50, 1),
+        fmt(result.latency.p99, 1),
+        String(failed),
+      ];
+      return `| ${cells.join(' | ')} |`;
+    });
+    const cpus = os.cpus();
+    const report = [
+      '# Benchmark results',
+      '',
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; Node ${process.version}; ` +
+        `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}; 1-minute load average ` +
+        `${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the measurements.`,
+      '',
+      `SQLite (WAL) seeded with \`facility-ops seed --scale ${options.scale}\` plus a 10,000-row company ` +
+        `(${fmt(world.total)} rate changes in all; ${seedSeconds.toFixed(0)} s to load). \`facility-ops serve\` ` +
+        'with NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. autocannon on the same ' +
+        `machine, ${options.connections} connections, ${options.duration} s per row after a 2 s warm-up.`,
+      '',
+      '| scenario | entries in window | response bytes | req/s | p50 ms | p99 ms | failed |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...table,
+      '',
+      ...plans.flatMap(([label, statements]) => [
+        `## Query plans of one page: ${rows(large)}, ${label}`,
+        '',
+        ...statements.flatMap((p) => [
+          '```sql',
+          p.sql,
+          '```',
+          '',
+          ...p.plan.map((line) => `    ${line}`),
+          '',
+        ]),
+      ]),
+    ].join('\n');
+    process.stdout.write(`${report}\n`);
+    fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, 'results', 'latest.md'), `${report}\n`);
+    log('written to bench/results/latest.md');
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+    else log(`kept ${dir}`);
+  }
+}
+
+main().catch((error) => {
+  log(error.stack ?? String(error));
+  process.exit(1);
+});
