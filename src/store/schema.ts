@@ -235,6 +235,21 @@ export interface RateChangesTable {
   tenant_sort: string;
 }
 
+/** Rate changes per company and UTC day of changed_at, kept exact by triggers (may hold 0). */
+export interface RateChangeDailyCountsTable {
+  company_id: string;
+  day: string;
+  entries: number;
+}
+
+/** The same per creator; rows without created_by are counted only in the daily table. */
+export interface RateChangeCreatorDailyCountsTable {
+  company_id: string;
+  created_by: number;
+  day: string;
+  entries: number;
+}
+
 export interface NoteEventsTable {
   id: string;
   facility_id: string;
@@ -336,6 +351,8 @@ export interface Database {
   payment_lines: PaymentLinesTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_changes: RateChangesTable;
+  rate_change_daily_counts: RateChangeDailyCountsTable;
+  rate_change_creator_daily_counts: RateChangeCreatorDailyCountsTable;
   note_events: NoteEventsTable;
   notes: NotesTable;
   client_applications: ClientApplicationsTable;
