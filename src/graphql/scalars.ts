@@ -11,12 +11,33 @@ import { amountToCents } from '../domain/shared/money';
 import { parseOffsetDateTime } from '../domain/shared/time';
 
 /**
- * Scalars of the schema. From graphql-scalars as they are: UUID, LocalDate (`YYYY-MM-DD`, the
- * facility's calendar date), TimeZone (IANA), NonNegativeInt, EmailAddress, and PhoneNumber (E.164
- * only: stored tenant phones are free text and stay String).
+ * A scalar that checks only the shape of what it writes: output values come from stored data the
+ * import and the services already validated, and a full re-validation of every value (the
+ * graphql-scalars serializers parse dates) measured about a sixth of a 500-row answer's time.
+ * Inputs are checked in full, as the library does.
  */
-export const UUIDScalar = GraphQLUUID;
-export const LocalDateScalar = GraphQLLocalDate;
+function withShapeCheckedOutput(scalar: GraphQLScalarType, shape: RegExp): GraphQLScalarType {
+  const config = scalar.toConfig();
+  return new GraphQLScalarType({
+    ...config,
+    serialize(value) {
+      if (typeof value === 'string' && shape.test(value)) return value;
+      return config.serialize(value);
+    },
+  });
+}
+
+/**
+ * Scalars of the schema. From graphql-scalars: UUID, LocalDate (`YYYY-MM-DD`, the facility's
+ * calendar date; these two write without re-validating, see above), TimeZone (IANA),
+ * NonNegativeInt, EmailAddress, and PhoneNumber (E.164 only: stored tenant phones are free text and
+ * stay String).
+ */
+export const UUIDScalar = withShapeCheckedOutput(
+  GraphQLUUID,
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+);
+export const LocalDateScalar = withShapeCheckedOutput(GraphQLLocalDate, /^\d{4}-\d{2}-\d{2}$/);
 export const TimeZoneScalar = GraphQLTimeZone;
 export const NonNegativeIntScalar = GraphQLNonNegativeInt;
 export const EmailAddressScalar = GraphQLEmailAddress;
@@ -25,6 +46,8 @@ export const PhoneNumberScalar = GraphQLPhoneNumber;
 function inputError(message: string, node?: ValueNode): GraphQLError {
   return new GraphQLError(message, { nodes: node });
 }
+
+const WRITTEN_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?(Z|[+-]\d{2}:\d{2})$/;
 
 function offsetDateTime(value: unknown, node?: ValueNode): string {
   if (typeof value !== 'string' || parseOffsetDateTime(value) === null) {
@@ -49,6 +72,8 @@ export const DateTimeScalar = new GraphQLScalarType<string, string>({
   specifiedByURL: 'https://datatracker.ietf.org/doc/html/rfc3339#section-5.6',
   serialize(value) {
     if (value instanceof Date) return value.toISOString();
+    // The services write instants with formatInstant; only their shape is checked here.
+    if (typeof value === 'string' && WRITTEN_INSTANT.test(value)) return value;
     return offsetDateTime(value);
   },
   parseValue: (value) => offsetDateTime(value),

@@ -1,0 +1,381 @@
+'use strict';
+/* global fetch */
+/**
+ * `node bench/graphql.js` (after `npm run build`): GraphQL against REST for the same data, in one
+ * run. Seeds a temporary SQLite database through the service's dataset import, starts the built
+ * service (NODE_ENV=production, rate limit off) in a child process, checks that each GraphQL
+ * query answers exactly the REST data, then measures both with autocannon and prints a Markdown
+ * table (also written to bench/results/graphql.md).
+ *
+ * Options: --facilities N (default 20: 20 x 100 tenants x 10 = 20,000 rate changes), --duration S
+ * (10), --connections N (10), --dist DIR (the built service, default dist/), --keep.
+ */
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { URLSearchParams } = require('node:url');
+const { isDeepStrictEqual } = require('node:util');
+const autocannon = require('autocannon');
+
+const ROOT = path.resolve(__dirname, '..');
+
+function parseArgs(argv) {
+  const options = {
+    facilities: 20,
+    duration: 10,
+    connections: 10,
+    dist: path.join(ROOT, 'dist'),
+    keep: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (name === 'keep') options.keep = true;
+    else if (name === 'dist') options.dist = path.resolve(argv[++i]);
+    else if (name in options) options[name] = Number(argv[++i]);
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  return options;
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** mulberry32: the same rows on every run. */
+function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FIRST = ['Ada', 'adam', 'Émile', 'Zed', 'Chloé', 'bob', 'Ömer', 'Lin', 'yuki', 'Ana'];
+const LAST = ['Smith', 'jones', 'Łukasz', 'Brown', 'Zhang', 'Müller', 'García', "O'Neil"];
+const ZONES = ['America/New_York', 'America/Los_Angeles', 'Europe/London', 'Pacific/Auckland'];
+
+/** One company: `facilities` x 100 tenants with a unit and 10 rate changes each; 40 items on the first facility. */
+function* datasetParts(facilities, client) {
+  const random = seeded(42);
+  const hex = (n) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+  const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(random() * 4)]}${hex(3)}-${hex(12)}`;
+  const companyId = uuid();
+  const facilityIds = Array.from({ length: facilities }, () => uuid());
+  yield {
+    version: 1,
+    companies: [{ id: companyId, name: 'Bench Storage' }],
+    facilities: facilityIds.map((id, f) => ({
+      id,
+      company_id: companyId,
+      name: `Bench ${String(f + 1).padStart(3, '0')} ${FIRST[f % FIRST.length]}`,
+      time_zone: ZONES[f % ZONES.length],
+    })),
+    client_applications: [{ id: uuid(), company_id: companyId, name: 'bench', ...client }],
+  };
+  for (const [f, facilityId] of facilityIds.entries()) {
+    const part = { version: 1, tenants: [], units: [], rate_changes: [], invoiceable_items: [] };
+    if (f === 0) part.invoiceable_items = invoiceableItems(facilityId, uuid);
+    for (let t = 0; t < 100; t++) {
+      const tenantId = uuid();
+      const unitId = uuid();
+      part.tenants.push({
+        id: tenantId,
+        facility_id: facilityId,
+        first_name: FIRST[Math.floor(random() * FIRST.length)],
+        last_name: `${LAST[Math.floor(random() * LAST.length)]}${t}`,
+      });
+      let rate = 5000 + Math.floor(random() * 20000);
+      part.units.push({ id: unitId, facility_id: facilityId, name: `U-${t + 1}`, rate: rate / 100 });
+      for (let c = 0; c < 10; c++) {
+        const at = Date.UTC(2024, 0, 1) + Math.floor(random() * 2 * 365 * 86_400_000);
+        const next = Math.round(rate * (1 + (3 + Math.floor(random() * 7)) / 100));
+        part.rate_changes.push({
+          id: uuid(),
+          facility_id: facilityId,
+          tenant_id: tenantId,
+          unit_id: unitId,
+          changed_at: new Date(at).toISOString(),
+          old_rate: rate / 100,
+          new_rate: next / 100,
+          effective_on_date: new Date(at + 30 * 86_400_000).toISOString().slice(0, 10),
+          created_by: random() < 0.85 ? 1 + Math.floor(random() * 20) : null,
+        });
+        rate = next;
+      }
+    }
+    yield part;
+  }
+  return { companyId, facilityId: facilityIds[0] };
+}
+
+function invoiceableItems(facilityId, uuid) {
+  const kinds = ['fee', 'insurance', 'service', 'retail'];
+  return Array.from({ length: 40 }, (_, i) => {
+    const kind = kinds[i % kinds.length];
+    const amount = 5 + i;
+    const tax = kind === 'retail' ? Math.round(amount * 8) / 100 : 0;
+    const item = {
+      id: uuid(),
+      facility_id: facilityId,
+      kind,
+      product_code: `${kind.toUpperCase()}-${i}`,
+      description: `${kind} item ${String(i).padStart(2, '0')}`,
+      invoiceable_amounts: [{ id: uuid(), amount, kind: 'amount', limit: null }],
+      tax_total: tax,
+      total: Math.round((amount + tax) * 100) / 100,
+    };
+    if (kind === 'fee') item.fee_category = 'other';
+    if (kind === 'retail') Object.assign(item, { quantity: 100, rental_center_eligible: i % 8 === 3 });
+    if (kind === 'insurance') {
+      Object.assign(item, {
+        coverage_amount: 2000,
+        coverage_percentage: 100,
+        provider_name: 'Bench',
+        provider_key: 'bench',
+      });
+    }
+    return item;
+  });
+}
+
+async function seed(dist, file, facilities) {
+  const { openStore } = require(path.join(dist, 'store/database'));
+  const { migrateToLatest } = require(path.join(dist, 'store/migrator'));
+  const { importDataset } = require(path.join(dist, 'store/dataset/dataset.import'));
+  const store = openStore(`sqlite:${file}`);
+  await migrateToLatest(store.db);
+  const token = randomBytes(24).toString('base64url');
+  const client = {
+    consumer_key: randomBytes(12).toString('hex'),
+    consumer_secret: randomBytes(24).toString('base64url'),
+    bearer_token: token,
+  };
+  const parts = datasetParts(facilities, client);
+  let step = parts.next();
+  while (!step.done) {
+    await importDataset(store, step.value);
+    step = parts.next();
+  }
+  await store.close();
+  return { ...step.value, token, rateChanges: facilities * 1000 };
+}
+
+/** The built service on a free port, in a child process. */
+function startService(dist, env) {
+  const script = `
+    const { loadConfig } = require(${JSON.stringify(path.join(dist, 'config'))});
+    const { openStore } = require(${JSON.stringify(path.join(dist, 'store/database'))});
+    const { buildApp } = require(${JSON.stringify(path.join(dist, 'app'))});
+    (async () => {
+      const config = loadConfig(process.env);
+      const store = openStore(config.databaseUrl);
+      const { app } = await buildApp({ config, store });
+      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      process.stdout.write(JSON.stringify({ address }) + '\\n');
+      process.on('SIGTERM', () => app.close().then(() => store.close()).then(() => process.exit(0)));
+    })().catch((error) => { process.stderr.write(String(error.stack) + '\\n'); process.exit(1); });`;
+  const child = spawn(process.execPath, ['-e', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    readline
+      .createInterface({ input: child.stdout })
+      .once('line', (line) => resolve({ child, address: JSON.parse(line).address }));
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
+  });
+}
+
+const cannon = (options) =>
+  new Promise((resolve, reject) =>
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+
+const camelize = (value) => {
+  if (Array.isArray(value)) return value.map(camelize);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k.replace(/_([a-z0-9])/g, (_m, c) => c.toUpperCase()),
+      camelize(v),
+    ]),
+  );
+};
+
+/** REST 2.7 as the GraphQL query below writes it (enum kinds, "Variable" as a flag, kind-only fields null). */
+const restItemAsGraphql = (item) => {
+  const camel = camelize(item);
+  return {
+    coverageAmount: null,
+    coveragePercentage: null,
+    providerName: null,
+    providerKey: null,
+    quantity: null,
+    isRentalCenterLock: null,
+    ...camel,
+    kind: camel.kind.toUpperCase(),
+    amount: camel.amount === 'Variable' ? null : camel.amount,
+    amountIsVariable: camel.amount === 'Variable',
+    invoiceableAmounts: camel.invoiceableAmounts.map((tier) => ({ ...tier, kind: tier.kind.toUpperCase() })),
+  };
+};
+
+const PAGINATION = 'pagination { currentPage totalPages perPage totalEntries previousPage nextPage }';
+
+const ITEMS_QUERY = `query BenchItems($id: UUID!) {
+  facility(id: $id) {
+    invoiceableItems {
+      entries {
+        id productCode kind description requiredAtMoveIn requiredAtTransfer amount amountIsVariable
+        shortDescription showInSalesCenter taxTotal total invoiceableAmounts { id amount kind limit }
+        coverageAmount coveragePercentage providerName providerKey quantity isRentalCenterLock
+      }
+      ${PAGINATION}
+    }
+  }
+}`;
+
+const UPDATES_QUERY = `query BenchUpdates($id: UUID!, $after: DateTime!, $before: DateTime!) {
+  company(id: $id) {
+    rateChangeUpdates(updatedAfter: $after, updatedBefore: $before, perPage: 500) {
+      entries {
+        id facilityName tenantId tenantName unitId unitName changedAt oldRate newRate effectiveOnDate
+      }
+      ${PAGINATION}
+    }
+  }
+}`;
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(path.join(options.dist, 'app.js')))
+    throw new Error(`${options.dist} is not built: npm run build`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-bench-graphql-'));
+  const file = path.join(dir, 'bench.db');
+  let service;
+  try {
+    log(`seeding ${file}: ${options.facilities} facilities`);
+    const world = await seed(options.dist, file, options.facilities);
+    service = await startService(options.dist, {
+      DATABASE_URL: `sqlite:${file}`,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      OUTBOX_WORKER: 'false',
+    });
+    const auth = { authorization: `Bearer ${world.token}` };
+    const graphqlHeaders = { ...auth, 'content-type': 'application/json' };
+    const window = { after: '2000-01-01T00:00:00Z', before: '2100-01-01T00:00:00Z' };
+    const pairs = [
+      {
+        name: 'invoiceable items (40 items, per_page 100)',
+        rest: `${service.address}/v1/${world.facilityId}/invoiceable_items`,
+        graphql: { query: ITEMS_QUERY, variables: { id: world.facilityId } },
+        same: (rest, data) => ({
+          rest: {
+            entries: rest.invoiceable_items.map(restItemAsGraphql),
+            pagination: camelize(rest.meta.pagination),
+          },
+          graphql: data.facility.invoiceableItems,
+        }),
+      },
+      {
+        name: `rate change updates (per_page 500 of ${fmt(world.rateChanges)})`,
+        rest:
+          `${service.address}/v1/companies/${world.companyId}/rate_change_updates?` +
+          new URLSearchParams({
+            updated_after: window.after,
+            updated_before: window.before,
+            per_page: '500',
+          }),
+        graphql: { query: UPDATES_QUERY, variables: { id: world.companyId, ...window } },
+        same: (rest, data) => ({
+          rest: { entries: camelize(rest.rate_change_updates), pagination: camelize(rest.meta.pagination) },
+          graphql: data.company.rateChangeUpdates,
+        }),
+      },
+    ];
+
+    const rows = [];
+    for (const pair of pairs) {
+      const restRes = await fetch(pair.rest, { headers: auth });
+      const restBody = await restRes.text();
+      const graphqlRes = await fetch(`${service.address}/graphql`, {
+        method: 'POST',
+        headers: graphqlHeaders,
+        body: JSON.stringify(pair.graphql),
+      });
+      const graphqlBody = await graphqlRes.text();
+      const parsed = JSON.parse(graphqlBody);
+      if (restRes.status !== 200 || parsed.errors)
+        throw new Error(`${pair.name}: ${restBody.slice(0, 200)} ${graphqlBody.slice(0, 300)}`);
+      const { rest, graphql } = pair.same(JSON.parse(restBody), parsed.data);
+      if (!isDeepStrictEqual(rest, graphql)) throw new Error(`${pair.name}: GraphQL and REST data differ`);
+      const measured = {};
+      for (const [kind, request] of [
+        ['REST', { url: pair.rest, headers: auth }],
+        [
+          'GraphQL',
+          {
+            url: `${service.address}/graphql`,
+            method: 'POST',
+            headers: graphqlHeaders,
+            body: JSON.stringify(pair.graphql),
+          },
+        ],
+      ]) {
+        log(`measuring ${kind}: ${pair.name}`);
+        const base = { ...request, connections: options.connections };
+        await cannon({ ...base, duration: 2 });
+        measured[kind] = await cannon({ ...base, duration: options.duration });
+      }
+      rows.push({ pair, restBytes: restBody.length, graphqlBytes: graphqlBody.length, ...measured });
+    }
+
+    const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+    const line = (name, bytes, r) =>
+      `| ${name} | ${fmt(bytes)} | ${fmt(r.requests.average, 1)} | ${fmt(r.latency.p50, 1)} | ${fmt(r.latency.p99, 1)} | ${r.non2xx + r.errors + r.timeouts} |`;
+    const report = [
+      '# GraphQL against REST, same data',
+      '',
+      `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; SQLite (WAL); ` +
+        `autocannon on the same machine, ${options.connections} connections, ${options.duration} s per row after a 2 s warm-up; ` +
+        'NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. Each GraphQL answer was ' +
+        'checked equal to the REST data before measuring.',
+      '',
+      '| request | response bytes | req/s | p50 ms | p99 ms | failed |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...rows.flatMap(({ pair, restBytes, graphqlBytes, REST, GraphQL }) => [
+        line(`REST GET ${pair.name}`, restBytes, REST),
+        line(`GraphQL POST ${pair.name}`, graphqlBytes, GraphQL),
+      ]),
+      '',
+      '| data | GraphQL req/s as a share of REST |',
+      '|---|---:|',
+      ...rows.map(
+        ({ pair, REST, GraphQL }) =>
+          `| ${pair.name} | ${fmt((100 * GraphQL.requests.average) / REST.requests.average, 0)}% |`,
+      ),
+    ].join('\n');
+    process.stdout.write(`${report}\n`);
+    fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, 'results', 'graphql.md'), `${report}\n`);
+    log('written to bench/results/graphql.md');
+  } finally {
+    service?.child.kill('SIGTERM');
+    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+    else log(`kept ${dir}`);
+  }
+}
+
+main().catch((error) => {
+  log(error.stack ?? String(error));
+  process.exit(1);
+});
