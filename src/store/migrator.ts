@@ -1,14 +1,14 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './database';
 import * as initial from './migrations/20261121120000_initial';
-import * as paymentMethodGatewayToken from './migrations/20261201120000_payment_method_gateway_token';
 import * as rateChangeCounts from './migrations/20261121130000_rate_change_counts';
+import * as paymentMethodGatewayToken from './migrations/20261121140000_payment_method_gateway_token';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261121120000_initial': initial,
   '20261121130000_rate_change_counts': rateChangeCounts,
-  '20261201120000_payment_method_gateway_token': paymentMethodGatewayToken,
+  '20261121140000_payment_method_gateway_token': paymentMethodGatewayToken,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
