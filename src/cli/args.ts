@@ -26,7 +26,11 @@ export function parseCommandArgs(argv: string[], options: Options, maxPositional
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // By shape: parseArgs's errors come from Node's internals, which may be another realm's Error.
+    const message = (error as { message?: unknown }).message;
+    const text = typeof message === 'string' ? message : String(error);
+    // Node's advice about `--` follows the first sentence; the usage printed below says enough.
+    throw new UsageError(text.split('. ')[0]);
   }
   if (parsed.positionals.length > maxPositionals) {
     throw new UsageError(`unexpected argument "${parsed.positionals[maxPositionals]}"`);

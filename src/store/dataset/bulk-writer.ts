@@ -45,12 +45,12 @@ function numbered(sql: string): string {
 
 /**
  * Runs a write plan all or nothing. SQLite: prepared statements in one synchronous transaction
- * (nothing else can interleave). PostgreSQL: multi-row statements on one connection in a transaction.
+ * (nothing else can interleave), or in the caller's transaction when one is open. PostgreSQL: multi-row statements on one connection in a transaction.
  */
 export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<void> {
   if (store.sqlite) {
     const handle = store.sqlite;
-    handle.transaction(() => {
+    const write = () => {
       for (const step of plan) {
         if (step.kind === 'upsert') {
           if (step.rows.length === 0) continue;
@@ -67,7 +67,11 @@ export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<voi
           for (const params of step.params) statement.run(params);
         }
       }
-    })();
+    };
+    // Inside a transaction the caller opened (the seed's), the steps join it: a savepoint per plan
+    // would copy every page it touches once more. A failure then rolls back the caller's transaction.
+    if (handle.inTransaction) write();
+    else handle.transaction(write)();
     return;
   }
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Store } from '../database';
 import { importDataset, type ImportCounts } from '../dataset/dataset.import';
 import { demoDatasetParts, type DemoOptions } from './demo-data';
@@ -12,8 +13,10 @@ export interface SeedResult {
 /** Called after each part is loaded with the running total of records. */
 export type SeedProgress = (recordsSoFar: number) => void;
 
-/** Memory for SQLite's page cache while seeding, in KiB (the default is 2 MiB). */
-const SEED_CACHE_KIB = 256 * 1024;
+/** SQLite's page cache while seeding, in KiB: an eighth of the machine's memory, 1 GiB at most. */
+function seedCacheKib(): number {
+  return Math.min(1024 * 1024, Math.floor(os.totalmem() / 1024 / 8));
+}
 
 /**
  * Generates the demo data and loads it part by part through `importDataset`, so every part is
@@ -23,7 +26,8 @@ const SEED_CACHE_KIB = 256 * 1024;
  * a documented fast path: the database's own foreign key enforcement is off, since importDataset
  * has already checked every reference; secondary indexes are dropped first and rebuilt at the end,
  * which sorts once instead of inserting a million random keys into each index; and the rate change
- * count triggers are suspended and their counts computed in one pass at the end.
+ * count triggers are suspended and their counts computed in one pass at the end. The parts join the
+ * one transaction without savepoints, in a rollback journal, with a large page cache.
  */
 export async function seedDemoData(
   store: Store,
@@ -61,11 +65,20 @@ type SqliteHandle = NonNullable<Store['sqlite']>;
 const COUNT_TRIGGER = /^rate_changes_count_/;
 
 async function inSqliteFastPath(handle: SqliteHandle, load: () => Promise<void>): Promise<void> {
-  const cacheSize = handle.pragma('cache_size', { simple: true });
-  const foreignKeys = handle.pragma('foreign_keys', { simple: true });
-  // Neither pragma may change inside a transaction, so both are set before it begins.
-  handle.pragma(`cache_size = -${SEED_CACHE_KIB}`);
+  // None of these may change inside a transaction, so all are set before it begins and put back after.
+  const saved = {
+    cache_size: handle.pragma('cache_size', { simple: true }),
+    foreign_keys: handle.pragma('foreign_keys', { simple: true }),
+    temp_store: handle.pragma('temp_store', { simple: true }),
+    journal_mode: handle.pragma('journal_mode', { simple: true }),
+  };
+  handle.pragma(`cache_size = -${seedCacheKib()}`);
   handle.pragma('foreign_keys = OFF');
+  // Index builds sort in memory rather than in temporary files.
+  handle.pragma('temp_store = MEMORY');
+  // A rollback journal writes new pages once; WAL would write them to the log, then again to the
+  // database. SQLite keeps WAL when another connection has the file open.
+  if (saved.journal_mode === 'wal') handle.pragma('journal_mode = DELETE');
   try {
     handle.exec('begin immediate');
     try {
@@ -87,8 +100,10 @@ async function inSqliteFastPath(handle: SqliteHandle, load: () => Promise<void>)
       throw error;
     }
   } finally {
-    handle.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
-    handle.pragma(`cache_size = ${Number(cacheSize)}`);
+    if (saved.journal_mode === 'wal') handle.pragma('journal_mode = WAL');
+    handle.pragma(`temp_store = ${Number(saved.temp_store)}`);
+    handle.pragma(`foreign_keys = ${saved.foreign_keys ? 'ON' : 'OFF'}`);
+    handle.pragma(`cache_size = ${Number(saved.cache_size)}`);
   }
 }
 

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CliIo } from '../../src/cli/io';
+
+export interface TestIo {
+  io: CliIo;
+  out: string[];
+  err: string[];
+  /** Plays the part of SIGTERM or SIGINT. */
+  stop(signal?: string): void;
+  /** Resolves with the first output line that matches. */
+  line(pattern: RegExp): Promise<string>;
+}
+
+/** A command line's world: captured output, a quiet log, a fixed "now", and a stop switch. */
+export function testIo(env: Record<string, string> = {}): TestIo {
+  const out: string[] = [];
+  const err: string[] = [];
+  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  let stop: (signal: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
+  const io: CliIo = {
+    out: (line) => {
+      out.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.pattern.test(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    },
+    err: (line) => err.push(line),
+    env: { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+    stopRequested: () => stopped,
+    now: () => new Date('2026-11-21T15:00:00Z'),
+  };
+  return {
+    io,
+    out,
+    err,
+    stop: (signal = 'SIGTERM') => stop(signal),
+    line: (pattern) => {
+      const seen = out.find((line) => pattern.test(line));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ pattern, resolve }));
+    },
+  };
+}
+
+/** A temporary directory removed by the returned function. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-cli-'));
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}

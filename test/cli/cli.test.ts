@@ -1,0 +1,356 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../../src/cli/cli';
+import { openStore, type Store } from '../../src/store/database';
+import { demoDataset, demoDirectory } from '../../src/store/seed/demo-data';
+import { buildTenant, buildUnit, buildWorld, worldDataset } from '../support/factories';
+import { tempDir, testIo } from './cli-support';
+
+const TODAY = '2026-11-21';
+
+async function count(
+  url: string,
+  table: 'companies' | 'tenants' | 'units' | 'rate_changes' | 'client_applications',
+) {
+  const store: Store = openStore(url);
+  try {
+    const row = await store.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('facility-ops command line', () => {
+  let dir: string;
+  let remove: () => void;
+  let databaseUrl: string;
+  beforeEach(() => {
+    ({ dir, remove } = tempDir());
+    databaseUrl = `sqlite:${path.join(dir, 'ops.db')}`;
+  });
+  afterEach(() => remove());
+
+  const run = async (argv: string[], env: Record<string, string> = {}) => {
+    const t = testIo({ DATABASE_URL: databaseUrl, ...env });
+    const code = await runCli(argv, t.io);
+    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
+  };
+
+  describe('usage', () => {
+    it('prints the usage and exits 2 without a command, 0 for help', async () => {
+      const none = await run([]);
+      expect(none.code).toBe(2);
+      expect(none.out).toMatch(/^Usage: facility-ops <command>/);
+      const help = await run(['help']);
+      expect(help.code).toBe(0);
+      expect(help.out).toContain('clients create --company <id> --name <name> [--json]');
+    });
+
+    it.each([
+      [['bogus'], 'unknown command "bogus"'],
+      [['import'], 'import needs a file: facility-ops import <file>'],
+      [['import', 'a.json', 'b.json'], 'unexpected argument "b.json"'],
+      [['migrate', 'now'], 'unexpected argument "now"'],
+      [['seed', '--scale', '0'], '--scale must be a whole number from 1 to 1000, got "0"'],
+      [['seed', '--scale', 'lots'], '--scale must be a whole number from 1 to 1000, got "lots"'],
+      [['seed', '--today', '2026-02-30'], '--today must be a date YYYY-MM-DD, got "2026-02-30"'],
+      [['seed', '--bogus'], "Unknown option '--bogus'"],
+      [['clients'], 'clients needs an action: create'],
+      [['clients', 'delete'], 'unknown clients action "delete" (only "create")'],
+      [['clients', 'create', '--name', 'Desk'], '--company <id> is required'],
+      [
+        ['clients', 'create', '--company', 'c0c0c0c0-0000-4000-8000-000000000000'],
+        '--name <name> is required',
+      ],
+      [
+        ['clients', 'create', '--company', 'acme', '--name', 'Desk'],
+        '--company must be a company id (a UUID), got "acme"',
+      ],
+      [
+        ['clients', 'create', '--company', 'c0c0c0c0-0000-4000-8000-000000000000', '--name', '  '],
+        '--name must be 1 to 200 characters',
+      ],
+    ])('refuses %j with a usage error (exit 2)', async (argv, message) => {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(`facility-ops: ${message}`);
+      expect(result.err).toContain('Usage: facility-ops <command>');
+      expect(fs.existsSync(path.join(dir, 'ops.db'))).toBe(false);
+    });
+
+    it('lists every configuration problem and exits 2', async () => {
+      const result = await run(['migrate'], { PORT: 'abc', LOG_LEVEL: 'loud' });
+      expect(result.code).toBe(2);
+      expect(result.err.split('\n')).toEqual([
+        'facility-ops: invalid configuration:',
+        '  LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+        '  PORT: expected a whole number from 0 to 65535, got "abc"',
+      ]);
+    });
+  });
+
+  describe('migrate', () => {
+    it('brings a new database to the latest schema, then finds it up to date', async () => {
+      const first = await run(['migrate']);
+      expect(first.code).toBe(0);
+      expect(first.out).toMatch(/^migrated sqlite:.*ops\.db: 20261121120000_initial$/m);
+      expect(first.out).toMatch(/is up to date \(\d+ migrations applied\)$/);
+      const second = await run(['migrate']);
+      expect(second).toEqual({ code: 0, out: `${databaseUrl} was already up to date`, err: '' });
+    });
+  });
+
+  describe('import', () => {
+    const writeJson = (name: string, content: unknown) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+      return file;
+    };
+
+    it('loads a valid file, prints the count per table, and loads it again without new rows', async () => {
+      const world = buildWorld();
+      const file = writeJson('world.json', {
+        ...worldDataset(world),
+        tenants: [
+          buildTenant({ facility_id: world.facility.id }),
+          buildTenant({ facility_id: world.facility.id }),
+        ],
+        units: [buildUnit({ facility_id: world.facility.id })],
+      });
+      const first = await run(['import', file]);
+      expect(first.code).toBe(0);
+      expect(first.out.split('\n')).toEqual([
+        expect.stringMatching(/^migrated /),
+        expect.stringMatching(/^migrated /),
+        expect.stringMatching(/^migrated /),
+        `imported ${file} into ${databaseUrl}:`,
+        '  companies             2',
+        '  facilities            2',
+        '  tenants               2',
+        '  units                 1',
+        '  client_applications   2',
+        '  bearer_tokens         2',
+        '  total                11',
+      ]);
+      const again = await run(['import', file]);
+      expect(again.code).toBe(0);
+      expect(again.out.split('\n').slice(1)).toEqual(first.out.split('\n').slice(4));
+      expect(await count(databaseUrl, 'tenants')).toBe(2);
+    });
+
+    it('refuses a file with a bad reference, naming the record and field, and writes nothing', async () => {
+      const world = buildWorld();
+      const stranger = 'c0c0c0c0-0000-4000-8000-000000000000';
+      const file = writeJson('bad.json', {
+        ...worldDataset(world),
+        tenants: [buildTenant({ facility_id: world.facility.id }), buildTenant({ facility_id: stranger })],
+      });
+      const result = await run(['import', file]);
+      expect(result.code).toBe(1);
+      expect(result.err.split('\n')).toEqual([
+        'facility-ops: dataset refused, nothing was written (1 problem):',
+        `  tenants[1].facility_id: no facility ${stranger}`,
+      ]);
+      expect(await count(databaseUrl, 'companies')).toBe(0);
+    });
+
+    it('names schema problems', async () => {
+      const file = writeJson('schema.json', { version: 2, companies: [{ id: 'x' }] });
+      const result = await run(['import', file]);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('companies[0].name: is required');
+      expect(result.err).toContain('version: must be equal to constant');
+    });
+
+    it('says so when the file is not JSON or not there', async () => {
+      const broken = writeJson('broken.json', '{"version": 1,');
+      const notJson = await run(['import', broken]);
+      expect(notJson.code).toBe(1);
+      expect(notJson.err).toMatch(new RegExp(`^facility-ops: ${broken}: not valid JSON \\(.+\\)$`));
+      const missing = await run(['import', path.join(dir, 'nowhere.json')]);
+      expect(missing).toEqual({
+        code: 1,
+        out: '',
+        err: `facility-ops: ${path.join(dir, 'nowhere.json')}: no such file`,
+      });
+      expect(fs.existsSync(path.join(dir, 'ops.db'))).toBe(false);
+    });
+  });
+
+  describe('seed', () => {
+    it('writes the same dataset file on every run, and that file imports', async () => {
+      const first = path.join(dir, 'first.json');
+      const second = path.join(dir, 'second.json');
+      const written = await run(['seed', '--today', TODAY, '--out', first]);
+      expect(written.code).toBe(0);
+      expect(written.out).toContain(`wrote demo data (scale 1, reference date ${TODAY}) to ${first}`);
+      expect((await run(['seed', '--today', TODAY, '--out', second])).code).toBe(0);
+      const text = fs.readFileSync(first, 'utf8');
+      expect(fs.readFileSync(second, 'utf8')).toBe(text);
+      expect(JSON.parse(text)).toEqual(demoDataset({ scale: 1, today: TODAY }));
+      expect(fs.existsSync(path.join(dir, 'ops.db'))).toBe(false);
+
+      const imported = await run(['import', first]);
+      expect(imported.code).toBe(0);
+      expect(imported.out).toMatch(/^ {2}rate_changes +12,800$/m);
+    });
+
+    it('loads the demo data and reports records per second', async () => {
+      const result = await run(['seed']);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(
+        `seeding demo data (scale 1, reference date ${TODAY}) into ${databaseUrl}`,
+      );
+      expect(result.out).toMatch(/^loaded [\d,]+ records in [\d.]+ s \([\d,]+ records\/s\):$/m);
+      expect(result.out).toMatch(/^ {2}rate_changes +12,800$/m);
+      expect(await count(databaseUrl, 'companies')).toBe(4);
+    });
+  });
+
+  describe('clients create', () => {
+    it('makes a client application whose bearer token works, and refuses an unknown company', async () => {
+      expect((await run(['seed'])).code).toBe(0);
+      const [company] = demoDirectory();
+      const made = await run(['clients', 'create', '--company', company.id, '--name', 'Front desk']);
+      expect(made.code).toBe(0);
+      expect(made.out).toContain(
+        `client application "Front desk" of Harbor Self Storage (company ${company.id})`,
+      );
+      expect(made.out).toMatch(/^ {2}consumer key {5}[0-9a-f]{32}$/m);
+      expect(made.out).toMatch(/^ {2}consumer secret {2}[A-Za-z0-9_-]{43}$/m);
+      expect(made.out).toMatch(/^ {2}bearer token {5}[A-Za-z0-9_-]{43}$/m);
+
+      const json = await run([
+        'clients',
+        'create',
+        '--company',
+        company.id.toUpperCase(),
+        '--name',
+        'Kiosk',
+        '--json',
+      ]);
+      expect(json.code).toBe(0);
+      const created = JSON.parse(json.out);
+      expect(Object.keys(created)).toEqual([
+        'id',
+        'company_id',
+        'name',
+        'consumer_key',
+        'consumer_secret',
+        'bearer_token',
+      ]);
+      expect(created).toMatchObject({ company_id: company.id, name: 'Kiosk' });
+      expect(await count(databaseUrl, 'client_applications')).toBe(2);
+
+      const unknown = await run([
+        'clients',
+        'create',
+        '--company',
+        'c0c0c0c0-0000-4000-8000-000000000000',
+        '--name',
+        'X',
+      ]);
+      expect(unknown).toEqual({
+        code: 1,
+        out: '',
+        err: 'facility-ops: no company c0c0c0c0-0000-4000-8000-000000000000: load or seed data first, or check the id',
+      });
+    });
+  });
+
+  describe('serve and start', () => {
+    it('serves until asked to stop, then exits 0', async () => {
+      expect((await run(['migrate'])).code).toBe(0);
+      const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0' });
+      const running = runCli(['serve'], t.io);
+      const url = (await t.line(/^facility-ops listening on /)).split(' ').pop()!;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(200);
+      t.stop('SIGTERM');
+      expect(await running).toBe(0);
+      expect(t.out.slice(-2)).toEqual(['SIGTERM: finishing requests in flight, then stopping', 'stopped']);
+    });
+
+    it('refuses to serve a database without a schema', async () => {
+      const result = await run(['serve'], { PORT: '0' });
+      expect(result).toEqual({
+        code: 1,
+        out: '',
+        err: 'facility-ops: the database has no schema yet: run `facility-ops migrate` (or `start`) first',
+      });
+    });
+
+    it('start loads the demo data once and prints credentials and curl commands that work', async () => {
+      const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0' });
+      const running = runCli(['start'], t.io);
+      await t.line(/^Stop it with Ctrl-C\.$/);
+      const out = t.out.join('\n');
+      expect(out).toContain(`empty database: loading the demo data (reference date ${TODAY})`);
+      const token = /^ {2}bearer token {5}(\S+)$/m.exec(out)![1];
+      expect(out).toMatch(/^ {2}consumer key {5}[0-9a-f]{32}$/m);
+      expect(out).toMatch(/^ {2}consumer secret {2}\S+$/m);
+      const curls = out.split('\n').filter((line) => line.startsWith('  curl '));
+      expect(curls).toHaveLength(2);
+      const [company] = demoDirectory();
+
+      // Each line as a shell would read it: the header in double quotes, the URL bare or in single quotes.
+      const request = (line: string) => {
+        const match = /^ {2}curl -s -H "Authorization: Bearer ([^"]+)" '?([^' ]+)'?$/.exec(line)!;
+        expect(match[1]).toBe(token);
+        return fetch(match[2], { headers: { authorization: `Bearer ${match[1]}` } });
+      };
+      const flippers = await request(curls[0]);
+      expect(flippers.status).toBe(200);
+      expect(((await flippers.json()) as { flippers: string[] }).flippers).toEqual([
+        'esign_documents',
+        'rate_change_updates',
+        'rental_center',
+        'retail_payments',
+        'tenant_portal_v2',
+      ]);
+      expect(curls[1]).toContain(
+        `/v1/companies/${company.id}/rate_change_updates?updated_after=2023-11-22T00%3A00%3A00%2B00%3A00`,
+      );
+      const updates = await request(curls[1]);
+      expect(updates.status).toBe(200);
+      const body = (await updates.json()) as {
+        rate_change_updates: unknown[];
+        meta: { pagination: { total_entries: number } };
+      };
+      expect(body.rate_change_updates).toHaveLength(5);
+      expect(body.meta.pagination.total_entries).toBe(10_000);
+
+      t.stop('SIGINT');
+      expect(await running).toBe(0);
+
+      const later = testIo({ DATABASE_URL: databaseUrl, PORT: '0' });
+      const again = runCli(['start'], later.io);
+      await later.line(/^Stop it with Ctrl-C\.$/);
+      const laterOut = later.out.join('\n');
+      expect(laterOut).not.toContain('loading the demo data');
+      expect(laterOut).not.toMatch(/^ {2}bearer token /m);
+      expect(laterOut).toContain(
+        `  npx facility-ops clients create --company ${company.id} --name "My client"`,
+      );
+      expect(laterOut).toContain('  curl -s -H "Authorization: Bearer $TOKEN" ');
+      later.stop();
+      expect(await again).toBe(0);
+      expect(await count(databaseUrl, 'client_applications')).toBe(1);
+    });
+
+    it('start in production serves an empty database without demo data', async () => {
+      const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0', NODE_ENV: 'production' });
+      const running = runCli(['start'], t.io);
+      await t.line(/^Stop it with Ctrl-C\.$/);
+      expect(t.out.join('\n')).toContain('holds no data; load some with `facility-ops import <file>`');
+      t.stop();
+      expect(await running).toBe(0);
+      expect(await count(databaseUrl, 'companies')).toBe(0);
+    });
+  });
+});
