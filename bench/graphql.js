@@ -8,7 +8,8 @@
  * table (also written to bench/results/graphql.md).
  *
  * Options: --facilities N (default 20: 20 x 100 tenants x 10 = 20,000 rate changes), --duration S
- * (10), --connections N (10), --dist DIR (the built service, default dist/), --keep.
+ * (10 per side, in --rounds 5 alternating slices), --connections N (10), --dist DIR (the built
+ * service, default dist/), --keep.
  */
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
@@ -26,6 +27,7 @@ function parseArgs(argv) {
   const options = {
     facilities: 20,
     duration: 10,
+    rounds: 5,
     connections: 10,
     dist: path.join(ROOT, 'dist'),
     keep: false,
@@ -198,6 +200,17 @@ const cannon = (options) =>
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
   );
 
+const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+
+/** Slices of one side as one measurement: all requests over all the time; the median slice's latencies. */
+const summarize = (results, seconds) => ({
+  requests: { average: results.reduce((sum, r) => sum + r.requests.total, 0) / seconds },
+  latency: { p50: median(results.map((r) => r.latency.p50)), p99: median(results.map((r) => r.latency.p99)) },
+  non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+  errors: results.reduce((sum, r) => sum + r.errors, 0),
+  timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
+});
+
 const camelize = (value) => {
   if (Array.isArray(value)) return value.map(camelize);
   if (value === null || typeof value !== 'object') return value;
@@ -209,16 +222,10 @@ const camelize = (value) => {
   );
 };
 
-/** REST 2.7 as the GraphQL query below writes it (enum kinds, "Variable" as a flag, kind-only fields null). */
+/** REST 2.7 as the GraphQL query below writes it (enum kinds, "Variable" as a null amount and a flag). */
 const restItemAsGraphql = (item) => {
   const camel = camelize(item);
   return {
-    coverageAmount: null,
-    coveragePercentage: null,
-    providerName: null,
-    providerKey: null,
-    quantity: null,
-    isRentalCenterLock: null,
     ...camel,
     kind: camel.kind.toUpperCase(),
     amount: camel.amount === 'Variable' ? null : camel.amount,
@@ -235,7 +242,8 @@ const ITEMS_QUERY = `query BenchItems($id: UUID!) {
       entries {
         id productCode kind description requiredAtMoveIn requiredAtTransfer amount amountIsVariable
         shortDescription showInSalesCenter taxTotal total invoiceableAmounts { id amount kind limit }
-        coverageAmount coveragePercentage providerName providerKey quantity isRentalCenterLock
+        ... on InsuranceItem { coverageAmount coveragePercentage providerName providerKey }
+        ... on RetailItem { quantity isRentalCenterLock }
       }
       ${PAGINATION}
     }
@@ -318,24 +326,30 @@ async function main() {
         throw new Error(`${pair.name}: ${restBody.slice(0, 200)} ${graphqlBody.slice(0, 300)}`);
       const { rest, graphql } = pair.same(JSON.parse(restBody), parsed.data);
       if (!isDeepStrictEqual(rest, graphql)) throw new Error(`${pair.name}: GraphQL and REST data differ`);
-      const measured = {};
-      for (const [kind, request] of [
-        ['REST', { url: pair.rest, headers: auth }],
-        [
-          'GraphQL',
-          {
-            url: `${service.address}/graphql`,
-            method: 'POST',
-            headers: graphqlHeaders,
-            body: JSON.stringify(pair.graphql),
-          },
-        ],
-      ]) {
-        log(`measuring ${kind}: ${pair.name}`);
-        const base = { ...request, connections: options.connections };
-        await cannon({ ...base, duration: 2 });
-        measured[kind] = await cannon({ ...base, duration: options.duration });
+      // Alternating short slices, so a change in the machine's load falls on both sides alike.
+      const sides = {
+        REST: { url: pair.rest, headers: auth },
+        GraphQL: {
+          url: `${service.address}/graphql`,
+          method: 'POST',
+          headers: graphqlHeaders,
+          body: JSON.stringify(pair.graphql),
+        },
+      };
+      const slices = { REST: [], GraphQL: [] };
+      for (const kind of Object.keys(sides))
+        await cannon({ ...sides[kind], connections: options.connections, duration: 2 });
+      for (let round = 0; round < options.rounds; round++) {
+        const order = round % 2 === 0 ? ['REST', 'GraphQL'] : ['GraphQL', 'REST'];
+        for (const kind of order) {
+          log(`measuring ${kind} (${round + 1}/${options.rounds}): ${pair.name}`);
+          const duration = options.duration / options.rounds;
+          slices[kind].push(await cannon({ ...sides[kind], connections: options.connections, duration }));
+        }
       }
+      const measured = {};
+      for (const [kind, results] of Object.entries(slices))
+        measured[kind] = summarize(results, options.duration);
       rows.push({ pair, restBytes: restBody.length, graphqlBytes: graphqlBody.length, ...measured });
     }
 
@@ -346,7 +360,8 @@ async function main() {
       '# GraphQL against REST, same data',
       '',
       `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; SQLite (WAL); ` +
-        `autocannon on the same machine, ${options.connections} connections, ${options.duration} s per row after a 2 s warm-up; ` +
+        `autocannon on the same machine, ${options.connections} connections, ${options.duration} s per row in ${options.rounds} ` +
+        'slices alternating with its REST or GraphQL twin, after a 2 s warm-up (p50/p99: the median slice); ' +
         'NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. Each GraphQL answer was ' +
         'checked equal to the REST data before measuring.',
       '',

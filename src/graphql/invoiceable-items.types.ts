@@ -1,4 +1,4 @@
-import { Extensions, Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, Float, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
 import { displayAmount } from '../domain/invoiceable-items/invoiceable-items.service';
 import type { PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import { centsToAmount } from '../domain/shared/money';
@@ -52,12 +52,16 @@ export class InvoiceableAmountObject {
   limit: number | null;
 }
 
-/** REST 2.7 in camelCase; the insurance and retail fields are null on other kinds. */
-@ObjectType('InvoiceableItem', {
-  simpleResolvers: true,
+/**
+ * REST 2.7 in camelCase. As in REST, insurance and retail items add their own fields: ask for
+ * them with `... on InsuranceItem { coverageAmount }` and `... on RetailItem { quantity }`.
+ */
+@InterfaceType('InvoiceableItem', {
+  // No resolveType: TypeGraphQL's default picks the type by class, synchronously (graphql-jit
+  // needs that; a resolveType option would be wrapped in an async function).
   description: 'A fee, insurance, service or retail item a facility can invoice (REST 2.7).',
 })
-export class InvoiceableItemObject {
+export abstract class InvoiceableItemObject {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -103,24 +107,48 @@ export class InvoiceableItemObject {
   @Field(() => [InvoiceableAmountObject], { description: 'Amount tiers in position order.' })
   @Extensions({ cost: { listSize: 5 } })
   invoiceableAmounts: InvoiceableAmountObject[];
+}
 
-  @Field(() => MoneyScalar, { nullable: true, description: 'Insurance only.' })
+@ObjectType('FeeItem', { implements: InvoiceableItemObject, simpleResolvers: true, description: 'A fee.' })
+export class FeeItemObject extends InvoiceableItemObject {}
+
+@ObjectType('ServiceItem', {
+  implements: InvoiceableItemObject,
+  simpleResolvers: true,
+  description: 'A recurring service.',
+})
+export class ServiceItemObject extends InvoiceableItemObject {}
+
+@ObjectType('InsuranceItem', {
+  implements: InvoiceableItemObject,
+  simpleResolvers: true,
+  description: 'An insurance plan, with its coverage and provider.',
+})
+export class InsuranceItemObject extends InvoiceableItemObject {
+  @Field(() => MoneyScalar, { nullable: true })
   coverageAmount: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'Insurance only.' })
+  @Field(() => Float, { nullable: true })
   coveragePercentage: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Insurance only.' })
+  @Field(() => String, { nullable: true })
   providerName: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Insurance only.' })
+  @Field(() => String, { nullable: true })
   providerKey: string | null;
+}
 
-  @Field(() => Int, { nullable: true, description: 'Retail only: units in stock.' })
+@ObjectType('RetailItem', {
+  implements: InvoiceableItemObject,
+  simpleResolvers: true,
+  description: 'A retail product, with its stock.',
+})
+export class RetailItemObject extends InvoiceableItemObject {
+  @Field(() => Int, { nullable: true, description: 'Units in stock.' })
   quantity: number | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Retail only.' })
-  isRentalCenterLock: boolean | null;
+  @Field(() => Boolean)
+  isRentalCenterLock: boolean;
 }
 
 @ObjectType('InvoiceableItemPage', { simpleResolvers: true, description: 'A page of invoiceable items.' })
@@ -156,9 +184,7 @@ export class InvoiceableItemFeesObject {
 /** An item with its tiers as GraphQL answers it: plain properties, so no field needs a resolver. */
 export function invoiceableItemView({ item, tiers }: PricedItem): InvoiceableItemObject {
   const amount = displayAmount(item, tiers);
-  const insurance = item.kind === 'insurance';
-  const retail = item.kind === 'retail';
-  return {
+  const common = {
     id: item.id,
     productCode: item.productCode,
     kind: item.kind,
@@ -177,12 +203,24 @@ export function invoiceableItemView({ item, tiers }: PricedItem): InvoiceableIte
       kind: tier.kind,
       limit: tier.limit,
     })),
-    coverageAmount:
-      insurance && item.coverageAmountCents !== null ? centsToAmount(item.coverageAmountCents) : null,
-    coveragePercentage: insurance ? item.coveragePercentage : null,
-    providerName: insurance ? item.providerName : null,
-    providerKey: insurance ? item.providerKey : null,
-    quantity: retail ? item.quantity : null,
-    isRentalCenterLock: retail ? item.isRentalCenterLock : null,
   };
+  // Instances of the kind's class: that is how the interface resolves each item's type.
+  switch (item.kind) {
+    case 'insurance':
+      return Object.assign(new InsuranceItemObject(), common, {
+        coverageAmount: item.coverageAmountCents === null ? null : centsToAmount(item.coverageAmountCents),
+        coveragePercentage: item.coveragePercentage,
+        providerName: item.providerName,
+        providerKey: item.providerKey,
+      });
+    case 'retail':
+      return Object.assign(new RetailItemObject(), common, {
+        quantity: item.quantity,
+        isRentalCenterLock: item.isRentalCenterLock,
+      });
+    case 'service':
+      return Object.assign(new ServiceItemObject(), common);
+    case 'fee':
+      return Object.assign(new FeeItemObject(), common);
+  }
 }

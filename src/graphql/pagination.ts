@@ -52,7 +52,7 @@ export function pageCost(maxPerPage: number): { cost: FieldCostHint } {
 }
 
 /** A page type over an item type: `{ entries, pagination }`. */
-export function PageType<T extends object>(itemType: ClassType<T>, what: string) {
+export function PageType<T extends object>(itemType: ClassType<T> | (abstract new () => T), what: string) {
   @ObjectType({ simpleResolvers: true })
   abstract class Page {
     // The field answering the page already counted every entry (pageCost).

@@ -24,7 +24,7 @@ const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')
 
 /**
  * A REST item (2.7) as GraphQL writes it: camelCase, kinds as enum values, "Variable" as a null
- * amount with amountIsVariable, and the insurance and retail fields null on other kinds.
+ * amount with amountIsVariable; insurance and retail fields, as in REST, only on those kinds.
  */
 function restItemAsGraphql(item: Record<string, unknown> | null): Record<string, unknown> | null {
   if (item === null) return null;
@@ -32,12 +32,6 @@ function restItemAsGraphql(item: Record<string, unknown> | null): Record<string,
     invoiceableAmounts: Array<Record<string, unknown>>;
   };
   return {
-    coverageAmount: null,
-    coveragePercentage: null,
-    providerName: null,
-    providerKey: null,
-    quantity: null,
-    isRentalCenterLock: null,
     ...camel,
     kind: String(camel.kind).toUpperCase(),
     amount: camel.amount === 'Variable' ? null : camel.amount,
@@ -186,7 +180,11 @@ describeEachDialect('GraphQL invoiceable items', (dialect) => {
         { id: id(941), amount: 9, kind: 'AMOUNT', limit: 1000 },
         { id: id(942), amount: 1.25, kind: 'PERCENT', limit: null },
       ],
-      quantity: null,
+    });
+    expect(insurance).not.toHaveProperty('quantity');
+    expect(entries.find((item) => item.description === 'Lock')).toMatchObject({
+      quantity: 10,
+      isRentalCenterLock: true,
     });
     // Without tiers, the amount is the pre-tax price.
     expect(entries.find((item) => item.description === 'Boxes')).toMatchObject({
