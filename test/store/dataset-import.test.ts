@@ -4,6 +4,7 @@ import { DatasetError, importDataset, storedInstant } from '../../src/store/data
 import type { Dataset } from '../../src/store/dataset/dataset.types';
 import type { Store } from '../../src/store/database';
 import {
+  buildClient,
   buildCompany,
   buildFacility,
   buildItem,
@@ -229,6 +230,50 @@ describeEachDialect('importDataset', (dialect) => {
       `units[4]: duplicate id ${twin.id}`,
     ]);
     expect((await tableCounts(t.store)).units).toBe(0);
+  });
+
+  it('refuses ids and keys that another record already has', async () => {
+    const { world, dataset } = sampleFile();
+    await importDataset(t.store, dataset);
+    const before = await tableCounts(t.store);
+    const [retail] = dataset.invoiceable_items!;
+    const borrowedTier = buildItem({
+      facility_id: world.facility.id,
+      kind: 'service',
+      invoiceable_amounts: [{ ...retail.invoiceable_amounts[0], amount: 10 }],
+    });
+    const twoTiers = buildItem({ facility_id: world.facility.id, kind: 'service' });
+    twoTiers.invoiceable_amounts.push({ ...twoTiers.invoiceable_amounts[0] });
+    const copycat = buildClient({ company_id: world.company.id, consumer_key: world.client.consumer_key });
+    const tokenTwin = buildClient({ company_id: world.company.id, bearer_token: world.client.bearer_token });
+    const problems = await refusal(t.store, {
+      version: 1,
+      invoiceable_items: [borrowedTier, twoTiers],
+      client_applications: [
+        copycat,
+        tokenTwin,
+        { ...buildClient({ company_id: world.company.id }), consumer_key: copycat.consumer_key },
+      ],
+    });
+    expect(problems).toEqual([
+      `invoiceable_items[1].invoiceable_amounts[1]: duplicate id ${twoTiers.invoiceable_amounts[0].id}`,
+      'client_applications[2].consumer_key: the same as client_applications[0]',
+      `invoiceable_items[0].invoiceable_amounts[0].id: ${retail.invoiceable_amounts[0].id} is an amount of another invoiceable item`,
+      'client_applications[0].consumer_key: belongs to another client application',
+      'client_applications[2].consumer_key: belongs to another client application',
+      'client_applications[1].bearer_token: belongs to another client application',
+    ]);
+    // Secrets are never repeated in a problem.
+    expect(problems.join('\n')).not.toContain(world.client.bearer_token!);
+    expect(await tableCounts(t.store)).toEqual(before);
+  });
+
+  it('refuses ids that are not plain UUIDs', async () => {
+    const problems = await refusal(t.store, {
+      version: 1,
+      companies: [{ id: `urn:uuid:${randomUUID()}`, name: 'Prefixed' }],
+    });
+    expect(problems).toEqual(['companies[0].id: must match format "uuid"']);
   });
 
   it('refuses amounts with more than two decimal places', async () => {

@@ -107,6 +107,79 @@ async function loadFromDatabase(
 }
 
 /**
+ * Amount tiers, consumer keys and bearer tokens are keyed on their own: an upsert would silently
+ * move one that already belongs to another item or client in the database.
+ */
+async function refuseKeysOfOtherRecords(store: Store, data: Dataset, problems: string[]): Promise<void> {
+  const items = data.invoiceable_items ?? [];
+  const itemIds = new Set(items.map((item) => item.id.toLowerCase()));
+  const tierOwner = new Map<string, { where: string; item: string }>();
+  items.forEach((item, i) =>
+    item.invoiceable_amounts.forEach((tier, t) =>
+      tierOwner.set(tier.id.toLowerCase(), {
+        where: `invoiceable_items[${i}].invoiceable_amounts[${t}].id`,
+        item: item.id.toLowerCase(),
+      }),
+    ),
+  );
+  for (const ids of chunks([...tierOwner.keys()], 500)) {
+    const rows = await store.db
+      .selectFrom('invoiceable_amounts')
+      .select(['id', 'invoiceable_item_id'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const row of rows) {
+      const owner = tierOwner.get(row.id)!;
+      // Tiers of an item in the file are replaced as a whole, so only other items' tiers conflict.
+      if (row.invoiceable_item_id !== owner.item && !itemIds.has(row.invoiceable_item_id)) {
+        problems.push(`${owner.where}: ${row.id} is an amount of another invoiceable item`);
+      }
+    }
+  }
+
+  const clients = data.client_applications ?? [];
+  for (const batch of chunks(
+    clients.map((client, i) => ({ client, i })),
+    500,
+  )) {
+    const rows = await store.db
+      .selectFrom('client_applications')
+      .select(['id', 'consumer_key'])
+      .where(
+        'consumer_key',
+        'in',
+        batch.map(({ client }) => client.consumer_key),
+      )
+      .execute();
+    const owners = new Map(rows.map((row) => [row.consumer_key, row.id]));
+    for (const { client, i } of batch) {
+      const owner = owners.get(client.consumer_key);
+      if (owner !== undefined && owner !== client.id.toLowerCase()) {
+        problems.push(`client_applications[${i}].consumer_key: belongs to another client application`);
+      }
+    }
+    const withTokens = batch.filter(({ client }) => client.bearer_token);
+    if (withTokens.length === 0) continue;
+    const tokenRows = await store.db
+      .selectFrom('bearer_tokens')
+      .select(['token_hash', 'client_id'])
+      .where(
+        'token_hash',
+        'in',
+        withTokens.map(({ client }) => hashToken(client.bearer_token!)),
+      )
+      .execute();
+    const tokenOwners = new Map(tokenRows.map((row) => [row.token_hash, row.client_id]));
+    for (const { client, i } of withTokens) {
+      const owner = tokenOwners.get(hashToken(client.bearer_token!));
+      if (owner !== undefined && owner !== client.id.toLowerCase()) {
+        problems.push(`client_applications[${i}].bearer_token: belongs to another client application`);
+      }
+    }
+  }
+}
+
+/**
  * Validates the whole file (schema, rules, every reference, in the file or the database), then writes
  * it in one transaction. Importing the same ids again updates those records.
  */
@@ -143,6 +216,35 @@ export async function importDataset(
       seen.add(key);
     });
   }
+
+  // Keys that must be unique beyond the record ids: amount tiers, consumer keys and bearer tokens.
+  const tierIds = new Set<string>();
+  (data.invoiceable_items ?? []).forEach((item, i) =>
+    item.invoiceable_amounts.forEach((tier, t) => {
+      const key = tier.id.toLowerCase();
+      if (tierIds.has(key))
+        problems.push(`invoiceable_items[${i}].invoiceable_amounts[${t}]: duplicate id ${key}`);
+      tierIds.add(key);
+    }),
+  );
+  const consumerKeys = new Map<string, number>();
+  const tokenHashes = new Map<string, number>();
+  (data.client_applications ?? []).forEach((client, i) => {
+    const sameKey = consumerKeys.get(client.consumer_key);
+    if (sameKey !== undefined) {
+      problems.push(`client_applications[${i}].consumer_key: the same as client_applications[${sameKey}]`);
+    } else consumerKeys.set(client.consumer_key, i);
+    if (client.bearer_token) {
+      const hash = hashToken(client.bearer_token);
+      const sameToken = tokenHashes.get(hash);
+      if (sameToken !== undefined) {
+        problems.push(
+          `client_applications[${i}].bearer_token: the same as client_applications[${sameToken}]`,
+        );
+      } else tokenHashes.set(hash, i);
+    }
+  });
+  await refuseKeysOfOtherRecords(store, data, problems);
 
   const cents = (value: number, where: string): number => {
     const result = amountToCents(value);

@@ -9,6 +9,8 @@ function validator(): ValidateFunction {
   if (!compiled) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
+    // ajv-formats also takes `urn:uuid:...`, which would be stored as an id no path can name.
+    ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
     compiled = ajv.compile(schema);
   }
   return compiled;
