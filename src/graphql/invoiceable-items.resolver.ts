@@ -9,10 +9,11 @@ import {
   InvoiceableItemFeesObject,
   InvoiceableItemListEnum,
   InvoiceableItemPageObject,
+  InvoiceableItemObject,
   invoiceableItemView,
-  type InvoiceableItemObject,
 } from './invoiceable-items.types';
 import { pageCost, paginationOf, type PageView } from './pagination';
+import { PaymentLineObject } from './payments.types';
 
 /** The invoiceable item lists of REST 4.10, from the same service. */
 @Resolver(() => FacilityObject)
@@ -62,5 +63,23 @@ export class FacilityInvoiceableItemsResolver {
       transferFees: groups.transferFees.map(invoiceableItemView),
       other: groups.other.map(invoiceableItemView),
     };
+  }
+}
+
+@Resolver(() => PaymentLineObject)
+export class PaymentLineItemResolver {
+  @FieldResolver(() => InvoiceableItemObject, {
+    nullable: true,
+    description: 'The item paid for, as it is now (its stock and price may have changed since).',
+  })
+  async invoiceableItem(
+    @Root() line: PaymentLineObject,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<InvoiceableItemObject | null> {
+    const [item, tiers] = await Promise.all([
+      ctx.loaders.invoiceableItems.load(line.invoiceableItemId),
+      ctx.loaders.invoiceableTiers.load(line.invoiceableItemId),
+    ]);
+    return item && invoiceableItemView({ item, tiers });
   }
 }

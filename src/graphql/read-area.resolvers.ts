@@ -1,5 +1,5 @@
 import { DocumentsResolver, EventsResolver, FacilityEventsResolver } from './documents.resolver';
-import { FacilityInvoiceableItemsResolver } from './invoiceable-items.resolver';
+import { FacilityInvoiceableItemsResolver, PaymentLineItemResolver } from './invoiceable-items.resolver';
 import { EventLedgerResolver, FacilityLedgersResolver, LedgersResolver } from './ledgers.resolver';
 import { NotesResolver } from './notes.resolver';
 import {
@@ -28,6 +28,7 @@ export const READ_AREA_RESOLVERS = [
   UnitsResolver,
   NotesResolver,
   FacilityInvoiceableItemsResolver,
+  PaymentLineItemResolver,
   CompanyRateChangesResolver,
   RateChangeUpdatesResolver,
 ] as const;

@@ -327,6 +327,18 @@ export type InvoiceableItemFeesQuery = { facility: { invoiceableItemFees: { secu
         | { id: string, productCode: string, kind: InvoiceableItemKind, description: string, requiredAtMoveIn: boolean, requiredAtTransfer: boolean, amount: number | null, amountIsVariable: boolean, shortDescription: string | null, showInSalesCenter: boolean, taxTotal: number, total: number, invoiceableAmounts: Array<{ id: string, amount: number, kind: InvoiceableAmountKind, limit: number | null }> }
       > } } | null };
 
+export type PaymentLineItemsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PaymentLineItemsQuery = { facility: { events: { entries: Array<{ successfulPayment: { lines: Array<{ invoiceableItemId: string, quantity: number, invoiceableItem:
+              | { id: string, description: string, total: number }
+              | { id: string, description: string, total: number }
+              | { quantity: number | null, id: string, description: string, total: number }
+              | { id: string, description: string, total: number }
+             | null }> } | null }> } } | null };
+
 export type LedgerInsuranceServicesAndDiscountsQueryVariables = Exact<{
   id: string;
   ledgerId: string;

@@ -4,7 +4,10 @@ import type {
   InvoiceableItemList,
   InvoiceableItemsQuery,
   InvoiceableItemsQueryVariables,
+  PaymentLineItemsQuery,
+  PaymentLineItemsQueryVariables,
 } from '../generated/graphql';
+import { cash, line, payment } from '../rest/payments.support';
 import { buildFacility, buildItem } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
@@ -18,6 +21,11 @@ const Items = operation<InvoiceableItemsQuery, InvoiceableItemsQueryVariables>(
 const Fees = operation<InvoiceableItemFeesQuery, InvoiceableItemFeesQueryVariables>(
   'invoiceable-items.graphql',
   'InvoiceableItemFees',
+);
+
+const LineItems = operation<PaymentLineItemsQuery, PaymentLineItemsQueryVariables>(
+  'invoiceable-items.graphql',
+  'PaymentLineItems',
 );
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -245,5 +253,40 @@ describeEachDialect('GraphQL invoiceable items', (dialect) => {
     const res = await run(t, Fees, { id: t.world.otherFacility.id });
     expect(res.data).toEqual({ facility: null });
     expect(codesOf(res)).toEqual(['FORBIDDEN']);
+  });
+
+  it('navigates from the lines of payments to their items, in one statement per kind of record', async () => {
+    const url = `/v1/${t.world.facility.id}/invoiceable_items/retail_payment`;
+    for (const [item, quantity] of [
+      [id(2), 2],
+      [id(3), 1],
+    ] as const) {
+      const paid = await t.postJson(url, payment([line({ id: item }, quantity)], cash(100)));
+      expect(paid.statusCode).toBe(200);
+      // Events list oldest first: the second payment must come later.
+      t.clock.advance(1000);
+    }
+    t.db.queries.length = 0;
+    const res = await run(t, LineItems, { id: t.world.facility.id });
+    expect(res.errors).toBeUndefined();
+    const lines = res.data?.facility?.events.entries.map((e) => e.successfulPayment?.lines);
+    expect(lines).toEqual([
+      [
+        {
+          invoiceableItemId: id(2),
+          quantity: 2,
+          invoiceableItem: { id: id(2), description: 'Lock', total: 21.59, quantity: 8 },
+        },
+      ],
+      [
+        {
+          invoiceableItemId: id(3),
+          quantity: 1,
+          invoiceableItem: { id: id(3), description: 'Boxes', total: 10.8, quantity: 9 },
+        },
+      ],
+    ]);
+    const itemStatements = t.db.queries.filter((q) => /from "invoiceable_(items|amounts)"/.test(q));
+    expect(itemStatements).toHaveLength(2);
   });
 });
