@@ -25,6 +25,23 @@ describe('demo data generator', () => {
     expect(later.events![0].created_at).not.toEqual(data.events![0].created_at);
   });
 
+  it('holds, at a larger scale, every record of a smaller one unchanged', () => {
+    const larger = demoDataset({ scale: 2, today: TODAY });
+    for (const [key, list] of Object.entries(data)) {
+      if (!Array.isArray(list) || key === 'flippers') continue;
+      const byId = new Map(
+        ((larger as Record<string, unknown>)[key] as Array<{ id: string }>).map((record) => [
+          record.id,
+          record,
+        ]),
+      );
+      expect(byId.size).toBeGreaterThanOrEqual(list.length);
+      for (const record of list as Array<{ id: string }>) expect(byId.get(record.id)).toEqual(record);
+    }
+    expect(larger.tenants).toHaveLength(2 * data.tenants!.length);
+    expect(larger.rate_changes).toHaveLength(2 * data.rate_changes!.length);
+  });
+
   it('validates against the dataset schema, with unique ids everywhere', () => {
     expect(schemaProblems(data)).toEqual([]);
     expect(schemaProblems(demoDataset({ scale: 2, today: '2024-02-29' }))).toEqual([]);
@@ -263,6 +280,11 @@ describeEachDialect('seedDemoData', (dialect) => {
     const again = await seedDemoData(t.store, { scale: 1, today: TODAY });
     expect(again.counts).toEqual(result.counts);
     expect(await rowCount(t.store, 'rate_changes')).toBe(data.rate_changes!.length);
+
+    // A larger seed over it extends it: nothing is left over from the smaller one.
+    const larger = await seedDemoData(t.store, { scale: 2, today: TODAY });
+    expect(await rowCount(t.store, 'rate_changes')).toBe(larger.counts.rate_changes);
+    expect(await rowCount(t.store, 'event_documents')).toBe(larger.counts.event_documents);
   });
 
   it('leaves the per-day rate change counts exactly as row-by-row imports would', async () => {

@@ -39,7 +39,7 @@ import {
   UNIT_SIZES,
   type FacilityPlan,
 } from './catalog';
-import { DeterministicIds, hashString, SeededRandom } from './random';
+import { hashString, mix32, ScopedIds, SeededRandom } from './random';
 
 export interface DemoOptions {
   /** Multiplies the tenants of every facility, and with them everything hanging off a tenant. */
@@ -59,6 +59,21 @@ const RECENT_DAYS = 47;
 const HISTORY_DAYS = 730;
 const DAY_MS = 86_400_000;
 const SEED = hashString('facility-ops demo data v1');
+
+/**
+ * Every id's 32-bit key says where it belongs: 2 bits of scope, then the facility (4 bits), then the
+ * tenant (18 bits) and the id's place among the tenant's (8 bits). A tenant's records therefore get
+ * the same ids at every scale, and a larger seed loaded over a smaller one extends it.
+ */
+const MAX_TENANTS_PER_FACILITY = 1 << 18;
+const directoryIds = () => new ScopedIds(SEED, 2 << 30, 1 << 20);
+const facilityIds = (facility: number) => new ScopedIds(SEED, ((1 << 30) | (facility << 26)) >>> 0, 1 << 26);
+/** The fixed places of a tenant's first ids; `next` hands out the ones after them. */
+const TENANT_ID = 0;
+const UNIT_ID = 1;
+const LEDGER_ID = 2;
+const tenantIds = (facility: number, tenant: number) =>
+  new ScopedIds(SEED, ((facility << 26) | (tenant << 8)) >>> 0, 1 << 8, LEDGER_ID + 1);
 
 export interface DemoFacility {
   id: string;
@@ -187,14 +202,17 @@ function checkOptions(options: DemoOptions): void {
     throw new RangeError(`scale must be a whole number of at least 1, got ${options.scale}`);
   }
   if (!isValidDate(options.today)) throw new RangeError(`today must be YYYY-MM-DD, got ${options.today}`);
+  const largest = Math.max(...COMPANIES.flatMap((c) => c.facilities.map((f) => f.tenants)));
+  if (largest * options.scale > MAX_TENANTS_PER_FACILITY) {
+    throw new RangeError(
+      `scale ${options.scale} is too large: at most ${MAX_TENANTS_PER_FACILITY} tenants per facility`,
+    );
+  }
 }
 
 /** The companies and facilities of the demo data with their ids, the same at every scale and date. */
 export function demoDirectory(): DemoCompany[] {
-  return buildDirectory(new DeterministicIds(SEED));
-}
-
-function buildDirectory(ids: DeterministicIds): DemoCompany[] {
+  const ids = directoryIds();
   const companies = COMPANIES.map((plan) => ({
     id: ids.next(),
     name: plan.name,
@@ -215,8 +233,7 @@ function buildDirectory(ids: DeterministicIds): DemoCompany[] {
  */
 export function* demoDatasetParts(options: DemoOptions): Generator<Dataset> {
   checkOptions(options);
-  const ids = new DeterministicIds(SEED);
-  const directory = buildDirectory(ids);
+  const directory = demoDirectory();
   const calendar = new DemoCalendar();
 
   const companies: DatasetCompany[] = directory.map((c) => ({ id: c.id, name: c.name }));
@@ -251,8 +268,7 @@ export function* demoDatasetParts(options: DemoOptions): Generator<Dataset> {
       const plan = COMPANIES[c].facilities[f];
       const generator = new FacilityGenerator(
         calendar,
-        ids,
-        SeededRandom.derive(SEED, facilityIndex),
+        facilityIndex,
         facility,
         plan,
         options,
@@ -287,15 +303,18 @@ export function recordCount(dataset: Dataset): number {
 class FacilityGenerator {
   private readonly tenantCount: number;
   private readonly zone: string;
-  private unitNumber = 0;
-  /** Rate changes come in pairs of tenants sharing twenty; this is the first one's surplus. */
-  private pairedDelta = 0;
   private readonly calendar: DemoCalendar;
+  private readonly seed: number;
+  /**
+   * The streams of what is being generated: the facility's for its items, then each tenant's own,
+   * so a tenant's records do not depend on the tenants before it (nor on the scale).
+   */
+  private random: SeededRandom;
+  private ids: ScopedIds;
 
   constructor(
     calendar: DemoCalendar,
-    private readonly ids: DeterministicIds,
-    private readonly random: SeededRandom,
+    private readonly facilityIndex: number,
     private readonly facility: DemoFacility,
     private readonly plan: FacilityPlan,
     private readonly options: DemoOptions,
@@ -305,14 +324,20 @@ class FacilityGenerator {
     this.tenantCount = plan.tenants * options.scale;
     this.zone = plan.timeZone;
     this.calendar = calendar;
+    this.seed = mix32(SEED ^ mix32(facilityIndex + 1));
+    this.random = new SeededRandom(this.seed);
+    this.ids = facilityIds(facilityIndex);
   }
 
   *parts(): Generator<Dataset> {
     for (let start = 0; start < this.tenantCount; start += TENANTS_PER_PART) {
       const lists = emptyLists();
-      if (start === 0) this.facilityItems(lists);
-      const count = Math.min(TENANTS_PER_PART, this.tenantCount - start);
-      this.tenants(lists, start, count);
+      if (start === 0) {
+        this.facilityItems(lists);
+        this.retailSales(lists);
+      }
+      const end = Math.min(start + TENANTS_PER_PART, this.tenantCount);
+      for (let k = start; k < end; k++) this.tenant(lists, k);
       yield { version: 1, ...lists };
     }
   }
@@ -443,129 +468,116 @@ class FacilityGenerator {
     }
   }
 
-  private tenants(lists: Lists, start: number, count: number): void {
+  private tenant(lists: Lists, k: number): void {
+    this.random = SeededRandom.derive(this.seed, k);
+    this.ids = tenantIds(this.facilityIndex, k);
     const r = this.random;
     const today = this.options.today;
-    const todayMs = this.calendar.day(today) * DAY_MS;
     const facilityId = this.facility.id;
-    // A fifth of the move-ins fill every recent day up to the day after the reference date, so each
-    // facility's local "today" has rate applied actions whatever its zone.
-    const recentCount = Math.min(this.tenantCount, Math.max(6, Math.round(this.tenantCount * 0.2)));
+    // A fifth of each scale-1 block of tenants moved in on the recent days, up to the day after the
+    // reference date, so each facility's local "today" has rate applied actions whatever its zone.
+    const block = this.plan.tenants;
+    const recentCount = Math.max(6, Math.round(block * 0.2));
     const recentDays = Math.min(RECENT_DAYS, Math.max(3, Math.floor(recentCount / 2)));
-    const historyFromMs = todayMs - HISTORY_DAYS * DAY_MS;
+    const place = k % block;
 
-    for (let i = 0; i < count; i++) {
-      const k = start + i;
-      const first = r.pick(FIRST_NAMES);
-      const last = r.pick(LAST_NAMES);
-      const tenantId = this.ids.next();
-      lists.tenants.push({
-        id: tenantId,
-        facility_id: facilityId,
-        first_name: first,
-        last_name: last,
-        email: r.chance(0.9) ? `${asciiSlug(first)}.${asciiSlug(last)}${k}@example.com` : null,
-        phone: r.chance(0.95) ? `${this.plan.phonePrefix}${pad(k % 10000, 4)}` : null,
-      });
+    const first = r.pick(FIRST_NAMES);
+    const last = r.pick(LAST_NAMES);
+    const tenantId = this.ids.at(TENANT_ID);
+    lists.tenants.push({
+      id: tenantId,
+      facility_id: facilityId,
+      first_name: first,
+      last_name: last,
+      email: r.chance(0.9) ? `${asciiSlug(first)}.${asciiSlug(last)}${k}@example.com` : null,
+      phone: r.chance(0.95) ? `${this.plan.phonePrefix}${pad(k % 10000, 4)}` : null,
+    });
+    const unit = this.unit(lists, this.ids.at(UNIT_ID), `${'ABCDEFGH'[k % 8]}-${101 + Math.floor(k / 8)}`, k);
+    const ledgerId = this.ids.at(LEDGER_ID);
+    lists.ledgers.push({ id: ledgerId, facility_id: facilityId, tenant_id: tenantId, unit_id: unit.id });
+    // Some units stand empty, in buildings of their own.
+    if (r.chance(0.1))
+      this.unit(lists, this.ids.next(), `${'JKLM'[k % 4]}-${101 + Math.floor(k / 4)}`, k * 5);
 
-      const unit = this.unit(lists);
-      // Some units stand empty.
-      if (r.chance(0.1)) this.unit(lists);
+    const moveInDate =
+      place < recentCount
+        ? this.calendar.addDays(today, 1 - (place % recentDays))
+        : this.calendar.addDays(today, -recentDays - r.int(1400));
+    const moveInMinute = r.between(8 * 60, 18 * 60 - 1);
+    const moveInAt = this.calendar.localInstant(moveInDate, moveInMinute, this.zone);
+    const transfer = k > 0 && r.chance(0.05);
+    const applied = r.pick(APPLIED_RATES);
+    const employee = r.chance(0.7) ? r.pick(EMPLOYEES) : null;
+    lists.rate_applied_actions.push({
+      id: this.ids.next(),
+      facility_id: facilityId,
+      rate_info: {
+        applied_rate: { name: applied.name, amount: money(Math.round(unit.rate * 100 * applied.factor)) },
+        standard_rate: unit.rate,
+      },
+      source: employee ? r.pick(SOURCES.slice(1)) : 'Website',
+      completed_on: moveInDate,
+      completed_by: employee?.name ?? '',
+      employee_id: employee?.employeeId ?? '',
+      user_id: employee?.userId ?? '',
+      time_completed: moveInAt,
+      event: transfer ? 'TransferUnitEvent' : 'MoveInUnitEvent',
+      // A transfer comes from the previous tenant's ledger, which an earlier part may hold.
+      old_ledger_id: transfer ? tenantIds(this.facilityIndex, k - 1).at(LEDGER_ID) : '',
+      new_ledger_id: ledgerId,
+      unit_id: unit.id,
+      lead_id: this.ids.next(),
+    });
 
-      const ledgerId = this.ids.next();
-      lists.ledgers.push({ id: ledgerId, facility_id: facilityId, tenant_id: tenantId, unit_id: unit.id });
-
-      const moveInDate =
-        k < recentCount
-          ? this.calendar.addDays(today, 1 - (k % recentDays))
-          : this.calendar.addDays(today, -recentDays - r.int(1400));
-      const moveInMinute = r.between(8 * 60, 18 * 60 - 1);
-      const moveInAt = this.calendar.localInstant(moveInDate, moveInMinute, this.zone);
-      const previousLedger = lists.ledgers.length > 1 ? lists.ledgers[lists.ledgers.length - 2] : null;
-      const transfer = previousLedger !== null && r.chance(0.05);
-      const applied = r.pick(APPLIED_RATES);
-      const employee = r.chance(0.7) ? r.pick(EMPLOYEES) : null;
-      lists.rate_applied_actions.push({
+    const hasInsurance = this.insurance(lists, ledgerId, moveInDate);
+    if (r.chance(0.3)) this.services(lists, ledgerId, moveInDate);
+    if (r.chance(0.25)) {
+      const discount = r.pick(DISCOUNTS);
+      lists.ledger_discounts.push({
         id: this.ids.next(),
-        facility_id: facilityId,
-        rate_info: {
-          applied_rate: { name: applied.name, amount: money(Math.round(unit.rate * 100 * applied.factor)) },
-          standard_rate: unit.rate,
-        },
-        source: employee ? r.pick(SOURCES.slice(1)) : 'Website',
-        completed_on: moveInDate,
-        completed_by: employee?.name ?? '',
-        employee_id: employee?.employeeId ?? '',
-        user_id: employee?.userId ?? '',
-        time_completed: moveInAt,
-        event: transfer ? 'TransferUnitEvent' : 'MoveInUnitEvent',
-        old_ledger_id: transfer ? previousLedger.id : '',
-        new_ledger_id: ledgerId,
-        unit_id: unit.id,
-        lead_id: this.ids.next(),
+        ledger_id: ledgerId,
+        name: discount.name,
+        kind: discount.kind,
+        description: discount.description,
+        start_date: moveInDate,
+        end_date: discount.months ? this.calendar.addDays(moveInDate, discount.months * 30) : null,
+        min_occupancy_months: discount.months,
       });
-
-      const hasInsurance = this.insurance(lists, ledgerId, moveInDate);
-      if (r.chance(0.3)) this.services(lists, ledgerId, moveInDate);
-      if (r.chance(0.25)) {
-        const discount = r.pick(DISCOUNTS);
-        lists.ledger_discounts.push({
-          id: this.ids.next(),
-          ledger_id: ledgerId,
-          name: discount.name,
-          kind: discount.kind,
-          description: discount.description,
-          start_date: moveInDate,
-          end_date: discount.months ? this.calendar.addDays(moveInDate, discount.months * 30) : null,
-          min_occupancy_months: discount.months,
-        });
-      }
-
-      this.events(lists, ledgerId, moveInDate, moveInMinute, hasInsurance, this.showcase && k === 0);
-      if (r.chance(0.5)) this.paymentMethod(lists, tenantId, first, last, k);
-
-      // Ten rate changes per tenant on average, exactly: pairs of tenants share 20.
-      let changes: number;
-      if (k % 2 === 0) {
-        this.pairedDelta = r.between(-5, 5);
-        changes = 10 + this.pairedDelta;
-      } else {
-        changes = 10 - this.pairedDelta;
-      }
-      this.rateChanges(lists, tenantId, unit, historyFromMs, changes);
     }
 
-    if (start === 0) {
-      // Retail sales without a ledger: payment events whose only document is a receipt.
-      for (let day = 0; day < 5; day++) {
-        const date = this.calendar.addDays(today, -day);
-        const eventId = this.ids.next();
-        const createdAt = this.calendar.localInstant(date, 12 * 60 + day * 17, this.zone);
-        lists.events.push({
-          id: eventId,
-          facility_id: facilityId,
-          type: 'successful_payment_event',
-          ledger_id: null,
-          created_at: createdAt,
-        });
-        lists.event_documents.push(
-          this.document(eventId, 'Retail Receipt', createdAt, false, DOCUMENT_BODIES.retailReceipt),
-        );
-      }
+    this.events(lists, ledgerId, moveInDate, moveInMinute, hasInsurance, this.showcase && k === 0);
+    if (r.chance(0.5)) this.paymentMethod(lists, tenantId, first, last, k);
+
+    // Ten rate changes per tenant on average, exactly: the two tenants of a pair share twenty.
+    const pairDelta = SeededRandom.derive(this.seed ^ 0x5bd1e995, k >> 1).between(-5, 5);
+    const historyFromMs = (this.calendar.day(today) - HISTORY_DAYS) * DAY_MS;
+    this.rateChanges(lists, tenantId, unit, historyFromMs, k % 2 === 0 ? 10 + pairDelta : 10 - pairDelta);
+  }
+
+  /** Retail sales without a ledger: payment events whose only document is a receipt. */
+  private retailSales(lists: Lists): void {
+    for (let day = 0; day < 5; day++) {
+      const date = this.calendar.addDays(this.options.today, -day);
+      const eventId = this.ids.next();
+      const createdAt = this.calendar.localInstant(date, 12 * 60 + day * 17, this.zone);
+      lists.events.push({
+        id: eventId,
+        facility_id: this.facility.id,
+        type: 'successful_payment_event',
+        ledger_id: null,
+        created_at: createdAt,
+      });
+      lists.event_documents.push(
+        this.document(eventId, 'Retail Receipt', createdAt, false, DOCUMENT_BODIES.retailReceipt),
+      );
     }
   }
 
-  private unit(lists: Lists): DatasetUnit {
+  private unit(lists: Lists, id: string, name: string, sizeIndex: number): DatasetUnit {
     const r = this.random;
-    const n = this.unitNumber++;
-    const size = UNIT_SIZES[n % UNIT_SIZES.length];
+    const size = UNIT_SIZES[sizeIndex % UNIT_SIZES.length];
     const rateCents = r.between(size.min, size.max) * 100 + (r.chance(0.3) ? 50 : 0);
-    const unit: DatasetUnit = {
-      id: this.ids.next(),
-      facility_id: this.facility.id,
-      name: `${'ABCDEFGH'[n % 8]}-${101 + Math.floor(n / 8)}`,
-      rate: money(rateCents),
-    };
+    const unit: DatasetUnit = { id, facility_id: this.facility.id, name, rate: money(rateCents) };
     lists.units.push(unit);
     return unit;
   }

@@ -82,20 +82,30 @@ function hex32(value: number): string {
 }
 
 /**
- * Version-4-shaped UUIDs from a counter. The first 32 bits are a bijection of the counter, so two
- * counters below 2^32 never give the same id; the rest only make the ids look random.
+ * Version-4-shaped UUIDs from 32-bit keys. The first 32 bits are a bijection of the key, so two
+ * keys never give the same id; the rest only make the ids look random.
  */
-export class DeterministicIds {
-  private counter = 0;
+export class ScopedIds {
+  private issued: number;
 
-  constructor(private readonly namespace: number) {}
-
-  next(): string {
-    return uuidFromCounter(this.namespace, this.counter++);
+  /** Keys `base` to `base + capacity - 1` belong to this scope; `next` starts after `reserved`. */
+  constructor(
+    private readonly namespace: number,
+    private readonly base: number,
+    private readonly capacity: number,
+    reserved = 0,
+  ) {
+    this.issued = reserved;
   }
 
-  get issued(): number {
-    return this.counter;
+  next(): string {
+    return this.at(this.issued++);
+  }
+
+  /** The scope's n-th id, whether or not it was issued yet. */
+  at(n: number): string {
+    if (n >= this.capacity) throw new RangeError(`id scope of ${this.capacity} exhausted`);
+    return uuidFromCounter(this.namespace, (this.base + n) >>> 0);
   }
 }
 
