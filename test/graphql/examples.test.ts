@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse, print, type DefinitionNode } from 'graphql';
 import type {
   CompanyRateChangesQuery,
   CompanyRateChangesQueryVariables,
@@ -141,5 +144,24 @@ describeEachDialect('GraphQL README examples', (dialect) => {
         },
       },
     });
+  });
+});
+
+describe('GraphQL README examples text', () => {
+  const named = (source: string) =>
+    new Map(
+      parse(source)
+        .definitions.filter((d): d is DefinitionNode & { name: { value: string } } => 'name' in d && !!d.name)
+        .map((d) => [d.name.value, print(d)]),
+    );
+
+  it('shows exactly the operations the tests above run', () => {
+    const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## GraphQL\n'));
+    const blocks = [...section.matchAll(/```graphql\n(query [\s\S]*?)```/g)].map((m) => m[1]);
+    const shown = new Map(blocks.flatMap((block) => [...named(block)]));
+    const tested = named(readFileSync(path.join(__dirname, 'operations/examples.graphql'), 'utf8'));
+    expect([...shown.keys()]).toEqual(['FacilityOverview', 'LedgerTenantNotes', 'CompanyRateChanges']);
+    for (const [name, text] of shown) expect(text).toBe(tested.get(name));
   });
 });
