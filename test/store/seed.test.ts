@@ -30,7 +30,7 @@ describe('demo data generator', () => {
     for (const [key, list] of Object.entries(data)) {
       if (!Array.isArray(list) || key === 'flippers') continue;
       const byId = new Map(
-        ((larger as Record<string, unknown>)[key] as Array<{ id: string }>).map((record) => [
+        ((larger as unknown as Record<string, unknown>)[key] as Array<{ id: string }>).map((record) => [
           record.id,
           record,
         ]),
