@@ -26,6 +26,26 @@ describe('dates and instants', () => {
     expect(formatInstant('2026-07-15T16:00:00.000Z', 'UTC')).toBe('2026-07-15T16:00:00+00:00');
   });
 
+  it('writes each side of a transition with its own offset, whatever was written before that day', () => {
+    // Later instants of the transition day first: the day's offsets must not stick to one value.
+    const cases: Array<[string, string, string]> = [
+      ['2026-03-08T23:00:00.000Z', 'America/New_York', '2026-03-08T19:00:00-04:00'],
+      ['2026-03-08T06:59:59.999Z', 'America/New_York', '2026-03-08T01:59:59.999-05:00'],
+      ['2026-03-08T07:00:00.000Z', 'America/New_York', '2026-03-08T03:00:00-04:00'],
+      ['2026-03-08T00:00:00.000Z', 'America/New_York', '2026-03-07T19:00:00-05:00'],
+      ['2026-11-01T05:59:59.000Z', 'America/New_York', '2026-11-01T01:59:59-04:00'],
+      ['2026-11-01T06:00:00.000Z', 'America/New_York', '2026-11-01T01:00:00-05:00'],
+      ['2026-10-25T00:59:59.000Z', 'Europe/London', '2026-10-25T01:59:59+01:00'],
+      ['2026-10-25T01:00:00.000Z', 'Europe/London', '2026-10-25T01:00:00+00:00'],
+      ['2026-04-04T15:00:00.000Z', 'Australia/Lord_Howe', '2026-04-05T01:30:00+10:30'],
+      ['2026-04-04T14:59:00.000Z', 'Australia/Lord_Howe', '2026-04-05T01:59:00+11:00'],
+      ['2026-04-05T13:59:00.000Z', 'Pacific/Auckland', '2026-04-06T01:59:00+12:00'],
+      ['2026-04-04T13:59:00.000Z', 'Pacific/Auckland', '2026-04-05T02:59:00+13:00'],
+      ['2026-04-04T14:00:00.000Z', 'Pacific/Auckland', '2026-04-05T02:00:00+12:00'],
+    ];
+    for (const [stored, zone, expected] of cases) expect(formatInstant(stored, zone)).toBe(expected);
+  });
+
   it("takes a facility's today from its own zone", () => {
     const instant = new Date('2026-11-21T03:00:00Z');
     expect(localDate(instant, 'America/Los_Angeles')).toBe('2026-11-20');

@@ -77,23 +77,37 @@ export function localDate(instant: Date, zone: string): string {
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
 }
 
-// Offsets change only on whole quarter hours, so one lookup serves every instant of that quarter.
-const QUARTER_HOUR = 15 * 60 * 1000;
-const offsetCache = new Map<string, number>();
+const DAY_MS = 86_400_000;
+
+/** Minutes east of UTC of the zone at that instant (millisecond epoch), asked of Intl. */
+function zoneOffsetAt(ms: number, zone: string): number {
+  const p = localParts(new Date(ms), zone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
+}
+
+// Zones change offset at most once a day, so a UTC day whose first and last millisecond share an
+// offset has it throughout: one cached number per zone and day (null on a transition day, where
+// each instant is asked of Intl: two days a year in zones with daylight saving time).
+const dayOffsets = new Map<string, Map<number, number | null>>();
 
 /** Minutes east of UTC of the zone at that instant. */
 export function offsetMinutes(instant: Date, zone: string): number {
-  const quarter = Math.floor(instant.getTime() / QUARTER_HOUR);
-  const key = `${zone}|${quarter}`;
-  let offset = offsetCache.get(key);
+  const ms = instant.getTime();
+  const day = Math.floor(ms / DAY_MS);
+  let days = dayOffsets.get(zone);
+  let offset = days?.get(day);
   if (offset === undefined) {
-    const p = localParts(instant, zone);
-    const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-    offset = Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60000);
-    if (offsetCache.size > 100_000) offsetCache.clear();
-    offsetCache.set(key, offset);
+    const first = zoneOffsetAt(day * DAY_MS, zone);
+    offset = first === zoneOffsetAt(day * DAY_MS + DAY_MS - 1, zone) ? first : null;
+    if (!days) {
+      days = new Map();
+      dayOffsets.set(zone, days);
+    }
+    if (days.size > 100_000) days.clear();
+    days.set(day, offset);
   }
-  return offset;
+  return offset ?? zoneOffsetAt(ms, zone);
 }
 
 /** A stored UTC instant written in the zone's local time with its offset: `2026-03-01T09:30:00-05:00`. */
