@@ -9,6 +9,7 @@ import { DomainError } from '../errors';
 import { isUuid, normalizeId } from '../shared/ids';
 import { localDate } from '../shared/time';
 import type { Company, Facility } from './facilities.types';
+import { compareCodePoints } from '../shared/compare';
 
 export function facilityRowToFacility(row: FacilityRow): Facility {
   return {
@@ -18,10 +19,6 @@ export function facilityRowToFacility(row: FacilityRow): Facility {
     timeZone: row.time_zone,
     tenantPaymentsDisabled: row.tenant_payments_disabled === 1,
   };
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function companyRowToCompany(row: CompanyRow): Company {
@@ -75,7 +72,7 @@ export class FacilitiesService {
   async facilitiesOfCompany(company: Company): Promise<Facility[]> {
     const rows = await this.facilities.findFacilitiesOfCompany(company.id);
     const keyed = rows.map((row) => ({ key: row.name.toLowerCase(), row }));
-    keyed.sort((a, b) => compareText(a.key, b.key) || compareText(a.row.id, b.row.id));
+    keyed.sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.row.id, b.row.id));
     return keyed.map(({ row }) => facilityRowToFacility(row));
   }
 

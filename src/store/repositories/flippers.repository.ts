@@ -1,4 +1,5 @@
 import type { Db } from '../database';
+import { compareCodePoints } from '../../domain/shared/compare';
 
 export class FlippersRepository {
   constructor(private readonly db: Db) {}
@@ -37,8 +38,4 @@ export class FlippersRepository {
     const row = await this.enabledFor(facilityId, companyId).where('f.name', '=', name).executeTakeFirst();
     return row !== undefined;
   }
-}
-
-export function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,6 +5,7 @@ import type {
   LedgerServicesTable,
   LedgersTable,
 } from '../schema';
+import { compareCodePoints } from '../../domain/shared/compare';
 
 export type LedgerRow = LedgersTable;
 export type LedgerInsuranceRow = LedgerInsurancesTable;
@@ -23,18 +24,14 @@ function groupInKeyOrder<R>(keys: readonly string[], rows: R[], keyOf: (row: R) 
   return keys.map((key) => groups.get(key) ?? []);
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 // Sorting happens here, by code point, so the order never depends on a PostgreSQL collation.
-const byId = (a: { id: string }, b: { id: string }) => compareText(a.id, b.id);
+const byId = (a: { id: string }, b: { id: string }) => compareCodePoints(a.id, b.id);
 const byEffectiveDate = (
   a: LedgerServiceRow | LedgerInsuranceRow,
   b: LedgerServiceRow | LedgerInsuranceRow,
-) => compareText(a.effective_date, b.effective_date) || byId(a, b);
+) => compareCodePoints(a.effective_date, b.effective_date) || byId(a, b);
 const byStartDate = (a: LedgerDiscountRow, b: LedgerDiscountRow) =>
-  compareText(a.start_date, b.start_date) || byId(a, b);
+  compareCodePoints(a.start_date, b.start_date) || byId(a, b);
 
 export class LedgersRepository {
   constructor(private readonly db: Db) {}

@@ -1,5 +1,6 @@
 import type { Db } from '../database';
 import type { MoveInSessionsTable, SessionDocumentsTable, TenantsTable, UnitsTable } from '../schema';
+import { compareCodePoints } from '../../domain/shared/compare';
 
 export type MoveInSessionRow = MoveInSessionsTable;
 export type SessionDocumentRow = SessionDocumentsTable;
@@ -10,10 +11,6 @@ export interface MoveInFeeRow {
   id: string;
   description: string;
   total_cents: number;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export class MoveInsRepository {
@@ -49,7 +46,7 @@ export class MoveInsRepository {
     // Sorted here by code point, so the order never depends on a PostgreSQL collation.
     return rows
       .map((row) => ({ row, key: row.description.toLowerCase() }))
-      .sort((a, b) => compareText(a.key, b.key) || compareText(a.row.id, b.row.id))
+      .sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.row.id, b.row.id))
       .map(({ row }) => row);
   }
 
@@ -101,9 +98,9 @@ export class MoveInsRepository {
       .execute();
     rows.sort(
       (a, b) =>
-        compareText(a.created_at, b.created_at) ||
-        compareText(a.description.toLowerCase(), b.description.toLowerCase()) ||
-        compareText(a.id, b.id),
+        compareCodePoints(a.created_at, b.created_at) ||
+        compareCodePoints(a.description.toLowerCase(), b.description.toLowerCase()) ||
+        compareCodePoints(a.id, b.id),
     );
     const bySession = new Map<string, SessionDocumentRow[]>();
     for (const row of rows) {

@@ -1,5 +1,6 @@
 import type { Db } from '../database';
 import type { LedgersTable, NoteEventsTable, NotesTable } from '../schema';
+import { compareCodePoints } from '../../domain/shared/compare';
 
 export type NoteEventRow = NoteEventsTable;
 export type NoteRow = NotesTable;
@@ -13,13 +14,9 @@ export interface StoredNoteEvent {
   notes: NoteRow[];
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 // Sorted by code point here, so the order never depends on a PostgreSQL collation.
 const byCreatedAtThenId = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
-  compareText(a.created_at, b.created_at) || compareText(a.id, b.id);
+  compareCodePoints(a.created_at, b.created_at) || compareCodePoints(a.id, b.id);
 
 type NoteEventKey = 'id' | 'tenant_id' | 'unit_id' | 'ledger_id';
 
