@@ -15,7 +15,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { URLSearchParams } = require('node:url');
+const { URL, URLSearchParams } = require('node:url');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
 const { companyDataset } = require('./generate');
@@ -127,6 +127,7 @@ function survey(file, smallCompanyId) {
       small: { companyId: smallCompanyId, rows: small.n },
       createdBy: creator.created_by,
       day: days[Math.floor(days.length / 2)].day,
+      days: days.map((row) => row.day),
       total: db.prepare('select count(*) as n from rate_changes').get().n,
     };
   } finally {
@@ -216,6 +217,15 @@ async function main() {
       per_page: '500',
     };
     const { large } = world;
+    // Each request a different day: rows scattered over the table, as real windows are.
+    const dayWindow = (day) => {
+      const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+      return { updated_after: `${day}T00:00:00Z`, updated_before: `${next}T00:00:00Z`, per_page: '500' };
+    };
+    const randomDayPath = () => {
+      const url = new URL(rcu(large, dayWindow(world.days[Math.floor(Math.random() * world.days.length)])));
+      return url.pathname + url.search;
+    };
     const rows = (company) => `company of ${fmt(company.rows)} rows`;
     const scenarios = [
       {
@@ -253,6 +263,12 @@ async function main() {
         headers: bearer(tokens.large),
         counted: true,
       },
+      {
+        name: `GET rate_change_updates, per_page 500, ${rows(large)}, a random day per request`,
+        url: rcu(large, oneDay),
+        headers: bearer(tokens.large),
+        randomPath: randomDayPath,
+      },
     ];
     for (const scenario of scenarios) {
       const body = await fetchOnce(scenario.url, scenario.headers);
@@ -277,6 +293,9 @@ async function main() {
     for (const scenario of scenarios) {
       log(`measuring: ${scenario.name}`);
       const base = { url: scenario.url, headers: scenario.headers, connections: options.connections };
+      if (scenario.randomPath) {
+        base.requests = [{ setupRequest: (request) => ({ ...request, path: scenario.randomPath() }) }];
+      }
       await cannon({ ...base, duration: 2 });
       const result = await cannon({ ...base, duration: options.duration });
       results.push({ ...scenario, result });
