@@ -20,6 +20,7 @@ const readline = require('node:readline');
 const { URLSearchParams } = require('node:url');
 const { isDeepStrictEqual } = require('node:util');
 const autocannon = require('autocannon');
+const { invoiceableItems, seeded } = require('./generate');
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -47,16 +48,6 @@ const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** mulberry32: the same rows on every run. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIRST = ['Ada', 'adam', 'Émile', 'Zed', 'Chloé', 'bob', 'Ömer', 'Lin', 'yuki', 'Ana'];
 const LAST = ['Smith', 'jones', 'Łukasz', 'Brown', 'Zhang', 'Müller', 'García', "O'Neil"];
@@ -114,36 +105,6 @@ function* datasetParts(facilities, client) {
     yield part;
   }
   return { companyId, facilityId: facilityIds[0] };
-}
-
-function invoiceableItems(facilityId, uuid) {
-  const kinds = ['fee', 'insurance', 'service', 'retail'];
-  return Array.from({ length: 40 }, (_, i) => {
-    const kind = kinds[i % kinds.length];
-    const amount = 5 + i;
-    const tax = kind === 'retail' ? Math.round(amount * 8) / 100 : 0;
-    const item = {
-      id: uuid(),
-      facility_id: facilityId,
-      kind,
-      product_code: `${kind.toUpperCase()}-${i}`,
-      description: `${kind} item ${String(i).padStart(2, '0')}`,
-      invoiceable_amounts: [{ id: uuid(), amount, kind: 'amount', limit: null }],
-      tax_total: tax,
-      total: Math.round((amount + tax) * 100) / 100,
-    };
-    if (kind === 'fee') item.fee_category = 'other';
-    if (kind === 'retail') Object.assign(item, { quantity: 100, rental_center_eligible: i % 8 === 3 });
-    if (kind === 'insurance') {
-      Object.assign(item, {
-        coverage_amount: 2000,
-        coverage_percentage: 100,
-        provider_name: 'Bench',
-        provider_key: 'bench',
-      });
-    }
-    return item;
-  });
 }
 
 async function seed(dist, file, facilities) {
