@@ -137,4 +137,4 @@ function companyDataset(plan) {
   return { dataset, companyId: out.companyId, facilityId: out.facilityId };
 }
 
-module.exports = { companyDataset, invoiceableItems, seeded };
+module.exports = { companyDataset, companyParts };

@@ -12,7 +12,7 @@
  * service, default dist/), --keep.
  */
 const { spawn } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
+const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -20,7 +20,7 @@ const readline = require('node:readline');
 const { URLSearchParams } = require('node:url');
 const { isDeepStrictEqual } = require('node:util');
 const autocannon = require('autocannon');
-const { invoiceableItems, seeded } = require('./generate');
+const { companyParts } = require('./generate');
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -49,64 +49,6 @@ const fmt = (n, digits = 0) =>
 
 /** mulberry32: the same rows on every run. */
 
-const FIRST = ['Ada', 'adam', 'Émile', 'Zed', 'Chloé', 'bob', 'Ömer', 'Lin', 'yuki', 'Ana'];
-const LAST = ['Smith', 'jones', 'Łukasz', 'Brown', 'Zhang', 'Müller', 'García', "O'Neil"];
-const ZONES = ['America/New_York', 'America/Los_Angeles', 'Europe/London', 'Pacific/Auckland'];
-
-/** One company: `facilities` x 100 tenants with a unit and 10 rate changes each; 40 items on the first facility. */
-function* datasetParts(facilities, client) {
-  const random = seeded(42);
-  const hex = (n) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
-  const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(random() * 4)]}${hex(3)}-${hex(12)}`;
-  const companyId = uuid();
-  const facilityIds = Array.from({ length: facilities }, () => uuid());
-  yield {
-    version: 1,
-    companies: [{ id: companyId, name: 'Bench Storage' }],
-    facilities: facilityIds.map((id, f) => ({
-      id,
-      company_id: companyId,
-      name: `Bench ${String(f + 1).padStart(3, '0')} ${FIRST[f % FIRST.length]}`,
-      time_zone: ZONES[f % ZONES.length],
-    })),
-    client_applications: [{ id: uuid(), company_id: companyId, name: 'bench', ...client }],
-  };
-  for (const [f, facilityId] of facilityIds.entries()) {
-    const part = { version: 1, tenants: [], units: [], rate_changes: [], invoiceable_items: [] };
-    if (f === 0) part.invoiceable_items = invoiceableItems(facilityId, uuid);
-    for (let t = 0; t < 100; t++) {
-      const tenantId = uuid();
-      const unitId = uuid();
-      part.tenants.push({
-        id: tenantId,
-        facility_id: facilityId,
-        first_name: FIRST[Math.floor(random() * FIRST.length)],
-        last_name: `${LAST[Math.floor(random() * LAST.length)]}${t}`,
-      });
-      let rate = 5000 + Math.floor(random() * 20000);
-      part.units.push({ id: unitId, facility_id: facilityId, name: `U-${t + 1}`, rate: rate / 100 });
-      for (let c = 0; c < 10; c++) {
-        const at = Date.UTC(2024, 0, 1) + Math.floor(random() * 2 * 365 * 86_400_000);
-        const next = Math.round(rate * (1 + (3 + Math.floor(random() * 7)) / 100));
-        part.rate_changes.push({
-          id: uuid(),
-          facility_id: facilityId,
-          tenant_id: tenantId,
-          unit_id: unitId,
-          changed_at: new Date(at).toISOString(),
-          old_rate: rate / 100,
-          new_rate: next / 100,
-          effective_on_date: new Date(at + 30 * 86_400_000).toISOString().slice(0, 10),
-          created_by: random() < 0.85 ? 1 + Math.floor(random() * 20) : null,
-        });
-        rate = next;
-      }
-    }
-    yield part;
-  }
-  return { companyId, facilityId: facilityIds[0] };
-}
-
 async function seed(dist, file, facilities) {
   const { openStore } = require(path.join(dist, 'store/database'));
   const { migrateToLatest } = require(path.join(dist, 'store/migrator'));
@@ -119,14 +61,16 @@ async function seed(dist, file, facilities) {
     consumer_secret: randomBytes(24).toString('base64url'),
     bearer_token: token,
   };
-  const parts = datasetParts(facilities, client);
-  let step = parts.next();
-  while (!step.done) {
-    await importDataset(store, step.value);
-    step = parts.next();
-  }
+  // The same generator as the REST bench: facilities x 100 tenants x 10 rate changes, items on the first.
+  const out = {};
+  const plan = { seed: 42, name: 'Bench Storage', key: 'bench', facilities, tenants: 100, changes: 10, out };
+  for (const part of companyParts(plan)) await importDataset(store, part);
+  await importDataset(store, {
+    version: 1,
+    client_applications: [{ id: randomUUID(), company_id: out.companyId, name: 'bench', ...client }],
+  });
   await store.close();
-  return { ...step.value, token, rateChanges: facilities * 1000 };
+  return { companyId: out.companyId, facilityId: out.facilityId, token, rateChanges: facilities * 1000 };
 }
 
 /** The built service on a free port, in a child process. */
