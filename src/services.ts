@@ -63,6 +63,8 @@ export function createServices(
   options: { paymentGateway?: PaymentGateway } = {},
 ): Services {
   const db = store.db;
+  // Tenants and units are looked up by several areas; one repository serves them all.
+  const people = new TenantsRepository(db);
   const documents = new DocumentsService(new DocumentsRepository(db), clock);
   const outbox = new OutboxService(new OutboxRepository(db), clock);
   return {
@@ -73,18 +75,19 @@ export function createServices(
     flippers: new FlippersService(new FlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new RateAppliedActionsRepository(db), clock),
     ledgers: new LedgersService(new LedgersRepository(db), clock),
-    notes: new NotesService(new NotesRepository(db), clock),
+    notes: new NotesService(new NotesRepository(db), people, clock),
     documents,
     documentPdfs: new DocumentPdfsService(new DocumentsRepository(db)),
-    moveIns: new MoveInsService(new MoveInsRepository(db), clock),
+    moveIns: new MoveInsService(new MoveInsRepository(db), people, clock),
     invoiceableItems: new InvoiceableItemsService(new InvoiceableItemsRepository(db), clock),
     rateChanges: new RateChangesService(new RateChangesRepository(db), clock),
     payments: new PaymentsService(
       new PaymentsRepository(db),
+      people,
       clock,
       options.paymentGateway ?? new TestPaymentGateway(),
     ),
-    tenants: new TenantsService(new TenantsRepository(db)),
+    tenants: new TenantsService(people),
     events: new EventsService(new EventsRepository(db)),
     outbox,
     esign: new EsignService(documents, outbox, { publicBaseUrl: config.publicBaseUrl }),

@@ -23,6 +23,7 @@ import {
   type MoveInSession,
   type SessionDocument,
 } from './move-ins.types';
+import type { TenantsRepository } from '../../store/repositories/tenants.repository';
 
 /** Fees as kept in a session row's `fees` column. */
 interface StoredFee {
@@ -118,6 +119,7 @@ function money(cents: number): string {
 export class MoveInsService {
   constructor(
     private readonly repository: MoveInsRepository,
+    private readonly people: TenantsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -146,10 +148,10 @@ export class MoveInsService {
     const moveInDate = readMoveInDate(names.moveInDate, fields.move_in_date, today, problems);
     if (problems.length > 0 || unitId === undefined) throw DomainError.invalid(problems);
 
-    const unit = await this.repository.findUnit(facility.id, unitId);
+    const unit = await this.people.unitInFacility(facility.id, unitId);
     if (!unit) throw DomainError.notFound(names.unitId, 'unit', unitId);
     const tenant =
-      tenantId === undefined ? undefined : await this.repository.findTenant(facility.id, tenantId);
+      tenantId === undefined ? undefined : await this.people.tenantInFacility(facility.id, tenantId);
     if (tenantId !== undefined && !tenant) throw DomainError.notFound(names.tenantId, 'tenant', tenantId);
 
     const fees = (await this.repository.moveInFees(facility.id)).map(feeRowToFee);

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock';
 import type { NoteRow, NotesRepository, StoredNoteEvent } from '../../store/repositories/notes.repository';
+import type { TenantsRepository } from '../../store/repositories/tenants.repository';
 import type { Caller } from '../caller';
 import { DomainError, type ParameterProblem } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
@@ -123,6 +124,7 @@ function validate(input: CreateNoteInput): ValidNote {
 export class NotesService {
   constructor(
     private readonly repository: NotesRepository,
+    private readonly people: TenantsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -143,10 +145,10 @@ export class NotesService {
     if (valid.ledgerId !== undefined && !ledger) {
       throw DomainError.notFound('note.ledger_id', 'ledger', valid.ledgerId);
     }
-    if (tenantId !== undefined && !(await this.repository.tenantExists(facility.id, tenantId))) {
+    if (tenantId !== undefined && !(await this.people.tenantInFacility(facility.id, tenantId))) {
       throw DomainError.notFound('note.tenant_id', 'tenant', tenantId);
     }
-    if (unitId !== undefined && !(await this.repository.unitExists(facility.id, unitId))) {
+    if (unitId !== undefined && !(await this.people.unitInFacility(facility.id, unitId))) {
       throw DomainError.notFound('note.unit_id', 'unit', unitId);
     }
     if (ledger) {

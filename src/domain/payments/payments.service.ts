@@ -28,6 +28,7 @@ import {
 } from './payments.types';
 import { validateRetailPayment, withArticle } from './payments.validation';
 import { receiptTemplate } from './receipt';
+import type { TenantsRepository } from '../../store/repositories/tenants.repository';
 
 function parseBillingAddress(stored: string | null): BillingAddress | null {
   if (stored === null) return null;
@@ -116,6 +117,7 @@ interface PreparedPayment {
 export class PaymentsService {
   constructor(
     private readonly repository: PaymentsRepository,
+    private readonly people: TenantsRepository,
     private readonly clock: Clock,
     readonly gateway: PaymentGateway,
   ) {}
@@ -284,7 +286,7 @@ export class PaymentsService {
     if (problems.length > 0) throw DomainError.invalid(problems);
 
     let tenantId = valid.tenantId;
-    if (tenantId !== null && !(await this.repository.findTenant(facility.id, tenantId))) {
+    if (tenantId !== null && !(await this.people.tenantInFacility(facility.id, tenantId))) {
       throw DomainError.notFound('retail_payment.tenant_id', 'tenant', tenantId);
     }
 

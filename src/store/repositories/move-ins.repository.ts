@@ -1,11 +1,9 @@
 import type { Db } from '../database';
-import type { MoveInSessionsTable, SessionDocumentsTable, TenantsTable, UnitsTable } from '../schema';
+import type { MoveInSessionsTable, SessionDocumentsTable } from '../schema';
 import { compareCodePoints } from '../../domain/shared/compare';
 
 export type MoveInSessionRow = MoveInSessionsTable;
 export type SessionDocumentRow = SessionDocumentsTable;
-export type MoveInUnitRow = Pick<UnitsTable, 'id' | 'facility_id' | 'name' | 'rate_cents'>;
-export type MoveInTenantRow = Pick<TenantsTable, 'id' | 'facility_id' | 'first_name' | 'last_name'>;
 /** A fee item charged at every move-in, priced at its total (tax included). */
 export interface MoveInFeeRow {
   id: string;
@@ -15,24 +13,6 @@ export interface MoveInFeeRow {
 
 export class MoveInsRepository {
   constructor(private readonly db: Db) {}
-
-  findUnit(facilityId: string, unitId: string): Promise<MoveInUnitRow | undefined> {
-    return this.db
-      .selectFrom('units')
-      .select(['id', 'facility_id', 'name', 'rate_cents'])
-      .where('id', '=', unitId)
-      .where('facility_id', '=', facilityId)
-      .executeTakeFirst();
-  }
-
-  findTenant(facilityId: string, tenantId: string): Promise<MoveInTenantRow | undefined> {
-    return this.db
-      .selectFrom('tenants')
-      .select(['id', 'facility_id', 'first_name', 'last_name'])
-      .where('id', '=', tenantId)
-      .where('facility_id', '=', facilityId)
-      .executeTakeFirst();
-  }
 
   /** The facility's fee items required at move-in, by description (case-insensitive), then id. */
   async moveInFees(facilityId: string): Promise<MoveInFeeRow[]> {

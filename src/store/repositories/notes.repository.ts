@@ -23,26 +23,6 @@ type NoteEventKey = 'id' | 'tenant_id' | 'unit_id' | 'ledger_id';
 export class NotesRepository {
   constructor(private readonly db: Db) {}
 
-  async tenantExists(facilityId: string, tenantId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', '=', tenantId)
-      .where('facility_id', '=', facilityId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  async unitExists(facilityId: string, unitId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('units')
-      .select('id')
-      .where('id', '=', unitId)
-      .where('facility_id', '=', facilityId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   findLedger(facilityId: string, ledgerId: string): Promise<NoteLedgerRow | undefined> {
     return this.db
       .selectFrom('ledgers')

@@ -8,7 +8,6 @@ import type {
   PaymentLinesTable,
   PaymentMethodsTable,
   PaymentsTable,
-  TenantsTable,
 } from '../schema';
 import { IdempotencyRepository } from './idempotency.repository';
 
@@ -19,7 +18,6 @@ export type PaymentItemRow = Pick<
   InvoiceableItemsTable,
   'id' | 'facility_id' | 'kind' | 'description' | 'total_cents' | 'quantity'
 >;
-export type PaymentTenantRow = Pick<TenantsTable, 'id' | 'facility_id' | 'first_name' | 'last_name'>;
 
 /** A line with the description of its item, for receipts and read-back. */
 export type PaymentLineWithItemRow = PaymentLineRow & { description: string };
@@ -120,15 +118,6 @@ export class PaymentsRepository {
       .execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id) ?? null);
-  }
-
-  findTenant(facilityId: string, tenantId: string): Promise<PaymentTenantRow | undefined> {
-    return this.db
-      .selectFrom('tenants')
-      .select(['id', 'facility_id', 'first_name', 'last_name'])
-      .where('id', '=', tenantId)
-      .where('facility_id', '=', facilityId)
-      .executeTakeFirst();
   }
 
   /** A reuseable method saved at the facility. */

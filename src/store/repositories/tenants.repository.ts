@@ -24,6 +24,26 @@ export class TenantsRepository {
     return inKeyOrder(ids, rows);
   }
 
+  /** The tenant, if it is one of this facility's. */
+  tenantInFacility(facilityId: string, tenantId: string): Promise<TenantRow | undefined> {
+    return this.db
+      .selectFrom('tenants')
+      .selectAll()
+      .where('id', '=', tenantId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+  }
+
+  /** The unit, if it is one of this facility's. */
+  unitInFacility(facilityId: string, unitId: string): Promise<UnitRow | undefined> {
+    return this.db
+      .selectFrom('units')
+      .selectAll()
+      .where('id', '=', unitId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+  }
+
   async unitsByIds(ids: readonly string[]): Promise<(UnitRow | null)[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
