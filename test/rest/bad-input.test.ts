@@ -82,6 +82,32 @@ describeEachDialect('bad input at the HTTP edge', (dialect) => {
     }
   });
 
+  it('echoes card and account values as [FILTERED] on any route, in the query or the body, at any depth', async () => {
+    const card = '4111111111111111';
+    const query = `card_number=${card}&extra[account_number]=000123456789&list[][security_code]=987`;
+    const got = await t.get(`/v1/${t.world.facility.id}/flippers?${query}`);
+    expect(got.statusCode).toBe(200);
+    expect(got.json().meta.parameters).toEqual({
+      card_number: '[FILTERED]',
+      extra: { account_number: '[FILTERED]' },
+      list: [{ security_code: '[FILTERED]' }],
+      facility_id: t.world.facility.id,
+    });
+    const posted = await post(
+      JSON.stringify({
+        note: { note_text: 'x', tenant_id: tenantId },
+        magnetic_track: `%B${card}^A/B^2912?`,
+      }),
+      'application/json',
+    );
+    expect(posted.statusCode).toBe(200);
+    expect(posted.json().meta.parameters.magnetic_track).toBe('[FILTERED]');
+    for (const res of [got, posted]) {
+      expect(res.body).not.toContain(card);
+      expect(res.body).not.toContain('000123456789');
+    }
+  });
+
   it('keeps the envelope for quotes and SQL in the path and query, and stays healthy', async () => {
     const injected = "x'; DROP TABLE flippers; --";
     const flag = await t.get(`/v1/${t.world.facility.id}/flippers/${encodeURIComponent(injected)}`);
