@@ -16,6 +16,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Where callers reach the service; links in outgoing messages start with it. */
   readonly publicBaseUrl: string;
+  /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
+  readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
 }
 
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     trustProxy: bool('TRUST_PROXY', false),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -32,6 +32,8 @@ import { FlippersRepository } from './store/repositories/flippers.repository';
 import { OutboxService } from './domain/outbox/outbox.service';
 import { OutboxRepository } from './store/repositories/outbox.repository';
 import { EsignService } from './domain/esign/esign.service';
+import { PageCache } from './domain/cache/page-cache';
+import { RevisionsRepository } from './store/repositories/revisions.repository';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -53,12 +55,14 @@ export interface Services {
   readonly events: EventsService;
   readonly outbox: OutboxService;
   readonly esign: EsignService;
+  /** Serialized list pages kept between requests while their data is unchanged. */
+  readonly pages: PageCache;
 }
 
 export function createServices(
   store: Store,
   clock: Clock,
-  config: Pick<Config, 'oauthWindowSeconds' | 'publicBaseUrl'>,
+  config: Pick<Config, 'oauthWindowSeconds' | 'publicBaseUrl' | 'pageCacheBytes'>,
   /** The payment processor adapter; the built-in test gateway (moves no money) when none is given. */
   options: { paymentGateway?: PaymentGateway } = {},
 ): Services {
@@ -91,5 +95,6 @@ export function createServices(
     events: new EventsService(new EventsRepository(db)),
     outbox,
     esign: new EsignService(documents, outbox, { publicBaseUrl: config.publicBaseUrl }),
+    pages: new PageCache(new RevisionsRepository(db), config.pageCacheBytes),
   };
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { displayAmount } from '../domain/invoiceable-items/invoiceable-items.service';
+import { displayAmount, ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
+import { parsePageRequest } from '../domain/shared/pagination';
 import type { InvoiceableItemList, PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import { centsToAmount } from '../domain/shared/money';
 import type { Services } from '../services';
-import { sendOk } from './envelope';
+import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { facilityIdParam, pageQuery } from './schemas';
 
 interface FacilityParams {
@@ -79,16 +80,20 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
       },
       async (request, reply) => {
         const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-        const result = await services.invoiceableItems.list(facility, list, {
-          page: request.query.page,
-          per_page: request.query.per_page,
+        const pageRequest = parsePageRequest(request.query, ITEM_PAGE_LIMITS);
+        const key = `rest invoiceable_items ${facility.id} ${list} ${pageRequest.page} ${pageRequest.perPage}`;
+        const page = await services.pages.get(`items:${facility.id}`, key, async () => {
+          const result = await services.invoiceableItems.list(facility, list, {
+            page: pageRequest.page,
+            per_page: pageRequest.perPage,
+          });
+          const bytes = serializeFragment({
+            invoiceable_items: result.entries.map(serializeInvoiceableItem),
+          });
+          return { bytes, meta: result.pagination };
         });
-        request.envelope.defaults = {
-          page: result.pagination.current_page,
-          per_page: result.pagination.per_page,
-        };
-        const items = result.entries.map(serializeInvoiceableItem);
-        return sendOk(request, reply, { invoiceable_items: items }, result.pagination);
+        request.envelope.defaults = { page: page.meta.current_page, per_page: page.meta.per_page };
+        return sendOkSerialized(request, reply, page.bytes, page.meta);
       },
     );
   }

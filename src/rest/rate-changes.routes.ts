@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RateChange, RateChangeUpdatesQuery } from '../domain/rate-changes/rate-changes.types';
 import { formatInstant } from '../domain/shared/time';
 import type { Services } from '../services';
-import { sendOk } from './envelope';
+import { sendOkSerialized, serializeFragment } from './envelope';
 import { idParam, pageQuery, queryString } from './schemas';
 
 interface CompanyParams {
@@ -57,15 +57,19 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
     },
     async (request, reply) => {
       const company = await services.facilities.companyFor(request.caller!, request.params.company_id);
-      const result = await services.rateChanges.updates(company, request.query);
-      Object.assign(request.envelope.defaults, result.defaults);
-      request.envelope.extraMeta = { filters: result.filters, sorting: null, search_term: null };
-      return sendOk(
-        request,
-        reply,
-        { rate_change_updates: result.rateChanges.map(serializeRateChange) },
-        result.pagination,
+      const query = services.rateChanges.readQuery(company, request.query);
+      const page = await services.pages.get(
+        'rate_changes',
+        `rest rate_change_updates ${query.key}`,
+        async () => {
+          const { rateChanges, pagination } = await services.rateChanges.page(query);
+          const bytes = serializeFragment({ rate_change_updates: rateChanges.map(serializeRateChange) });
+          return { bytes, meta: pagination };
+        },
       );
+      Object.assign(request.envelope.defaults, query.defaults);
+      request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };
+      return sendOkSerialized(request, reply, page.bytes, page.meta);
     },
   );
 }

@@ -3,13 +3,18 @@ import type { Db } from './database';
 import * as initial from './migrations/20261121120000_initial';
 import * as rateChangeCounts from './migrations/20261121130000_rate_change_counts';
 import * as paymentMethodGatewayToken from './migrations/20261121140000_payment_method_gateway_token';
+import * as dataRevisions from './migrations/20261121150000_data_revisions';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261121120000_initial': initial,
   '20261121130000_rate_change_counts': rateChangeCounts,
   '20261121140000_payment_method_gateway_token': paymentMethodGatewayToken,
+  '20261121150000_data_revisions': dataRevisions,
 };
+
+/** Every migration's name, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 

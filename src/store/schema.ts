@@ -250,6 +250,12 @@ export interface RateChangeCreatorDailyCountsTable {
   entries: number;
 }
 
+/** Revision counters of cached pages, bumped by triggers (migration 20261121150000). */
+export interface DataRevisionsTable {
+  scope: string;
+  revision: number;
+}
+
 export interface NoteEventsTable {
   id: string;
   facility_id: string;
@@ -353,6 +359,7 @@ export interface Database {
   rate_changes: RateChangesTable;
   rate_change_daily_counts: RateChangeDailyCountsTable;
   rate_change_creator_daily_counts: RateChangeCreatorDailyCountsTable;
+  data_revisions: DataRevisionsTable;
   note_events: NoteEventsTable;
   notes: NotesTable;
   client_applications: ClientApplicationsTable;

@@ -338,11 +338,19 @@ describeEachDialect('GET /v1/:facility_id/invoiceable_items', (dialect) => {
   });
 
   it('loads a page of items with one query for the items and one for all their tiers', async () => {
+    // A page size no other test asks for, so the page is not kept from an earlier request.
     t.db.queries.length = 0;
-    const res = await t.get(base());
+    const res = await t.get(`${base()}?per_page=7`);
     expect(res.statusCode).toBe(200);
     expect(t.db.queries.filter((q) => /from "invoiceable_amounts"/.test(q))).toHaveLength(1);
     expect(t.db.queries.filter((q) => /from "invoiceable_items"/.test(q))).toHaveLength(2);
+
+    // Asked again with nothing changed, it is sent as kept: only the revision counter is read.
+    t.db.queries.length = 0;
+    const again = await t.get(`${base()}?per_page=7`);
+    expect(again.body).toBe(res.body.replace(res.json().meta.request_id, again.json().meta.request_id));
+    expect(t.db.queries.filter((q) => /invoiceable_/.test(q))).toEqual([]);
+    expect(t.db.queries.filter((q) => /from "data_revisions"/.test(q))).toHaveLength(1);
   });
 
   const paths = ['', '/insurance', '/services', '/retail', '/rental_center'];

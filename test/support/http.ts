@@ -47,13 +47,18 @@ export interface TestApp {
 /** A built app over a fresh database holding the basic world; logs are silent. */
 export async function createTestApp(
   dialect: Dialect,
-  options: { logLines?: string[] } = {},
+  /** `env`: settings beside NODE_ENV and LOG_LEVEL (PAGE_CACHE_MB, for instance). */
+  options: { logLines?: string[]; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
   const db = await createTestStore(dialect);
   const world = buildWorld();
   await importDataset(db.store, worldDataset(world));
   const clock = new FixedClock(new Date());
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logLines ? 'info' : 'silent' });
+  const config = loadConfig({
+    ...options.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: options.logLines ? 'info' : 'silent',
+  });
   const logStream = options.logLines ? { write: (line: string) => options.logLines!.push(line) } : undefined;
   const { app, services } = await buildApp({ config, store: db.store, clock, logStream });
   await app.ready();

@@ -9,7 +9,12 @@ import { normalizeId } from '../shared/ids';
 import { centsToAmount } from '../shared/money';
 import { offsetOf, pageMeta, parsePageRequest } from '../shared/pagination';
 import { parseOffsetDateTime } from '../shared/time';
-import type { RateChange, RateChangeUpdatesQuery, RateChangeUpdatesResult } from './rate-changes.types';
+import type {
+  RateChange,
+  RateChangeUpdatesQuery,
+  RateChangeUpdatesRequest,
+  RateChangeUpdatesResult,
+} from './rate-changes.types';
 
 export const DEFAULT_PER_PAGE = 500;
 export const MAX_PER_PAGE = 2000;
@@ -97,6 +102,16 @@ export class RateChangesService {
    * byte-wise), changed_at, then id.
    */
   async updates(company: Company, query: RateChangeUpdatesQuery): Promise<RateChangeUpdatesResult> {
+    const request = this.readQuery(company, query);
+    const page = await this.page(request);
+    return { ...page, filters: request.filters, defaults: request.defaults };
+  }
+
+  /**
+   * Checks the query and reads it into the window and page it asks for (400/4 naming every bad
+   * parameter). Equal requests read alike, so `request.key` names the page they get.
+   */
+  readQuery(company: Company, query: RateChangeUpdatesQuery): RateChangeUpdatesRequest {
     const problems: ParameterProblem[] = [];
     const after = readInstant('updated_after', query.updated_after, problems);
     const before = readInstant('updated_before', query.updated_before, problems);
@@ -113,19 +128,31 @@ export class RateChangesService {
     }
     if (problems.length > 0 || after === null || before === null) throw DomainError.invalid(problems);
 
-    const result = await this.repository.pageInWindow(
-      { companyId: normalizeId(company.id), after, before, createdBy },
-      offsetOf(page),
-      page.perPage,
-    );
+    const window = { companyId: normalizeId(company.id), after, before, createdBy };
     const defaults: RateChangeUpdatesResult['defaults'] = {};
     if (query.page === undefined) defaults.page = page.page;
     if (query.per_page === undefined) defaults.per_page = page.perPage;
     return {
-      rateChanges: result.rows.map(rateChangeRowToRateChange),
-      pagination: pageMeta(result.totalEntries, page),
+      window,
+      page,
+      key: [window.companyId, after, before, createdBy ?? '', page.page, page.perPage].join(' '),
       filters: createdBy === null ? {} : { created_by: createdBy },
       defaults,
+    };
+  }
+
+  /** The page a checked request asks for, with its pagination. */
+  async page(
+    request: RateChangeUpdatesRequest,
+  ): Promise<Pick<RateChangeUpdatesResult, 'rateChanges' | 'pagination'>> {
+    const result = await this.repository.pageInWindow(
+      request.window,
+      offsetOf(request.page),
+      request.page.perPage,
+    );
+    return {
+      rateChanges: result.rows.map(rateChangeRowToRateChange),
+      pagination: pageMeta(result.totalEntries, request.page),
     };
   }
 

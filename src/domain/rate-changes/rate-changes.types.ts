@@ -1,4 +1,5 @@
-import type { PageMeta } from '../shared/pagination';
+import type { RateChangeWindow } from '../../store/repositories/rate-changes.repository';
+import type { PageMeta, PageRequest } from '../shared/pagination';
 
 /** A unit's rental rate change (contract 2.9). */
 export interface RateChange {
@@ -36,4 +37,14 @@ export interface RateChangeUpdatesResult {
   filters: { created_by?: number };
   /** Page parameters that were not given and took their default. */
   defaults: { page?: number; per_page?: number };
+}
+
+/** A checked query: the window and page it asks for. */
+export interface RateChangeUpdatesRequest {
+  window: RateChangeWindow;
+  page: PageRequest;
+  /** Names the page: equal for requests that read the same rows. */
+  key: string;
+  filters: RateChangeUpdatesResult['filters'];
+  defaults: RateChangeUpdatesResult['defaults'];
 }

@@ -60,8 +60,11 @@ type SqliteHandle = NonNullable<Store['sqlite']>;
 
 /**
  * Triggers the seed suspends and whose work it redoes in one pass at the end: the per-day rate
- * change counts of migration 20261121130000 (two upserts per row otherwise, most of a seed's time).
+ * change counts of migration 20261121130000 (two upserts per row otherwise, most of a seed's time),
+ * and the revision counters of migration 20261121150000 (replaced by one bump of the `*` scope,
+ * which every cached page's revision includes).
  */
+const SUSPENDED_TRIGGER = /^(rate_changes_count_|data_revision_)/;
 const COUNT_TRIGGER = /^rate_changes_count_/;
 
 async function inSqliteFastPath(handle: SqliteHandle, load: () => Promise<void>): Promise<void> {
@@ -88,12 +91,15 @@ async function inSqliteFastPath(handle: SqliteHandle, load: () => Promise<void>)
         )
         .all() as Array<{ type: 'index' | 'trigger'; name: string; sql: string }>;
       const indexes = schema.filter((entry) => entry.type === 'index');
-      const triggers = schema.filter((entry) => entry.type === 'trigger' && COUNT_TRIGGER.test(entry.name));
+      const triggers = schema.filter(
+        (entry) => entry.type === 'trigger' && SUSPENDED_TRIGGER.test(entry.name),
+      );
       for (const entry of [...indexes, ...triggers])
         handle.exec(`drop ${entry.type} ${quoteName(entry.name)}`);
       await load();
       for (const entry of [...indexes, ...triggers]) handle.exec(entry.sql);
-      if (triggers.length) recountRateChanges(handle);
+      if (triggers.some((entry) => COUNT_TRIGGER.test(entry.name))) recountRateChanges(handle);
+      if (triggers.some((entry) => !COUNT_TRIGGER.test(entry.name))) bumpEveryRevision(handle);
       handle.exec('commit');
     } catch (error) {
       if (handle.inTransaction) handle.exec('rollback');
@@ -117,6 +123,14 @@ function recountRateChanges(handle: SqliteHandle): void {
     insert into rate_change_creator_daily_counts (company_id, created_by, day, entries)
       select company_id, created_by, substr(changed_at, 1, 10), count(*) from rate_changes
       where created_by is not null group by 1, 2, 3;
+  `);
+}
+
+/** Makes every page cached by any instance stale: their revision tokens all include `*`. */
+function bumpEveryRevision(handle: SqliteHandle): void {
+  handle.exec(`
+    insert into data_revisions (scope, revision) values ('*', 1)
+    on conflict (scope) do update set revision = revision + 1;
   `);
 }
 

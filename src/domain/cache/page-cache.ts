@@ -1,0 +1,106 @@
+import type { RevisionScope, RevisionsRepository } from '../../store/repositories/revisions.repository';
+
+/** A serialized page and what its envelope needs besides it. */
+export interface CachedPage<M> {
+  /** The page's serialized data, ready to send. */
+  readonly bytes: Buffer;
+  /** What is kept beside it (pagination, for instance). */
+  readonly meta: M;
+}
+
+interface Entry {
+  token: string;
+  page: CachedPage<unknown>;
+  size: number;
+}
+
+/** What an entry costs beyond its bytes: key, token, meta and the map's own bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+/**
+ * Serialized pages kept between requests, each valid while the revision counter of its scope
+ * (migration 20261121150000) is unchanged. Every request reads the counter first, then either
+ * answers from the page kept under the same token or builds the page and keeps it. Reading the
+ * counter before the rows makes a stale page impossible: a write commits its rows and its bump
+ * together, so rows read after the counter are at least as new as the token they are kept under.
+ * Since the counter lives in the database, a write by any process or instance invalidates the
+ * pages of every instance. Bounded by bytes; the least recently used pages go first.
+ */
+export class PageCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<CachedPage<unknown>>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly revisions: RevisionsRepository,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Bytes held now (for tests and metrics). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /**
+   * The page under `key`, from memory when the scope has not changed since it was built, or from
+   * `build` (once per key and revision, however many requests ask at the same time).
+   */
+  async get<M>(
+    scope: RevisionScope,
+    key: string,
+    build: () => Promise<CachedPage<M>>,
+  ): Promise<CachedPage<M>> {
+    if (this.maxBytes <= 0) return build();
+    const token = await this.revisions.token(scope);
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.token === token) {
+      // Most recently used last: Map keeps insertion order.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry.page as CachedPage<M>;
+    }
+    const buildKey = `${token} ${key}`;
+    let pending = this.building.get(buildKey) as Promise<CachedPage<M>> | undefined;
+    if (pending === undefined) {
+      pending = build();
+      this.building.set(buildKey, pending);
+      pending.then(
+        (page) => {
+          this.building.delete(buildKey);
+          this.keep(key, token, page);
+        },
+        () => this.building.delete(buildKey),
+      );
+    }
+    return pending;
+  }
+
+  private keep(key: string, token: string, page: CachedPage<unknown>): void {
+    const current = this.entries.get(key);
+    // A slower build of an older revision must not replace a newer page.
+    if (current !== undefined && current.token !== token && newer(current.token, token)) return;
+    this.drop(key);
+    const size = page.bytes.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+    if (size > this.maxBytes / 4) return;
+    this.entries.set(key, { token, page, size });
+    this.bytes += size;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= entry.size;
+  }
+}
+
+/** Whether token `a` is later than `b` (both `<bulk>.<own>`, each part only ever growing). */
+function newer(a: string, b: string): boolean {
+  const [aAll, aOwn] = a.split('.').map(Number);
+  const [bAll, bOwn] = b.split('.').map(Number);
+  return aAll > bAll || (aAll === bAll && aOwn > bOwn);
+}

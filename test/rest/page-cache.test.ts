@@ -1,0 +1,262 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
+import type { DatasetInvoiceableItem } from '../../src/store/dataset/dataset.types';
+import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
+import { describeEachDialect } from '../support/harness';
+import { createTestApp, oauthHeader, type TestApp } from '../support/http';
+import { DECLINED_VISA, cash, creditCard, line, payment } from './payments.support';
+
+describeEachDialect('list pages kept between requests', (dialect) => {
+  let t: TestApp;
+  let revisions: RevisionsRepository;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    revisions = new RevisionsRepository(t.db.store.db);
+  });
+  afterAll(() => t.close());
+
+  describe('rate change updates', () => {
+    const window = '?updated_after=2026-01-01T00:00:00Z&updated_before=2027-01-01T00:00:00Z';
+    let url: string;
+    let facility: ReturnType<typeof buildFacility>;
+    let tenant: ReturnType<typeof buildTenant>;
+    let unit: ReturnType<typeof buildUnit>;
+
+    beforeAll(async () => {
+      facility = buildFacility({ company_id: t.world.company.id, name: 'Alpha', time_zone: 'UTC' });
+      tenant = buildTenant({ facility_id: facility.id, first_name: 'Ada', last_name: 'Lovelace' });
+      unit = buildUnit({ facility_id: facility.id, name: 'A-101' });
+      await t.load({
+        facilities: [facility],
+        tenants: [tenant],
+        units: [unit],
+        rate_changes: [
+          buildRateChange({
+            facility_id: facility.id,
+            tenant_id: tenant.id,
+            unit_id: unit.id,
+            changed_at: '2026-11-01T12:00:00Z',
+          }),
+        ],
+      });
+      url = `/v1/companies/${t.world.company.id}/rate_change_updates${window}`;
+    });
+
+    const first = async () => {
+      const res = await t.get(url);
+      expect(res.statusCode).toBe(200);
+      return res.json().rate_change_updates[0];
+    };
+
+    it('answers a repeated request byte for byte as the first, without reading the rows again', async () => {
+      const res = await t.get(url);
+      t.db.queries.length = 0;
+      const again = await t.get(url);
+      expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(again.body).toBe(res.body.replace(res.json().meta.request_id, again.json().meta.request_id));
+      expect(t.db.queries.filter((q) => /rate_change/.test(q))).toEqual([]);
+    });
+
+    it('echoes each request its own parameters and defaults around a kept page', async () => {
+      await t.get(url);
+      const explicit = await t.get(`${url}&page=1&per_page=500`);
+      expect(explicit.json().meta.parameters).toMatchObject({ page: '1', per_page: '500' });
+      const defaulted = await t.get(url);
+      expect(defaulted.json().meta.parameters).toMatchObject({ page: 1, per_page: 500 });
+      expect(explicit.json().rate_change_updates).toEqual(defaulted.json().rate_change_updates);
+    });
+
+    it("shows a tenant's imported new name at once", async () => {
+      expect((await first()).tenant_name).toBe('Ada Lovelace');
+      await t.load({ tenants: [{ ...tenant, first_name: 'Augusta' }] });
+      expect((await first()).tenant_name).toBe('Augusta Lovelace');
+    });
+
+    it("shows a unit's imported new name at once", async () => {
+      expect((await first()).unit_name).toBe('A-101');
+      await t.load({ units: [{ ...unit, name: 'B-202' }] });
+      expect((await first()).unit_name).toBe('B-202');
+    });
+
+    it("writes changed_at in the facility's new time zone, and its new name, at once", async () => {
+      expect((await first()).changed_at).toBe('2026-11-01T12:00:00+00:00');
+      await t.load({ facilities: [{ ...facility, name: 'Aleph', time_zone: 'America/New_York' }] });
+      const change = await first();
+      expect(change.changed_at).toBe('2026-11-01T07:00:00-05:00');
+      expect(change.facility_name).toBe('Aleph');
+    });
+
+    it('counts and lists a rate change imported after the page was kept', async () => {
+      const before = (await t.get(url)).json();
+      await t.load({
+        rate_changes: [
+          buildRateChange({
+            facility_id: facility.id,
+            tenant_id: tenant.id,
+            unit_id: unit.id,
+            changed_at: '2026-11-02T12:00:00Z',
+          }),
+        ],
+      });
+      const after = (await t.get(url)).json();
+      expect(after.meta.pagination.total_entries).toBe(before.meta.pagination.total_entries + 1);
+      expect(after.rate_change_updates).toHaveLength(before.rate_change_updates.length + 1);
+    });
+  });
+
+  describe('invoiceable items', () => {
+    let item: DatasetInvoiceableItem;
+    let url: string;
+    const payUrl = () => `/v1/${t.world.facility.id}/invoiceable_items/retail_payment`;
+    const quantityOf = async (app?: FastifyInstance) => {
+      const res = app
+        ? await app.inject({
+            method: 'GET',
+            url,
+            headers: { authorization: oauthHeader(t.world.client, { method: 'GET', url }) },
+          })
+        : await t.get(url);
+      expect(res.statusCode).toBe(200);
+      return res.json().invoiceable_items.find((i: { id: string }) => i.id === item.id).quantity;
+    };
+
+    beforeAll(async () => {
+      const tenant = buildTenant({ facility_id: t.world.facility.id });
+      item = buildItem({ facility_id: t.world.facility.id, description: 'Disc lock', quantity: 10 });
+      await t.load({ tenants: [tenant], invoiceable_items: [item] });
+      url = `/v1/${t.world.facility.id}/invoiceable_items/retail`;
+      tenantId = tenant.id;
+    });
+    let tenantId = '';
+    const body = (method: Record<string, unknown>) =>
+      payment([line(item, 2)], method, { tenant_id: tenantId });
+
+    it('shows the stock a retail payment took, and none when the charge is declined', async () => {
+      expect(await quantityOf()).toBe(10);
+      const declined = await t.postJson(payUrl(), body(creditCard({ card_number: DECLINED_VISA })));
+      expect(declined.statusCode).toBe(400);
+      expect(await quantityOf()).toBe(10);
+      const paid = await t.postJson(payUrl(), body(cash('100')));
+      expect(paid.statusCode).toBe(200);
+      expect(await quantityOf()).toBe(8);
+    });
+
+    it("shows an item's imported new price tier and a newly imported item at once", async () => {
+      const all = `/v1/${t.world.facility.id}/invoiceable_items`;
+      const before = (await t.get(all)).json().invoiceable_items;
+      const tiers = [{ ...item.invoiceable_amounts[0], amount: 12.5 }];
+      const priced = { ...item, invoiceable_amounts: tiers, tax_total: 1, total: 13.5 };
+      const added = buildItem({ facility_id: t.world.facility.id, kind: 'service', description: 'Zz late' });
+      await t.load({ invoiceable_items: [priced, added] });
+      const after = (await t.get(all)).json().invoiceable_items;
+      expect(after).toHaveLength(before.length + 1);
+      expect(after.find((i: { id: string }) => i.id === item.id).amount).toBe(12.5);
+    });
+
+    it("another instance's payment is seen by this one at once", async () => {
+      const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+      const other = await buildApp({ config, store: t.db.store, clock: t.clock });
+      try {
+        const before = await quantityOf();
+        expect(await quantityOf(other.app)).toBe(before);
+        const paid = await other.app.inject({
+          method: 'POST',
+          url: payUrl(),
+          headers: {
+            authorization: `Bearer ${t.world.client.bearer_token}`,
+            'content-type': 'application/json',
+          },
+          payload: JSON.stringify(body(cash('100'))),
+        });
+        expect(paid.statusCode).toBe(200);
+        expect(await quantityOf()).toBe(before - 2);
+      } finally {
+        await other.app.close();
+      }
+    });
+
+    it("does not touch another facility's kept pages when one facility's stock changes", async () => {
+      const elsewhere = buildFacility({ company_id: t.world.company.id });
+      await t.load({ facilities: [elsewhere] });
+      const token = await revisions.token(`items:${elsewhere.id}`);
+      expect((await t.postJson(payUrl(), body(cash('100')))).statusCode).toBe(200);
+      expect(await revisions.token(`items:${elsewhere.id}`)).toBe(token);
+    });
+  });
+
+  it('answers byte for byte what an instance with the cache turned off (PAGE_CACHE_MB=0) answers', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PAGE_CACHE_MB: '0' });
+    const uncached = await buildApp({ config, store: t.db.store, clock: t.clock });
+    try {
+      const urls = [
+        `/v1/${t.world.facility.id}/invoiceable_items`,
+        `/v1/${t.world.facility.id}/invoiceable_items/retail?per_page=1&page=2`,
+        `/v1/companies/${t.world.company.id}/rate_change_updates?updated_after=2026-01-01T00:00:00%2B01:00` +
+          '&updated_before=2027-01-01T00:00:00Z&per_page=1',
+      ];
+      for (const url of urls) {
+        const headers = (method: string) => ({ authorization: oauthHeader(t.world.client, { method, url }) });
+        await t.get(url);
+        const kept = await t.get(url);
+        const built = await uncached.app.inject({ method: 'GET', url, headers: headers('GET') });
+        expect(built.statusCode).toBe(200);
+        expect(kept.body).toBe(built.body.replace(built.json().meta.request_id, kept.json().meta.request_id));
+        expect(kept.headers['content-type']).toBe(built.headers['content-type']);
+      }
+      expect(uncached.services.pages.size).toBe(0);
+      expect(t.services.pages.size).toBeGreaterThan(0);
+    } finally {
+      await uncached.app.close();
+    }
+  });
+});
+
+describeEachDialect('revision counters', (dialect) => {
+  let t: TestApp;
+  let revisions: RevisionsRepository;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    revisions = new RevisionsRepository(t.db.store.db);
+  });
+  afterAll(() => t.close());
+
+  it('leaves the counter as it was when a write is rolled back', async () => {
+    const item = buildItem({ facility_id: t.world.facility.id });
+    await t.load({ invoiceable_items: [item] });
+    const scope = `items:${t.world.facility.id}` as const;
+    const token = await revisions.token(scope);
+    await expect(
+      t.db.store.db.transaction().execute(async (trx) => {
+        await trx.updateTable('invoiceable_items').set({ quantity: 1 }).where('id', '=', item.id).execute();
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await revisions.token(scope)).toBe(token);
+    await t.db.store.db
+      .updateTable('invoiceable_items')
+      .set({ quantity: 1 })
+      .where('id', '=', item.id)
+      .execute();
+    expect(await revisions.token(scope)).not.toBe(token);
+  });
+
+  it('bumps the rate change counter for any rate change write, whatever code makes it', async () => {
+    const token = await revisions.token('rate_changes');
+    await t.db.store.db.deleteFrom('rate_changes').where('id', '=', 'none').execute();
+    const afterDelete = await revisions.token('rate_changes');
+    // PostgreSQL bumps once per statement (even one that matched nothing); SQLite once per row.
+    if (dialect === 'postgres') expect(afterDelete).not.toBe(token);
+    const facility = buildFacility({ company_id: t.world.company.id });
+    const tenant = buildTenant({ facility_id: facility.id });
+    const unit = buildUnit({ facility_id: facility.id });
+    await t.load({ facilities: [facility], tenants: [tenant], units: [unit] });
+    const loaded = await revisions.token('rate_changes');
+    await t.load({
+      rate_changes: [buildRateChange({ facility_id: facility.id, tenant_id: tenant.id, unit_id: unit.id })],
+    });
+    expect(await revisions.token('rate_changes')).not.toBe(loaded);
+  });
+});

@@ -1,0 +1,89 @@
+import { PageCache, type CachedPage } from '../../src/domain/cache/page-cache';
+import type { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
+
+/** Revision counters held in memory: what the triggers keep in the database. */
+function counters() {
+  const tokens = new Map<string, string>();
+  const repository = {
+    token: async (scope: string) => tokens.get(scope) ?? '0.0',
+  } as unknown as RevisionsRepository;
+  return { repository, set: (scope: string, token: string) => tokens.set(scope, token) };
+}
+
+const page = (text: string): CachedPage<{ text: string }> => ({ bytes: Buffer.from(text), meta: { text } });
+
+describe('PageCache', () => {
+  it('builds a page once per revision and again after the revision changes', async () => {
+    const { repository, set } = counters();
+    const cache = new PageCache(repository, 1024 * 1024);
+    const build = jest.fn(async () => page('v1'));
+    await cache.get('rate_changes', 'k', build);
+    await cache.get('rate_changes', 'k', build);
+    expect(build).toHaveBeenCalledTimes(1);
+    set('rate_changes', '0.1');
+    const rebuilt = await cache.get('rate_changes', 'k', async () => page('v2'));
+    expect(rebuilt.bytes.toString()).toBe('v2');
+  });
+
+  it('builds once for requests that ask for the same page at the same time', async () => {
+    const { repository } = counters();
+    const cache = new PageCache(repository, 1024 * 1024);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const build = jest.fn(async () => {
+      await gate;
+      return page('once');
+    });
+    const asked = Promise.all([1, 2, 3].map(() => cache.get('items:f', 'k', build)));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const pages = await asked;
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(pages.map((p) => p.meta.text)).toEqual(['once', 'once', 'once']);
+  });
+
+  it('keeps nothing from a build that failed: the next request builds again', async () => {
+    const { repository } = counters();
+    const cache = new PageCache(repository, 1024 * 1024);
+    await expect(
+      cache.get('items:f', 'k', async () => {
+        throw new Error('database gone');
+      }),
+    ).rejects.toThrow('database gone');
+    expect((await cache.get('items:f', 'k', async () => page('ok'))).meta.text).toBe('ok');
+    expect(cache.size).toBeGreaterThan(0);
+  });
+
+  it('stays within its bytes, dropping the least recently used page first', async () => {
+    const { repository } = counters();
+    const cache = new PageCache(repository, 8 * 1024);
+    const big = (name: string) => async () => page(name.padEnd(1500, '.'));
+    await cache.get('items:f', 'a', big('a'));
+    await cache.get('items:f', 'b', big('b'));
+    await cache.get('items:f', 'c', big('c'));
+    await cache.get('items:f', 'a', big('a')); // a is now the most recent
+    await cache.get('items:f', 'd', big('d'));
+    await cache.get('items:f', 'e', big('e'));
+    expect(cache.size).toBeLessThanOrEqual(8 * 1024);
+    const rebuilt: string[] = [];
+    for (const key of ['a', 'b', 'e']) {
+      await cache.get('items:f', key, async () => {
+        rebuilt.push(key);
+        return page(key);
+      });
+    }
+    expect(rebuilt).toEqual(['b']);
+  });
+
+  it('keeps no page larger than a quarter of its bytes, and nothing at all when sized 0', async () => {
+    const { repository } = counters();
+    const small = new PageCache(repository, 4 * 1024);
+    await small.get('items:f', 'huge', async () => page('x'.repeat(2000)));
+    expect(small.size).toBe(0);
+    const off = new PageCache(repository, 0);
+    const build = jest.fn(async () => page('fresh'));
+    await off.get('items:f', 'k', build);
+    await off.get('items:f', 'k', build);
+    expect(build).toHaveBeenCalledTimes(2);
+  });
+});
