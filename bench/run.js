@@ -237,19 +237,21 @@ async function main() {
         name: 'GET invoiceable_items (default page)',
         url: `${service.address}/v1/${large.facilityId}/invoiceable_items`,
         headers: bearer(tokens.large),
+        kept: true,
       },
       {
         name: `GET rate_change_updates, per_page 500, ${rows(world.small)}, whole history`,
         url: rcu(world.small, whole),
         headers: bearer(tokens.small),
         counted: true,
+        kept: true,
       },
       {
         name: `GET rate_change_updates, per_page 500, ${rows(large)}, whole history`,
         url: rcu(large, whole),
         headers: bearer(tokens.large),
         counted: true,
-        constant: true,
+        kept: true,
       },
       {
         name: `GET rate_change_updates, per_page 500, ${rows(large)}, created_by=${world.createdBy}`,
@@ -268,29 +270,53 @@ async function main() {
         url: rcu(large, oneDay),
         headers: bearer(tokens.large),
         randomPath: randomDayPath,
+        kept: true,
       },
     ];
     for (const scenario of scenarios) {
       const body = await fetchOnce(scenario.url, scenario.headers);
       scenario.bytes = body.length;
       if (scenario.counted) scenario.total = JSON.parse(body).meta.pagination.total_entries;
-      if (scenario.constant) fs.writeFileSync(path.join(dir, 'constant.json'), body);
+      scenario.bodyFile = path.join(dir, `body-${scenarios.indexOf(scenario)}.json`);
+      fs.writeFileSync(scenario.bodyFile, body);
     }
+    // The same lists from an instance that keeps no page: what building one costs on every request.
+    const uncached = await startChild([CLI, 'serve'], {
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PAGE_CACHE_MB: '0',
+    });
+    children.push(uncached.child);
+    for (const scenario of scenarios.filter((s) => s.kept)) {
+      scenarios.push({
+        ...scenario,
+        name: `${scenario.name}, page cache off`,
+        url: scenario.url.replace(service.address, uncached.address),
+        randomPath: scenario.randomPath,
+      });
+    }
+    // One bare route per response size, each answering that scenario's own body.
     const constant = await startChild(
-      [path.join(__dirname, 'constant-server.js'), path.join(dir, 'constant.json')],
+      [path.join(__dirname, 'constant-server.js'), ...scenarios.map((s) => s.bodyFile)],
       {},
     );
     children.push(constant.child);
-    scenarios.unshift({
-      name: 'bare Fastify route, constant body of the same size',
-      url: `${constant.address}/constant`,
-      headers: {},
-      bytes: scenarios.find((s) => s.constant).bytes,
+    const measured = [];
+    scenarios.forEach((scenario, index) => {
+      measured.push({
+        name: `bare Fastify route, constant ${fmt(scenario.bytes)}-byte body`,
+        url: `${constant.address}/constant/${index}`,
+        headers: {},
+        bytes: scenario.bytes,
+        bare: true,
+      });
+      measured.push(scenario);
     });
 
     const loadBefore = os.loadavg()[0];
     const results = [];
-    for (const scenario of scenarios) {
+    for (const scenario of measured) {
       log(`measuring: ${scenario.name}`);
       const base = { url: scenario.url, headers: scenario.headers, connections: options.connections };
       if (scenario.randomPath) {
@@ -313,19 +339,27 @@ async function main() {
       [`one day (${world.day})`, await explainPage(file, windowOf(oneDay))],
     ];
 
-    const table = results.map(({ name, bytes, total, result }) => {
-      const failed = result.non2xx + result.errors + result.timeouts;
-      const cells = [
-        name,
-        total === undefined ? '' : fmt(total),
-        fmt(bytes),
-        fmt(result.requests.average, 1),
-        fmt(result.latency.p50, 1),
-        fmt(result.latency.p99, 1),
-        String(failed),
-      ];
-      return `| ${cells.join(' | ')} |`;
-    });
+    // Each scenario follows its bare route, measured just before it under the same load.
+    const table = results
+      .map((row, index) => ({ row, floor: results[index - 1] }))
+      .filter(({ row }) => !row.bare)
+      .map(({ row, floor }) => {
+        const { name, bytes, total, result } = row;
+        const failed = result.non2xx + result.errors + result.timeouts;
+        const share = (100 * result.requests.average) / floor.result.requests.average;
+        const cells = [
+          name,
+          total === undefined ? '' : fmt(total),
+          fmt(bytes),
+          fmt(result.requests.average, 1),
+          fmt(result.latency.p50, 1),
+          fmt(result.latency.p99, 1),
+          String(failed),
+          fmt(floor.result.requests.average, 1),
+          `${fmt(share, share < 10 ? 1 : 0)}%`,
+        ];
+        return `| ${cells.join(' | ')} |`;
+      });
     const cpus = os.cpus();
     const report = [
       '# Benchmark results',
@@ -339,8 +373,11 @@ async function main() {
         'with NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. autocannon on the same ' +
         `machine, ${options.connections} connections, ${options.duration} s per row after a 2 s warm-up.`,
       '',
-      '| scenario | entries in window | response bytes | req/s | p50 ms | p99 ms | failed |',
-      '|---|---:|---:|---:|---:|---:|---:|',
+      'Each row is measured right after a bare Fastify route answering a constant body of the same ' +
+        'size (`bench/constant-server.js`); the last two columns are that route and the share of it reached.',
+      '',
+      '| scenario | entries in window | response bytes | req/s | p50 ms | p99 ms | failed | bare route req/s | of bare route |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...table,
       '',
       ...plans.flatMap(([label, statements]) => [
