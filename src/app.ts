@@ -7,7 +7,7 @@ import type { Config } from './config';
 import { DomainError } from './domain/errors';
 import type { PaymentGateway } from './domain/payments/gateway';
 import { registerGraphql } from './graphql/server';
-import { createLogger } from './logger';
+import { createLogger, lazyChildLogger } from './logger';
 import { registerMetrics } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './ops/rate-limit';
@@ -48,6 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     requestIdHeader: false,

@@ -1,5 +1,5 @@
-import pino, { type DestinationStream, type Logger } from 'pino';
-import type { FastifyRequest } from 'fastify';
+import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
 /** Query parameters that carry credentials; their values never reach a log line. */
 const SECRET_QUERY = /([?&](?:oauth_[a-z_]+|access_token|token)=)[^&]*/gi;
@@ -43,4 +43,78 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
     },
     stream,
   );
+}
+
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * A request's logger that makes its pino child (bound to the request id) only when it first writes
+ * a line. Fastify makes a child for every request, and at the production level (`warn`) most never
+ * log: making it cost a tenth of a request answered from the page cache.
+ */
+class LazyChildLogger implements FastifyBaseLogger {
+  private made: FastifyBaseLogger | null = null;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  get level(): string {
+    return (this.made ?? this.parent).level;
+  }
+
+  set level(value: string) {
+    this.real().level = value;
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real().child(bindings, options);
+  }
+
+  private real(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.options);
+    return this.made;
+  }
+
+  private write(level: LevelName, args: unknown[]): void {
+    if (!(this.parent as unknown as Logger).isLevelEnabled(level)) return;
+    (this.real()[level] as (...a: unknown[]) => void)(...args);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: request loggers made on first use (see LazyChildLogger). */
+export function lazyChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new LazyChildLogger(parent, bindings, options);
 }

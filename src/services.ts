@@ -95,6 +95,6 @@ export function createServices(
     events: new EventsService(new EventsRepository(db)),
     outbox,
     esign: new EsignService(documents, outbox, { publicBaseUrl: config.publicBaseUrl }),
-    pages: new PageCache(new RevisionsRepository(db), config.pageCacheBytes),
+    pages: new PageCache(new RevisionsRepository(db, store.sqlite), config.pageCacheBytes),
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Caller } from '../domain/caller';
 import { DomainError } from '../domain/errors';
@@ -42,7 +42,7 @@ function unauthenticated(detail: string): DomainError {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 function clientRowToCaller(row: ClientRow): Caller {

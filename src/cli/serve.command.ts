@@ -61,8 +61,9 @@ export async function listen(
   let closing = false;
   // Responses finished while shutting down close their connection, so no idle keep-alive
   // connection holds the shutdown until the grace period ends.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   await app.listen({ host: config.host, port: config.port });
   const outbox = startOutboxWorker(services, config, app.log);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
-import { sendOk } from './envelope';
+import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { facilityIdParam } from './schemas';
 
 interface FacilityParams {
@@ -19,8 +19,15 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
     },
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const flippers = await services.flippers.enabledFlippers(facility);
-      return sendOk(request, reply, { flippers });
+      const page = await services.pages.get(
+        'flippers',
+        `rest flippers ${facility.id} ${facility.companyId}`,
+        async () => ({
+          bytes: serializeFragment({ flippers: await services.flippers.enabledFlippers(facility) }),
+          meta: null,
+        }),
+      );
+      return sendOkSerialized(request, reply, page.bytes);
     },
   );
 

@@ -13,6 +13,7 @@ import { isPostgres } from '../dialect';
  *   zone or company) that rate change pages show. Rate changes change only by import.
  * - `items:<facility id>`: the facility's invoiceable items and their amount tiers, including the
  *   stock a retail payment takes.
+ * - `flippers`: flags, their actors, and a facility moved to another company. Import only.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -20,7 +21,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('scope', 'text', (c) => c.primaryKey())
     .addColumn('revision', 'bigint', (c) => c.notNull())
     .execute();
-  await sql`insert into data_revisions (scope, revision) values ('*', 0), ('rate_changes', 0)`.execute(db);
+  await sql`insert into data_revisions (scope, revision) values ('*', 0), ('rate_changes', 0), ('flippers', 0)`.execute(
+    db,
+  );
   if (isPostgres(db)) await createPostgresTriggers(db);
   else await createSqliteTriggers(db);
 }
@@ -32,7 +35,11 @@ const RATE_CHANGE_SOURCES = [
   { table: 'facilities', columns: 'name, time_zone, company_id' },
 ] as const;
 
-const BUMP_RATE_CHANGES = `update data_revisions set revision = revision + 1 where scope = 'rate_changes';`;
+const bump = (scope: string) => `update data_revisions set revision = revision + 1 where scope = '${scope}';`;
+const BUMP_RATE_CHANGES = bump('rate_changes');
+
+/** Tables whose every write changes the flippers a facility has. */
+const FLIPPER_SOURCES = ['flippers', 'flipper_actors'] as const;
 
 /** SQLite has row triggers only; each bump is one indexed update or upsert. */
 async function createSqliteTriggers(db: Kysely<unknown>): Promise<void> {
@@ -47,6 +54,15 @@ async function createSqliteTriggers(db: Kysely<unknown>): Promise<void> {
     await run(`create trigger data_revision_${table}_delete after delete on ${table}
       begin ${BUMP_RATE_CHANGES} end`);
   }
+
+  for (const table of FLIPPER_SOURCES) {
+    for (const event of ['insert', 'update', 'delete']) {
+      await run(`create trigger data_revision_${table}_${event} after ${event} on ${table}
+        begin ${bump('flippers')} end`);
+    }
+  }
+  await run(`create trigger data_revision_facilities_company after update of company_id on facilities
+    begin ${bump('flippers')} end`);
 
   const bumpItems = (facility: string) =>
     `insert into data_revisions (scope, revision) select 'items:' || ${facility}, 1 where ${facility} is not null
@@ -84,18 +100,27 @@ async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
       insert into data_revisions as r (scope, revision) values (target, 1)
       on conflict (scope) do update set revision = r.revision + 1
     $$`);
-  await run(`create function data_revision_rate_changes() returns trigger language plpgsql
+  // Bumps the scopes named as the trigger's arguments.
+  await run(`create function data_revision_scopes() returns trigger language plpgsql
     set search_path from current as $$
     begin
-      ${BUMP_RATE_CHANGES}
+      for i in 0 .. tg_nargs - 1 loop
+        update data_revisions set revision = revision + 1 where scope = tg_argv[i];
+      end loop;
       return null;
     end $$`);
   await run(`create trigger data_revision_rate_changes after insert or update or delete on rate_changes
-    for each statement execute function data_revision_rate_changes()`);
+    for each statement execute function data_revision_scopes('rate_changes')`);
   for (const { table, columns } of RATE_CHANGE_SOURCES) {
     await run(`create trigger data_revision_${table} after update of ${columns} or delete on ${table}
-      for each statement execute function data_revision_rate_changes()`);
+      for each statement execute function data_revision_scopes('rate_changes')`);
   }
+  for (const table of FLIPPER_SOURCES) {
+    await run(`create trigger data_revision_${table} after insert or update or delete on ${table}
+      for each statement execute function data_revision_scopes('flippers')`);
+  }
+  await run(`create trigger data_revision_facilities_company after update of company_id on facilities
+    for each statement execute function data_revision_scopes('flippers')`);
 
   await run(`create function data_revision_items() returns trigger language plpgsql
     set search_path from current as $$
@@ -139,10 +164,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await run('drop trigger if exists data_revision_items on invoiceable_items');
     await run('drop trigger if exists data_revision_amounts on invoiceable_amounts');
     await run('drop trigger if exists data_revision_rate_changes on rate_changes');
-    for (const { table } of RATE_CHANGE_SOURCES) {
+    for (const table of [...RATE_CHANGE_SOURCES.map((source) => source.table), ...FLIPPER_SOURCES]) {
       await run(`drop trigger if exists data_revision_${table} on ${table}`);
     }
-    for (const fn of ['data_revision_items()', 'data_revision_amounts()', 'data_revision_rate_changes()']) {
+    await run('drop trigger if exists data_revision_facilities_company on facilities');
+    for (const fn of ['data_revision_items()', 'data_revision_amounts()', 'data_revision_scopes()']) {
       await run(`drop function if exists ${fn}`);
     }
     await run('drop function if exists data_revision_bump(text)');
