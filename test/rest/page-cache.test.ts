@@ -1,7 +1,15 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
+import { openStore } from '../../src/store/database';
+import { migrateToLatest } from '../../src/store/migrator';
+import {
+  RevisionsRepository,
+  SQLITE_TOKEN_MAX_AGE_MS,
+} from '../../src/store/repositories/revisions.repository';
 import type { DatasetInvoiceableItem } from '../../src/store/dataset/dataset.types';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
@@ -258,5 +266,43 @@ describeEachDialect('revision counters', (dialect) => {
       rate_changes: [buildRateChange({ facility_id: facility.id, tenant_id: tenant.id, unit_id: unit.id })],
     });
     expect(await revisions.token('rate_changes')).not.toBe(loaded);
+  });
+});
+
+describe('revision tokens on a SQLite file written by another process', () => {
+  const realNow = performance.now.bind(performance);
+  let ahead = 0;
+  beforeEach(() => {
+    ahead = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => realNow() + ahead);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('are read again once this connection has written, or SQLITE_TOKEN_MAX_AGE_MS has passed', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-tokens-'));
+    const url = `sqlite:${path.join(dir, 'shared.db')}`;
+    const serving = openStore(url);
+    const importing = openStore(url);
+    try {
+      await migrateToLatest(serving.db);
+      const revisions = new RevisionsRepository(serving.db, serving.sqlite);
+      const first = await revisions.token('flippers');
+
+      // Another process's write: seen once the remembered token is old enough.
+      await importing.db.insertInto('flippers').values({ name: 'late', enabled_globally: 1 }).execute();
+      ahead = SQLITE_TOKEN_MAX_AGE_MS - 10;
+      expect(await revisions.token('flippers')).toBe(first);
+      ahead = SQLITE_TOKEN_MAX_AGE_MS + 1;
+      const second = await revisions.token('flippers');
+      expect(second).not.toBe(first);
+
+      // This connection's own write: seen at once.
+      await serving.db.deleteFrom('flippers').where('name', '=', 'late').execute();
+      expect(await revisions.token('flippers')).not.toBe(second);
+    } finally {
+      await importing.close();
+      await serving.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
