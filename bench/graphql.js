@@ -4,12 +4,13 @@
  * `node bench/graphql.js` (after `npm run build`): GraphQL against REST for the same data, in one
  * run. Seeds a temporary SQLite database through the service's dataset import, starts the built
  * service (NODE_ENV=production, rate limit off) in a child process, checks that each GraphQL
- * query answers exactly the REST data, then measures both with autocannon and prints a Markdown
- * table (also written to bench/results/graphql.md).
+ * query answers exactly the REST data, then measures both with autocannon (2 s warm-up of each,
+ * then rounds of REST followed by GraphQL) and prints a Markdown table (also written to
+ * bench/results/graphql.md).
  *
  * Options: --facilities N (default 20: 20 x 100 tenants x 10 = 20,000 rate changes), --duration S
- * (10 per side, in --rounds 5 alternating slices), --connections N (10), --dist DIR (the built
- * service, default dist/), --keep.
+ * (5: seconds of each side in each round), --rounds N (3), --connections N (10), --dist DIR (the
+ * built service, default dist/), --keep. Unknown options throw.
  */
 const { spawn } = require('node:child_process');
 const { randomBytes, randomUUID } = require('node:crypto');
@@ -27,8 +28,8 @@ const ROOT = path.resolve(__dirname, '..');
 function parseArgs(argv) {
   const options = {
     facilities: 20,
-    duration: 10,
-    rounds: 5,
+    duration: 5,
+    rounds: 3,
     connections: 10,
     dist: path.join(ROOT, 'dist'),
     keep: false,
@@ -39,6 +40,10 @@ function parseArgs(argv) {
     else if (name === 'dist') options.dist = path.resolve(argv[++i]);
     else if (name in options) options[name] = Number(argv[++i]);
     else throw new Error(`unknown option ${argv[i]}`);
+  }
+  for (const name of ['facilities', 'duration', 'rounds', 'connections']) {
+    if (!Number.isInteger(options[name]) || options[name] < 1)
+      throw new Error(`--${name} must be a whole number >= 1`);
   }
   return options;
 }
@@ -105,16 +110,27 @@ const cannon = (options) =>
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
   );
 
-const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const median = (values) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
-/** Slices of one side as one measurement: all requests over all the time; the median slice's latencies. */
-const summarize = (results, seconds) => ({
-  requests: { average: results.reduce((sum, r) => sum + r.requests.total, 0) / seconds },
-  latency: { p50: median(results.map((r) => r.latency.p50)), p99: median(results.map((r) => r.latency.p99)) },
-  non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-  errors: results.reduce((sum, r) => sum + r.errors, 0),
-  timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
-});
+/**
+ * The rounds of one side as one row: mean req/s over the rounds, the latencies of the round whose
+ * req/s is the median (the lower of the two middle rounds when their number is even), failures summed.
+ */
+const summarize = (results) => {
+  const byRate = [...results].sort((x, y) => x.requests.average - y.requests.average);
+  const { latency } = byRate[Math.floor((byRate.length - 1) / 2)];
+  return {
+    rate: mean(results.map((r) => r.requests.average)),
+    p50: latency.p50,
+    p99: latency.p99,
+    failed: results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
+  };
+};
 
 const camelize = (value) => {
   if (Array.isArray(value)) return value.map(camelize);
@@ -231,7 +247,7 @@ async function main() {
         throw new Error(`${pair.name}: ${restBody.slice(0, 200)} ${graphqlBody.slice(0, 300)}`);
       const { rest, graphql } = pair.same(JSON.parse(restBody), parsed.data);
       if (!isDeepStrictEqual(rest, graphql)) throw new Error(`${pair.name}: GraphQL and REST data differ`);
-      // Alternating short slices, so a change in the machine's load falls on both sides alike.
+      // Interleaved rounds, so a change in the machine's load falls on both sides alike.
       const sides = {
         REST: { url: pair.rest, headers: auth },
         GraphQL: {
@@ -241,32 +257,41 @@ async function main() {
           body: JSON.stringify(pair.graphql),
         },
       };
-      const slices = { REST: [], GraphQL: [] };
+      const rounds = { REST: [], GraphQL: [] };
       for (const kind of Object.keys(sides))
         await cannon({ ...sides[kind], connections: options.connections, duration: 2 });
       for (let round = 0; round < options.rounds; round++) {
-        const order = round % 2 === 0 ? ['REST', 'GraphQL'] : ['GraphQL', 'REST'];
-        for (const kind of order) {
-          log(`measuring ${kind} (${round + 1}/${options.rounds}): ${pair.name}`);
-          const duration = options.duration / options.rounds;
-          slices[kind].push(await cannon({ ...sides[kind], connections: options.connections, duration }));
+        for (const kind of ['REST', 'GraphQL']) {
+          log(`measuring ${kind} (round ${round + 1}/${options.rounds}): ${pair.name}`);
+          const { connections, duration } = options;
+          rounds[kind].push(await cannon({ ...sides[kind], connections, duration }));
         }
       }
-      const measured = {};
-      for (const [kind, results] of Object.entries(slices))
-        measured[kind] = summarize(results, options.duration);
-      rows.push({ pair, restBytes: restBody.length, graphqlBytes: graphqlBody.length, ...measured });
+      const share = median(
+        rounds.GraphQL.map((result, round) => result.requests.average / rounds.REST[round].requests.average),
+      );
+      rows.push({
+        pair,
+        restBytes: restBody.length,
+        graphqlBytes: graphqlBody.length,
+        REST: summarize(rounds.REST),
+        GraphQL: summarize(rounds.GraphQL),
+        share,
+      });
     }
 
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     const line = (name, bytes, r) =>
-      `| ${name} | ${fmt(bytes)} | ${fmt(r.requests.average, 1)} | ${fmt(r.latency.p50, 1)} | ${fmt(r.latency.p99, 1)} | ${r.non2xx + r.errors + r.timeouts} |`;
+      `| ${name} | ${fmt(bytes)} | ${fmt(r.rate, 1)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} |`;
     const report = [
       '# GraphQL against REST, same data',
       '',
       `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; SQLite (WAL); ` +
-        `autocannon on the same machine, ${options.connections} connections, ${options.duration} s per row in ${options.rounds} ` +
-        'slices alternating with its REST or GraphQL twin, after a 2 s warm-up (p50/p99: the median slice); ' +
+        `autocannon on the same machine, ${options.connections} connections; for each pair a 2 s warm-up of each side, ` +
+        `then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ${options.duration} s of REST followed by ` +
+        `${options.duration} s of GraphQL. req/s is the mean over the rounds; p50/p99 come from the round whose req/s ` +
+        'is the median (the lower middle one if the rounds are even); failed is summed over the rounds; the share ' +
+        'is the median of the per-round ratios GraphQL req/s / REST req/s. ' +
         'NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. Each GraphQL answer was ' +
         'checked equal to the REST data before measuring.',
       '',
@@ -279,10 +304,7 @@ async function main() {
       '',
       '| data | GraphQL req/s as a share of REST |',
       '|---|---:|',
-      ...rows.map(
-        ({ pair, REST, GraphQL }) =>
-          `| ${pair.name} | ${fmt((100 * GraphQL.requests.average) / REST.requests.average, 0)}% |`,
-      ),
+      ...rows.map(({ pair, share }) => `| ${pair.name} | ${fmt(100 * share, 0)}% |`),
     ].join('\n');
     process.stdout.write(`${report}\n`);
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });

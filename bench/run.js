@@ -3,11 +3,14 @@
 /**
  * `npm run bench`: seeds a temporary SQLite database with the command line (`facility-ops seed
  * --scale N`, plus a 10,000-row company loaded with `facility-ops import`), starts `facility-ops
- * serve` and a bare Fastify route in child processes, and measures them with autocannon. Prints a
- * Markdown table and writes it to bench/results/latest.md.
+ * serve` and a bare Fastify route in child processes, and measures them with autocannon: each
+ * scenario and a bare route answering a constant body of its size, 2 s warm-up of each, then rounds
+ * of the bare route followed by the scenario. Prints a Markdown table and writes it to
+ * bench/results/latest.md.
  *
  * Options (after `npm run bench --`): --scale N (default 100: 1,000,000 rate changes in the demo
- * company), --duration S (10), --connections N (10), --keep (keep the temporary database).
+ * company), --duration S (5: seconds of each side in each round), --rounds N (3), --connections N
+ * (10), --keep (keep the temporary database). Unknown options throw.
  */
 const { Buffer } = require('node:buffer');
 const { spawn, spawnSync } = require('node:child_process');
@@ -30,14 +33,14 @@ const BENCH_ENV = {
 };
 
 function parseArgs(argv) {
-  const options = { scale: 100, duration: 10, connections: 10, keep: false };
+  const options = { scale: 100, duration: 5, rounds: 3, connections: 10, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'keep') options.keep = true;
     else if (name in options) options[name] = Number(argv[++i]);
     else throw new Error(`unknown option ${argv[i]}`);
   }
-  for (const name of ['scale', 'duration', 'connections']) {
+  for (const name of ['scale', 'duration', 'rounds', 'connections']) {
     if (!Number.isInteger(options[name]) || options[name] < 1)
       throw new Error(`--${name} must be a whole number >= 1`);
   }
@@ -80,6 +83,33 @@ function startChild(args, env) {
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
+}
+
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const median = (values) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * One row from its rounds ({ floor, result }: the bare route's and the scenario's autocannon results
+ * of one round): mean req/s of each side, the latencies of the round whose req/s is the median (the
+ * lower of the two middle rounds when their number is even), failures summed, and the median of the
+ * per-round ratios scenario / bare route.
+ */
+function summarize(rounds) {
+  const rate = (result) => result.requests.average;
+  const byRate = [...rounds].sort((x, y) => rate(x.result) - rate(y.result));
+  const { latency } = byRate[Math.floor((byRate.length - 1) / 2)].result;
+  return {
+    rate: mean(rounds.map((round) => rate(round.result))),
+    p50: latency.p50,
+    p99: latency.p99,
+    failed: rounds.reduce((sum, { result }) => sum + result.non2xx + result.errors + result.timeouts, 0),
+    floorRate: mean(rounds.map((round) => rate(round.floor))),
+    share: median(rounds.map((round) => rate(round.result) / rate(round.floor))),
+  };
 }
 
 function cannon(options) {
@@ -302,29 +332,29 @@ async function main() {
       {},
     );
     children.push(constant.child);
-    const measured = [];
-    scenarios.forEach((scenario, index) => {
-      measured.push({
-        name: `bare Fastify route, constant ${fmt(scenario.bytes)}-byte body`,
-        url: `${constant.address}/constant/${index}`,
-        headers: {},
-        bytes: scenario.bytes,
-        bare: true,
-      });
-      measured.push(scenario);
-    });
+    const load = (target) => {
+      const base = { url: target.url, headers: target.headers, connections: options.connections };
+      if (target.randomPath) {
+        base.requests = [{ setupRequest: (request) => ({ ...request, path: target.randomPath() }) }];
+      }
+      return base;
+    };
 
     const loadBefore = os.loadavg()[0];
     const results = [];
-    for (const scenario of measured) {
-      log(`measuring: ${scenario.name}`);
-      const base = { url: scenario.url, headers: scenario.headers, connections: options.connections };
-      if (scenario.randomPath) {
-        base.requests = [{ setupRequest: (request) => ({ ...request, path: scenario.randomPath() }) }];
+    for (const [index, scenario] of scenarios.entries()) {
+      const bare = { url: `${constant.address}/constant/${index}`, headers: {} };
+      log(`warming up: ${scenario.name}`);
+      for (const target of [bare, scenario]) await cannon({ ...load(target), duration: 2 });
+      // Interleaved rounds: a change in the machine's load falls on the scenario and its bare route alike.
+      const rounds = [];
+      for (let round = 0; round < options.rounds; round++) {
+        log(`measuring (round ${round + 1}/${options.rounds}): ${scenario.name}`);
+        const floor = await cannon({ ...load(bare), duration: options.duration });
+        const result = await cannon({ ...load(scenario), duration: options.duration });
+        rounds.push({ floor, result });
       }
-      await cannon({ ...base, duration: 2 });
-      const result = await cannon({ ...base, duration: options.duration });
-      results.push({ ...scenario, result });
+      results.push({ ...scenario, summary: summarize(rounds) });
     }
     const loadAfter = os.loadavg()[0];
 
@@ -339,27 +369,21 @@ async function main() {
       [`one day (${world.day})`, await explainPage(file, windowOf(oneDay))],
     ];
 
-    // Each scenario follows its bare route, measured just before it under the same load.
-    const table = results
-      .map((row, index) => ({ row, floor: results[index - 1] }))
-      .filter(({ row }) => !row.bare)
-      .map(({ row, floor }) => {
-        const { name, bytes, total, result } = row;
-        const failed = result.non2xx + result.errors + result.timeouts;
-        const share = (100 * result.requests.average) / floor.result.requests.average;
-        const cells = [
-          name,
-          total === undefined ? '' : fmt(total),
-          fmt(bytes),
-          fmt(result.requests.average, 1),
-          fmt(result.latency.p50, 1),
-          fmt(result.latency.p99, 1),
-          String(failed),
-          fmt(floor.result.requests.average, 1),
-          `${fmt(share, share < 10 ? 1 : 0)}%`,
-        ];
-        return `| ${cells.join(' | ')} |`;
-      });
+    const table = results.map(({ name, bytes, total, summary }) => {
+      const share = 100 * summary.share;
+      const cells = [
+        name,
+        total === undefined ? '' : fmt(total),
+        fmt(bytes),
+        fmt(summary.rate, 1),
+        fmt(summary.p50, 1),
+        fmt(summary.p99, 1),
+        String(summary.failed),
+        fmt(summary.floorRate, 1),
+        `${fmt(share, share < 10 ? 1 : 0)}%`,
+      ];
+      return `| ${cells.join(' | ')} |`;
+    });
     const cpus = os.cpus();
     const report = [
       '# Benchmark results',
@@ -371,10 +395,15 @@ async function main() {
       `SQLite (WAL) seeded with \`facility-ops seed --scale ${options.scale}\` plus a 10,000-row company ` +
         `(${fmt(world.total)} rate changes in all; ${seedSeconds.toFixed(0)} s to load). \`facility-ops serve\` ` +
         'with NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. autocannon on the same ' +
-        `machine, ${options.connections} connections, ${options.duration} s per row after a 2 s warm-up.`,
+        `machine, ${options.connections} connections.`,
       '',
-      'Each row is measured right after a bare Fastify route answering a constant body of the same ' +
-        'size (`bench/constant-server.js`); the last two columns are that route and the share of it reached.',
+      'Each row is measured beside a bare Fastify route answering a constant body of the same size ' +
+        `(\`bench/constant-server.js\`): a 2 s warm-up of each, then ${options.rounds} ` +
+        `round${options.rounds === 1 ? '' : 's'} of ${options.duration} s of the bare route followed by ` +
+        `${options.duration} s of the scenario. req/s and bare route req/s are means over the rounds; p50 ` +
+        'and p99 come from the round whose req/s is the median (the lower middle one if the rounds are even); ' +
+        'failed is summed over the rounds; "of bare route" is the median of the per-round ratios ' +
+        '(scenario req/s / bare route req/s of the same round).',
       '',
       '| scenario | entries in window | response bytes | req/s | p50 ms | p99 ms | failed | bare route req/s | of bare route |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
