@@ -32,6 +32,7 @@ import { FlippersRepository } from './store/repositories/flippers.repository';
 import { OutboxService } from './domain/outbox/outbox.service';
 import { OutboxRepository } from './store/repositories/outbox.repository';
 import { EsignService } from './domain/esign/esign.service';
+import { CacheMemory } from './domain/cache/cache-memory';
 import { PageCache } from './domain/cache/page-cache';
 import { RevisionsRepository } from './store/repositories/revisions.repository';
 
@@ -57,6 +58,10 @@ export interface Services {
   readonly esign: EsignService;
   /** Serialized list pages kept between requests while their data is unchanged. */
   readonly pages: PageCache;
+  /** The revision counters kept answers are checked against. */
+  readonly revisions: RevisionsRepository;
+  /** Memory shared by every cache of serialized answers (REST pages, GraphQL responses). */
+  readonly cacheMemory: CacheMemory;
 }
 
 export function createServices(
@@ -71,6 +76,8 @@ export function createServices(
   const people = new TenantsRepository(db);
   const documents = new DocumentsService(new DocumentsRepository(db), clock);
   const outbox = new OutboxService(new OutboxRepository(db), clock);
+  const revisions = new RevisionsRepository(db, store.sqlite);
+  const cacheMemory = new CacheMemory(config.pageCacheBytes);
   return {
     store,
     clock,
@@ -95,6 +102,8 @@ export function createServices(
     events: new EventsService(new EventsRepository(db)),
     outbox,
     esign: new EsignService(documents, outbox, { publicBaseUrl: config.publicBaseUrl }),
-    pages: new PageCache(new RevisionsRepository(db, store.sqlite), config.pageCacheBytes),
+    pages: new PageCache(revisions, cacheMemory),
+    revisions,
+    cacheMemory,
   };
 }

@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { Caller } from '../domain/caller';
 import type { Services } from '../services';
 import { createLoaders, type Loaders } from './loaders';
+import type { ResponseTrace } from './response-cache';
 
 /** What every resolver receives; built anew for each request. */
 export interface GraphqlContext {
@@ -11,6 +12,11 @@ export interface GraphqlContext {
   loaders: Loaders;
   requestId: string;
   log: FastifyBaseLogger;
+  /**
+   * Set when the response may be kept (see GraphqlResponseCache): resolvers of tracked fields
+   * record their scope here before reading, and read root records fresh.
+   */
+  trace: ResponseTrace | null;
 }
 
 /**
@@ -30,5 +36,6 @@ export function createContext(request: FastifyRequest, services: Services): Grap
     loaders: createLoaders(services, caller),
     requestId: request.id,
     log: request.log,
+    trace: request.graphqlTrace,
   };
 }

@@ -12,7 +12,9 @@ export class FacilitiesResolver {
       "A facility of the caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
   async facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, id, 'id');
+    await ctx.trace?.track('facilities');
+    const fresh = ctx.trace !== null;
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, id, 'id', { fresh });
     // Records reached from here check their facility through this loader: no second lookup.
     ctx.loaders.facilities.prime(facility.id, facility);
     return facility;
@@ -33,8 +35,9 @@ export class CompaniesResolver {
     nullable: true,
     description: "The caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
-  company(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Company> {
-    return ctx.services.facilities.companyFor(ctx.caller, id, 'id');
+  async company(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Company> {
+    await ctx.trace?.track('facilities');
+    return ctx.services.facilities.companyFor(ctx.caller, id, 'id', { fresh: ctx.trace !== null });
   }
 
   @FieldResolver(() => [FacilityObject], {

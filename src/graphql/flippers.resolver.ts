@@ -14,7 +14,8 @@ export class FlippersResolver {
     description: "Flags enabled globally, for the facility's company or for the facility, sorted by name.",
   })
   @Extensions(ONE_QUERY)
-  flippers(@Root() facility: Facility, @Ctx() ctx: GraphqlContext): Promise<string[]> {
+  async flippers(@Root() facility: Facility, @Ctx() ctx: GraphqlContext): Promise<string[]> {
+    await ctx.trace?.track('flippers');
     return ctx.services.flippers.enabledFlippers(facility);
   }
 

@@ -34,6 +34,7 @@ export class FacilityInvoiceableItemsResolver {
     })
     perPage?: number | null,
   ): Promise<PageView<InvoiceableItemObject>> {
+    await ctx.trace?.track(`items:${facility.id}`);
     const result = await withArgumentNames(
       () =>
         ctx.services.invoiceableItems.list(facility, list, {

@@ -47,6 +47,7 @@ export class CompanyRateChangesResolver {
     })
     perPage?: number | null,
   ): Promise<PageView<RateChangeUpdateView>> {
+    await ctx.trace?.track('rate_changes');
     const result = await withArgumentNames(
       () =>
         ctx.services.rateChanges.updates(company, {

@@ -15,6 +15,7 @@ import { createContext, type GraphqlContext } from './context';
 import { domainErrorExtensions, exposedCode, formatGraphqlError, transportErrorBody } from './errors';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limits';
 import { jitGateway } from './jit-executor';
+import { GraphqlResponseCache, ResponseTrace } from './response-cache';
 import { graphqlSchema } from './schema';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -110,9 +111,10 @@ export async function registerGraphql(
   options: GraphqlOptions = {},
 ): Promise<void> {
   const showSchema = config.graphqlIntrospection;
+  const schema = graphqlSchema();
   const apollo = new ApolloServer<GraphqlContext>({
     // Executes with graphql-jit (measured: bench/graphql.js); Apollo parses, validates and formats.
-    gateway: jitGateway(graphqlSchema()),
+    gateway: jitGateway(schema),
     introspection: showSchema,
     hideSchemaDetailsFromClientErrors: !showSchema,
     includeStacktraceInErrorResponses: false,
@@ -144,11 +146,36 @@ export async function registerGraphql(
   const handler = fastifyApolloHandler<GraphqlContext>(apollo, {
     context: async (request) => createContext(request, services),
   });
+  const responses = new GraphqlResponseCache(schema, services.revisions, services.cacheMemory, MAX_TOKENS);
+  app.decorateRequest('graphqlTrace', null);
+  /** Answers from a kept response when one is current; otherwise runs Apollo and maybe keeps its answer. */
+  const runApollo = handler as unknown as (
+    this: FastifyInstance,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<unknown>;
+  async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    const found = await responses.lookup(request);
+    if (found !== null && !(found instanceof ResponseTrace)) {
+      for (const [name, value] of found.headers) reply.header(name, value);
+      return reply.code(found.status).send(found.body);
+    }
+    request.graphqlTrace = found;
+    const before = new Set(Object.keys(reply.getHeaders()));
+    const body = await runApollo.call(this, request, reply);
+    if (found !== null && typeof body === 'string') {
+      const headers = Object.entries(reply.getHeaders())
+        .filter(([name]) => !before.has(name) && name !== 'content-length')
+        .map(([name, value]) => [name, String(value)] as [string, string]);
+      responses.keep(found, reply.statusCode, headers, body);
+    }
+    return body;
+  }
   const allowed = showSchema ? 'GET, POST' : 'POST';
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
-  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, handler);
+  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, post);
 
   // Public, so a browser opens the Sandbox without credentials; it then sends them on each POST.
   app.get(

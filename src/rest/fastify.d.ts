@@ -1,4 +1,5 @@
 import type { Caller } from '../domain/caller';
+import type { ResponseTrace } from '../graphql/response-cache';
 import type { EnvelopeState } from './envelope';
 
 declare module 'fastify' {
@@ -8,6 +9,8 @@ declare module 'fastify' {
     envelope: EnvelopeState;
     /** Decoded pairs of a form-encoded body, which OAuth 1.0 signs. */
     formPairs: Array<[string, string]>;
+    /** On a POST /graphql whose response may be kept: the scopes its execution reads. */
+    graphqlTrace: ResponseTrace | null;
   }
   interface FastifyContextConfig {
     /** Rails wrapper key echoed as an empty object in meta.parameters. */

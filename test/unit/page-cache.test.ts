@@ -1,3 +1,4 @@
+import { CacheMemory } from '../../src/domain/cache/cache-memory';
 import { PageCache, type CachedPage } from '../../src/domain/cache/page-cache';
 import type { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 
@@ -15,7 +16,7 @@ const page = (text: string): CachedPage<{ text: string }> => ({ bytes: Buffer.fr
 describe('PageCache', () => {
   it('builds a page once per revision and again after the revision changes', async () => {
     const { repository, set } = counters();
-    const cache = new PageCache(repository, 1024 * 1024);
+    const cache = new PageCache(repository, new CacheMemory(1024 * 1024));
     const build = jest.fn(async () => page('v1'));
     await cache.get('rate_changes', 'k', build);
     await cache.get('rate_changes', 'k', build);
@@ -27,7 +28,7 @@ describe('PageCache', () => {
 
   it('builds once for requests that ask for the same page at the same time', async () => {
     const { repository } = counters();
-    const cache = new PageCache(repository, 1024 * 1024);
+    const cache = new PageCache(repository, new CacheMemory(1024 * 1024));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const build = jest.fn(async () => {
@@ -44,7 +45,7 @@ describe('PageCache', () => {
 
   it('keeps nothing from a build that failed: the next request builds again', async () => {
     const { repository } = counters();
-    const cache = new PageCache(repository, 1024 * 1024);
+    const cache = new PageCache(repository, new CacheMemory(1024 * 1024));
     await expect(
       cache.get('items:f', 'k', async () => {
         throw new Error('database gone');
@@ -56,7 +57,7 @@ describe('PageCache', () => {
 
   it('stays within its bytes, dropping the least recently used page first', async () => {
     const { repository } = counters();
-    const cache = new PageCache(repository, 8 * 1024);
+    const cache = new PageCache(repository, new CacheMemory(8 * 1024));
     const big = (name: string) => async () => page(name.padEnd(1500, '.'));
     await cache.get('items:f', 'a', big('a'));
     await cache.get('items:f', 'b', big('b'));
@@ -77,10 +78,10 @@ describe('PageCache', () => {
 
   it('keeps no page larger than a quarter of its bytes, and nothing at all when sized 0', async () => {
     const { repository } = counters();
-    const small = new PageCache(repository, 4 * 1024);
+    const small = new PageCache(repository, new CacheMemory(4 * 1024));
     await small.get('items:f', 'huge', async () => page('x'.repeat(2000)));
     expect(small.size).toBe(0);
-    const off = new PageCache(repository, 0);
+    const off = new PageCache(repository, new CacheMemory(0));
     const build = jest.fn(async () => page('fresh'));
     await off.get('items:f', 'k', build);
     await off.get('items:f', 'k', build);

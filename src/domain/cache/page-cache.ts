@@ -1,4 +1,5 @@
 import type { RevisionScope, RevisionsRepository } from '../../store/repositories/revisions.repository';
+import type { CacheMemory } from './cache-memory';
 
 /** A serialized page and what its envelope needs besides it. */
 export interface CachedPage<M> {
@@ -11,11 +12,7 @@ export interface CachedPage<M> {
 interface Entry {
   token: string;
   page: CachedPage<unknown>;
-  size: number;
 }
-
-/** What an entry costs beyond its bytes: key, token, meta and the map's own bookkeeping. */
-const ENTRY_OVERHEAD_BYTES = 512;
 
 /**
  * Serialized pages kept between requests, each valid while the revision counter of its scope
@@ -24,21 +21,19 @@ const ENTRY_OVERHEAD_BYTES = 512;
  * counter before the rows makes a stale page impossible: a write commits its rows and its bump
  * together, so rows read after the counter are at least as new as the token they are kept under.
  * Since the counter lives in the database, a write by any process or instance invalidates the
- * pages of every instance. Bounded by bytes; the least recently used pages go first.
+ * pages of every instance.
  */
 export class PageCache {
-  private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<CachedPage<unknown>>>();
-  private bytes = 0;
 
   constructor(
     private readonly revisions: RevisionsRepository,
-    private readonly maxBytes: number,
+    private readonly memory: CacheMemory,
   ) {}
 
-  /** Bytes held now (for tests and metrics). */
+  /** Bytes held now by every cache sharing this memory (for tests and metrics). */
   get size(): number {
-    return this.bytes;
+    return this.memory.size;
   }
 
   /**
@@ -50,15 +45,10 @@ export class PageCache {
     key: string,
     build: () => Promise<CachedPage<M>>,
   ): Promise<CachedPage<M>> {
-    if (this.maxBytes <= 0) return build();
+    if (!this.memory.enabled) return build();
     const token = await this.revisions.token(scope);
-    const entry = this.entries.get(key);
-    if (entry !== undefined && entry.token === token) {
-      // Most recently used last: Map keeps insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return entry.page as CachedPage<M>;
-    }
+    const entry = this.memory.get<Entry>(key);
+    if (entry !== undefined && entry.token === token) return entry.page as CachedPage<M>;
     const buildKey = `${token} ${key}`;
     let pending = this.building.get(buildKey) as Promise<CachedPage<M>> | undefined;
     if (pending === undefined) {
@@ -76,30 +66,15 @@ export class PageCache {
   }
 
   private keep(key: string, token: string, page: CachedPage<unknown>): void {
-    const current = this.entries.get(key);
+    const current = this.memory.peek<Entry>(key);
     // A slower build of an older revision must not replace a newer page.
     if (current !== undefined && current.token !== token && newer(current.token, token)) return;
-    this.drop(key);
-    const size = page.bytes.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
-    if (size > this.maxBytes / 4) return;
-    this.entries.set(key, { token, page, size });
-    this.bytes += size;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.drop(oldest);
-    }
-  }
-
-  private drop(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    this.bytes -= entry.size;
+    this.memory.set(key, { token, page } satisfies Entry, page.bytes.length);
   }
 }
 
 /** Whether token `a` is later than `b` (both `<bulk>.<own>`, each part only ever growing). */
-function newer(a: string, b: string): boolean {
+export function newer(a: string, b: string): boolean {
   const [aAll, aOwn] = a.split('.').map(Number);
   const [bAll, bOwn] = b.split('.').map(Number);
   return aAll > bAll || (aAll === bAll && aOwn > bOwn);

@@ -45,10 +45,16 @@ export class FacilitiesService {
   ) {}
 
   /** The facility, if it exists (404/9) and belongs to the caller's company (403/13). */
-  async facilityFor(caller: Caller, facilityId: string, parameter = 'facility_id'): Promise<Facility> {
+  async facilityFor(
+    caller: Caller,
+    facilityId: string,
+    parameter = 'facility_id',
+    /** Read from the database even when kept (for answers that are themselves kept). */
+    options: { fresh?: boolean } = {},
+  ): Promise<Facility> {
     if (!isUuid(facilityId)) throw DomainError.notFound(parameter, 'facility', facilityId);
     const id = normalizeId(facilityId);
-    let facility = this.facilityCache.get(id);
+    let facility = options.fresh ? undefined : this.facilityCache.get(id);
     if (!facility) {
       const row = await this.facilities.findFacility(id);
       if (!row) throw DomainError.notFound(parameter, 'facility', facilityId);
@@ -62,10 +68,15 @@ export class FacilitiesService {
   }
 
   /** The company, if it exists (404/9) and is the caller's (403/13). */
-  async companyFor(caller: Caller, companyId: string, parameter = 'company_id'): Promise<Company> {
+  async companyFor(
+    caller: Caller,
+    companyId: string,
+    parameter = 'company_id',
+    options: { fresh?: boolean } = {},
+  ): Promise<Company> {
     if (!isUuid(companyId)) throw DomainError.notFound(parameter, 'company', companyId);
     const id = normalizeId(companyId);
-    let company = this.companyCache.get(id);
+    let company = options.fresh ? undefined : this.companyCache.get(id);
     if (!company) {
       const row = await this.facilities.findCompany(id);
       if (!row) throw DomainError.notFound(parameter, 'company', companyId);

@@ -14,6 +14,8 @@ import { isPostgres } from '../dialect';
  * - `items:<facility id>`: the facility's invoiceable items and their amount tiers, including the
  *   stock a retail payment takes.
  * - `flippers`: flags, their actors, and a facility moved to another company. Import only.
+ * - `facilities`: any change to or removal of a facility or company (which company a facility
+ *   belongs to decides who may read it). Import only.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -21,7 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('scope', 'text', (c) => c.primaryKey())
     .addColumn('revision', 'bigint', (c) => c.notNull())
     .execute();
-  await sql`insert into data_revisions (scope, revision) values ('*', 0), ('rate_changes', 0), ('flippers', 0)`.execute(
+  await sql`insert into data_revisions (scope, revision) values ('*', 0), ('rate_changes', 0), ('flippers', 0), ('facilities', 0)`.execute(
     db,
   );
   if (isPostgres(db)) await createPostgresTriggers(db);
@@ -40,6 +42,9 @@ const BUMP_RATE_CHANGES = bump('rate_changes');
 
 /** Tables whose every write changes the flippers a facility has. */
 const FLIPPER_SOURCES = ['flippers', 'flipper_actors'] as const;
+
+/** Tables whose updates and deletes change the `facilities` scope. */
+const FACILITY_SOURCES = ['facilities', 'companies'] as const;
 
 /** SQLite has row triggers only; each bump is one indexed update or upsert. */
 async function createSqliteTriggers(db: Kysely<unknown>): Promise<void> {
@@ -63,6 +68,12 @@ async function createSqliteTriggers(db: Kysely<unknown>): Promise<void> {
   }
   await run(`create trigger data_revision_facilities_company after update of company_id on facilities
     begin ${bump('flippers')} end`);
+  for (const table of FACILITY_SOURCES) {
+    for (const event of ['update', 'delete']) {
+      await run(`create trigger data_revision_${table}_any_${event} after ${event} on ${table}
+        begin ${bump('facilities')} end`);
+    }
+  }
 
   const bumpItems = (facility: string) =>
     `insert into data_revisions (scope, revision) select 'items:' || ${facility}, 1 where ${facility} is not null
@@ -121,6 +132,10 @@ async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
   }
   await run(`create trigger data_revision_facilities_company after update of company_id on facilities
     for each statement execute function data_revision_scopes('flippers')`);
+  for (const table of FACILITY_SOURCES) {
+    await run(`create trigger data_revision_${table}_any after update or delete on ${table}
+      for each statement execute function data_revision_scopes('facilities')`);
+  }
 
   await run(`create function data_revision_items() returns trigger language plpgsql
     set search_path from current as $$
@@ -168,6 +183,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       await run(`drop trigger if exists data_revision_${table} on ${table}`);
     }
     await run('drop trigger if exists data_revision_facilities_company on facilities');
+    for (const table of FACILITY_SOURCES) {
+      await run(`drop trigger if exists data_revision_${table}_any on ${table}`);
+    }
     for (const fn of ['data_revision_items()', 'data_revision_amounts()', 'data_revision_scopes()']) {
       await run(`drop function if exists ${fn}`);
     }

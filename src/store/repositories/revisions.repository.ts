@@ -2,7 +2,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../database';
 
 /** Scopes of migration 20261121150000 whose counters triggers bump. */
-export type RevisionScope = 'rate_changes' | 'flippers' | `items:${string}`;
+export type RevisionScope = 'rate_changes' | 'flippers' | 'facilities' | `items:${string}`;
 
 /**
  * On SQLite, how long a token read is trusted while this connection has changed no row. A write by
