@@ -8,7 +8,7 @@ import { DomainError } from './domain/errors';
 import type { PaymentGateway } from './domain/payments/gateway';
 import { registerGraphql } from './graphql/server';
 import { createLogger, lazyChildLogger } from './logger';
-import { registerMetrics } from './ops/metrics';
+import { registerCacheMetrics, registerMetrics } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
@@ -168,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
 
   const registry = registerMetrics(app);
+  registerCacheMetrics(registry, services.cacheMemory);
   registerOpsRoutes(app, store, registry);
   registerV1Routes(app, services);
   await registerGraphql(app, services, config);

@@ -130,8 +130,9 @@ export class GraphqlResponseCache {
       variables ?? null,
     ]);
     const kept = this.memory.get<StoredResponse>(key);
-    if (kept !== undefined && (await this.current(kept.tokens))) return kept;
-    return new ResponseTrace(key, this.revisions);
+    const current = kept !== undefined && (await this.current(kept.tokens));
+    this.memory.onLookup('graphql', current);
+    return current ? kept : new ResponseTrace(key, this.revisions);
   }
 
   /** Keeps a complete response without errors, under the tokens its execution read. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CacheMemory } from '../domain/cache/cache-memory';
 
 /** Prometheus metrics of one app instance: request counts and durations by route and status. */
 export function registerMetrics(app: FastifyInstance): Registry {
@@ -37,4 +38,27 @@ export function registerMetrics(app: FastifyInstance): Registry {
     done();
   });
   return registry;
+}
+
+/** Lookups of kept answers, by cache and result, and the bytes they hold. */
+export function registerCacheMetrics(registry: Registry, memory: CacheMemory): void {
+  const lookups = new Counter({
+    name: 'answer_cache_lookups_total',
+    help: 'Lookups of kept answers (REST pages, GraphQL responses): kept (hit) or built (miss)',
+    labelNames: ['cache', 'result'] as const,
+    registers: [registry],
+  });
+  const children = {
+    rest: { hit: lookups.labels('rest', 'hit'), miss: lookups.labels('rest', 'miss') },
+    graphql: { hit: lookups.labels('graphql', 'hit'), miss: lookups.labels('graphql', 'miss') },
+  };
+  memory.onLookup = (cache, kept) => children[cache][kept ? 'hit' : 'miss'].inc();
+  new Gauge({
+    name: 'answer_cache_bytes',
+    help: 'Bytes held by kept answers (at most PAGE_CACHE_MB)',
+    registers: [registry],
+    collect() {
+      this.set(memory.size);
+    },
+  });
 }

@@ -31,6 +31,22 @@ describeEachDialect('operations endpoints and logs', (dialect) => {
     expect(res.body).not.toContain(t.world.facility.id);
   });
 
+  it('counts kept and built answers of each cache in /metrics', async () => {
+    const metric = async (line: RegExp) => {
+      const body = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      return Number(line.exec(body)?.[1] ?? 0);
+    };
+    const hits = /answer_cache_lookups_total\{cache="rest",result="hit"\} (\d+)/;
+    const misses = /answer_cache_lookups_total\{cache="rest",result="miss"\} (\d+)/;
+    const url = `/v1/${t.world.facility.id}/invoiceable_items?per_page=3`;
+    const [hitsBefore, missesBefore] = [await metric(hits), await metric(misses)];
+    await t.get(url);
+    await t.get(url);
+    expect(await metric(misses)).toBe(missesBefore + 1);
+    expect(await metric(hits)).toBe(hitsBefore + 1);
+    expect(await metric(/answer_cache_bytes (\d+)/)).toBeGreaterThan(0);
+  });
+
   it('serves the OpenAPI document of /v1 with every route it serves', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     expect(res.statusCode).toBe(200);

@@ -8,6 +8,8 @@ const ENTRY_OVERHEAD_BYTES = 512;
 export class CacheMemory {
   private readonly entries = new Map<string, { value: unknown; size: number }>();
   private bytes = 0;
+  /** Told of every lookup (the metrics count them). */
+  onLookup: (cache: 'rest' | 'graphql', kept: boolean) => void = () => {};
 
   constructor(readonly maxBytes: number) {}
 

@@ -48,7 +48,9 @@ export class PageCache {
     if (!this.memory.enabled) return build();
     const token = await this.revisions.token(scope);
     const entry = this.memory.get<Entry>(key);
-    if (entry !== undefined && entry.token === token) return entry.page as CachedPage<M>;
+    const kept = entry !== undefined && entry.token === token;
+    this.memory.onLookup('rest', kept);
+    if (kept) return entry.page as CachedPage<M>;
     const buildKey = `${token} ${key}`;
     let pending = this.building.get(buildKey) as Promise<CachedPage<M>> | undefined;
     if (pending === undefined) {
