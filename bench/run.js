@@ -10,7 +10,8 @@
  *
  * Options (after `npm run bench --`): --scale N (default 100: 1,000,000 rate changes in the demo
  * company), --duration S (5: seconds of each side in each round), --rounds N (3), --connections N
- * (10), --keep (keep the temporary database). Unknown options throw.
+ * (10), --keep (keep the temporary database), --only TEXT (measure only the scenarios whose name
+ * contains TEXT). Unknown options throw.
  */
 const { Buffer } = require('node:buffer');
 const { spawn, spawnSync } = require('node:child_process');
@@ -33,10 +34,11 @@ const BENCH_ENV = {
 };
 
 function parseArgs(argv) {
-  const options = { scale: 100, duration: 5, rounds: 3, connections: 10, keep: false };
+  const options = { scale: 100, duration: 5, rounds: 3, connections: 10, keep: false, only: null };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'keep') options.keep = true;
+    else if (name === 'only') options.only = String(argv[++i] ?? '');
     else if (name in options) options[name] = Number(argv[++i]);
     else throw new Error(`unknown option ${argv[i]}`);
   }
@@ -303,6 +305,11 @@ async function main() {
         kept: true,
       },
     ];
+    if (options.only !== null) {
+      const chosen = scenarios.filter((s) => s.name.includes(options.only));
+      if (chosen.length === 0) throw new Error(`--only ${options.only}: no scenario has that in its name`);
+      scenarios.splice(0, scenarios.length, ...chosen);
+    }
     for (const scenario of scenarios) {
       const body = await fetchOnce(scenario.url, scenario.headers);
       scenario.bytes = body.length;

@@ -12,6 +12,15 @@ export const FILTERED_PARAMETERS = new Set([
   'account_number_confirmation',
 ]);
 
+/** Whether `record` holds no object and no filtered name, so filtering would copy it unchanged. */
+function plainAndUnfiltered(record: Record<string, unknown>): boolean {
+  for (const key in record) {
+    const value = record[key];
+    if ((value !== null && typeof value === 'object') || FILTERED_PARAMETERS.has(key)) return false;
+  }
+  return true;
+}
+
 export function filterSensitive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(filterSensitive);
   if (value !== null && typeof value === 'object') {
@@ -45,8 +54,9 @@ export function echoParameters(request: FastifyRequest): Record<string, unknown>
   const params = request.params;
   if (params && typeof params === 'object') Object.assign(echo, params);
   const wrapper = request.routeOptions.config?.wrapper;
+  const plain = plainAndUnfiltered(echo);
   if (wrapper) echo[wrapper] = {};
-  return filterSensitive(echo) as Record<string, unknown>;
+  return plain ? echo : (filterSensitive(echo) as Record<string, unknown>);
 }
 
 export function statusCat(status: number): string {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { MIGRATION_NAMES, migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 import { buildItem, buildWorld, worldDataset } from '../support/factories';
@@ -15,7 +14,8 @@ describeEachDialect('migrations', (dialect) => {
   it('takes the revision counters down and back up, and they count writes again', async () => {
     const down = await migrateDown(db.store.db);
     expect(down.results?.map((r) => r.migrationName)).toEqual([MIGRATION_NAMES[MIGRATION_NAMES.length - 1]]);
-    await expect(sql`select count(*) from data_revisions`.execute(db.store.db)).rejects.toThrow();
+    const tables = await db.store.db.introspection.getTables();
+    expect(tables.map((table) => table.name)).not.toContain('data_revisions');
 
     // With the counters gone, writes still work: no trigger is left behind.
     const world = buildWorld();

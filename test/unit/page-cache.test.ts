@@ -55,7 +55,7 @@ describe('PageCache', () => {
     expect(cache.size).toBeGreaterThan(0);
   });
 
-  it('stays within its bytes, dropping the least recently used page first', async () => {
+  it('stays within its bytes, dropping first the oldest page not asked for since it was kept', async () => {
     const { repository } = counters();
     const cache = new PageCache(repository, new CacheMemory(8 * 1024));
     const big = (name: string) => async () => page(name.padEnd(1500, '.'));

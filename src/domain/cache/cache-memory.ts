@@ -1,12 +1,21 @@
 /** What an entry costs beyond its bytes: key, tokens and the map's own bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
+interface Slot {
+  value: unknown;
+  size: number;
+  /** Asked for since the sweep last passed it (CLOCK: one bit instead of reordering on every hit). */
+  used: boolean;
+}
+
 /**
  * Memory shared by the caches of serialized answers (REST pages, GraphQL responses), bounded by
- * bytes: the least recently used entries go first, and no entry may take more than a quarter.
+ * bytes, and no entry may take more than a quarter. When full, the oldest entries go first unless
+ * they were asked for since they were last passed over (the CLOCK approximation of least recently
+ * used: a hit only sets a flag).
  */
 export class CacheMemory {
-  private readonly entries = new Map<string, { value: unknown; size: number }>();
+  private readonly entries = new Map<string, Slot>();
   private bytes = 0;
   /** Told of every lookup (the metrics count them). */
   onLookup: (cache: 'rest' | 'graphql', kept: boolean) => void = () => {};
@@ -23,13 +32,11 @@ export class CacheMemory {
     return this.bytes;
   }
 
-  /** The entry under `key`, now the most recently used. */
+  /** The entry under `key`, marked as used. */
   get<T>(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    // Map keeps insertion order: re-inserting makes it the most recent.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return entry.value as T;
   }
 
@@ -43,11 +50,18 @@ export class CacheMemory {
     this.delete(key);
     const size = bytes + key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (size > this.maxBytes / 4) return;
-    this.entries.set(key, { value, size });
+    this.entries.set(key, { value, size, used: false });
     this.bytes += size;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
+    while (this.bytes > this.maxBytes) {
+      // Map iterates in insertion order; a used entry gets a second chance at the back.
+      const [oldest, slot] = this.entries.entries().next().value as [string, Slot];
+      this.entries.delete(oldest);
+      if (slot.used && oldest !== key) {
+        slot.used = false;
+        this.entries.set(oldest, slot);
+      } else {
+        this.bytes -= slot.size;
+      }
     }
   }
 
