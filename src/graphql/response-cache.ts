@@ -115,6 +115,8 @@ export class GraphqlResponseCache {
    */
   async lookup(request: FastifyRequest): Promise<KeptResponse | ResponseTrace | null> {
     if (!this.memory.enabled || !request.caller) return null;
+    // JSON bodies only: anything else is Apollo's to judge (CSRF prevention refuses form posts).
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return null;
     const body = request.body as Record<string, unknown> | null | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, variables, operationName, extensions } = body;

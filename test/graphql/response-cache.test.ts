@@ -97,6 +97,23 @@ describeEachDialect('GraphQL responses kept between requests', (dialect) => {
     expect(await name()).toBe('Augusta Lovelace');
   });
 
+  it('still refuses a form-encoded POST of a kept query (CSRF prevention)', async () => {
+    const query = `{ facility(id: "${t.world.facility.id}") { id invoiceableItems { entries { id } } } }`;
+    const kept = await postGraphql(t.app, { query }, { bearer: t.world.client.bearer_token });
+    expect(kept.errors).toBeUndefined();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        authorization: `Bearer ${t.world.client.bearer_token}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: new URLSearchParams({ query }).toString(),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].message).toMatch(/Cross-Site Request Forgery/);
+  });
+
   it('runs a query that navigates to other records every time', async () => {
     await ask(UPDATES_WITH_TENANTS, t.world.company.id);
     t.db.queries.length = 0;
