@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/domain/payments/gateway';
+import { importDataset } from '../../src/store/dataset/dataset.import';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/store/database';
@@ -11,8 +13,16 @@ import {
   SQLITE_TOKEN_MAX_AGE_MS,
 } from '../../src/store/repositories/revisions.repository';
 import type { DatasetInvoiceableItem } from '../../src/store/dataset/dataset.types';
-import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
-import { describeEachDialect } from '../support/harness';
+import {
+  buildFacility,
+  buildItem,
+  buildRateChange,
+  buildTenant,
+  buildUnit,
+  buildWorld,
+  worldDataset,
+} from '../support/factories';
+import { createTestStore, describeEachDialect } from '../support/harness';
 import { createTestApp, oauthHeader, type TestApp } from '../support/http';
 import { DECLINED_VISA, cash, creditCard, line, payment } from './payments.support';
 
@@ -303,6 +313,86 @@ describe('revision tokens on a SQLite file written by another process', () => {
       await importing.close();
       await serving.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A processor that holds each charge until the test lets it decline. */
+class HeldGateway implements PaymentGateway {
+  readonly name = 'held';
+  readonly deadlineMs = 20_000;
+  reached!: Promise<void>;
+  private arrive!: () => void;
+  private answer!: (result: ChargeResult) => void;
+
+  constructor() {
+    this.expect();
+  }
+
+  expect(): void {
+    this.reached = new Promise((resolve) => (this.arrive = resolve));
+  }
+
+  charge(_request: ChargeRequest): Promise<ChargeResult> {
+    this.arrive();
+    return new Promise((resolve) => (this.answer = resolve));
+  }
+
+  decline(): void {
+    this.answer({ approved: false, message: 'card declined' });
+  }
+
+  async void(): Promise<void> {}
+}
+
+describeEachDialect('a kept page and a payment still open', (dialect) => {
+  it('never keeps what a payment that is rolled back had written', async () => {
+    const db = await createTestStore(dialect);
+    const world = buildWorld();
+    await importDataset(db.store, worldDataset(world));
+    const tenant = buildTenant({ facility_id: world.facility.id });
+    const item = buildItem({ facility_id: world.facility.id, quantity: 10 });
+    await importDataset(db.store, { version: 1, tenants: [tenant], invoiceable_items: [item] });
+    const gateway = new HeldGateway();
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+    const { app } = await buildApp({ config, store: db.store, paymentGateway: gateway });
+    const url = `/v1/${world.facility.id}/invoiceable_items/retail`;
+    const headers = {
+      authorization: `Bearer ${world.client.bearer_token}`,
+      'content-type': 'application/json',
+    };
+    const stock = async (pending?: Promise<LightMyRequestResponse>) => {
+      const res = await (pending ?? app.inject({ method: 'GET', url, headers }));
+      expect(res.statusCode).toBe(200);
+      return res.json().invoiceable_items.find((i: { id: string }) => i.id === item.id).quantity;
+    };
+    const pay = (method: Record<string, unknown>) =>
+      app.inject({
+        method: 'POST',
+        url: `/v1/${world.facility.id}/invoiceable_items/retail_payment`,
+        headers,
+        payload: JSON.stringify(payment([line(item, 2)], method, { tenant_id: tenant.id })),
+      });
+    try {
+      expect(await stock()).toBe(10);
+
+      // The card payment takes the stock, then waits for the processor inside its transaction.
+      const declined = pay(creditCard());
+      await gateway.reached;
+      const during = app.inject({ method: 'GET', url, headers });
+      // Long enough for that request to read its counter while the payment is still open.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gateway.decline();
+      expect((await declined).statusCode).toBe(400);
+      expect(await stock(during)).toBe(10);
+
+      // A payment that commits moves the counter on: the next answer shows its stock, not a page
+      // kept from the rolled-back one.
+      expect((await pay(cash('100'))).statusCode).toBe(200);
+      expect(await stock()).toBe(8);
+    } finally {
+      await app.close();
+      await db.close();
     }
   });
 });
