@@ -81,9 +81,14 @@ export function okBody(
   data: Record<string, unknown>,
   pagination?: PageMeta,
 ): Record<string, unknown> {
+  return { ...data, meta: okMeta(request, pagination) };
+}
+
+/** The `meta` of a 200: the usual keys, then any the handler added (filters, sorting, search_term). */
+function okMeta(request: FastifyRequest, pagination?: PageMeta): Record<string, unknown> {
   const meta = baseMeta(request, 200, pagination);
   if (request.envelope.extraMeta) Object.assign(meta, request.envelope.extraMeta);
-  return { ...data, meta };
+  return meta;
 }
 
 /** Sends a 200 with the data keys first, then `meta`. */
@@ -97,6 +102,7 @@ export function sendOk(
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const OPEN_BRACE = Buffer.from('{');
 
 /**
  * Sends a 200 whose data part is already serialized: `fragment` is the members of the data object
@@ -108,13 +114,10 @@ export function sendOkSerialized(
   fragment: Buffer,
   pagination?: PageMeta,
 ): FastifyReply {
-  const meta = baseMeta(request, 200, pagination);
-  if (request.envelope.extraMeta) Object.assign(meta, request.envelope.extraMeta);
-  const body = Buffer.concat([OPEN_BRACE, fragment, Buffer.from(`,"meta":${JSON.stringify(meta)}}`)]);
+  const meta = JSON.stringify(okMeta(request, pagination));
+  const body = Buffer.concat([OPEN_BRACE, fragment, Buffer.from(`,"meta":${meta}}`)]);
   return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(body);
 }
-
-const OPEN_BRACE = Buffer.from('{');
 
 /** The members of `data` serialized as `sendOkSerialized` takes them. */
 export function serializeFragment(data: Record<string, unknown>): Buffer {
