@@ -148,12 +148,12 @@ export async function registerGraphql(
   });
   const responses = new GraphqlResponseCache(schema, services.revisions, services.cacheMemory, MAX_TOKENS);
   app.decorateRequest('graphqlTrace', null);
-  /** Answers from a kept response when one is current; otherwise runs Apollo and maybe keeps its answer. */
   const runApollo = handler as unknown as (
     this: FastifyInstance,
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<unknown>;
+  /** Answers from a kept response when one is current; otherwise runs Apollo and maybe keeps its answer. */
   async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     const found = await responses.lookup(request);
     if (found !== null && !(found instanceof ResponseTrace)) {
