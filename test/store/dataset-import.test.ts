@@ -179,6 +179,46 @@ describeEachDialect('importDataset', (dialect) => {
     expect((await tableCounts(t.store)).companies).toBe(0);
   });
 
+  it('runs imports that touch the same rows at the same time one after the other, both complete', async () => {
+    const { dataset, tenants, units, world } = sampleFile();
+    await importDataset(t.store, dataset);
+    // Each renames the tenants and moves rate changes between the same days, half of them listing
+    // the rows in the opposite order (so they would lock the same rows in opposite orders).
+    const variant = (suffix: string, days: string[], reversed: boolean) => {
+      const order = <T>(rows: T[]) => (reversed ? [...rows].reverse() : rows);
+      return {
+        version: 1 as const,
+        units: order(units),
+        tenants: order(tenants.map((tenant) => ({ ...tenant, last_name: `${tenant.last_name} ${suffix}` }))),
+        rate_changes: order(
+          (dataset.rate_changes ?? []).map((change, n) => ({
+            ...change,
+            changed_at: `${days[n % days.length]}T12:00:00Z`,
+          })),
+        ),
+      };
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, n) =>
+        importDataset(
+          t.store,
+          n % 2 === 0
+            ? variant(`A${n}`, ['2026-01-01', '2026-01-02'], false)
+            : variant(`B${n}`, ['2026-01-02', '2026-01-01'], true),
+        ),
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual(Array(12).fill('fulfilled'));
+    const counts = await t.store.db
+      .selectFrom('rate_change_daily_counts')
+      .select(['day', 'entries'])
+      .where('company_id', '=', world.company.id.toLowerCase())
+      .where('entries', '>', 0)
+      .orderBy('day')
+      .execute();
+    expect(counts.reduce((sum, row) => sum + Number(row.entries), 0)).toBe(tenants.length);
+  });
+
   it('updates records on a second import of the same ids, and keeps the rate change sort keys in step', async () => {
     const { dataset, tenants } = sampleFile();
     await importDataset(t.store, dataset);

@@ -79,6 +79,9 @@ export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<voi
   const client = await pool.connect();
   try {
     await client.query('begin');
+    // Imports run one at a time: two that touch the same count and revision rows in different
+    // orders would otherwise deadlock, and PostgreSQL would abort one of them.
+    await client.query("select pg_advisory_xact_lock(hashtext(current_schema() || ' facility-ops import'))");
     for (const step of plan) {
       if (step.kind === 'upsert') {
         const width = step.columns.length;
