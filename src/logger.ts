@@ -116,5 +116,7 @@ export function lazyChildLogger(
   bindings: Bindings,
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
+  // A route with a level of its own needs its own child to judge what it writes.
+  if (options.level !== undefined) return parent.child(bindings, options);
   return new LazyChildLogger(parent, bindings, options);
 }
