@@ -1,9 +1,7 @@
-import { buildApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
 import { cash, line, payment } from '../rest/payments.support';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
+import { createInstance, createTestApp, type TestApp } from '../support/http';
 import { postGraphql } from './graphql-client';
 
 const ITEMS = `query Items($id: UUID!) {
@@ -149,8 +147,7 @@ describeEachDialect('GraphQL responses kept between requests', (dialect) => {
   });
 
   it('answers what an instance with the cache turned off answers', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PAGE_CACHE_MB: '0' });
-    const uncached = await buildApp({ config, store: t.db.store, clock: t.clock });
+    const uncached = await createInstance(t.db.store, { env: { PAGE_CACHE_MB: '0' }, clock: t.clock });
     try {
       for (const [query, id] of [
         [ITEMS, t.world.facility.id],

@@ -4,8 +4,6 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/domain/payments/gateway';
 import { importDataset } from '../../src/store/dataset/dataset.import';
-import { buildApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
 import {
@@ -23,7 +21,7 @@ import {
   worldDataset,
 } from '../support/factories';
 import { createTestStore, describeEachDialect } from '../support/harness';
-import { createTestApp, oauthHeader, type TestApp } from '../support/http';
+import { createInstance, createTestApp, oauthHeader, type TestApp } from '../support/http';
 import { DECLINED_VISA, cash, creditCard, line, payment } from './payments.support';
 
 describeEachDialect('list pages kept between requests', (dialect) => {
@@ -175,8 +173,7 @@ describeEachDialect('list pages kept between requests', (dialect) => {
     });
 
     it("another instance's payment is seen by this one at once", async () => {
-      const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-      const other = await buildApp({ config, store: t.db.store, clock: t.clock });
+      const other = await createInstance(t.db.store, { clock: t.clock });
       try {
         const before = await quantityOf();
         expect(await quantityOf(other.app)).toBe(before);
@@ -206,8 +203,7 @@ describeEachDialect('list pages kept between requests', (dialect) => {
   });
 
   it('answers byte for byte what an instance with the cache turned off (PAGE_CACHE_MB=0) answers', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PAGE_CACHE_MB: '0' });
-    const uncached = await buildApp({ config, store: t.db.store, clock: t.clock });
+    const uncached = await createInstance(t.db.store, { env: { PAGE_CACHE_MB: '0' }, clock: t.clock });
     try {
       const urls = [
         `/v1/${t.world.facility.id}/invoiceable_items`,
@@ -354,8 +350,7 @@ describeEachDialect('a kept page and a payment still open', (dialect) => {
     const item = buildItem({ facility_id: world.facility.id, quantity: 10 });
     await importDataset(db.store, { version: 1, tenants: [tenant], invoiceable_items: [item] });
     const gateway = new HeldGateway();
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-    const { app } = await buildApp({ config, store: db.store, paymentGateway: gateway });
+    const { app } = await createInstance(db.store, { paymentGateway: gateway });
     const url = `/v1/${world.facility.id}/invoiceable_items/retail`;
     const headers = {
       authorization: `Bearer ${world.client.bearer_token}`,

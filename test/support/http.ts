@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { FixedClock } from '../../src/clock';
-import { buildApp } from '../../src/app';
+import { buildApp, type App } from '../../src/app';
+import type { PaymentGateway } from '../../src/domain/payments/gateway';
 import { loadConfig } from '../../src/config';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import type { Dataset, DatasetClientApplication } from '../../src/store/dataset/dataset.types';
@@ -42,6 +43,18 @@ export interface TestApp {
   /** POST a JSON body, authenticated with the world's bearer token. */
   postJson(url: string, body: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
+}
+
+/**
+ * Another instance of the service over the same database (its own caches and loaders), as a second
+ * process or machine would run; `env` adds settings (PAGE_CACHE_MB, for instance).
+ */
+export async function createInstance(
+  store: TestStore['store'],
+  options: { env?: Record<string, string>; clock?: FixedClock; paymentGateway?: PaymentGateway } = {},
+): Promise<App> {
+  const config = loadConfig({ ...options.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+  return buildApp({ config, store, clock: options.clock, paymentGateway: options.paymentGateway });
 }
 
 /** A built app over a fresh database holding the basic world; logs are silent. */
