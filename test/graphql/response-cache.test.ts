@@ -112,6 +112,15 @@ describeEachDialect('GraphQL responses kept between requests', (dialect) => {
     expect(res.json().errors[0].message).toMatch(/Cross-Site Request Forgery/);
   });
 
+  it("shows a facility's flags as imported at once", async () => {
+    const query = `query Flags($id: UUID!) { facility(id: $id) { id flippers } }`;
+    const flags = async () =>
+      (await ask<{ facility: { flippers: string[] } }>(query, t.world.facility.id)).data!.facility.flippers;
+    expect(await flags()).not.toContain('graph_flag');
+    await t.load({ flippers: [{ name: 'graph_flag', company_ids: [t.world.company.id] }] });
+    expect(await flags()).toContain('graph_flag');
+  });
+
   it('runs a query that navigates to other records every time', async () => {
     await ask(UPDATES_WITH_TENANTS, t.world.company.id);
     t.db.queries.length = 0;

@@ -123,6 +123,22 @@ describeEachDialect('list pages kept between requests', (dialect) => {
     });
   });
 
+  describe('flippers', () => {
+    const names = async () => {
+      const res = await t.get(`/v1/${t.world.facility.id}/flippers`);
+      expect(res.statusCode).toBe(200);
+      return res.json().flippers as string[];
+    };
+
+    it('shows a flag imported for the facility, and one turned off, at once', async () => {
+      expect(await names()).not.toContain('kept_flag');
+      await t.load({ flippers: [{ name: 'kept_flag', facility_ids: [t.world.facility.id] }] });
+      expect(await names()).toContain('kept_flag');
+      await t.load({ flippers: [{ name: 'kept_flag', facility_ids: [] }] });
+      expect(await names()).not.toContain('kept_flag');
+    });
+  });
+
   describe('invoiceable items', () => {
     let item: DatasetInvoiceableItem;
     let url: string;
