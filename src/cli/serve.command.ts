@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Config } from '../config';
 import { startOutboxWorker } from '../domain/outbox/outbox.runtime';
+import { startHousekeeping } from './housekeeping';
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';
 import { CommandFailure } from './args';
@@ -67,6 +68,7 @@ export async function listen(
   });
   await app.listen({ host: config.host, port: config.port });
   const outbox = startOutboxWorker(services, config, app.log);
+  const housekeeping = startHousekeeping(services, app.log);
   const address = app.server.address() as AddressInfo;
   let stopping: Promise<void> | null = null;
   return {
@@ -81,6 +83,7 @@ export async function listen(
           clearTimeout(grace);
         }
         await outbox?.stop();
+        await housekeeping.stop();
         await store.close();
       })()),
   };

@@ -123,6 +123,14 @@ export class PaymentsService {
   ) {}
 
   /**
+   * Forgets the Idempotency-Keys of every client that have expired (a client's own are also
+   * forgotten when it next pays); answers how many went.
+   */
+  purgeExpiredIdempotencyKeys(): Promise<number> {
+    return this.repository.idempotency.deleteAllExpired(toStoredInstant(this.clock.now()));
+  }
+
+  /**
    * Pays for retail items (contract 4.11, DESIGN 6). Every field is checked first (400/4, 404/9,
    * 400/7, 400/3 for short tenders); then one transaction claims the Idempotency-Key, takes the
    * stock, writes the event, payment, lines, method and receipt, and charges the gateway last.

@@ -31,6 +31,15 @@ export class IdempotencyRepository {
       .execute();
   }
 
+  /** Forgets every client's expired keys (housekeeping); answers how many went. */
+  async deleteAllExpired(now: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('idempotency_keys')
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /**
    * Inserts the key unless it exists; false when another request holds it. On PostgreSQL a
    * concurrent claim of the same key waits here until the first transaction ends.
