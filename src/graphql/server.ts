@@ -161,9 +161,10 @@ export async function registerGraphql(
       return reply.code(found.status).send(found.body);
     }
     request.graphqlTrace = found;
+    if (found === null) return runApollo.call(this, request, reply);
     const before = new Set(Object.keys(reply.getHeaders()));
     const body = await runApollo.call(this, request, reply);
-    if (found !== null && typeof body === 'string') {
+    if (typeof body === 'string') {
       const headers = Object.entries(reply.getHeaders())
         .filter(([name]) => !before.has(name) && name !== 'content-length')
         .map(([name, value]) => [name, String(value)] as [string, string]);

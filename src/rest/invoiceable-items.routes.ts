@@ -83,10 +83,7 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
         const pageRequest = parsePageRequest(request.query, ITEM_PAGE_LIMITS);
         const key = `rest invoiceable_items ${facility.id} ${list} ${pageRequest.page} ${pageRequest.perPage}`;
         const page = await services.pages.get(`items:${facility.id}`, key, async () => {
-          const result = await services.invoiceableItems.list(facility, list, {
-            page: pageRequest.page,
-            per_page: pageRequest.perPage,
-          });
+          const result = await services.invoiceableItems.listPage(facility, list, pageRequest);
           const bytes = serializeFragment({
             invoiceable_items: result.entries.map(serializeInvoiceableItem),
           });

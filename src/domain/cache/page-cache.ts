@@ -70,13 +70,13 @@ export class PageCache {
   private keep(key: string, token: string, page: CachedPage<unknown>): void {
     const current = this.memory.peek<Entry>(key);
     // A slower build of an older revision must not replace a newer page.
-    if (current !== undefined && current.token !== token && newer(current.token, token)) return;
+    if (current !== undefined && newer(current.token, token)) return;
     this.memory.set(key, { token, page } satisfies Entry, page.bytes.length);
   }
 }
 
 /** Whether token `a` is later than `b` (both `<bulk>.<own>`, each part only ever growing). */
-export function newer(a: string, b: string): boolean {
+function newer(a: string, b: string): boolean {
   const [aAll, aOwn] = a.split('.').map(Number);
   const [bAll, bOwn] = b.split('.').map(Number);
   return aAll > bAll || (aAll === bAll && aOwn > bOwn);

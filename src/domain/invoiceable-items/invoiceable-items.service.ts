@@ -7,7 +7,7 @@ import type {
 } from '../../store/repositories/invoiceable-items.repository';
 import { centsToAmount } from '../shared/money';
 import { normalizeId } from '../shared/ids';
-import { offsetOf, pageMeta, parsePageRequest, type Page } from '../shared/pagination';
+import { offsetOf, pageMeta, parsePageRequest, type Page, type PageRequest } from '../shared/pagination';
 import type { Facility } from '../facilities/facilities.types';
 import type {
   FeeGroups,
@@ -88,7 +88,15 @@ export class InvoiceableItemsService {
     list: InvoiceableItemList,
     input: { page?: unknown; per_page?: unknown },
   ): Promise<Page<PricedItem>> {
-    const request = parsePageRequest(input, ITEM_PAGE_LIMITS);
+    return this.listPage(facility, list, parsePageRequest(input, ITEM_PAGE_LIMITS));
+  }
+
+  /** One page of a list, the page already read from the request (see ITEM_PAGE_LIMITS). */
+  async listPage(
+    facility: Facility,
+    list: InvoiceableItemList,
+    request: PageRequest,
+  ): Promise<Page<PricedItem>> {
     const filter = LIST_FILTERS[list];
     const [total, rows] = await Promise.all([
       this.repository.count(facility.id, filter),
