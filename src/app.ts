@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { DestinationStream, Logger } from 'pino';
@@ -6,13 +5,18 @@ import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { DomainError } from './domain/errors';
 import type { PaymentGateway } from './domain/payments/gateway';
-import { registerGraphql } from './graphql/server';
+import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
+import { clientErrorHandler, guardServer, type EdgeContext } from './http/client-errors';
+import { KnownRoutes } from './http/known-routes';
+import { requestIdFrom } from './http/request-id';
+import { findShapeProblem, parameterName } from './http/request-shape';
 import { createLogger, lazyChildLogger } from './logger';
 import { registerCacheMetrics, registerMetrics } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
+import { errorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
@@ -36,7 +40,6 @@ export interface App {
   services: Services;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const INVALID_QUERY = Symbol('invalid query');
 
 /** Builds the whole service, ready for `inject` or `listen`; it does not listen itself. */
@@ -45,6 +48,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const services = createServices(store, clock, config, { paymentGateway: options.paymentGateway });
   const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
+  const edge: EdgeContext = {
+    routes: new KnownRoutes(),
+    log: logger as FastifyBaseLogger,
+    graphqlPath: GRAPHQL_PATH,
+  };
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -52,10 +60,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    // Requests Node's parser refuses (raw bytes, unknown methods, oversized headers) get the envelope too.
+    clientErrorHandler: clientErrorHandler(edge),
     routerOptions: {
       maxParamLength: 4096,
       querystringParser: (raw: string) => {
@@ -76,6 +83,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: true },
     },
   });
+
+  edge.routes.listen(app);
+  guardServer(app.server, edge);
 
   app.decorateRequest('caller', null);
   // Reference-type decorations start null and are set per request in onRequest.
@@ -149,11 +159,20 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     }
   };
 
-  // Authentication runs after parsing, since OAuth 1.0 signs form-encoded body parameters.
+  // Authentication runs after parsing, since OAuth 1.0 signs form-encoded body parameters; the
+  // shape of what was sent is checked first, so nothing too deep or holding NUL reaches a handler.
   app.addHook('preValidation', async (request) => {
     const query = request.query as Record<string | symbol, unknown> | undefined;
     if (query && query[INVALID_QUERY]) {
       throw DomainError.invalidParameter('query', String(query[INVALID_QUERY]));
+    }
+    for (const [part, value] of [
+      ['path', request.params],
+      ['query', query],
+      ['body', request.body],
+    ] as const) {
+      const problem = findShapeProblem(value);
+      if (problem) throw DomainError.invalidParameter(parameterName(problem.path, part), problem.message);
     }
     if (request.is404 || request.routeOptions.config?.public) return;
     request.caller = await services.auth.authenticate({
@@ -171,21 +190,38 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerCacheMetrics(registry, services.cacheMemory);
   registerOpsRoutes(app, store, registry);
   registerV1Routes(app, services);
-  await registerGraphql(app, services, config);
+  await registerGraphql(app, services, config, { routes: edge.routes });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
 
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      new DomainError('not_found', `no route ${request.method} ${request.url.split('?')[0].slice(0, 200)}`, {
-        problems: [{ parameter: 'path', message: 'names no route' }],
-      }),
-      request,
-      reply,
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = edge.routes.allowedMethods(path);
+    if (allowed.length === 0) {
+      return sendError(
+        new DomainError('not_found', `no route ${request.method} ${path.slice(0, 200)}`, {
+          problems: [{ parameter: 'path', message: 'names no route' }],
+        }),
+        request,
+        reply,
+      );
+    }
+    const responder = edge.routes.responderFor(path);
+    if (responder) return responder(request, reply, allowed);
+    return reply
+      .code(405)
+      .header('Allow', allowed.join(', '))
+      .send(
+        errorEnvelope(request, {
+          status: 405,
+          errorCode: null,
+          message: `${request.method} is not allowed here; use ${allowed.join(' or ')}`,
+          problems: [],
+        }),
+      );
+  });
 
   return { app, services };
 }

@@ -1,12 +1,7 @@
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
-/** Query parameters that carry credentials; their values never reach a log line. */
-const SECRET_QUERY = /([?&](?:oauth_[a-z_]+|access_token|token)=)[^&]*/gi;
-
-export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[REDACTED]');
-}
+import { redactRequestUrl } from './domain/shared/sensitive';
 
 /**
  * The service's pino logger. Request lines carry method, route url (credentials removed), request
@@ -35,7 +30,7 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
         req(request: FastifyRequest) {
           return {
             method: request.method,
-            url: redactUrl(request.url),
+            url: redactRequestUrl(request.url),
             remoteAddress: request.ip,
           };
         },

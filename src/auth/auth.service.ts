@@ -4,6 +4,7 @@ import type { Caller } from '../domain/caller';
 import { DomainError } from '../domain/errors';
 import { newId } from '../domain/shared/ids';
 import { TtlCache } from '../domain/shared/ttl-cache';
+import { NUL_MESSAGE } from '../http/request-shape';
 import type { ClientRow, ClientsRepository } from '../store/repositories/clients.repository';
 import {
   baseUri,
@@ -84,10 +85,19 @@ export class AuthService {
     } else if (query.some(([k]) => k === 'oauth_consumer_key')) {
       oauth = new Map(query.filter(([k]) => k.startsWith('oauth_')));
       requestParams = [...query.filter(([k]) => !k.startsWith('oauth_')), ...request.formParams];
+    } else if (request.formParams.some(([k]) => k === 'oauth_consumer_key')) {
+      // RFC 5849 section 3.5.2: the protocol parameters in a form-encoded body.
+      oauth = new Map(request.formParams.filter(([k]) => k.startsWith('oauth_')));
+      requestParams = [...query, ...request.formParams.filter(([k]) => !k.startsWith('oauth_'))];
     } else if (header) {
       throw unauthenticated('unsupported Authorization scheme');
     } else {
       throw unauthenticated('credentials missing');
+    }
+    for (const [name, value] of oauth) {
+      // The query and body were checked at the edge; a header's values are checked here.
+      if (name.includes('\u0000') || value.includes('\u0000'))
+        throw DomainError.invalidParameter(name, NUL_MESSAGE);
     }
     return this.authenticateOAuth(request, oauth, requestParams);
   }

@@ -17,6 +17,8 @@ import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limit
 import { jitGateway } from './jit-executor';
 import { GraphqlResponseCache, ResponseTrace } from './response-cache';
 import { graphqlSchema } from './schema';
+import { noNulInStrings, redactSensitiveValues } from './input-safety';
+import type { KnownRoutes } from '../http/known-routes';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -28,6 +30,8 @@ export const APQ_CACHE_SIZE = 4 * 1024 * 1024;
 
 export interface GraphqlOptions {
   limits?: QueryLimits;
+  /** Where GraphQL's path declares how its wrong methods are answered. */
+  routes?: KnownRoutes;
 }
 
 /** Logs what was masked for the client, with the request id (the request's own logger carries it). */
@@ -123,7 +127,7 @@ export async function registerGraphql(
     persistedQueries: { cache: new InMemoryLRUCache<string>({ maxSize: APQ_CACHE_SIZE }) },
     parseOptions: { maxTokens: MAX_TOKENS },
     maxRecursiveSelections: true,
-    validationRules: [queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS)],
+    validationRules: [queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS), noNulInStrings],
     formatError: formatGraphqlError,
     stopOnTerminationSignals: false,
     nodeEnv: config.nodeEnv,
@@ -132,6 +136,7 @@ export async function registerGraphql(
       showSchema
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
+      redactSensitiveValues,
       logUnexpectedErrors,
       // No HTTP caching of operations here; the default cache-control plugin would wrap every
       // field resolver to compute cache hints (measured: bench/graphql.js).
@@ -193,14 +198,9 @@ export async function registerGraphql(
     },
     handler,
   );
-  app.route({
-    method: ['PUT', 'PATCH', 'DELETE'],
-    url: GRAPHQL_PATH,
-    config: { public: true },
-    schema: { hide: true },
-    errorHandler,
-    handler: (_request, reply) => sendMethodNotAllowed(reply, allowed, 'send GraphQL operations with POST'),
-  });
+  options.routes?.answerWrongMethodsOf(GRAPHQL_PATH, (_request, reply) =>
+    sendMethodNotAllowed(reply, allowed, 'send GraphQL operations with POST'),
+  );
 }
 
 function sendMethodNotAllowed(reply: FastifyReply, allowed: string, message: string): FastifyReply {

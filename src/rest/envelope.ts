@@ -2,35 +2,31 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ParameterProblem } from '../domain/errors';
 import type { PageMeta } from '../domain/shared/pagination';
-
-/** Parameter names whose values never leave the service, wherever they appear. */
-export const FILTERED_PARAMETERS = new Set([
-  'card_number',
-  'security_code',
-  'magnetic_track',
-  'account_number',
-  'account_number_confirmation',
-]);
+import { FILTERED, SENSITIVE_NAMES } from '../domain/shared/sensitive';
+import { MAX_NESTING } from '../http/request-shape';
 
 /** Whether `record` holds no object and no filtered name, so filtering would copy it unchanged. */
 function plainAndUnfiltered(record: Record<string, unknown>): boolean {
   for (const key in record) {
     const value = record[key];
-    if ((value !== null && typeof value === 'object') || FILTERED_PARAMETERS.has(key)) return false;
+    if ((value !== null && typeof value === 'object') || SENSITIVE_NAMES.has(key)) return false;
   }
   return true;
 }
 
-export function filterSensitive(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(filterSensitive);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      out[key] = FILTERED_PARAMETERS.has(key) ? '[FILTERED]' : filterSensitive(inner);
-    }
-    return out;
+/** Stands in the echo for what lies deeper than a request may nest (such a request is refused). */
+const TOO_DEEP = '[NESTED TOO DEEPLY]';
+
+/** A copy with every sensitive parameter's value replaced by "[FILTERED]", at any depth. */
+export function filterSensitive(value: unknown, depth = 1): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_NESTING) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((inner) => filterSensitive(inner, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] = SENSITIVE_NAMES.has(key) ? FILTERED : filterSensitive(inner, depth + 1);
   }
-  return value;
+  return out;
 }
 
 /** Per-request state the handlers add to the envelope. */
@@ -63,16 +59,27 @@ export function statusCat(status: number): string {
   return `https://http.cat/${status}`;
 }
 
-function baseMeta(request: FastifyRequest, status: number, pagination?: PageMeta): Record<string, unknown> {
+/** The envelope's first keys, in the contract's order. */
+function metaHead(
+  status: number,
+  method: string | null,
+  requestId: string | null,
+  parameters: Record<string, unknown>,
+  pagination?: PageMeta,
+): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
   if (pagination) meta.pagination = pagination;
   meta.status_code = status;
   meta.status_message = STATUS_CODES[status] ?? 'Unknown';
   meta.status_cat = statusCat(status);
-  meta.request_method = request.method;
-  meta.request_id = request.id ?? null;
-  meta.parameters = echoParameters(request);
+  meta.request_method = method;
+  meta.request_id = requestId;
+  meta.parameters = parameters;
   return meta;
+}
+
+function baseMeta(request: FastifyRequest, status: number, pagination?: PageMeta): Record<string, unknown> {
+  return metaHead(status, request.method, request.id ?? null, echoParameters(request), pagination);
 }
 
 /** The 200 body: the data keys first, then `meta`. */
@@ -139,17 +146,26 @@ export function errorEnvelope(request: FastifyRequest, error: ErrorBody): { meta
     meta = baseMeta(request, error.status);
   } catch {
     // The request itself may be too broken to echo (it failed before parsing).
-    meta = {
-      status_code: error.status,
-      status_message: STATUS_CODES[error.status] ?? 'Unknown',
-      status_cat: statusCat(error.status),
-      request_method: request.method,
-      request_id: request.id ?? null,
-      parameters: {},
-    };
+    meta = metaHead(error.status, request.method, request.id ?? null, {});
   }
+  return { meta: withError(meta, error) };
+}
+
+/**
+ * The error envelope for a request that never became one (a malformed request line, oversized
+ * headers): what could be read of it, and nothing echoed.
+ */
+export function rawErrorEnvelope(
+  method: string | null,
+  requestId: string,
+  error: ErrorBody,
+): { meta: Record<string, unknown> } {
+  return { meta: withError(metaHead(error.status, method, requestId, {}), error) };
+}
+
+function withError(meta: Record<string, unknown>, error: ErrorBody): Record<string, unknown> {
   meta.message = error.message;
   meta.error_code = error.errorCode;
   meta.errors = error.problems;
-  return { meta };
+  return meta;
 }

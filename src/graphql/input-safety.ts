@@ -1,0 +1,84 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, Kind, type ASTNode, type ValidationRule } from 'graphql';
+import { redactValues, SENSITIVE_NAMES, sensitiveValues } from '../domain/shared/sensitive';
+import { NUL_MESSAGE } from '../http/request-shape';
+
+/**
+ * String literals in an operation may not hold NUL (U+0000), as no request parameter may (the
+ * request edge checks variables): PostgreSQL refuses it in text, and both stores must answer alike.
+ */
+export const noNulInStrings: ValidationRule = (context) => ({
+  StringValue(node, _key, _parent, _path, ancestors) {
+    if (!node.value.includes('\u0000')) return;
+    const owner = [...ancestors]
+      .reverse()
+      .find(
+        (a): a is ASTNode & { name: { value: string } } =>
+          !Array.isArray(a) &&
+          ((a as ASTNode).kind === Kind.ARGUMENT || (a as ASTNode).kind === Kind.OBJECT_FIELD),
+      );
+    const name = owner ? `"${owner.name.value}"` : 'A string';
+    context.reportError(
+      new GraphQLError(`${owner ? `Argument ${name}` : name} ${NUL_MESSAGE}.`, { nodes: [node] }),
+    );
+  },
+});
+
+const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const NAMES = [...SENSITIVE_NAMES].flatMap((name) => [name, camel(name)]).join('|');
+/** `cardNumber: "4111..."` or `securityCode: 123` as written in an operation's text. */
+const LITERAL = new RegExp(`\\b(?:${NAMES})\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|[-+.\\deE]+)`, 'g');
+
+/** Values the operation's text gives sensitive arguments or input fields. */
+function literalValues(query: string | undefined): Array<string | number> {
+  if (!query) return [];
+  const values: Array<string | number> = [];
+  for (const match of query.matchAll(LITERAL)) {
+    const literal = match[1];
+    if (literal.startsWith('"')) {
+      try {
+        values.push(JSON.parse(literal) as string);
+      } catch {
+        values.push(literal.slice(1, -1));
+      }
+    } else {
+      values.push(literal);
+    }
+  }
+  return values;
+}
+
+/**
+ * Card and bank values never come back in an error: graphql-js writes a variable's or literal's
+ * value into its message ("got invalid value ..."), so every message and problem of an answer is
+ * cleared of the values this request gave under a sensitive name, and of card-length digit runs.
+ */
+export const redactSensitiveValues: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ request, response }) {
+        if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
+        const values = [...sensitiveValues(request.variables), ...literalValues(request.query)];
+        const redact = (text: string) => redactValues(text, values);
+        response.body.singleResult.errors = response.body.singleResult.errors.map((error) => {
+          const problems = (error.extensions as { problems?: unknown } | undefined)?.problems;
+          return {
+            ...error,
+            message: redact(error.message),
+            ...(Array.isArray(problems)
+              ? {
+                  extensions: {
+                    ...error.extensions,
+                    problems: problems.map((p: { parameter: string; message: string }) => ({
+                      parameter: p.parameter,
+                      message: redact(p.message),
+                    })),
+                  },
+                }
+              : {}),
+          };
+        });
+      },
+    };
+  },
+};
