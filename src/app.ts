@@ -42,6 +42,15 @@ export interface App {
 
 const INVALID_QUERY = Symbol('invalid query');
 
+/** Rails-style nested parameters; a malformed query string is marked, to be refused before auth. */
+function parseQuery(raw: string): Record<string | symbol, unknown> {
+  try {
+    return nestParams(formPairs(raw));
+  } catch (error) {
+    return { [INVALID_QUERY]: error instanceof Error ? error.message : 'malformed query string' };
+  }
+}
+
 /** Builds the whole service, ready for `inject` or `listen`; it does not listen itself. */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, store } = options;
@@ -65,13 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clientErrorHandler: clientErrorHandler(edge),
     routerOptions: {
       maxParamLength: 4096,
-      querystringParser: (raw: string) => {
-        try {
-          return nestParams(formPairs(raw));
-        } catch (error) {
-          return { [INVALID_QUERY]: error instanceof Error ? error.message : 'malformed query string' };
-        }
-      },
+      querystringParser: parseQuery,
     },
     // Router-level failures (a malformed URL, an over-long path parameter) answer in the envelope too.
     frameworkErrors: (error, request, reply) => {
@@ -95,6 +98,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     request.envelope = { defaults: {}, extraMeta: null };
     request.formPairs = [];
+    if (request.is404) {
+      // Fastify's not-found router reads the query with its own parser and names the path `*`.
+      const index = request.url.indexOf('?');
+      request.query = parseQuery(index < 0 ? '' : request.url.slice(index + 1));
+      request.params = {};
+    }
     reply.header('X-Request-Id', request.id);
   });
 

@@ -42,7 +42,8 @@ function literalValues(query: string | undefined): Array<string | number> {
         values.push(literal.slice(1, -1));
       }
     } else {
-      values.push(literal);
+      // A number is redacted as a word of its own.
+      values.push(Number.isFinite(Number(literal)) ? Number(literal) : literal);
     }
   }
   return values;

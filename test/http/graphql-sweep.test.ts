@@ -130,17 +130,23 @@ describeEachDialect('a hostile sweep over the GraphQL endpoint', (dialect) => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/graphql',
-        headers: { authorization: `Bearer ${t.world.client.bearer_token}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${t.world.client.bearer_token}`,
+          'content-type': 'application/json',
+        },
         payload: c.payload,
       });
-      let body: { data?: unknown; errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> } = {};
+      let body: { data?: unknown; errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> } =
+        {};
       try {
         body = res.json();
       } catch {
         failures.push(`${c.label}: answered ${res.statusCode} with a body that is not JSON`);
       }
-      if (res.statusCode >= 500) failures.push(`${c.label}: answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
-      if (body.data === undefined && !Array.isArray(body.errors)) failures.push(`${c.label}: neither data nor errors`);
+      if (res.statusCode >= 500)
+        failures.push(`${c.label}: answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+      if (body.data === undefined && !Array.isArray(body.errors))
+        failures.push(`${c.label}: neither data nor errors`);
       for (const error of body.errors ?? []) {
         if (typeof error.message !== 'string' || typeof error.extensions?.code !== 'string') {
           failures.push(`${c.label}: an error without a message or code`);
@@ -169,7 +175,9 @@ describeEachDialect('a hostile sweep over the GraphQL endpoint', (dialect) => {
       const passing = mutation.args.map((a) => `${a.name}: $${a.name}`).join(', ');
       const query = `mutation Sweep(${declarations}) { ${mutation.name}(${passing}) { __typename } }`;
       const good = Object.fromEntries(
-        mutation.args.filter((a) => given(a.name, a.type, t, w)).map((a) => [a.name, goodValue(a.name, a.type, t, w)]),
+        mutation.args
+          .filter((a) => given(a.name, a.type, t, w))
+          .map((a) => [a.name, goodValue(a.name, a.type, t, w)]),
       );
       if (mutation.name === 'payRetail') {
         good.input = {
@@ -190,10 +198,16 @@ describeEachDialect('a hostile sweep over the GraphQL endpoint', (dialect) => {
       const base = await t.app.inject({
         method: 'POST',
         url: '/graphql',
-        headers: { authorization: `Bearer ${t.world.client.bearer_token}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${t.world.client.bearer_token}`,
+          'content-type': 'application/json',
+        },
         payload: { query, operationName: 'Sweep', variables: good },
       });
-      expect({ mutation: mutation.name, errors: base.json().errors }).toEqual({ mutation: mutation.name, errors: undefined });
+      expect({ mutation: mutation.name, errors: base.json().errors }).toEqual({
+        mutation: mutation.name,
+        errors: undefined,
+      });
       for (const path of argumentPaths(mutation.args)) {
         for (const [label, value] of VALUES) {
           cases.push({
@@ -211,7 +225,10 @@ describeEachDialect('a hostile sweep over the GraphQL endpoint', (dialect) => {
   it('answers malformed requests and literals with GraphQL errors', async () => {
     const facility = t.world.facility.id;
     const cases: Sent[] = [
-      { label: 'a NUL string literal', payload: JSON.stringify({ query: `{ facility(id: "${facility}") { flipper(name: "a\\u0000b") } }` }) },
+      {
+        label: 'a NUL string literal',
+        payload: JSON.stringify({ query: `{ facility(id: "${facility}") { flipper(name: "a\\u0000b") } }` }),
+      },
       {
         label: 'a NUL note literal',
         payload: JSON.stringify({
@@ -219,15 +236,29 @@ describeEachDialect('a hostile sweep over the GraphQL endpoint', (dialect) => {
         }),
       },
       { label: 'a raw NUL in the query', payload: JSON.stringify({ query: '{ __typename \u0000 }' }) },
-      { label: 'a NUL operation name', payload: JSON.stringify({ query: '{ __typename }', operationName: 'a\u0000' }) },
+      {
+        label: 'a NUL operation name',
+        payload: JSON.stringify({ query: '{ __typename }', operationName: 'a\u0000' }),
+      },
       { label: 'variables as a list', payload: JSON.stringify({ query: '{ __typename }', variables: [1] }) },
-      { label: 'variables as a string', payload: JSON.stringify({ query: '{ __typename }', variables: 'x' }) },
+      {
+        label: 'variables as a string',
+        payload: JSON.stringify({ query: '{ __typename }', variables: 'x' }),
+      },
       { label: 'a query that is a number', payload: JSON.stringify({ query: 42 }) },
       { label: 'no query', payload: '{}' },
       { label: 'a JSON list', payload: '[]' },
       { label: 'malformed JSON', payload: '{"query":' },
-      { label: 'a huge Int literal', payload: JSON.stringify({ query: `{ company { rateChangeUpdates(updatedAfter: "2026-01-01T00:00:00Z", updatedBefore: "2026-02-01T00:00:00Z", page: 99999999999999999999) { entries { id } } } }` }) },
-      { label: 'nesting 5,000 levels at the top', payload: `{"query":"{ __typename }","extensions":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}` },
+      {
+        label: 'a huge Int literal',
+        payload: JSON.stringify({
+          query: `{ company { rateChangeUpdates(updatedAfter: "2026-01-01T00:00:00Z", updatedBefore: "2026-02-01T00:00:00Z", page: 99999999999999999999) { entries { id } } } }`,
+        }),
+      },
+      {
+        label: 'nesting 5,000 levels at the top',
+        payload: `{"query":"{ __typename }","extensions":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+      },
     ];
     expect(await sweep(cases)).toEqual([]);
     expect((await t.get(`/v1/${facility}/flippers`)).statusCode).toBe(200);

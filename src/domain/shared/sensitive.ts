@@ -59,7 +59,8 @@ export function redactRequestUrl(url: string): string {
  * Digit runs as long as a card or bank account number (12 to 19 digits, spaces or dashes allowed
  * between them): masked in text a caller's values may have reached, whatever name they came under.
  */
-const LONG_NUMBER = /\d(?:[ -]?\d){11,18}/g;
+// Standing alone: not a part of an id such as a UUID.
+const LONG_NUMBER = /(?<![\w-])\d(?:[ -]?\d){11,18}(?![\w-])/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
