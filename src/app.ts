@@ -207,8 +207,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    const allowed = edge.routes.allowedMethods(path);
-    if (allowed.length === 0) {
+    const known = edge.routes.lookup(path);
+    if (known === null) {
       return sendError(
         new DomainError('not_found', `no route ${request.method} ${path.slice(0, 200)}`, {
           problems: [{ parameter: 'path', message: 'names no route' }],
@@ -217,6 +217,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         reply,
       );
     }
+    const { allowed, params } = known;
+    request.params = params;
     const responder = edge.routes.responderFor(path);
     if (responder) return responder(request, reply, allowed);
     return reply

@@ -1,5 +1,12 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type ASTNode, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  type ArgumentNode,
+  type ASTNode,
+  type ObjectFieldNode,
+  type ValidationRule,
+} from 'graphql';
 import { redactValues, SENSITIVE_NAMES, sensitiveValues } from '../domain/shared/sensitive';
 import { NUL_MESSAGE } from '../http/request-shape';
 
@@ -8,19 +15,21 @@ import { NUL_MESSAGE } from '../http/request-shape';
  * request edge checks variables): PostgreSQL refuses it in text, and both stores must answer alike.
  */
 export const noNulInStrings: ValidationRule = (context) => ({
-  StringValue(node, _key, _parent, _path, ancestors) {
+  StringValue(node, _key, parent, _path, ancestors) {
     if (!node.value.includes('\u0000')) return;
-    const owner = [...ancestors]
+    // The argument or input field the string is given to: the parent, or above it in a list.
+    const owner = [...ancestors, parent]
       .reverse()
       .find(
-        (a): a is ASTNode & { name: { value: string } } =>
+        (a): a is ArgumentNode | ObjectFieldNode =>
+          a !== undefined &&
           !Array.isArray(a) &&
           ((a as ASTNode).kind === Kind.ARGUMENT || (a as ASTNode).kind === Kind.OBJECT_FIELD),
       );
-    const name = owner ? `"${owner.name.value}"` : 'A string';
-    context.reportError(
-      new GraphQLError(`${owner ? `Argument ${name}` : name} ${NUL_MESSAGE}.`, { nodes: [node] }),
-    );
+    const subject = !owner
+      ? 'A string'
+      : `${owner.kind === Kind.ARGUMENT ? 'Argument' : 'Input field'} "${owner.name.value}"`;
+    context.reportError(new GraphQLError(`${subject} ${NUL_MESSAGE}.`, { nodes: [node] }));
   },
 });
 

@@ -58,7 +58,7 @@ function wrongMethod(
   method: string,
   path: string | null,
 ): { error: ErrorBody; allow: string | null } {
-  const allowed = path === null ? [] : context.routes.allowedMethods(path);
+  const allowed = path === null ? [] : (context.routes.lookup(path)?.allowed ?? []);
   if (allowed.length === 0) {
     return {
       error: {

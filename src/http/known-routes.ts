@@ -19,9 +19,28 @@ function segmentsOf(path: string): string[] {
   return path.split('?')[0].split('/').slice(1);
 }
 
-function matches(pattern: string[], path: string[]): boolean {
-  if (pattern.length !== path.length) return false;
-  return pattern.every((segment, i) => (segment.startsWith(':') ? path[i] !== '' : segment === path[i]));
+/** The path's parameters when it matches the pattern (decoded as the router decodes them), else null. */
+function matchParams(pattern: string[], path: string[]): Record<string, string> | null {
+  if (pattern.length !== path.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const segment = pattern[i];
+    if (segment.startsWith(':')) {
+      if (path[i] === '') return null;
+      params[segment.slice(1)] = decodeSegment(path[i]);
+    } else if (segment !== path[i]) {
+      return null;
+    }
+  }
+  return params;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function methodRank(method: string): number {
@@ -55,14 +74,25 @@ export class KnownRoutes {
     this.responders.set(path, responder);
   }
 
-  /** The methods the path answers, in Allow order; empty when no route has this path. */
-  allowedMethods(path: string): string[] {
+  /**
+   * The methods the path answers, in Allow order, and its parameters as the route would read them;
+   * null when no route has this path.
+   */
+  lookup(path: string): { allowed: string[]; params: Record<string, string> } | null {
     const wanted = segmentsOf(path);
     const methods = new Set<string>();
+    let params: Record<string, string> | null = null;
     for (const route of this.routes.values()) {
-      if (matches(route.segments, wanted)) for (const method of route.methods) methods.add(method);
+      const found = matchParams(route.segments, wanted);
+      if (found === null) continue;
+      for (const method of route.methods) methods.add(method);
+      params ??= found;
     }
-    return [...methods].sort((a, b) => methodRank(a) - methodRank(b) || (a < b ? -1 : 1));
+    if (params === null) return null;
+    return {
+      allowed: [...methods].sort((a, b) => methodRank(a) - methodRank(b) || (a < b ? -1 : 1)),
+      params,
+    };
   }
 
   /** The responder for a known path's wrong methods, when its transport has its own. */
