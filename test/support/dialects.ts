@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { Client } from 'pg';
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -22,4 +23,28 @@ export async function postgresAnswers(): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export async function redisAnswers(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Whether the Redis tests run: the global setup asked Redis once and said so when it did not answer. */
+export function redisActive(): boolean {
+  return process.env.REDIS_ANSWERS === 'yes';
 }

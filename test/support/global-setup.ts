@@ -1,4 +1,4 @@
-import { POSTGRES_URL, postgresAnswers, requestedDialects } from './dialects';
+import { POSTGRES_URL, postgresAnswers, redisAnswers, REDIS_URL, requestedDialects } from './dialects';
 
 /** Decides once whether the PostgreSQL tests run, and says so plainly when they do not. */
 export default async function globalSetup(): Promise<void> {
@@ -13,4 +13,11 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env.ACTIVE_DIALECTS = active.join(',');
   process.stdout.write(`Test dialects: ${active.join(', ') || 'none'}\n`);
+  const redis = await redisAnswers();
+  process.env.REDIS_ANSWERS = redis ? 'yes' : '';
+  if (!redis) {
+    process.stdout.write(
+      `\n*** Redis tests SKIPPED: nothing answers at ${REDIS_URL} (set TEST_REDIS_URL) ***\n\n`,
+    );
+  }
 }
