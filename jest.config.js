@@ -19,6 +19,7 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['reflect-metadata'],
-  testTimeout: 30000,
+  // Generous: the suite must pass on a busy 2-core machine; no test waits on a clock.
+  testTimeout: 120000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

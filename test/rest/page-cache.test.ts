@@ -366,7 +366,7 @@ describeEachDialect('a kept page and a payment still open', (dialect) => {
     const item = buildItem({ facility_id: world.facility.id, quantity: 10 });
     await importDataset(db.store, { version: 1, tenants: [tenant], invoiceable_items: [item] });
     const gateway = new HeldGateway();
-    const { app } = await createInstance(db.store, { paymentGateway: gateway });
+    const { app, services } = await createInstance(db.store, { paymentGateway: gateway });
     const url = `/v1/${world.facility.id}/invoiceable_items/retail`;
     const headers = {
       authorization: `Bearer ${world.client.bearer_token}`,
@@ -390,9 +390,17 @@ describeEachDialect('a kept page and a payment still open', (dialect) => {
       // The card payment takes the stock, then waits for the processor inside its transaction.
       const declined = pay(creditCard());
       await gateway.reached;
+      // A page request reads its counter while the payment is still open (the test waits for
+      // that read to begin, however long it takes), then the payment is declined and rolled back.
+      const read = services.revisions.token.bind(services.revisions);
+      const asked = new Promise<void>((resolve) => {
+        jest.spyOn(services.revisions, 'token').mockImplementation((scope) => {
+          if (scope === `items:${world.facility.id}`) resolve();
+          return read(scope);
+        });
+      });
       const during = app.inject({ method: 'GET', url, headers });
-      // Long enough for that request to read its counter while the payment is still open.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await asked;
       gateway.decline();
       expect((await declined).statusCode).toBe(400);
       expect(await stock(during)).toBe(10);
