@@ -5,7 +5,7 @@
 require('../scripts/swc-register');
 require('reflect-metadata');
 const { randomUUID } = require('node:crypto');
-const { renderPdf } = require('../src/domain/pdf/pdf.renderer');
+const { renderPdf } = require('../src/adapters/pdf/pdfkit.renderer');
 const { fillTemplate } = require('../src/domain/pdf/pdf.template');
 const { MOVE_IN_TEMPLATES } = require('../src/domain/move-ins/move-in.templates');
 const { buildApp } = require('../src/app');

@@ -3,13 +3,13 @@ import swagger from '@fastify/swagger';
 import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
-import { DomainError } from './domain/errors';
+import { DomainError, problem } from './domain/errors';
 import type { PaymentGateway } from './domain/payments/gateway';
 import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
-import { clientErrorHandler, guardServer, type EdgeContext } from './http/client-errors';
-import { KnownRoutes } from './http/known-routes';
-import { requestIdFrom } from './http/request-id';
-import { findShapeProblem, parameterName } from './http/request-shape';
+import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
+import { KnownRoutes } from './edge/known-routes';
+import { requestIdFrom } from './edge/request-id';
+import { findShapeProblem, parameterName } from './edge/request-shape';
 import { createLogger, lazyChildLogger } from './logger';
 import { registerCacheMetrics, registerMetrics } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
@@ -94,6 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Reference-type decorations start null and are set per request in onRequest.
   app.decorateRequest('envelope', null as unknown as EnvelopeState);
   app.decorateRequest('formPairs', null as unknown as Array<[string, string]>);
+  app.decorateRequest('restNames', null);
 
   app.addHook('onRequest', async (request, reply) => {
     request.envelope = { defaults: {}, extraMeta: null };
@@ -211,7 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     if (known === null) {
       return sendError(
         new DomainError('not_found', `no route ${request.method} ${path.slice(0, 200)}`, {
-          problems: [{ parameter: 'path', message: 'names no route' }],
+          problems: [problem(['path'], 'names no route')],
         }),
         request,
         reply,

@@ -1,40 +1,43 @@
+import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
+import { TestPaymentGateway } from './adapters/payments/test-gateway';
 import { AuthService } from './auth/auth.service';
 import type { Clock } from './clock';
 import type { Config } from './config';
-import { FacilitiesService } from './domain/facilities/facilities.service';
-import { FlippersService } from './domain/flippers/flippers.service';
-import { RateAppliedActionsService } from './domain/rate-applied-actions/rate-applied-actions.service';
-import { RateAppliedActionsRepository } from './store/repositories/rate-applied-actions.repository';
-import { LedgersService } from './domain/ledgers/ledgers.service';
-import { LedgersRepository } from './store/repositories/ledgers.repository';
-import { NotesService } from './domain/notes/notes.service';
-import { NotesRepository } from './store/repositories/notes.repository';
-import { DocumentsService } from './domain/documents/documents.service';
-import { DocumentsRepository } from './store/repositories/documents.repository';
-import { InvoiceableItemsService } from './domain/invoiceable-items/invoiceable-items.service';
-import { InvoiceableItemsRepository } from './store/repositories/invoiceable-items.repository';
-import { RateChangesService } from './domain/rate-changes/rate-changes.service';
-import { RateChangesRepository } from './store/repositories/rate-changes.repository';
-import { TenantsService } from './domain/tenants/tenants.service';
-import { TenantsRepository } from './store/repositories/tenants.repository';
-import { EventsService } from './domain/events/events.service';
-import { EventsRepository } from './store/repositories/events.repository';
-import { DocumentPdfsService } from './domain/pdf/document-pdfs.service';
-import { MoveInsService } from './domain/move-ins/move-ins.service';
-import { MoveInsRepository } from './store/repositories/move-ins.repository';
-import { PaymentsService } from './domain/payments/payments.service';
-import { TestPaymentGateway, type PaymentGateway } from './domain/payments/gateway';
-import { PaymentsRepository } from './store/repositories/payments.repository';
-import type { Store } from './store/database';
-import { ClientsRepository } from './store/repositories/clients.repository';
-import { FacilitiesRepository } from './store/repositories/facilities.repository';
-import { FlippersRepository } from './store/repositories/flippers.repository';
-import { OutboxService } from './domain/outbox/outbox.service';
-import { OutboxRepository } from './store/repositories/outbox.repository';
-import { EsignService } from './domain/esign/esign.service';
 import { CacheMemory } from './domain/cache/cache-memory';
 import { PageCache } from './domain/cache/page-cache';
+import { DocumentsService } from './domain/documents/documents.service';
+import { EsignService } from './domain/esign/esign.service';
+import { EventsService } from './domain/events/events.service';
+import { FacilitiesService } from './domain/facilities/facilities.service';
+import { FlippersService } from './domain/flippers/flippers.service';
+import { InvoiceableItemsService } from './domain/invoiceable-items/invoiceable-items.service';
+import { LedgersService } from './domain/ledgers/ledgers.service';
+import { MoveInsService } from './domain/move-ins/move-ins.service';
+import { NotesService } from './domain/notes/notes.service';
+import type { OutboxRepository } from './domain/outbox/outbox.ports';
+import { OutboxService } from './domain/outbox/outbox.service';
+import type { PaymentGateway } from './domain/payments/gateway';
+import { PaymentsService } from './domain/payments/payments.service';
+import { DocumentPdfsService } from './domain/pdf/document-pdfs.service';
+import { RateAppliedActionsService } from './domain/rate-applied-actions/rate-applied-actions.service';
+import { RateChangesService } from './domain/rate-changes/rate-changes.service';
+import { TenantsService } from './domain/tenants/tenants.service';
+import type { Store } from './store/database';
+import { ClientsRepository } from './store/repositories/clients.repository';
+import { SqlDocumentsRepository } from './store/repositories/documents.repository';
+import { SqlEventsRepository } from './store/repositories/events.repository';
+import { SqlFacilitiesRepository } from './store/repositories/facilities.repository';
+import { SqlFlippersRepository } from './store/repositories/flippers.repository';
+import { SqlInvoiceableItemsRepository } from './store/repositories/invoiceable-items.repository';
+import { SqlLedgersRepository } from './store/repositories/ledgers.repository';
+import { SqlMoveInsRepository } from './store/repositories/move-ins.repository';
+import { SqlNotesRepository } from './store/repositories/notes.repository';
+import { SqlOutboxRepository } from './store/repositories/outbox.repository';
+import { SqlPaymentsRepository } from './store/repositories/payments.repository';
+import { SqlRateAppliedActionsRepository } from './store/repositories/rate-applied-actions.repository';
+import { SqlRateChangesRepository } from './store/repositories/rate-changes.repository';
 import { RevisionsRepository } from './store/repositories/revisions.repository';
+import { SqlTenantsRepository } from './store/repositories/tenants.repository';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -55,6 +58,8 @@ export interface Services {
   readonly tenants: TenantsService;
   readonly events: EventsService;
   readonly outbox: OutboxService;
+  /** The outbox's messages, as delivery workers claim them. */
+  readonly outboxQueue: OutboxRepository;
   readonly esign: EsignService;
   /** Serialized list pages kept between requests while their data is unchanged. */
   readonly pages: PageCache;
@@ -64,6 +69,10 @@ export interface Services {
   readonly cacheMemory: CacheMemory;
 }
 
+/**
+ * The composition root: the SQL store's repositories and the adapters plugged into the domain's
+ * ports. A second source implements the same ports and is plugged in here.
+ */
 export function createServices(
   store: Store,
   clock: Clock,
@@ -73,34 +82,38 @@ export function createServices(
 ): Services {
   const db = store.db;
   // Tenants and units are looked up by several areas; one repository serves them all.
-  const people = new TenantsRepository(db);
-  const documents = new DocumentsService(new DocumentsRepository(db), clock);
-  const outbox = new OutboxService(new OutboxRepository(db), clock);
+  const people = new SqlTenantsRepository(db);
+  const pdfs = new PdfkitRenderer();
+  const documentsRepository = new SqlDocumentsRepository(db);
+  const documents = new DocumentsService(documentsRepository, clock);
+  const outboxQueue = new SqlOutboxRepository(db);
+  const outbox = new OutboxService(outboxQueue, clock);
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   return {
     store,
     clock,
     auth: new AuthService(new ClientsRepository(db), clock, config.oauthWindowSeconds),
-    facilities: new FacilitiesService(new FacilitiesRepository(db), clock),
-    flippers: new FlippersService(new FlippersRepository(db)),
-    rateAppliedActions: new RateAppliedActionsService(new RateAppliedActionsRepository(db), clock),
-    ledgers: new LedgersService(new LedgersRepository(db), clock),
-    notes: new NotesService(new NotesRepository(db), people, clock),
+    facilities: new FacilitiesService(new SqlFacilitiesRepository(db), clock),
+    flippers: new FlippersService(new SqlFlippersRepository(db)),
+    rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),
+    ledgers: new LedgersService(new SqlLedgersRepository(db), clock),
+    notes: new NotesService(new SqlNotesRepository(db), people, clock),
     documents,
-    documentPdfs: new DocumentPdfsService(new DocumentsRepository(db)),
-    moveIns: new MoveInsService(new MoveInsRepository(db), people, clock),
-    invoiceableItems: new InvoiceableItemsService(new InvoiceableItemsRepository(db), clock),
-    rateChanges: new RateChangesService(new RateChangesRepository(db), clock),
+    documentPdfs: new DocumentPdfsService(documentsRepository, pdfs),
+    moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs),
+    invoiceableItems: new InvoiceableItemsService(new SqlInvoiceableItemsRepository(db), clock),
+    rateChanges: new RateChangesService(new SqlRateChangesRepository(db), clock),
     payments: new PaymentsService(
-      new PaymentsRepository(db),
+      new SqlPaymentsRepository(db),
       people,
       clock,
       options.paymentGateway ?? new TestPaymentGateway(),
     ),
     tenants: new TenantsService(people),
-    events: new EventsService(new EventsRepository(db)),
+    events: new EventsService(new SqlEventsRepository(db)),
     outbox,
+    outboxQueue,
     esign: new EsignService(documents, outbox, { publicBaseUrl: config.publicBaseUrl }),
     pages: new PageCache(revisions, cacheMemory),
     revisions,

@@ -4,7 +4,7 @@ import type { Caller } from '../domain/caller';
 import { DomainError } from '../domain/errors';
 import { newId } from '../domain/shared/ids';
 import { TtlCache } from '../domain/shared/ttl-cache';
-import { NUL_MESSAGE } from '../http/request-shape';
+import { NUL_MESSAGE } from '../edge/request-shape';
 import type { ClientRow, ClientsRepository } from '../store/repositories/clients.repository';
 import {
   baseUri,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Config } from '../config';
-import { startOutboxWorker } from '../domain/outbox/outbox.runtime';
+import { startOutboxWorker } from '../outbox.runtime';
 import { startHousekeeping } from './housekeeping';
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';

@@ -3,18 +3,19 @@ import { DOCUMENT_PAGE_LIMITS } from '../domain/documents/documents.service';
 import type { EventType } from '../domain/documents/documents.types';
 import { EVENT_PAGE_LIMITS } from '../domain/events/events.service';
 import type { Facility } from '../domain/facilities/facilities.types';
-import { PAGE_ARGUMENTS, withArgumentNames } from './arguments';
 import type { GraphqlContext } from './context';
+import {
+  presentDocument,
+  presentEvent,
+  type DocumentView,
+  type EventView,
+} from '../presenters/documents.presenter';
 import {
   DocumentObject,
   DocumentPageObject,
-  documentView,
   EventObject,
   EventPageObject,
   EventTypeEnum,
-  eventView,
-  type DocumentView,
-  type EventView,
 } from './documents.types';
 import { FacilityObject } from './facilities.types';
 import { pageCost, pageOfLoaded, paginationOf, type PageView } from './pagination';
@@ -37,17 +38,9 @@ export class FacilityEventsResolver {
     @Arg('page', () => Int, { nullable: true, description: PAGE_DESCRIPTION }) page?: number | null,
     @Arg('perPage', () => Int, { nullable: true, description: PER_PAGE_DESCRIPTION }) perPage?: number | null,
   ): Promise<PageView<EventView>> {
-    const result = await withArgumentNames(
-      () =>
-        ctx.services.events.list(facility, {
-          type: type ?? undefined,
-          page: page ?? undefined,
-          per_page: perPage ?? undefined,
-        }),
-      PAGE_ARGUMENTS,
-    );
+    const result = await ctx.services.events.list(facility, { type, page, perPage });
     return {
-      entries: result.entries.map((event) => eventView(event, facility.timeZone)),
+      entries: result.entries.map((event) => presentEvent(event, facility.timeZone)),
       pagination: paginationOf(result.pagination),
     };
   }
@@ -62,8 +55,8 @@ export class FacilityEventsResolver {
     @Arg('id', () => UUIDScalar) id: string,
     @Ctx() ctx: GraphqlContext,
   ): Promise<EventView> {
-    const event = await ctx.services.documents.eventFor(facility, id, 'id');
-    return eventView(event, facility.timeZone);
+    const event = await ctx.services.documents.eventFor(facility, id, ['id']);
+    return presentEvent(event, facility.timeZone);
   }
 }
 
@@ -82,13 +75,9 @@ export class EventsResolver {
   ): Promise<PageView<DocumentView>> {
     // Through the loader, so the documents of a whole page of events come in one statement.
     const all = await ctx.loaders.documentsByEvent.load(event.id);
-    const result = await withArgumentNames(
-      () =>
-        pageOfLoaded(all, { page: page ?? undefined, per_page: perPage ?? undefined }, DOCUMENT_PAGE_LIMITS),
-      PAGE_ARGUMENTS,
-    );
+    const result = pageOfLoaded(all, { page, perPage }, DOCUMENT_PAGE_LIMITS);
     return {
-      entries: result.entries.map((document) => ({ ...documentView(document, event.timeZone), event })),
+      entries: result.entries.map((document) => ({ ...presentDocument(document, event.timeZone), event })),
       pagination: result.pagination,
     };
   }
@@ -112,6 +101,6 @@ export class DocumentsResolver {
     if (document.event) return document.event;
     const event = await ctx.loaders.events.load(document.eventId);
     if (!event) throw new Error(`event ${document.eventId} of document ${document.id} is missing`);
-    return eventView(event, document.timeZone);
+    return presentEvent(event, document.timeZone);
   }
 }

@@ -1,6 +1,4 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import type { DocumentEvent, EventDocument } from '../domain/documents/documents.types';
-import { formatInstant } from '../domain/shared/time';
 import { PageType } from './pagination';
 import { DateTimeScalar, UUIDScalar } from './scalars';
 
@@ -15,25 +13,6 @@ registerEnumType(EventTypeEnum, {
   name: 'EventType',
   description: 'The events that own documents.',
 });
-
-/** An event as GraphQL answers it: instants written in its facility's zone, which it keeps for its children. */
-export interface EventView extends Omit<DocumentEvent, 'createdAt'> {
-  createdAt: string;
-  timeZone: string;
-}
-
-export function eventView(event: DocumentEvent, timeZone: string): EventView {
-  return { ...event, createdAt: formatInstant(event.createdAt, timeZone), timeZone };
-}
-
-export interface DocumentView extends Omit<EventDocument, 'createdAt'> {
-  createdAt: string;
-  timeZone: string;
-}
-
-export function documentView(document: EventDocument, timeZone: string): DocumentView {
-  return { ...document, createdAt: formatInstant(document.createdAt, timeZone), timeZone };
-}
 
 @ObjectType('Event', {
   simpleResolvers: true,

@@ -1,41 +1,55 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { DomainError, type DomainErrorKind, type ParameterProblem } from '../domain/errors';
-import { INTERNAL_ERROR_MESSAGE, restStatusOf } from '../rest/errors';
+import {
+  DomainError,
+  renderProblems,
+  renderText,
+  type ParameterProblem,
+  type Path,
+  type Spelling,
+} from '../domain/errors';
+import { answerOf, INTERNAL_ERROR_MESSAGE, type GraphqlErrorCode } from '../edge/error-table';
 
-/** The `extensions.code` values this API answers, beside Apollo's own. */
-export type GraphqlErrorCode =
-  | 'ACTION_FAILED'
-  | 'BAD_USER_INPUT'
-  | 'CONFLICT'
-  | 'DISABLED_FOR_TENANTS'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'GONE'
-  | 'RATE_LIMITED';
+/**
+ * GraphQL's spelling of a command's paths: each field as the command names it, or as the operation
+ * renames it (`{ noteText: 'input.noteText' }`), joined with dots, list positions in brackets.
+ */
+export function graphqlSpelling(renames: Readonly<Record<string, string>> = {}): Spelling {
+  return {
+    path: (path: Path) =>
+      path.reduce<string>((name, part) => {
+        if (typeof part === 'number') return `${name}[${part}]`;
+        const spelled = renames[part] ?? part;
+        return name ? `${name}.${spelled}` : spelled;
+      }, ''),
+    field: (name) => name,
+  };
+}
 
-/** DomainError kind to GraphQL `extensions.code`: the only place this mapping lives. */
-export function graphqlCodeOf(kind: DomainErrorKind): GraphqlErrorCode {
-  switch (kind) {
-    case 'action_failed':
-      return 'ACTION_FAILED';
-    case 'invalid_parameter':
-      return 'BAD_USER_INPUT';
-    case 'conflicting_parameters':
-      return 'CONFLICT';
-    case 'disabled_for_tenants':
-      return 'DISABLED_FOR_TENANTS';
-    case 'unauthenticated':
-      return 'UNAUTHENTICATED';
-    case 'forbidden':
-      return 'FORBIDDEN';
-    case 'not_found':
-      return 'NOT_FOUND';
-    case 'gone':
-      return 'GONE';
-    case 'rate_limited':
-      return 'RATE_LIMITED';
+const GRAPHQL_SPELLING = graphqlSpelling();
+
+/** A domain failure of an operation whose arguments name some fields otherwise than its command. */
+class NamedDomainError extends Error {
+  constructor(
+    readonly failure: DomainError,
+    readonly spelling: Spelling,
+  ) {
+    super(failure.message);
+  }
+}
+
+/**
+ * Runs a service call for a resolver whose arguments name the command's fields otherwise
+ * (`{ noteText: 'input.noteText' }`), so its errors name what the client wrote.
+ */
+export async function withArgumentNames<T>(
+  renames: Readonly<Record<string, string>>,
+  work: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof DomainError ? new NamedDomainError(error, graphqlSpelling(renames)) : error;
   }
 }
 
@@ -50,15 +64,36 @@ export interface DomainErrorExtensions {
   retryAfter?: number;
 }
 
-export function domainErrorExtensions(error: DomainError): DomainErrorExtensions {
+export function domainErrorExtensions(
+  error: DomainError,
+  spelling: Spelling = GRAPHQL_SPELLING,
+): DomainErrorExtensions {
+  const answer = answerOf(error.kind);
+  const problems = renderProblems(error.problems, spelling).map((p) => ({
+    parameter: p.parameter,
+    message: clipMessage(p.message),
+  }));
   const extensions: DomainErrorExtensions = {
-    code: graphqlCodeOf(error.kind),
-    errorCode: restStatusOf(error.kind).errorCode,
-    parameter: error.problems[0]?.parameter ?? null,
-    problems: error.problems.map((p) => ({ parameter: p.parameter, message: clipMessage(p.message) })),
+    code: answer.graphqlCode,
+    errorCode: answer.errorCode,
+    parameter: problems[0]?.parameter ?? null,
+    problems,
   };
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   return extensions;
+}
+
+/** The domain failure behind a resolver's error, with how its operation names the fields. */
+function domainCause(error: unknown): { cause: DomainError; spelling: Spelling } | null {
+  const cause = unwrapResolverError(error);
+  if (cause instanceof NamedDomainError) return { cause: cause.failure, spelling: cause.spelling };
+  if (cause instanceof DomainError) return { cause, spelling: GRAPHQL_SPELLING };
+  return null;
+}
+
+/** A domain failure as GraphQL shows it: the message rendered with the operation's names. */
+export function domainErrorMessage(error: DomainError, spelling: Spelling = GRAPHQL_SPELLING): string {
+  return clipMessage(renderText(error.text, spelling));
 }
 
 /**
@@ -96,8 +131,8 @@ export function clipMessage(message: string): string {
  * HTTP 4xx status and no code: those are BAD_REQUEST.
  */
 export function exposedCode(error: unknown): string | null {
-  const cause = unwrapResolverError(error);
-  if (cause instanceof DomainError) return graphqlCodeOf(cause.kind);
+  const domain = domainCause(error);
+  if (domain) return answerOf(domain.cause.kind).graphqlCode;
   if (!(error instanceof GraphQLError)) return null;
   const code = error.extensions.code;
   if (typeof code === 'string') return EXPOSED_CODES.has(code) ? code : null;
@@ -107,10 +142,15 @@ export function exposedCode(error: unknown): string | null {
 
 /** Apollo's formatError: domain errors get their code, client mistakes stay, the rest is masked. */
 export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const cause = unwrapResolverError(error);
   const { locations, path } = formatted;
-  if (cause instanceof DomainError) {
-    return { message: clipMessage(cause.message), locations, path, extensions: domainErrorExtensions(cause) };
+  const domain = domainCause(error);
+  if (domain) {
+    return {
+      message: domainErrorMessage(domain.cause, domain.spelling),
+      locations,
+      path,
+      extensions: domainErrorExtensions(domain.cause, domain.spelling),
+    };
   }
   const code = exposedCode(error);
   if (code !== null) {

@@ -1,5 +1,4 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { withArgumentNames } from './arguments';
 import type { GraphqlContext } from './context';
 import { outboxMessageView, SendEsignableDocumentsPayload } from './outbox.types';
 import { UUIDScalar } from './scalars';
@@ -24,15 +23,8 @@ export class EsignResolver {
     })
     smsNumber: string | null,
   ): Promise<SendEsignableDocumentsPayload> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, 'facilityId');
-    const messages = await withArgumentNames(
-      ctx.services.esign.sendEsignableDocuments(facility, {
-        event_id: eventId,
-        email,
-        sms_number: smsNumber,
-      }),
-      { event_id: 'eventId', sms_number: 'smsNumber' },
-    );
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
+    const messages = await ctx.services.esign.sendEsignableDocuments(facility, { eventId, email, smsNumber });
     return { messages: messages.map((message) => outboxMessageView(message, facility.timeZone)) };
   }
 }

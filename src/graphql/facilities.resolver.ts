@@ -14,7 +14,7 @@ export class FacilitiesResolver {
   async facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
     await ctx.trace?.track('facilities');
     const fresh = ctx.trace !== null;
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, id, 'id', { fresh });
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, id, ['id'], { fresh });
     // Records reached from here check their facility through this loader: no second lookup.
     ctx.loaders.facilities.prime(facility.id, facility);
     return facility;
@@ -37,7 +37,7 @@ export class CompaniesResolver {
   })
   async company(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Company> {
     await ctx.trace?.track('facilities');
-    return ctx.services.facilities.companyFor(ctx.caller, id, 'id', { fresh: ctx.trace !== null });
+    return ctx.services.facilities.companyFor(ctx.caller, id, ['id'], { fresh: ctx.trace !== null });
   }
 
   @FieldResolver(() => [FacilityObject], {

@@ -2,7 +2,8 @@ import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-g
 import type { Facility } from '../domain/facilities/facilities.types';
 import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
 import type { InvoiceableItemList } from '../domain/invoiceable-items/invoiceable-items.types';
-import { PAGE_ARGUMENTS, withArgumentNames } from './arguments';
+import { presentInvoiceableItem } from '../presenters/invoiceable-items.presenter';
+import type { PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import type { GraphqlContext } from './context';
 import { FacilityObject } from './facilities.types';
 import {
@@ -10,8 +11,10 @@ import {
   InvoiceableItemListEnum,
   InvoiceableItemPageObject,
   InvoiceableItemObject,
-  invoiceableItemView,
+  invoiceableItemObject,
 } from './invoiceable-items.types';
+
+const itemObject = (item: PricedItem) => invoiceableItemObject(presentInvoiceableItem(item));
 import { pageCost, paginationOf, type PageView } from './pagination';
 import { PaymentLineObject } from './payments.types';
 
@@ -35,15 +38,8 @@ export class FacilityInvoiceableItemsResolver {
     perPage?: number | null,
   ): Promise<PageView<InvoiceableItemObject>> {
     await ctx.trace?.track(`items:${facility.id}`);
-    const result = await withArgumentNames(
-      () =>
-        ctx.services.invoiceableItems.list(facility, list, {
-          page: page ?? undefined,
-          per_page: perPage ?? undefined,
-        }),
-      PAGE_ARGUMENTS,
-    );
-    return { entries: result.entries.map(invoiceableItemView), pagination: paginationOf(result.pagination) };
+    const result = await ctx.services.invoiceableItems.list(facility, list, { page, perPage });
+    return { entries: result.entries.map(itemObject), pagination: paginationOf(result.pagination) };
   }
 
   @FieldResolver(() => InvoiceableItemFeesObject, {
@@ -55,14 +51,14 @@ export class FacilityInvoiceableItemsResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<InvoiceableItemFeesObject> {
     const groups = await ctx.services.invoiceableItems.fees(facility);
-    const one = (fee: typeof groups.securityDeposit) => (fee ? invoiceableItemView(fee) : null);
+    const one = (fee: PricedItem | null) => (fee ? itemObject(fee) : null);
     return {
       securityDeposit: one(groups.securityDeposit),
       onlinePayment: one(groups.onlinePayment),
       reservation: one(groups.reservation),
-      moveInFees: groups.moveInFees.map(invoiceableItemView),
-      transferFees: groups.transferFees.map(invoiceableItemView),
-      other: groups.other.map(invoiceableItemView),
+      moveInFees: groups.moveInFees.map(itemObject),
+      transferFees: groups.transferFees.map(itemObject),
+      other: groups.other.map(itemObject),
     };
   }
 }
@@ -81,6 +77,6 @@ export class PaymentLineItemResolver {
       ctx.loaders.invoiceableItems.load(line.invoiceableItemId),
       ctx.loaders.invoiceableTiers.load(line.invoiceableItemId),
     ]);
-    return item && invoiceableItemView({ item, tiers });
+    return item && itemObject({ item, tiers });
   }
 }

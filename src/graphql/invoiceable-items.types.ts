@@ -1,7 +1,5 @@
 import { Extensions, Field, Float, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
-import { displayAmount } from '../domain/invoiceable-items/invoiceable-items.service';
-import type { PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
-import { centsToAmount } from '../domain/shared/money';
+import type { InvoiceableItemView } from '../presenters/invoiceable-items.presenter';
 import { PageType } from './pagination';
 import { MoneyScalar, UUIDScalar } from './scalars';
 
@@ -181,43 +179,20 @@ export class InvoiceableItemFeesObject {
   other: InvoiceableItemObject[];
 }
 
-/** An item with its tiers as GraphQL answers it: plain properties, so no field needs a resolver. */
-export function invoiceableItemView({ item, tiers }: PricedItem): InvoiceableItemObject {
-  const amount = displayAmount(item, tiers);
+/** An item as GraphQL answers it: plain properties, so no field needs a resolver. */
+export function invoiceableItemObject(view: InvoiceableItemView): InvoiceableItemObject {
+  const { insurance, retail, amount, ...rest } = view;
   const common = {
-    id: item.id,
-    productCode: item.productCode,
-    kind: item.kind,
-    description: item.description,
-    requiredAtMoveIn: item.requiredAtMoveIn,
-    requiredAtTransfer: item.requiredAtTransfer,
+    ...rest,
     amount: amount === 'Variable' ? null : amount,
     amountIsVariable: amount === 'Variable',
-    shortDescription: item.shortDescription,
-    showInSalesCenter: item.showInSalesCenter,
-    taxTotal: centsToAmount(item.taxTotalCents),
-    total: centsToAmount(item.totalCents),
-    invoiceableAmounts: tiers.map((tier) => ({
-      id: tier.id,
-      amount: centsToAmount(tier.amountHundredths),
-      kind: tier.kind,
-      limit: tier.limit,
-    })),
   };
   // Instances of the kind's class: that is how the interface resolves each item's type.
-  switch (item.kind) {
+  switch (view.kind) {
     case 'insurance':
-      return Object.assign(new InsuranceItemObject(), common, {
-        coverageAmount: item.coverageAmountCents === null ? null : centsToAmount(item.coverageAmountCents),
-        coveragePercentage: item.coveragePercentage,
-        providerName: item.providerName,
-        providerKey: item.providerKey,
-      });
+      return Object.assign(new InsuranceItemObject(), common, insurance);
     case 'retail':
-      return Object.assign(new RetailItemObject(), common, {
-        quantity: item.quantity,
-        isRentalCenterLock: item.isRentalCenterLock,
-      });
+      return Object.assign(new RetailItemObject(), common, retail);
     case 'service':
       return Object.assign(new ServiceItemObject(), common);
     case 'fee':

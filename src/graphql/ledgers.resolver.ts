@@ -3,19 +3,19 @@ import type { Facility } from '../domain/facilities/facilities.types';
 import type { Ledger } from '../domain/ledgers/ledgers.types';
 import type { Tenant, Unit } from '../domain/tenants/tenants.types';
 import type { GraphqlContext } from './context';
-import { EventObject, type EventView } from './documents.types';
+import type { EventView } from '../presenters/documents.presenter';
+import { EventObject } from './documents.types';
 import { FacilityObject } from './facilities.types';
+import { presentDiscount, presentInsurance, presentService } from '../presenters/ledgers.presenter';
 import {
-  discountView,
-  insuranceView,
   LedgerDiscountObject,
   LedgerInsuranceObject,
   LedgerObject,
   LedgerServiceObject,
-  serviceView,
 } from './ledgers.types';
 import { facilityOf } from './navigation';
-import { NoteEventObject, noteEventView, type NoteEventView } from './notes.types';
+import { presentNoteEvent, type NoteEventView } from '../presenters/notes.presenter';
+import { NoteEventObject } from './notes.types';
 import { UUIDScalar } from './scalars';
 import { TenantObject, UnitObject } from './tenants.types';
 
@@ -41,7 +41,7 @@ export class FacilityLedgersResolver {
     @Arg('id', () => UUIDScalar) id: string,
     @Ctx() ctx: GraphqlContext,
   ): Promise<Ledger> {
-    return ctx.services.ledgers.ledgerFor(facility, id, 'id');
+    return ctx.services.ledgers.ledgerFor(facility, id, ['id']);
   }
 }
 
@@ -68,19 +68,19 @@ export class LedgersResolver {
   })
   async insurance(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerInsuranceObject | null> {
     const insurance = await ctx.loaders.ledgerInsurance.load(ledger.id);
-    return insurance && insuranceView(insurance);
+    return insurance && presentInsurance(insurance);
   }
 
   @FieldResolver(() => [LedgerServiceObject], { description: 'Every service, by effective_date then id.' })
   @Extensions(LEDGER_LIST_COST)
   async services(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerServiceObject[]> {
-    return (await ctx.loaders.ledgerServices.load(ledger.id)).map(serviceView);
+    return (await ctx.loaders.ledgerServices.load(ledger.id)).map(presentService);
   }
 
   @FieldResolver(() => [LedgerDiscountObject], { description: 'Every discount, by start_date then id.' })
   @Extensions(LEDGER_LIST_COST)
   async discounts(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerDiscountObject[]> {
-    return (await ctx.loaders.ledgerDiscounts.load(ledger.id)).map(discountView);
+    return (await ctx.loaders.ledgerDiscounts.load(ledger.id)).map(presentDiscount);
   }
 
   @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the ledger, oldest first.' })
@@ -90,7 +90,7 @@ export class LedgersResolver {
       ctx.loaders.notesByLedger.load(ledger.id),
       facilityOf(ctx, ledger, 'ledger'),
     ]);
-    return events.map((event) => noteEventView(event, facility.timeZone));
+    return events.map((event) => presentNoteEvent(event, facility.timeZone));
   }
 }
 

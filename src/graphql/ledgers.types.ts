@@ -1,5 +1,9 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import type { LedgerDiscount, LedgerInsurance, LedgerService } from '../domain/ledgers/ledgers.types';
+import type {
+  LedgerDiscountView,
+  LedgerInsuranceView,
+  LedgerServiceView,
+} from '../presenters/ledgers.presenter';
 import { LocalDateScalar, MoneyScalar, UUIDScalar } from './scalars';
 
 /**
@@ -49,7 +53,7 @@ export class LedgerInsuranceDataObject {
 }
 
 @ObjectType('LedgerInsurance', { simpleResolvers: true, description: 'An insurance policy on a ledger.' })
-export class LedgerInsuranceObject {
+export class LedgerInsuranceObject implements LedgerInsuranceView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -79,7 +83,7 @@ export class LedgerServiceDataObject {
   simpleResolvers: true,
   description: 'A recurring service billed on a ledger.',
 })
-export class LedgerServiceObject {
+export class LedgerServiceObject implements LedgerServiceView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -97,7 +101,7 @@ export class LedgerServiceObject {
 }
 
 @ObjectType('LedgerDiscount', { simpleResolvers: true, description: 'A discount applied to a ledger.' })
-export class LedgerDiscountObject {
+export class LedgerDiscountObject implements LedgerDiscountView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -118,45 +122,4 @@ export class LedgerDiscountObject {
 
   @Field(() => Int, { nullable: true })
   minOccupancyMonths: number | null;
-}
-
-export function insuranceView(insurance: LedgerInsurance): LedgerInsuranceObject {
-  return {
-    id: insurance.id,
-    effectiveDate: insurance.effectiveDate,
-    cancelDate: insurance.cancelDate,
-    data: {
-      description: insurance.description,
-      retainType: insurance.retainType,
-      productCode: insurance.productCode,
-      policyNumber: insurance.policyNumber,
-      retainAmount: insurance.retainAmount,
-      coverageAmount: insurance.coverageAmount,
-      coveragePercentage: insurance.coveragePercentage,
-      insuranceProviderKey: insurance.insuranceProviderKey,
-    },
-    amount: insurance.amount,
-  };
-}
-
-export function serviceView(service: LedgerService): LedgerServiceObject {
-  return {
-    id: service.id,
-    effectiveDate: service.effectiveDate,
-    cancelDate: service.cancelDate,
-    data: { description: service.description, productCode: service.productCode },
-    amount: service.amount,
-  };
-}
-
-export function discountView(discount: LedgerDiscount): LedgerDiscountObject {
-  return {
-    id: discount.id,
-    name: discount.name,
-    kind: discount.kind,
-    description: discount.description,
-    startDate: discount.startDate,
-    endDate: discount.endDate,
-    minOccupancyMonths: discount.minOccupancyMonths,
-  };
 }

@@ -1,21 +1,17 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import type { MoveInParameterNames } from '../domain/move-ins/move-ins.types';
-import type { GraphqlContext } from './context';
-import type { DocumentView, EventView } from './documents.types';
-import { DocumentObject } from './documents.types';
+import type { DocumentView, EventView } from '../presenters/documents.presenter';
 import {
   documentDownloadPath,
-  MoveInReviewInput,
-  MoveInReviewObject,
-  moveInReviewView,
-} from './move-ins.types';
+  presentMoveInReview,
+  type MoveInReviewView,
+} from '../presenters/move-ins.presenter';
+import type { GraphqlContext } from './context';
+import { DocumentObject } from './documents.types';
+import { withArgumentNames } from './errors';
+import { MoveInReviewInput, MoveInReviewObject } from './move-ins.types';
 import { UUIDScalar } from './scalars';
 
-const INPUT_NAMES: MoveInParameterNames = {
-  unitId: 'input.unitId',
-  tenantId: 'input.tenantId',
-  moveInDate: 'input.moveInDate',
-};
+const INPUT_NAMES = { unitId: 'input.unitId', tenantId: 'input.tenantId', moveInDate: 'input.moveInDate' };
 
 /** Move-in review (REST POST /v1/:facility_id/move_ins/review_cost). */
 @Resolver()
@@ -30,14 +26,10 @@ export class MoveInsResolver {
     @Ctx() ctx: GraphqlContext,
     @Arg('facilityId', () => UUIDScalar) facilityId: string,
     @Arg('input', () => MoveInReviewInput) input: MoveInReviewInput,
-  ): Promise<MoveInReviewObject> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, 'facilityId');
-    const review = await ctx.services.moveIns.review(
-      facility,
-      { unit_id: input.unitId, tenant_id: input.tenantId, move_in_date: input.moveInDate },
-      INPUT_NAMES,
-    );
-    return moveInReviewView(review, facility.timeZone);
+  ): Promise<MoveInReviewView> {
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
+    const review = await withArgumentNames(INPUT_NAMES, () => ctx.services.moveIns.review(facility, input));
+    return presentMoveInReview(review, facility.timeZone);
   }
 }
 

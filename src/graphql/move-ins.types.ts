@@ -1,24 +1,10 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
-import type { MoveInReview } from '../domain/move-ins/move-ins.types';
-import { centsToAmount } from '../domain/shared/money';
-import { formatInstant } from '../domain/shared/time';
+import type { ReviewMoveInCommand } from '../domain/move-ins/move-ins.types';
+import type { MoveInCostView, MoveInReviewView, SessionDocumentView } from '../presenters/move-ins.presenter';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from './scalars';
 
-/** The REST path a document downloads from, relative to the service's base address. */
-export function documentDownloadPath(facilityId: string, documentId: string): string {
-  return `/v1/${facilityId}/documents/${documentId}`;
-}
-
-export function sessionDocumentDownloadPath(
-  facilityId: string,
-  documentId: string,
-  sessionId: string,
-): string {
-  return `/v1/${facilityId}/documents/${documentId}/session/${sessionId}`;
-}
-
 @InputType('MoveInReviewInput', { description: 'What to price: the same fields as REST move_in.' })
-export class MoveInReviewInput {
+export class MoveInReviewInput implements ReviewMoveInCommand {
   @Field(() => UUIDScalar, { description: 'A unit of the facility.' })
   unitId: string;
 
@@ -45,7 +31,7 @@ export class MoveInFeeObject {
 }
 
 @ObjectType('MoveInCost', { simpleResolvers: true, description: 'What a move-in costs.' })
-export class MoveInCostObject {
+export class MoveInCostObject implements MoveInCostView {
   @Field(() => MoneyScalar, { description: "The unit's monthly rate." })
   rent: number;
 
@@ -60,7 +46,7 @@ export class MoveInCostObject {
   simpleResolvers: true,
   description: 'A move-in document, downloadable as a PDF until its session expires.',
 })
-export class SessionDocumentObject {
+export class SessionDocumentObject implements SessionDocumentView {
   @Field(() => UUIDScalar, { description: 'Not a document id: it downloads only with its session.' })
   sessionDocumentId: string;
 
@@ -89,7 +75,7 @@ export class SessionDocumentObject {
   simpleResolvers: true,
   description: 'A priced move-in, kept as a session for 24 hours; nothing else is saved.',
 })
-export class MoveInReviewObject {
+export class MoveInReviewObject implements MoveInReviewView {
   @Field(() => UUIDScalar)
   sessionId: string;
 
@@ -110,34 +96,4 @@ export class MoveInReviewObject {
 
   @Field(() => [SessionDocumentObject])
   documents: SessionDocumentObject[];
-}
-
-/** The review as GraphQL answers it: instants in the facility's zone, money in currency units. */
-export function moveInReviewView(review: MoveInReview, timeZone: string): MoveInReviewObject {
-  const { session, documents } = review;
-  return {
-    sessionId: session.id,
-    expiresAt: formatInstant(session.expiresAt, timeZone),
-    unitId: session.unitId,
-    tenantId: session.tenantId,
-    moveInDate: session.moveInDate,
-    cost: {
-      rent: centsToAmount(session.cost.rentCents),
-      fees: session.cost.fees.map((fee) => ({
-        id: fee.id,
-        description: fee.description,
-        amount: centsToAmount(fee.amountCents),
-      })),
-      total: centsToAmount(session.cost.totalCents),
-    },
-    documents: documents.map((document) => ({
-      sessionDocumentId: document.id,
-      description: document.description,
-      type: document.type,
-      isRelevant: document.isRelevant,
-      esignable: document.esignable,
-      createdAt: formatInstant(document.createdAt, timeZone),
-      downloadUrl: sessionDocumentDownloadPath(session.facilityId, document.id, session.id),
-    })),
-  };
 }

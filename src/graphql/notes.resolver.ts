@@ -2,27 +2,24 @@ import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql'
 import type { Facility } from '../domain/facilities/facilities.types';
 import type { Ledger } from '../domain/ledgers/ledgers.types';
 import type { Tenant, Unit } from '../domain/tenants/tenants.types';
-import { withArgumentNames, type ArgumentNames } from './arguments';
+import { presentNoteEvent, type NoteEventView } from '../presenters/notes.presenter';
 import type { GraphqlContext } from './context';
+import { withArgumentNames } from './errors';
 import { FacilityObject } from './facilities.types';
 import { LedgerObject } from './ledgers.types';
 import { facilityOf } from './navigation';
-import { CreateNoteInput, NoteEventObject, noteEventView, type NoteEventView } from './notes.types';
+import { CreateNoteInput, NoteEventObject } from './notes.types';
 import { UUIDScalar } from './scalars';
 import { TenantObject, UnitObject } from './tenants.types';
 
-/** The notes service names REST's body fields; GraphQL's input fields are these. */
-const NOTE_ARGUMENTS: ArgumentNames = {
+/** The note command's fields are the input's. */
+const NOTE_NAMES = {
   note: 'input',
-  'note.note_text': 'input.noteText',
-  'note.tenant_id': 'input.tenantId',
-  'note.unit_id': 'input.unitId',
-  'note.ledger_id': 'input.ledgerId',
-  'note.user_id': 'input.userId',
-  user_id: 'input.userId',
-  tenant_id: 'tenantId',
-  unit_id: 'unitId',
-  ledger_id: 'ledgerId',
+  noteText: 'input.noteText',
+  tenantId: 'input.tenantId',
+  unitId: 'input.unitId',
+  ledgerId: 'input.ledgerId',
+  userId: 'input.userId',
 };
 
 @Resolver(() => NoteEventObject)
@@ -36,22 +33,12 @@ export class NotesResolver {
     @Arg('input', () => CreateNoteInput) input: CreateNoteInput,
     @Ctx() ctx: GraphqlContext,
   ): Promise<NoteEventView> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, 'facilityId');
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
     ctx.loaders.facilities.prime(facility.id, facility);
-    const event = await withArgumentNames(
-      () =>
-        ctx.services.notes.createNote(facility, ctx.caller, {
-          note: {
-            note_text: input.noteText,
-            tenant_id: input.tenantId,
-            unit_id: input.unitId,
-            ledger_id: input.ledgerId,
-            user_id: input.userId,
-          },
-        }),
-      NOTE_ARGUMENTS,
+    const event = await withArgumentNames(NOTE_NAMES, () =>
+      ctx.services.notes.createNote(facility, ctx.caller, input),
     );
-    return noteEventView(event, facility.timeZone);
+    return presentNoteEvent(event, facility.timeZone);
   }
 
   @FieldResolver(() => FacilityObject)

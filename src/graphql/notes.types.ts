@@ -1,10 +1,10 @@
 import { Extensions, Field, InputType, ObjectType } from 'type-graphql';
-import type { NoteEvent } from '../domain/notes/notes.types';
-import { formatInstant } from '../domain/shared/time';
+import type { CreateNoteCommand } from '../domain/notes/notes.types';
+import type { NoteEventView, NoteView } from '../presenters/notes.presenter';
 import { DateTimeScalar, UUIDScalar } from './scalars';
 
 @ObjectType('Note', { simpleResolvers: true })
-export class NoteObject {
+export class NoteObject implements NoteView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -31,7 +31,7 @@ export class NoteAuthorObject {
   simpleResolvers: true,
   description: 'Notes written together on a tenant, unit and/or ledger (REST 2.5).',
 })
-export class NoteEventObject {
+export class NoteEventObject implements Omit<NoteEventView, 'facilityId'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -59,27 +59,10 @@ export class NoteEventObject {
   createdAt: string;
 }
 
-export interface NoteEventView extends NoteEventObject {
-  facilityId: string;
-}
-
-/** Instants written in the facility's zone, as REST writes them. */
-export function noteEventView(event: NoteEvent, timeZone: string): NoteEventView {
-  return {
-    ...event,
-    createdAt: formatInstant(event.createdAt, timeZone),
-    notes: event.notes.map((note) => ({
-      id: note.id,
-      note: note.note,
-      createdAt: formatInstant(note.createdAt, timeZone),
-    })),
-  };
-}
-
 @InputType('CreateNoteInput', {
   description: 'A note on a tenant, unit and/or ledger of the facility: at least one of the three ids.',
 })
-export class CreateNoteInput {
+export class CreateNoteInput implements CreateNoteCommand {
   @Field(() => String, { description: '1-10,000 characters after trimming.' })
   noteText: string;
 

@@ -1,7 +1,6 @@
 import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { Facility } from '../domain/facilities/facilities.types';
 import { OUTBOX_PAGE_LIMITS } from '../domain/outbox/outbox.service';
-import { withArgumentNames, PAGE_ARGUMENTS } from './arguments';
 import type { GraphqlContext } from './context';
 import { FacilityObject } from './facilities.types';
 import {
@@ -32,14 +31,7 @@ export class OutboxResolver {
     })
     perPage: number | null,
   ): Promise<PageView<OutboxMessageView>> {
-    const result = await withArgumentNames(
-      ctx.services.outbox.messagesOfFacility(facility, {
-        status: status ?? undefined,
-        page: page ?? undefined,
-        per_page: perPage ?? undefined,
-      }),
-      PAGE_ARGUMENTS,
-    );
+    const result = await ctx.services.outbox.messagesOfFacility(facility, { status, page, perPage });
     return {
       entries: result.entries.map((message) => outboxMessageView(message, facility.timeZone)),
       pagination: paginationOf(result.pagination),

@@ -1,5 +1,11 @@
 import { Extensions, Field, Int, ObjectType, type ClassType } from 'type-graphql';
-import { offsetOf, pageMeta, parsePageRequest, type PageMeta } from '../domain/shared/pagination';
+import {
+  offsetOf,
+  pageMeta,
+  parsePageRequest,
+  type PageInput,
+  type PageMeta,
+} from '../domain/shared/pagination';
 import type { FieldCostHint } from './limits';
 
 /** will_paginate's meta in camelCase: the same numbers as REST's `meta.pagination`. */
@@ -73,7 +79,7 @@ export function PageType<T extends object>(itemType: ClassType<T> | (abstract ne
  */
 export function pageOfLoaded<T>(
   all: readonly T[],
-  input: { page?: unknown; per_page?: unknown },
+  input: PageInput,
   limits: { defaultPerPage: number; maxPerPage: number },
 ): PageView<T> {
   const request = parsePageRequest(input, limits);

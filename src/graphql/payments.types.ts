@@ -1,8 +1,11 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { maskedNumber } from '../domain/payments/cards';
-import type { PaymentEvent } from '../domain/payments/payments.types';
-import { centsToAmount } from '../domain/shared/money';
-import { formatInstant } from '../domain/shared/time';
+import type {
+  BillingAddressCommand,
+  PaymentMethodCommand,
+  PayRetailCommand,
+  RetailLineCommand,
+} from '../domain/payments/payments.types';
+import { addressFields, type PaymentView } from '../presenters/payments.presenter';
 import { DateTimeScalar, MoneyScalar, UUIDScalar } from './scalars';
 
 /** Payment kinds in GraphQL's spelling; the values are the stored (REST) ones. */
@@ -36,7 +39,7 @@ export const AccountTypeEnum = { CHECKING: 'checking', SAVINGS: 'savings' } as c
 registerEnumType(AccountTypeEnum, { name: 'AccountType', description: 'Kinds of bank account for ACH.' });
 
 @InputType('RetailPaymentItemInput', { description: 'One line: a retail item of the facility and how many.' })
-export class RetailPaymentItemInput {
+export class RetailPaymentItemInput implements RetailLineCommand {
   @Field(() => UUIDScalar)
   invoiceableItemId: string;
 
@@ -45,7 +48,7 @@ export class RetailPaymentItemInput {
 }
 
 @InputType('BillingAddressInput', { description: 'Every field optional.' })
-export class BillingAddressInput {
+export class BillingAddressInput implements BillingAddressCommand {
   @Field(() => String, { nullable: true })
   company?: string | null;
 
@@ -71,7 +74,7 @@ export class BillingAddressInput {
     'The same rules as REST payment_method: card numbers by Luhn and brand, security code length, MM/YY expiry, ' +
     'track data, ABA routing checksum, account confirmation, tenders.',
 })
-export class PaymentMethodInput {
+export class PaymentMethodInput implements PaymentMethodCommand {
   @Field(() => UUIDScalar, {
     nullable: true,
     description: 'A saved (reuseable) method of the facility, and of the tenant when one is given.',
@@ -161,7 +164,7 @@ export class PaymentMethodInput {
 @InputType('RetailPaymentInput', {
   description: 'The same fields as REST retail_payment and payment_method.',
 })
-export class RetailPaymentInput {
+export class RetailPaymentInput implements PayRetailCommand {
   @Field(() => UUIDScalar, {
     nullable: true,
     description: 'A tenant of the facility to associate the payment with.',
@@ -275,57 +278,13 @@ export class SuccessfulPaymentEventObject {
   lines: PaymentLineObject[];
 }
 
-/** A payment as GraphQL answers it; keeps what its field resolvers need. */
-export interface PaymentView extends SuccessfulPaymentEventObject {
-  facilityId: string;
-  tenantId: string | null;
-  paidAt: string;
-  timeZone: string;
-}
+/** A payment as GraphQL answers it: the presented payment, its billing address in typed fields. */
+export type PaymentObjectView = Omit<PaymentView, 'paymentMethod'> & { paymentMethod: PaymentMethodObject };
 
-const CARD_KINDS = new Set(['credit_card', 'card_swipe']);
-
-export function paymentView(event: PaymentEvent, timeZone: string): PaymentView {
-  const method = event.paymentMethod;
-  const card = CARD_KINDS.has(method.kind);
-  const address = method.billingAddress;
+export function paymentObject(view: PaymentView): PaymentObjectView {
+  const address = view.paymentMethod.billingAddress;
   return {
-    id: event.id,
-    facilityId: event.facilityId,
-    tenantId: event.tenantId,
-    paidAt: event.paidAt,
-    timeZone,
-    amount: centsToAmount(event.amountCents),
-    success: event.success,
-    date: formatInstant(event.paidAt, timeZone),
-    changeDue: centsToAmount(event.changeDueCents),
-    paymentMethod: {
-      id: method.id,
-      kind: method.kind,
-      firstName: method.firstName,
-      lastName: method.lastName,
-      reuseable: method.reuseable,
-      cardNumber: card && method.last4 ? maskedNumber(method.last4) : null,
-      cardType: card ? method.cardType : null,
-      expirationDate: card ? method.expirationDate : null,
-      billingAddress: address
-        ? {
-            company: address.company ?? null,
-            address1: address.address1 ?? null,
-            address2: address.address2 ?? null,
-            city: address.city ?? null,
-            state: address.state ?? null,
-            // Imported methods may spell it postal_code.
-            postal: address.postal ?? address.postal_code ?? null,
-          }
-        : null,
-    },
-    lines: event.lines.map((line) => ({
-      invoiceableItemId: line.invoiceableItemId,
-      description: line.description,
-      quantity: line.quantity,
-      unitTotal: centsToAmount(line.unitTotalCents),
-      lineTotal: centsToAmount(line.lineTotalCents),
-    })),
+    ...view,
+    paymentMethod: { ...view.paymentMethod, billingAddress: address ? addressFields(address) : null },
   };
 }

@@ -3,19 +3,16 @@ import type { Facility } from '../domain/facilities/facilities.types';
 import type { Ledger } from '../domain/ledgers/ledgers.types';
 import { isUuid } from '../domain/shared/ids';
 import type { Unit } from '../domain/tenants/tenants.types';
-import { withArgumentNames } from './arguments';
 import type { GraphqlContext } from './context';
 import { FacilityObject } from './facilities.types';
 import { LedgerObject } from './ledgers.types';
 import {
-  RateAppliedActionObject,
-  rateAppliedActionView,
+  presentRateAppliedAction,
   type RateAppliedActionView,
-} from './rate-applied-actions.types';
+} from '../presenters/rate-applied-actions.presenter';
+import { RateAppliedActionObject } from './rate-applied-actions.types';
 import { LocalDateScalar } from './scalars';
 import { UnitObject } from './tenants.types';
-
-const RANGE_ARGUMENTS = { start_date: 'startDate', end_date: 'endDate' } as const;
 
 @Resolver(() => FacilityObject)
 export class FacilityRateAppliedActionsResolver {
@@ -36,11 +33,8 @@ export class FacilityRateAppliedActionsResolver {
     @Arg('endDate', () => LocalDateScalar, { nullable: true, description: 'Default: today at the facility.' })
     endDate?: string | null,
   ): Promise<RateAppliedActionView[]> {
-    const result = await withArgumentNames(
-      () => ctx.services.rateAppliedActions.list(facility, { start_date: startDate, end_date: endDate }),
-      RANGE_ARGUMENTS,
-    );
-    return result.actions.map((action) => rateAppliedActionView(action, facility.timeZone));
+    const result = await ctx.services.rateAppliedActions.list(facility, { startDate, endDate });
+    return result.actions.map((action) => presentRateAppliedAction(action, facility.timeZone));
   }
 }
 

@@ -1,6 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import type { RateAppliedAction } from '../domain/rate-applied-actions/rate-applied-actions.types';
-import { formatInstant } from '../domain/shared/time';
+import type { RateAppliedActionView } from '../presenters/rate-applied-actions.presenter';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from './scalars';
 
 @ObjectType('AppliedRate', { simpleResolvers: true })
@@ -26,7 +25,7 @@ export class RateInfoObject {
   simpleResolvers: true,
   description: 'The rates offered at a move-in or transfer and the one finally applied (REST 2.3).',
 })
-export class RateAppliedActionObject {
+export class RateAppliedActionObject implements RateAppliedActionView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -67,24 +66,4 @@ export class RateAppliedActionObject {
 
   @Field(() => UUIDScalar)
   leadId: string;
-}
-
-export type RateAppliedActionView = RateAppliedActionObject;
-
-export function rateAppliedActionView(action: RateAppliedAction, timeZone: string): RateAppliedActionView {
-  return {
-    id: action.id,
-    rateInfo: { appliedRate: action.appliedRate, standardRate: action.standardRate },
-    source: action.source,
-    completedOn: action.completedOn,
-    completedBy: action.completedBy,
-    employeeId: action.employeeId,
-    userId: action.userId,
-    timeCompleted: formatInstant(action.timeCompleted, timeZone),
-    event: action.event,
-    oldLedgerId: action.oldLedgerId,
-    newLedgerId: action.newLedgerId,
-    unitId: action.unitId,
-    leadId: action.leadId,
-  };
 }

@@ -2,25 +2,13 @@ import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-g
 import type { Company, Facility } from '../domain/facilities/facilities.types';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/rate-changes/rate-changes.service';
 import type { Tenant, Unit } from '../domain/tenants/tenants.types';
-import { PAGE_ARGUMENTS, withArgumentNames, type ArgumentNames } from './arguments';
+import { presentRateChange, type RateChangeUpdateView } from '../presenters/rate-changes.presenter';
 import type { GraphqlContext } from './context';
 import { CompanyObject, FacilityObject } from './facilities.types';
 import { pageCost, paginationOf, type PageView } from './pagination';
-import {
-  RateChangeUpdateObject,
-  RateChangeUpdatePageObject,
-  rateChangeUpdateView,
-  type RateChangeUpdateView,
-} from './rate-changes.types';
+import { RateChangeUpdateObject, RateChangeUpdatePageObject } from './rate-changes.types';
 import { DateTimeScalar } from './scalars';
 import { TenantObject, UnitObject } from './tenants.types';
-
-const UPDATES_ARGUMENTS: ArgumentNames = {
-  ...PAGE_ARGUMENTS,
-  updated_after: 'updatedAfter',
-  updated_before: 'updatedBefore',
-  created_by: 'createdBy',
-};
 
 @Resolver(() => CompanyObject)
 export class CompanyRateChangesResolver {
@@ -48,20 +36,15 @@ export class CompanyRateChangesResolver {
     perPage?: number | null,
   ): Promise<PageView<RateChangeUpdateView>> {
     await ctx.trace?.track('rate_changes');
-    const result = await withArgumentNames(
-      () =>
-        ctx.services.rateChanges.updates(company, {
-          updated_after: updatedAfter,
-          updated_before: updatedBefore,
-          // The service reads created_by as REST's query strings carry it.
-          created_by: createdBy === null || createdBy === undefined ? undefined : String(createdBy),
-          page: page ?? undefined,
-          per_page: perPage ?? undefined,
-        }),
-      UPDATES_ARGUMENTS,
-    );
+    const result = await ctx.services.rateChanges.updates(company, {
+      updatedAfter,
+      updatedBefore,
+      createdBy,
+      page,
+      perPage,
+    });
     return {
-      entries: result.rateChanges.map(rateChangeUpdateView),
+      entries: result.rateChanges.map(presentRateChange),
       pagination: paginationOf(result.pagination),
     };
   }

@@ -1,6 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import type { RateChange } from '../domain/rate-changes/rate-changes.types';
-import { formatInstant } from '../domain/shared/time';
+import type { RateChangeUpdateView } from '../presenters/rate-changes.presenter';
 import { PageType } from './pagination';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from './scalars';
 
@@ -9,7 +8,7 @@ import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from './scal
   simpleResolvers: true,
   description: "A unit's rental rate change (REST 2.9).",
 })
-export class RateChangeUpdateObject {
+export class RateChangeUpdateObject implements Omit<RateChangeUpdateView, 'facilityId'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -42,27 +41,6 @@ export class RateChangeUpdateObject {
 
   @Field(() => Int, { nullable: true, description: 'The user who made the change, when known.' })
   createdBy: number | null;
-}
-
-export interface RateChangeUpdateView extends RateChangeUpdateObject {
-  facilityId: string;
-}
-
-export function rateChangeUpdateView(change: RateChange): RateChangeUpdateView {
-  return {
-    id: change.id,
-    facilityId: change.facilityId,
-    facilityName: change.facilityName,
-    tenantId: change.tenantId,
-    tenantName: change.tenantName,
-    unitId: change.unitId,
-    unitName: change.unitName,
-    changedAt: formatInstant(change.changedAt, change.timeZone),
-    oldRate: change.oldRate,
-    newRate: change.newRate,
-    effectiveOnDate: change.effectiveOnDate,
-    createdBy: change.createdBy,
-  };
 }
 
 @ObjectType('RateChangeUpdatePage', { simpleResolvers: true, description: 'A page of rate change updates.' })

@@ -9,16 +9,23 @@ import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
-import { INTERNAL_ERROR_MESSAGE, restStatusOf, toErrorBody } from '../rest/errors';
+import { toErrorBody } from '../rest/errors';
+import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import type { Services } from '../services';
 import { createContext, type GraphqlContext } from './context';
-import { domainErrorExtensions, exposedCode, formatGraphqlError, transportErrorBody } from './errors';
+import {
+  domainErrorExtensions,
+  domainErrorMessage,
+  exposedCode,
+  formatGraphqlError,
+  transportErrorBody,
+} from './errors';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limits';
 import { jitGateway } from './jit-executor';
 import { GraphqlResponseCache, ResponseTrace } from './response-cache';
 import { graphqlSchema } from './schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
-import type { KnownRoutes } from '../http/known-routes';
+import type { KnownRoutes } from '../edge/known-routes';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -66,8 +73,8 @@ function sendTransportError(error: unknown, request: FastifyRequest, reply: Fast
   if (error instanceof DomainError) {
     if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
     return reply
-      .code(restStatusOf(error.kind).status)
-      .send(transportErrorBody(error.message, domainErrorExtensions(error)));
+      .code(answerOf(error.kind).status)
+      .send(transportErrorBody(domainErrorMessage(error), domainErrorExtensions(error)));
   }
   const body = toErrorBody(error, request);
   if (body.status >= 500) {

@@ -7,7 +7,8 @@ import { FacilityObject } from './facilities.types';
 import { LEDGER_LIST_COST, NOTES_LIST_COST } from './ledgers.resolver';
 import { LedgerObject } from './ledgers.types';
 import { facilityOf } from './navigation';
-import { NoteEventObject, noteEventView, type NoteEventView } from './notes.types';
+import { presentNoteEvent, type NoteEventView } from '../presenters/notes.presenter';
+import { NoteEventObject } from './notes.types';
 import { UUIDScalar } from './scalars';
 import { TenantObject, UnitObject } from './tenants.types';
 
@@ -22,7 +23,7 @@ export class FacilityTenantsResolver {
     @Arg('id', () => UUIDScalar) id: string,
     @Ctx() ctx: GraphqlContext,
   ): Promise<Tenant> {
-    return ctx.services.tenants.tenantFor(facility, id, 'id');
+    return ctx.services.tenants.tenantFor(facility, id, ['id']);
   }
 
   @FieldResolver(() => UnitObject, {
@@ -34,7 +35,7 @@ export class FacilityTenantsResolver {
     @Arg('id', () => UUIDScalar) id: string,
     @Ctx() ctx: GraphqlContext,
   ): Promise<Unit> {
-    return ctx.services.tenants.unitFor(facility, id, 'id');
+    return ctx.services.tenants.unitFor(facility, id, ['id']);
   }
 }
 
@@ -63,7 +64,7 @@ export class TenantsResolver {
       ctx.loaders.notesByTenant.load(tenant.id),
       facilityOf(ctx, tenant, 'tenant'),
     ]);
-    return events.map((event) => noteEventView(event, facility.timeZone));
+    return events.map((event) => presentNoteEvent(event, facility.timeZone));
   }
 }
 
@@ -87,6 +88,6 @@ export class UnitsResolver {
       ctx.loaders.notesByUnit.load(unit.id),
       facilityOf(ctx, unit, 'unit'),
     ]);
-    return events.map((event) => noteEventView(event, facility.timeZone));
+    return events.map((event) => presentNoteEvent(event, facility.timeZone));
   }
 }

@@ -73,8 +73,8 @@ export function registerDocumentDownloadRoutes(app: FastifyInstance, services: S
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const pdf = await services.moveIns.sessionDocumentPdf(facility, {
-        session_document_id: request.params.session_document_id,
-        session_id: request.params.session_id,
+        sessionDocumentId: request.params.session_document_id,
+        sessionId: request.params.session_id,
       });
       return sendPdf(reply, pdf);
     },

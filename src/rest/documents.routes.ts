@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EventDocument } from '../domain/documents/documents.types';
-import { formatInstant } from '../domain/shared/time';
+import { presentDocument, type DocumentView } from '../presenters/documents.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam, pageQuery } from './schemas';
@@ -16,13 +15,13 @@ interface PageQuery {
 }
 
 /** Contract 2.6, fields in the contract's order; body and esignable stay inside the service. */
-export function serializeEventDocument(document: EventDocument, timeZone: string) {
+export function serializeEventDocument(document: DocumentView) {
   return {
     id: document.id,
     description: document.description,
     type: document.type,
     is_relevant: document.isRelevant,
-    created_at: formatInstant(document.createdAt, timeZone),
+    created_at: document.createdAt,
   };
 }
 
@@ -47,15 +46,17 @@ export function registerDocumentsRoutes(app: FastifyInstance, services: Services
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const result = await services.documents.eventDocuments(facility, {
-        event_id: request.params.event_id,
+        eventId: request.params.event_id,
         page: request.query.page,
-        per_page: request.query.per_page,
+        perPage: request.query.per_page,
       });
       request.envelope.defaults = {
         page: result.pagination.current_page,
         per_page: result.pagination.per_page,
       };
-      const documents = result.entries.map((d) => serializeEventDocument(d, facility.timeZone));
+      const documents = result.entries.map((d) =>
+        serializeEventDocument(presentDocument(d, facility.timeZone)),
+      );
       return sendOk(request, reply, { documents }, result.pagination);
     },
   );

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ParameterProblem } from '../domain/errors';
 import type { PageMeta } from '../domain/shared/pagination';
 import { FILTERED, SENSITIVE_NAMES } from '../domain/shared/sensitive';
-import { MAX_NESTING } from '../http/request-shape';
+import { MAX_NESTING } from '../edge/request-shape';
 
 /** Whether `record` holds no object and no filtered name, so filtering would copy it unchanged. */
 function plainAndUnfiltered(record: Record<string, unknown>): boolean {

@@ -1,32 +1,15 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type DomainErrorKind, type ParameterProblem } from '../domain/errors';
+import { DomainError, renderProblems, renderText, type ParameterProblem } from '../domain/errors';
+import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import { errorEnvelope, type ErrorBody } from './envelope';
+import { REST_SPELLING, restSpelling } from './spelling';
 
-/** DomainError kind to HTTP status and the contract's error_code. */
-export function restStatusOf(kind: DomainErrorKind): { status: number; errorCode: number | null } {
-  switch (kind) {
-    case 'action_failed':
-      return { status: 400, errorCode: 3 };
-    case 'invalid_parameter':
-      return { status: 400, errorCode: 4 };
-    case 'conflicting_parameters':
-      return { status: 400, errorCode: 5 };
-    case 'disabled_for_tenants':
-      return { status: 400, errorCode: 7 };
-    case 'unauthenticated':
-      return { status: 401, errorCode: 2 };
-    case 'forbidden':
-      return { status: 403, errorCode: 13 };
-    case 'not_found':
-      return { status: 404, errorCode: 9 };
-    case 'gone':
-      return { status: 410, errorCode: null };
-    case 'rate_limited':
-      return { status: 429, errorCode: null };
-  }
+/** The spelling of the route's parameters: its `names` option and the request's own, else snake_case. */
+function spellingOf(request: FastifyRequest) {
+  const names = request.routeOptions.config?.names;
+  if (request.restNames) return restSpelling({ ...names, ...request.restNames });
+  return names ? restSpelling(names) : REST_SPELLING;
 }
-
-export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 
 interface AjvError {
   keyword: string;
@@ -102,8 +85,14 @@ function article(type: string): string {
 /** Turns anything thrown during a request into the contract's envelope; unknown errors become 500/1. */
 export function toErrorBody(error: unknown, request: FastifyRequest): ErrorBody {
   if (error instanceof DomainError) {
-    const { status, errorCode } = restStatusOf(error.kind);
-    return { status, errorCode, message: error.message, problems: error.problems };
+    const { status, errorCode } = answerOf(error.kind);
+    const spelling = spellingOf(request);
+    return {
+      status,
+      errorCode,
+      message: renderText(error.text, spelling),
+      problems: renderProblems(error.problems, spelling),
+    };
   }
   const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {

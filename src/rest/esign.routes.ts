@@ -9,8 +9,8 @@ interface SendParams {
 }
 
 interface SendBody {
-  email?: unknown;
-  sms_number?: unknown;
+  email?: string | null;
+  sms_number?: string | null;
 }
 
 export function registerEsignRoutes(app: FastifyInstance, services: Services): void {
@@ -32,12 +32,17 @@ export function registerEsignRoutes(app: FastifyInstance, services: Services): v
           },
           required: ['facility_id', 'event_id'],
         },
-        // Descriptions only, for the OpenAPI document; the e-sign service checks every rule.
         body: {
           type: 'object',
           properties: {
-            email: { description: 'Email address to send to (string; not with sms_number)' },
+            email: {
+              type: 'string',
+              nullable: true,
+              description: 'Email address to send to (not with sms_number)',
+            },
             sms_number: {
+              type: 'string',
+              nullable: true,
               description:
                 'Phone number to text, +15555550100 or a 10-digit North American number (not with email)',
             },
@@ -49,9 +54,9 @@ export function registerEsignRoutes(app: FastifyInstance, services: Services): v
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const body = request.body ?? {};
       await services.esign.sendEsignableDocuments(facility, {
-        event_id: request.params.event_id,
+        eventId: request.params.event_id,
         email: body.email,
-        sms_number: body.sms_number,
+        smsNumber: body.sms_number,
       });
       return sendOk(request, reply, {});
     },

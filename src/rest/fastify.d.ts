@@ -9,6 +9,8 @@ declare module 'fastify' {
     envelope: EnvelopeState;
     /** Decoded pairs of a form-encoded body, which OAuth 1.0 signs. */
     formPairs: Array<[string, string]>;
+    /** Names this request gives a command's fields beside its route's `names` (set by the handler). */
+    restNames: Readonly<Record<string, string>> | null;
     /** On a POST /graphql whose response may be kept: the scopes its execution reads. */
     graphqlTrace: ResponseTrace | null;
   }
@@ -17,5 +19,10 @@ declare module 'fastify' {
     wrapper?: string;
     /** Routes outside authentication (operations endpoints). */
     public?: boolean;
+    /**
+     * How the route's parameters are named where a command's field is named otherwise
+     * (`{ noteText: 'note.note_text' }`); any other field is its name in snake_case.
+     */
+    names?: Readonly<Record<string, string>>;
   }
 }

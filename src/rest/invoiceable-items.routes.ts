@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { displayAmount, ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
-import { parsePageRequest } from '../domain/shared/pagination';
+import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
-import { centsToAmount } from '../domain/shared/money';
+import { parsePageRequest } from '../domain/shared/pagination';
+import { presentInvoiceableItem, type InvoiceableItemView } from '../presenters/invoiceable-items.presenter';
 import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { facilityIdParam, pageQuery } from './schemas';
@@ -17,7 +17,7 @@ interface PageQuery {
 }
 
 /** Contract 2.7, fields in the contract's order; insurance and retail items add their own. */
-export function serializeInvoiceableItem({ item, tiers }: PricedItem): Record<string, unknown> {
+export function serializeInvoiceableItem(item: InvoiceableItemView): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: item.id,
     product_code: item.productCode,
@@ -25,30 +25,32 @@ export function serializeInvoiceableItem({ item, tiers }: PricedItem): Record<st
     description: item.description,
     required_at_move_in: item.requiredAtMoveIn,
     required_at_transfer: item.requiredAtTransfer,
-    amount: displayAmount(item, tiers),
+    amount: item.amount,
     short_description: item.shortDescription,
     show_in_sales_center: item.showInSalesCenter,
-    tax_total: centsToAmount(item.taxTotalCents),
-    total: centsToAmount(item.totalCents),
-    invoiceable_amounts: tiers.map((tier) => ({
+    tax_total: item.taxTotal,
+    total: item.total,
+    invoiceable_amounts: item.invoiceableAmounts.map((tier) => ({
       id: tier.id,
-      amount: centsToAmount(tier.amountHundredths),
+      amount: tier.amount,
       kind: tier.kind,
       limit: tier.limit,
     })),
   };
-  if (item.kind === 'insurance') {
-    out.coverage_amount = item.coverageAmountCents === null ? null : centsToAmount(item.coverageAmountCents);
-    out.coverage_percentage = item.coveragePercentage;
-    out.provider_name = item.providerName;
-    out.provider_key = item.providerKey;
+  if (item.insurance) {
+    out.coverage_amount = item.insurance.coverageAmount;
+    out.coverage_percentage = item.insurance.coveragePercentage;
+    out.provider_name = item.insurance.providerName;
+    out.provider_key = item.insurance.providerKey;
   }
-  if (item.kind === 'retail') {
-    out.quantity = item.quantity;
-    out.is_rental_center_lock = item.isRentalCenterLock;
+  if (item.retail) {
+    out.quantity = item.retail.quantity;
+    out.is_rental_center_lock = item.retail.isRentalCenterLock;
   }
   return out;
 }
+
+const serializePricedItem = (item: PricedItem) => serializeInvoiceableItem(presentInvoiceableItem(item));
 
 const facilityParams = {
   type: 'object',
@@ -80,12 +82,15 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
       },
       async (request, reply) => {
         const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-        const pageRequest = parsePageRequest(request.query, ITEM_PAGE_LIMITS);
+        const pageRequest = parsePageRequest(
+          { page: request.query.page, perPage: request.query.per_page },
+          ITEM_PAGE_LIMITS,
+        );
         const key = `rest invoiceable_items ${facility.id} ${list} ${pageRequest.page} ${pageRequest.perPage}`;
         const page = await services.pages.get(`items:${facility.id}`, key, async () => {
           const result = await services.invoiceableItems.listPage(facility, list, pageRequest);
           const bytes = serializeFragment({
-            invoiceable_items: result.entries.map(serializeInvoiceableItem),
+            invoiceable_items: result.entries.map(serializePricedItem),
           });
           return { bytes, meta: result.pagination };
         });
@@ -108,15 +113,15 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const groups = await services.invoiceableItems.fees(facility);
-      const one = (fee: PricedItem | null) => (fee ? serializeInvoiceableItem(fee) : null);
+      const one = (fee: PricedItem | null) => (fee ? serializePricedItem(fee) : null);
       return sendOk(request, reply, {
         fees: {
           security_deposit: one(groups.securityDeposit),
           online_payment: one(groups.onlinePayment),
           reservation: one(groups.reservation),
-          move_in_fees: groups.moveInFees.map(serializeInvoiceableItem),
-          transfer_fees: groups.transferFees.map(serializeInvoiceableItem),
-          other: groups.other.map(serializeInvoiceableItem),
+          move_in_fees: groups.moveInFees.map(serializePricedItem),
+          transfer_fees: groups.transferFees.map(serializePricedItem),
+          other: groups.other.map(serializePricedItem),
         },
       });
     },

@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { LedgerDiscount, LedgerInsurance, LedgerService } from '../domain/ledgers/ledgers.types';
+import {
+  presentDiscount,
+  presentInsurance,
+  presentService,
+  type LedgerDiscountView,
+  type LedgerInsuranceView,
+  type LedgerServiceView,
+} from '../presenters/ledgers.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam } from './schemas';
@@ -10,38 +17,39 @@ interface LedgerParams {
 }
 
 /** Contract 2.4 insurance object. */
-export function serializeInsurance(insurance: LedgerInsurance) {
+export function serializeInsurance(insurance: LedgerInsuranceView) {
+  const data = insurance.data;
   return {
     id: insurance.id,
     effective_date: insurance.effectiveDate,
     cancel_date: insurance.cancelDate,
     data: {
-      description: insurance.description,
-      retain_type: insurance.retainType,
-      product_code: insurance.productCode,
-      policy_number: insurance.policyNumber,
-      retain_amount: insurance.retainAmount,
-      coverage_amount: insurance.coverageAmount,
-      coverage_percentage: insurance.coveragePercentage,
-      insurance_provider_key: insurance.insuranceProviderKey,
+      description: data.description,
+      retain_type: data.retainType,
+      product_code: data.productCode,
+      policy_number: data.policyNumber,
+      retain_amount: data.retainAmount,
+      coverage_amount: data.coverageAmount,
+      coverage_percentage: data.coveragePercentage,
+      insurance_provider_key: data.insuranceProviderKey,
     },
     amount: insurance.amount,
   };
 }
 
 /** Contract 2.4 service object. */
-export function serializeService(service: LedgerService) {
+export function serializeService(service: LedgerServiceView) {
   return {
     id: service.id,
     effective_date: service.effectiveDate,
     cancel_date: service.cancelDate,
-    data: { description: service.description, product_code: service.productCode },
+    data: { description: service.data.description, product_code: service.data.productCode },
     amount: service.amount,
   };
 }
 
 /** Contract 2.4 discount object. */
-export function serializeDiscount(discount: LedgerDiscount) {
+export function serializeDiscount(discount: LedgerDiscountView) {
   return {
     id: discount.id,
     name: discount.name,
@@ -71,9 +79,9 @@ export function registerLedgersRoutes(app: FastifyInstance, services: Services):
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const result = await services.ledgers.insuranceServicesAndDiscounts(facility, request.params.ledger_id);
       return sendOk(request, reply, {
-        insurance: result.insurance ? serializeInsurance(result.insurance) : null,
-        services: result.services.map(serializeService),
-        discounts: result.discounts.map(serializeDiscount),
+        insurance: result.insurance ? serializeInsurance(presentInsurance(result.insurance)) : null,
+        services: result.services.map((service) => serializeService(presentService(service))),
+        discounts: result.discounts.map((discount) => serializeDiscount(presentDiscount(discount))),
       });
     },
   );

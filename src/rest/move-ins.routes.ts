@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { MoveInReview } from '../domain/move-ins/move-ins.types';
-import { centsToAmount } from '../domain/shared/money';
-import { formatInstant } from '../domain/shared/time';
+import { presentMoveInReview, type MoveInReviewView } from '../presenters/move-ins.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
@@ -11,36 +9,38 @@ interface FacilityParams {
 }
 
 interface ReviewCostBody {
-  move_in?: unknown;
+  move_in: { unit_id?: string | null; tenant_id?: string | null; move_in_date?: string | null };
 }
 
 /** The review answer (DESIGN 6, Move-in review): instants in the facility's zone, money in units. */
-export function serializeMoveInReview(review: MoveInReview, timeZone: string) {
-  const { session, documents } = review;
+export function serializeMoveInReview(review: MoveInReviewView) {
   return {
-    session_id: session.id,
-    expires_at: formatInstant(session.expiresAt, timeZone),
-    unit_id: session.unitId,
-    tenant_id: session.tenantId,
-    move_in_date: session.moveInDate,
+    session_id: review.sessionId,
+    expires_at: review.expiresAt,
+    unit_id: review.unitId,
+    tenant_id: review.tenantId,
+    move_in_date: review.moveInDate,
     cost: {
-      rent: centsToAmount(session.cost.rentCents),
-      fees: session.cost.fees.map((fee) => ({
-        id: fee.id,
-        description: fee.description,
-        amount: centsToAmount(fee.amountCents),
-      })),
-      total: centsToAmount(session.cost.totalCents),
+      rent: review.cost.rent,
+      fees: review.cost.fees.map((fee) => ({ id: fee.id, description: fee.description, amount: fee.amount })),
+      total: review.cost.total,
     },
-    documents: documents.map((document) => ({
-      session_document_id: document.id,
+    documents: review.documents.map((document) => ({
+      session_document_id: document.sessionDocumentId,
       description: document.description,
       type: document.type,
       is_relevant: document.isRelevant,
-      created_at: formatInstant(document.createdAt, timeZone),
+      created_at: document.createdAt,
     })),
   };
 }
+
+/** REST's names of the review command's fields. */
+const MOVE_IN_NAMES = {
+  unitId: 'move_in.unit_id',
+  tenantId: 'move_in.tenant_id',
+  moveInDate: 'move_in.move_in_date',
+};
 
 const optionalString = (description: string) => ({ type: 'string', nullable: true, description }) as const;
 
@@ -48,6 +48,7 @@ export function registerMoveInsRoutes(app: FastifyInstance, services: Services):
   app.post<{ Params: FacilityParams; Body: ReviewCostBody }>(
     '/v1/:facility_id/move_ins/review_cost',
     {
+      config: { names: MOVE_IN_NAMES },
       schema: {
         summary: 'Cost of a move-in and its documents, kept as a session for 24 hours',
         description:
@@ -59,6 +60,7 @@ export function registerMoveInsRoutes(app: FastifyInstance, services: Services):
         // Types only, for the OpenAPI document; the move-ins service checks every rule.
         body: {
           type: 'object',
+          required: ['move_in'],
           properties: {
             move_in: {
               type: 'object',
@@ -74,8 +76,15 @@ export function registerMoveInsRoutes(app: FastifyInstance, services: Services):
     },
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const review = await services.moveIns.reviewCost(facility, { move_in: request.body?.move_in });
-      return sendOk(request, reply, { move_in: serializeMoveInReview(review, facility.timeZone) });
+      const { move_in: moveIn } = request.body;
+      const review = await services.moveIns.review(facility, {
+        unitId: moveIn.unit_id,
+        tenantId: moveIn.tenant_id,
+        moveInDate: moveIn.move_in_date,
+      });
+      return sendOk(request, reply, {
+        move_in: serializeMoveInReview(presentMoveInReview(review, facility.timeZone)),
+      });
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { NoteEvent } from '../domain/notes/notes.types';
-import { formatInstant } from '../domain/shared/time';
+import { DomainError, problem, type Problem } from '../domain/errors';
+import type { CreateNoteCommand } from '../domain/notes/notes.types';
+import { presentNoteEvent, type NoteEventView } from '../presenters/notes.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
@@ -10,41 +11,89 @@ interface FacilityParams {
 }
 
 interface CreateNoteBody {
-  note?: unknown;
+  note: {
+    note_text?: string | null;
+    tenant_id?: string | null;
+    unit_id?: string | null;
+    ledger_id?: string | null;
+    user_id?: unknown;
+  };
   user_id?: unknown;
 }
 
 /** Contract 2.5 note event. */
-export function serializeNoteEvent(event: NoteEvent, timeZone: string) {
+export function serializeNoteEvent(event: NoteEventView) {
   return {
     id: event.id,
-    notes: event.notes.map((note) => ({
-      id: note.id,
-      note: note.note,
-      created_at: formatInstant(note.createdAt, timeZone),
-    })),
+    notes: event.notes.map((note) => ({ id: note.id, note: note.note, created_at: note.createdAt })),
     created_by: { id: event.createdBy.id, name: event.createdBy.name, type: event.createdBy.type },
     unit_id: event.unitId,
     tenant_id: event.tenantId,
   };
 }
 
+/** REST's names of the note command's fields. */
+const NOTE_NAMES = {
+  noteText: 'note.note_text',
+  tenantId: 'note.tenant_id',
+  unitId: 'note.unit_id',
+  ledgerId: 'note.ledger_id',
+  userId: 'note.user_id',
+};
+
+/** A user id as legacy callers send it: a string, or an integer; blank means none. */
+function readUserId(name: string, raw: unknown, problems: Problem[]): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) return String(raw);
+  if (typeof raw === 'string') return raw.trim() === '' ? null : raw;
+  problems.push(problem([name], 'must be a string'));
+  return null;
+}
+
+/**
+ * The body as a command. `user_id` may stand at the top or inside `note` (as clients of both
+ * generations send it); both given must agree.
+ */
+function noteCommand(body: CreateNoteBody): { command: CreateNoteCommand; userIdName: string } {
+  const problems: Problem[] = [];
+  const top = readUserId('user_id', body.user_id, problems);
+  const inNote = readUserId('note.user_id', body.note.user_id, problems);
+  if (problems.length > 0) throw DomainError.invalid(problems);
+  if (top !== null && inNote !== null && top.trim() !== inNote.trim()) {
+    throw new DomainError('conflicting_parameters', 'user_id and note.user_id differ', {
+      problems: [problem(['note.user_id'], 'differs from user_id')],
+    });
+  }
+  const { note } = body;
+  return {
+    command: {
+      noteText: note.note_text,
+      tenantId: note.tenant_id,
+      unitId: note.unit_id,
+      ledgerId: note.ledger_id,
+      userId: top ?? inNote,
+    },
+    userIdName: top !== null ? 'user_id' : 'note.user_id',
+  };
+}
+
 const optionalId = (description: string) => ({ type: 'string', nullable: true, description }) as const;
-// A string or an integer: checked by the notes service, since ajv's union messages name no rule.
+// A string or an integer: read by noteCommand, since ajv's union messages name no rule.
 const userId = { description: 'User who wrote the note (optional; here or inside note)' } as const;
 
 export function registerNotesRoutes(app: FastifyInstance, services: Services): void {
   app.post<{ Params: FacilityParams; Body: CreateNoteBody }>(
     '/v1/:facility_id/notes',
     {
+      config: { names: NOTE_NAMES },
       schema: {
         summary: 'Create a note on a tenant, unit or ledger (JSON or form-encoded body)',
         tags: ['notes'],
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
-        // Types only, for the OpenAPI document; the notes service checks every rule.
         body: {
           type: 'object',
+          required: ['note'],
           properties: {
             note: {
               type: 'object',
@@ -63,12 +112,12 @@ export function registerNotesRoutes(app: FastifyInstance, services: Services): v
     },
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const body = request.body ?? {};
-      const event = await services.notes.createNote(facility, request.caller!, {
-        note: body.note,
-        user_id: body.user_id,
+      const { command, userIdName } = noteCommand(request.body);
+      request.restNames = { userId: userIdName };
+      const event = await services.notes.createNote(facility, request.caller!, command);
+      return sendOk(request, reply, {
+        note_event: serializeNoteEvent(presentNoteEvent(event, facility.timeZone)),
       });
-      return sendOk(request, reply, { note_event: serializeNoteEvent(event, facility.timeZone) });
     },
   );
 }

@@ -1,50 +1,139 @@
-import type { FastifyInstance } from 'fastify';
-import { maskedNumber } from '../domain/payments/cards';
-import { readIdempotencyKey, requestFingerprint } from '../domain/payments/idempotency';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, problem, type Problem } from '../domain/errors';
+import type { Facility } from '../domain/facilities/facilities.types';
+import { readIdempotencyKey } from '../domain/payments/idempotency';
 import type { PaymentIdempotency } from '../domain/payments/payments.service';
-import type { PaymentEvent } from '../domain/payments/payments.types';
-import { centsToAmount } from '../domain/shared/money';
-import { formatInstant } from '../domain/shared/time';
+import type { PaymentEvent, PayRetailCommand, RetailLineCommand } from '../domain/payments/payments.types';
+import { presentPayment, type PaymentView } from '../presenters/payments.presenter';
 import type { Services } from '../services';
-import { okBody, sendOk } from './envelope';
+import { okBody } from './envelope';
 import { facilityIdParam } from './schemas';
 
 interface FacilityParams {
   facility_id: string;
 }
 
-interface RetailPaymentBody {
-  retail_payment?: unknown;
-  payment_method?: unknown;
-}
+type Text = string | null;
+type Amount = string | number | null;
 
-const CARD_KINDS = new Set(['credit_card', 'card_swipe']);
+interface RetailPaymentBody {
+  retail_payment?: {
+    tenant_id?: Text;
+    invoiceable_items?: Array<{ invoiceable_item_id?: Text; quantity?: unknown }> | null;
+  } | null;
+  payment_method?:
+    (Record<string, unknown> & { billing_address_attributes?: Record<string, Text> | null }) | null;
+}
 
 /**
  * Contract 2.8: the card as asterisks and its last four digits, brand, expiry and billing address
  * (null for methods that are not cards). `change_due` is ours: what cash tendered above the charge.
  */
-export function serializePaymentEvent(event: PaymentEvent, timeZone: string) {
-  const method = event.paymentMethod;
-  const card = CARD_KINDS.has(method.kind);
+export function serializePaymentEvent(payment: PaymentView) {
+  const method = payment.paymentMethod;
   return {
-    id: event.id,
-    amount: centsToAmount(event.amountCents),
-    success: event.success,
-    date: formatInstant(event.paidAt, timeZone),
+    id: payment.id,
+    amount: payment.amount,
+    success: payment.success,
+    date: payment.date,
     payment_method: {
       id: method.id,
       kind: method.kind,
       first_name: method.firstName,
       last_name: method.lastName,
       reuseable: method.reuseable,
-      card_number: card && method.last4 ? maskedNumber(method.last4) : null,
-      card_type: card ? method.cardType : null,
-      expiration_date: card ? method.expirationDate : null,
+      card_number: method.cardNumber,
+      card_type: method.cardType,
+      expiration_date: method.expirationDate,
       billing_address: method.billingAddress,
     },
-    change_due: centsToAmount(event.changeDueCents),
+    change_due: payment.changeDue,
   };
+}
+
+/** REST's names of the payment command's fields (the rest are theirs in snake_case). */
+const PAYMENT_NAMES = {
+  tenantId: 'retail_payment.tenant_id',
+  invoiceableItems: 'retail_payment.invoiceable_items',
+  billingAddress: 'billing_address_attributes',
+  idempotencyKey: 'Idempotency-Key',
+};
+
+const blank = (value: unknown) => value === undefined || value === null || value === '';
+
+/** A value the body's schema leaves open (amounts, quantities, reuseable), checked for its type here. */
+function scalar<T extends 'amount' | 'quantity' | 'flag'>(
+  kind: T,
+  raw: unknown,
+  name: string,
+  problems: Problem[],
+): (T extends 'flag' ? boolean | string : string | number) | null | undefined {
+  if (raw === undefined || raw === null) return raw;
+  const fits =
+    kind === 'flag'
+      ? typeof raw === 'boolean' || typeof raw === 'string'
+      : typeof raw === 'string' || typeof raw === 'number';
+  if (fits) return raw as T extends 'flag' ? boolean | string : string | number;
+  const message =
+    kind === 'amount'
+      ? 'must be an amount (a number or a decimal string)'
+      : kind === 'quantity'
+        ? 'must be a whole number (a number or a string of digits)'
+        : 'must be true or false';
+  problems.push(problem([name], message));
+  return undefined;
+}
+
+/** The body as a command: both objects must be there; the schema has checked every other type. */
+function paymentCommand(body: RetailPaymentBody): PayRetailCommand {
+  const problems: Problem[] = [];
+  if (blank(body.retail_payment)) problems.push(problem(['retail_payment'], 'is required'));
+  if (blank(body.payment_method)) problems.push(problem(['payment_method'], 'is required'));
+  const retail = body.retail_payment ?? {};
+  const method = body.payment_method ?? {};
+  const lines: RetailLineCommand[] | null | undefined = retail.invoiceable_items?.map((line, index) => ({
+    invoiceableItemId: line.invoiceable_item_id,
+    quantity: scalar(
+      'quantity',
+      line.quantity,
+      `retail_payment.invoiceable_items[${index}].quantity`,
+      problems,
+    ),
+  }));
+  const text = (key: string) => method[key] as Text | undefined;
+  const amount = (key: string) =>
+    scalar('amount', method[key], `payment_method.${key}`, problems) as Amount | undefined;
+  const command: PayRetailCommand = {
+    tenantId: retail.tenant_id,
+    invoiceableItems: retail.invoiceable_items === null ? null : lines,
+    paymentMethod: {
+      paymentMethodId: text('payment_method_id'),
+      firstName: text('first_name'),
+      lastName: text('last_name'),
+      kind: text('kind'),
+      reuseable: scalar('flag', method.reuseable, 'payment_method.reuseable', problems),
+      cardNumber: text('card_number'),
+      cardType: text('card_type'),
+      securityCode: text('security_code'),
+      expirationDate: text('expiration_date'),
+      magneticTrack: text('magnetic_track'),
+      accountNumber: text('account_number'),
+      accountNumberConfirmation: text('account_number_confirmation'),
+      accountType: text('account_type'),
+      bankName: text('bank_name'),
+      routingNumber: text('routing_number'),
+      billingAddress: method.billing_address_attributes,
+      billingPostal: text('billing_postal'),
+      checkNumber: text('check_number'),
+      nameOnCheck: text('name_on_check'),
+      checkAmount: amount('check_amount'),
+      referenceNumber: text('reference_number'),
+      moneyOrderAmount: amount('money_order_amount'),
+      amountTendered: amount('amount_tendered'),
+    },
+  };
+  if (problems.length > 0) throw DomainError.invalid(problems);
+  return command;
 }
 
 const text = (description: string) => ({ type: 'string', nullable: true, description }) as const;
@@ -99,6 +188,7 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
   app.post<{ Params: FacilityParams; Body: RetailPaymentBody }>(
     '/v1/:facility_id/invoiceable_items/retail_payment',
     {
+      config: { names: PAYMENT_NAMES },
       schema: {
         summary: 'Pay for retail items (once per Idempotency-Key)',
         tags: ['invoiceable items'],
@@ -144,36 +234,40 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
       const caller = request.caller!;
       const facility = await services.facilities.facilityFor(caller, request.params.facility_id);
       const key = readIdempotencyKey(request.headers['idempotency-key']);
-      const body = request.body ?? {};
-      const data = (event: PaymentEvent) => ({
-        successful_payment_event: serializePaymentEvent(event, facility.timeZone),
-      });
-      const idempotency: PaymentIdempotency | undefined = key
-        ? {
-            key,
-            scope: 'rest',
-            fingerprint: requestFingerprint('retail_payment', facility.id, body),
-            render: (event) => JSON.stringify(okBody(request, data(event))),
-          }
-        : undefined;
+      const idempotency: PaymentIdempotency | undefined = key ? { key, scope: 'rest' } : undefined;
       const outcome = await services.payments.payRetail(
         facility,
         caller,
-        { retail_payment: body.retail_payment, payment_method: body.payment_method },
-        { idempotency },
+        paymentCommand(request.body ?? {}),
+        {
+          idempotency,
+        },
       );
-      if (outcome.replayed) {
-        return reply
-          .code(outcome.status)
-          .header('Idempotent-Replayed', 'true')
-          .type('application/json; charset=utf-8')
-          .send(outcome.answer);
+      if (!outcome.replayed) {
+        const body = paymentBody(request, facility, outcome.event);
+        // Kept byte for byte, so a replay answers exactly this.
+        if (idempotency) await services.payments.keepAnswer(caller, idempotency, body);
+        return sendJson(reply, body);
       }
-      // The body kept for replays is the one sent, byte for byte.
-      if (outcome.answer !== null) {
-        return reply.code(200).type('application/json; charset=utf-8').send(outcome.answer);
-      }
-      return sendOk(request, reply, data(outcome.event));
+      reply.header('Idempotent-Replayed', 'true');
+      if (outcome.answer !== null) return sendJson(reply, outcome.answer);
+      // Paid, but the answer was not kept (the process stopped right after): answer it now, and keep it.
+      const [event] = outcome.paymentEventId
+        ? await services.payments.paymentsByIds([outcome.paymentEventId])
+        : [null];
+      if (!event) throw new Error('the payment of an Idempotency-Key is missing');
+      const body = paymentBody(request, facility, event);
+      await services.payments.keepAnswer(caller, idempotency!, body);
+      return sendJson(reply, body);
     },
   );
+}
+
+function paymentBody(request: FastifyRequest, facility: Facility, event: PaymentEvent): string {
+  const data = { successful_payment_event: serializePaymentEvent(presentPayment(event, facility.timeZone)) };
+  return JSON.stringify(okBody(request, data));
+}
+
+function sendJson(reply: FastifyReply, body: string): FastifyReply {
+  return reply.code(200).type('application/json; charset=utf-8').send(body);
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { RateAppliedAction } from '../domain/rate-applied-actions/rate-applied-actions.types';
-import { formatInstant } from '../domain/shared/time';
+import {
+  presentRateAppliedAction,
+  type RateAppliedActionView,
+} from '../presenters/rate-applied-actions.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, queryString } from './schemas';
@@ -10,23 +12,23 @@ interface FacilityParams {
 }
 
 interface RangeQuery {
-  start_date?: unknown;
-  end_date?: unknown;
+  start_date?: string;
+  end_date?: string;
 }
 
 /** Contract 2.3, fields in the contract's order. */
-export function serializeRateAppliedAction(action: RateAppliedAction, timeZone: string) {
+export function serializeRateAppliedAction(action: RateAppliedActionView) {
   return {
     rate_info: {
-      applied_rate: { name: action.appliedRate.name, amount: action.appliedRate.amount },
-      standard_rate: action.standardRate,
+      applied_rate: { name: action.rateInfo.appliedRate.name, amount: action.rateInfo.appliedRate.amount },
+      standard_rate: action.rateInfo.standardRate,
     },
     source: action.source,
     completed_on: action.completedOn,
     completed_by: action.completedBy,
     employee_id: action.employeeId,
     user_id: action.userId,
-    time_completed: formatInstant(action.timeCompleted, timeZone),
+    time_completed: action.timeCompleted,
     event: action.event,
     old_ledger_id: action.oldLedgerId,
     new_ledger_id: action.newLedgerId,
@@ -55,12 +57,17 @@ export function registerRateAppliedActionsRoutes(app: FastifyInstance, services:
     },
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const result = await services.rateAppliedActions.list(facility, request.query);
+      const result = await services.rateAppliedActions.list(facility, {
+        startDate: request.query.start_date,
+        endDate: request.query.end_date,
+      });
       // The contract lists end_date before start_date in the echo.
       if (result.defaulted.endDate) request.envelope.defaults.end_date = result.endDate;
       if (result.defaulted.startDate) request.envelope.defaults.start_date = result.startDate;
       return sendOk(request, reply, {
-        rate_applied_actions: result.actions.map((a) => serializeRateAppliedAction(a, facility.timeZone)),
+        rate_applied_actions: result.actions.map((a) =>
+          serializeRateAppliedAction(presentRateAppliedAction(a, facility.timeZone)),
+        ),
       });
     },
   );

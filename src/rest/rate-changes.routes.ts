@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RateChange, RateChangeUpdatesQuery } from '../domain/rate-changes/rate-changes.types';
-import { formatInstant } from '../domain/shared/time';
+import { presentRateChange, type RateChangeUpdateView } from '../presenters/rate-changes.presenter';
 import type { Services } from '../services';
 import { sendOkSerialized, serializeFragment } from './envelope';
 import { idParam, pageQuery, queryString } from './schemas';
@@ -9,8 +8,16 @@ interface CompanyParams {
   company_id: string;
 }
 
+interface RateChangeUpdatesQuery {
+  updated_after?: string;
+  updated_before?: string;
+  created_by?: string;
+  page?: string;
+  per_page?: string;
+}
+
 /** Contract 2.9, fields in the contract's order; changed_at in the facility's zone. */
-export function serializeRateChange(change: RateChange) {
+export function serializeRateChange(change: RateChangeUpdateView) {
   return {
     id: change.id,
     facility_name: change.facilityName,
@@ -18,7 +25,7 @@ export function serializeRateChange(change: RateChange) {
     tenant_name: change.tenantName,
     unit_id: change.unitId,
     unit_name: change.unitName,
-    changed_at: formatInstant(change.changedAt, change.timeZone),
+    changed_at: change.changedAt,
     old_rate: change.oldRate,
     new_rate: change.newRate,
     effective_on_date: change.effectiveOnDate,
@@ -57,13 +64,22 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
     },
     async (request, reply) => {
       const company = await services.facilities.companyFor(request.caller!, request.params.company_id);
-      const query = services.rateChanges.readQuery(company, request.query);
+      const { updated_after, updated_before, created_by, page: pageNumber, per_page } = request.query;
+      const query = services.rateChanges.readQuery(company, {
+        updatedAfter: updated_after,
+        updatedBefore: updated_before,
+        createdBy: created_by,
+        page: pageNumber,
+        perPage: per_page,
+      });
       const page = await services.pages.get(
         'rate_changes',
         `rest rate_change_updates ${query.key}`,
         async () => {
           const { rateChanges, pagination } = await services.rateChanges.page(query);
-          const bytes = serializeFragment({ rate_change_updates: rateChanges.map(serializeRateChange) });
+          const bytes = serializeFragment({
+            rate_change_updates: rateChanges.map((change) => serializeRateChange(presentRateChange(change))),
+          });
           return { bytes, meta: pagination };
         },
       );

@@ -1,3 +1,9 @@
+import type { EventType } from '../domain/documents/documents.types';
+import type { FeeCategory, InvoiceableItemKind } from '../domain/invoiceable-items/invoiceable-items.types';
+import type { PaymentKind } from '../domain/payments/payments.types';
+
+export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
+
 /**
  * Row types of every table. Both dialects store the same shapes: ids, dates (YYYY-MM-DD) and
  * instants (UTC, `YYYY-MM-DDTHH:mm:ss.sssZ`) as text, money as integer cents, flags as 0/1, so
@@ -108,8 +114,6 @@ export interface RateAppliedActionsTable {
   lead_id: string;
 }
 
-export type EventType = 'move_in_unit_event' | 'move_out_unit_event' | 'successful_payment_event';
-
 export interface EventsTable {
   id: string;
   facility_id: string;
@@ -128,10 +132,6 @@ export interface EventDocumentsTable {
   created_at: string;
   body: string;
 }
-
-export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
-export type FeeCategory =
-  'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
 
 export interface InvoiceableItemsTable {
   id: string;
@@ -164,8 +164,6 @@ export interface InvoiceableAmountsTable {
   kind: 'amount' | 'percent';
   limit_value: number | null;
 }
-
-export type PaymentKind = 'ach' | 'credit_card' | 'check' | 'cash' | 'card_swipe' | 'money_order';
 
 /** A saved payment method: never a full card or account number. */
 export interface PaymentMethodsTable {

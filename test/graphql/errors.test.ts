@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GraphQLError } from 'graphql';
-import { DOMAIN_ERROR_KINDS, DomainError } from '../../src/domain/errors';
+import { DOMAIN_ERROR_KINDS, DomainError, problem, type DomainErrorKind } from '../../src/domain/errors';
+import { answerOf } from '../../src/edge/error-table';
 import {
   clipMessage,
   domainErrorExtensions,
   exposedCode,
   formatGraphqlError,
-  graphqlCodeOf,
 } from '../../src/graphql/errors';
-import { restStatusOf } from '../../src/rest/errors';
+
+const graphqlCodeOf = (kind: DomainErrorKind) => answerOf(kind).graphqlCode;
+const restStatusOf = (kind: DomainErrorKind) => answerOf(kind);
 
 /** What graphql-js and Apollo hand formatError for an error thrown in a resolver. */
 function resolverError(cause: Error): GraphQLError {
@@ -40,7 +42,7 @@ describe('GraphQL error mapping', () => {
 
   it.each(DOMAIN_ERROR_KINDS)('formats a %s DomainError thrown by a resolver', (kind) => {
     const error = new DomainError(kind, `something ${kind}`, {
-      problems: [{ parameter: 'start_date', message: 'is not a date' }],
+      problems: [problem(['start_date'], 'is not a date')],
     });
     const formatted = formatGraphqlError(
       { message: error.message, path: ['facility'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },

@@ -1,8 +1,8 @@
 import { loadConfig } from '../../src/config';
-import { outboxSettingsFrom, outboxTransportsFrom } from '../../src/domain/outbox/outbox.runtime';
+import { outboxSettingsFrom, outboxTransportsFrom } from '../../src/outbox.runtime';
 import { OutboxWorker } from '../../src/domain/outbox/outbox.worker';
 import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
-import { OutboxRepository } from '../../src/store/repositories/outbox.repository';
+import { SqlOutboxRepository as OutboxRepository } from '../../src/store/repositories/outbox.repository';
 import type {
   FacilityOutboxQuery,
   FacilityOutboxQueryVariables,

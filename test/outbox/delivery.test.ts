@@ -6,10 +6,13 @@ import {
   outboxTransportsFrom,
   pdfAttachments,
   startOutboxWorker,
-} from '../../src/domain/outbox/outbox.runtime';
+} from '../../src/outbox.runtime';
 import { OutboxWorker } from '../../src/domain/outbox/outbox.worker';
 import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
-import { OutboxRepository, type OutboxMessageRow } from '../../src/store/repositories/outbox.repository';
+import {
+  SqlOutboxRepository as OutboxRepository,
+  type OutboxMessageRow,
+} from '../../src/store/repositories/outbox.repository';
 import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
@@ -90,8 +93,9 @@ describeEachDialect('outbox delivery worker', (dialect) => {
 
   const queue = async (recipient: { email?: string; sms_number?: string }): Promise<string> => {
     const [message] = await t.services.esign.sendEsignableDocuments(facility, {
-      event_id: moveIn.id,
-      ...recipient,
+      eventId: moveIn.id,
+      email: recipient.email,
+      smsNumber: recipient.sms_number,
     });
     return message.id;
   };

@@ -408,12 +408,14 @@ describeEachDialect('notes service batch lookups', (dialect) => {
     const facilityDomain = await t.services.facilities.facilityFor(caller, facility.id);
     t.clock.set(new Date('2026-11-01T10:00:00Z'));
     const onLedger = await t.services.notes.createNote(facilityDomain, caller, {
-      note: { note_text: 'first', ledger_id: ledger.id },
+      noteText: 'first',
+      ledgerId: ledger.id,
     });
     t.clock.set(new Date('2026-11-02T10:00:00Z'));
     const onTenant = await t.services.notes.createNote(facilityDomain, caller, {
-      note: { note_text: 'second', tenant_id: tenant.id },
-      user_id: 'u-1',
+      noteText: 'second',
+      tenantId: tenant.id,
+      userId: 'u-1',
     });
     const missing = randomUUID();
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestPaymentGateway } from '../../src/domain/payments/gateway';
+import type { TestPaymentGateway } from '../../src/adapters/payments/test-gateway';
 import type { DatasetInvoiceableItem, DatasetTenant } from '../../src/store/dataset/dataset.types';
 import type { Db } from '../../src/store/database';
 import type { Database } from '../../src/store/schema';

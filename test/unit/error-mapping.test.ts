@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DOMAIN_ERROR_KINDS } from '../../src/domain/errors';
-import { restStatusOf } from '../../src/rest/errors';
+import { answerOf } from '../../src/edge/error-table';
 
 const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
 
 describe('DomainError kinds', () => {
   it.each(DOMAIN_ERROR_KINDS)('%s has a REST status and a documented row in the README', (kind) => {
-    const { status, errorCode } = restStatusOf(kind);
+    const { status, errorCode } = answerOf(kind);
     expect(status).toBeGreaterThanOrEqual(400);
     const cells = readme
       .split('\n')

@@ -1,4 +1,4 @@
-import { printableText, renderPdf } from '../../src/domain/pdf/pdf.renderer';
+import { printableText, renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
 import { fillTemplate, pdfFilename, personName } from '../../src/domain/pdf/pdf.template';
 import { pdfText } from '../support/pdf-text';
 

@@ -74,10 +74,10 @@ describe('will_paginate pages', () => {
   it('reads page and per_page strictly, capping per_page at the maximum', () => {
     const limits = { defaultPerPage: 100, maxPerPage: 100 };
     expect(parsePageRequest({}, limits)).toEqual({ page: 1, perPage: 100 });
-    expect(parsePageRequest({ page: '3', per_page: '500' }, limits)).toEqual({ page: 3, perPage: 100 });
+    expect(parsePageRequest({ page: '3', perPage: '500' }, limits)).toEqual({ page: 3, perPage: 100 });
     for (const page of ['0', '-1', '1.5', 'abc', '', '1e3']) {
       expect(() => parsePageRequest({ page }, limits)).toThrow(/page/);
     }
-    expect(() => parsePageRequest({ per_page: '0' }, limits)).toThrow(/per_page/);
+    expect(() => parsePageRequest({ perPage: '0' }, limits)).toThrow(/per_page/);
   });
 });

@@ -1,6 +1,12 @@
-import type { EventType } from '../../store/schema';
+/** The events that own documents. */
+export type EventType = 'move_in_unit_event' | 'move_out_unit_event' | 'successful_payment_event';
 
-export type { EventType };
+/** Events whose documents can be listed (contract 4.8): all three kinds. */
+export const DOCUMENT_EVENT_TYPES: readonly EventType[] = [
+  'move_in_unit_event',
+  'move_out_unit_event',
+  'successful_payment_event',
+];
 
 /** A move-in, move-out or successful payment event: the owner of event documents. */
 export interface DocumentEvent {

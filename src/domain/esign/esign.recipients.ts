@@ -1,4 +1,4 @@
-import { DomainError } from '../errors';
+import { DomainError, field, problem } from '../errors';
 
 export type Recipient = { channel: 'email'; address: string } | { channel: 'sms'; number: string };
 
@@ -60,45 +60,46 @@ export function normalizePhone(raw: string): string | null {
 }
 
 /** Absent, null or only spaces: not given, as Rails' `present?` reads a form field. */
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+function isBlank(value: string | null | undefined): boolean {
+  return value === undefined || value === null || value.trim() === '';
 }
 
 /**
  * Exactly one of the email address and the SMS number: both given is a conflict (400/5), neither
  * or a malformed one is invalid (400/4), naming the parameter.
  */
-export function readRecipient(input: { email?: unknown; sms_number?: unknown }): Recipient {
-  const names = { email: 'email', sms: 'sms_number' };
+export function readRecipient(input: { email?: string | null; smsNumber?: string | null }): Recipient {
   const hasEmail = !isBlank(input.email);
-  const hasSms = !isBlank(input.sms_number);
+  const hasSms = !isBlank(input.smsNumber);
   if (hasEmail && hasSms) {
-    throw new DomainError('conflicting_parameters', `give either ${names.email} or ${names.sms}, not both`, {
-      problems: [
-        { parameter: names.email, message: `cannot be given together with ${names.sms}` },
-        { parameter: names.sms, message: `cannot be given together with ${names.email}` },
-      ],
-    });
+    throw new DomainError(
+      'conflicting_parameters',
+      ['give either ', field('email'), ' or ', field('smsNumber'), ', not both'],
+      {
+        problems: [
+          problem(['email'], ['cannot be given together with ', field('smsNumber')]),
+          problem(['smsNumber'], ['cannot be given together with ', field('email')]),
+        ],
+      },
+    );
   }
   if (!hasEmail && !hasSms) {
-    throw new DomainError('invalid_parameter', `${names.email} or ${names.sms} is required`, {
+    throw new DomainError('invalid_parameter', [field('email'), ' or ', field('smsNumber'), ' is required'], {
       problems: [
-        { parameter: names.email, message: `is required when ${names.sms} is not given` },
-        { parameter: names.sms, message: `is required when ${names.email} is not given` },
+        problem(['email'], ['is required when ', field('smsNumber'), ' is not given']),
+        problem(['smsNumber'], ['is required when ', field('email'), ' is not given']),
       ],
     });
   }
   if (hasEmail) {
-    if (typeof input.email !== 'string') throw DomainError.invalidParameter(names.email, 'must be a string');
-    const address = normalizeEmail(input.email);
-    if (!address) throw DomainError.invalidParameter(names.email, 'must be an email address');
+    const address = normalizeEmail(input.email!);
+    if (!address) throw DomainError.invalidParameter(['email'], 'must be an email address');
     return { channel: 'email', address };
   }
-  if (typeof input.sms_number !== 'string') throw DomainError.invalidParameter(names.sms, 'must be a string');
-  const number = normalizePhone(input.sms_number);
+  const number = normalizePhone(input.smsNumber!);
   if (!number) {
     throw DomainError.invalidParameter(
-      names.sms,
+      ['smsNumber'],
       'must be a phone number with its country code (+15555550100) or a 10-digit North American number',
     );
   }

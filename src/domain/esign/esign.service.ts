@@ -1,15 +1,16 @@
 import type { DocumentsService } from '../documents/documents.service';
-import { DomainError } from '../errors';
+import { DomainError, problem } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { OutboxService } from '../outbox/outbox.service';
 import type { NewOutboxMessage, OutboxMessage } from '../outbox/outbox.types';
 import { documentUrl, esignEmailContent, esignSmsContent } from './esign.content';
 import { readRecipient } from './esign.recipients';
 
-export interface SendEsignableDocumentsInput {
-  event_id: string;
-  email?: unknown;
-  sms_number?: unknown;
+/** Send the event's esignable documents to exactly one of an email address and an SMS number. */
+export interface SendEsignableDocumentsCommand {
+  eventId: string;
+  email?: string | null;
+  smsNumber?: string | null;
 }
 
 export interface EsignOptions {
@@ -33,15 +34,15 @@ export class EsignService {
    */
   async sendEsignableDocuments(
     facility: Facility,
-    input: SendEsignableDocumentsInput,
+    command: SendEsignableDocumentsCommand,
   ): Promise<OutboxMessage[]> {
-    const event = await this.documents.eventFor(facility, input.event_id);
-    const recipient = readRecipient(input);
+    const event = await this.documents.eventFor(facility, command.eventId);
+    const recipient = readRecipient(command);
     const [documents] = await this.documents.documentsByEventIds([event.id]);
     const esignable = documents.filter((d) => d.esignable);
     if (esignable.length === 0) {
       throw new DomainError('action_failed', `event ${event.id} has no esignable documents`, {
-        problems: [{ parameter: 'event_id', message: 'has no esignable documents' }],
+        problems: [problem(['eventId'], 'has no esignable documents')],
       });
     }
     const links = esignable.map((d) => ({

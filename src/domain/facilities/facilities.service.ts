@@ -1,30 +1,12 @@
 import type { Clock } from '../../clock';
-import type {
-  CompanyRow,
-  FacilitiesRepository,
-  FacilityRow,
-} from '../../store/repositories/facilities.repository';
 import type { Caller } from '../caller';
-import { DomainError } from '../errors';
+import { DomainError, type Path } from '../errors';
+import { compareCodePoints } from '../shared/compare';
 import { isUuid, normalizeId } from '../shared/ids';
 import { localDate } from '../shared/time';
 import { TtlCache } from '../shared/ttl-cache';
+import type { FacilitiesRepository } from './facilities.ports';
 import type { Company, Facility } from './facilities.types';
-import { compareCodePoints } from '../shared/compare';
-
-export function facilityRowToFacility(row: FacilityRow): Facility {
-  return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    timeZone: row.time_zone,
-    tenantPaymentsDisabled: row.tenant_payments_disabled === 1,
-  };
-}
-
-function companyRowToCompany(row: CompanyRow): Company {
-  return { id: row.id, name: row.name };
-}
 
 /**
  * How long a facility or company, once read, is reused without asking the database. Both change
@@ -48,7 +30,7 @@ export class FacilitiesService {
   async facilityFor(
     caller: Caller,
     facilityId: string,
-    parameter = 'facility_id',
+    parameter: Path = ['facilityId'],
     /** Read from the database even when kept (for answers that are themselves kept). */
     options: { fresh?: boolean } = {},
   ): Promise<Facility> {
@@ -56,13 +38,13 @@ export class FacilitiesService {
     const id = normalizeId(facilityId);
     let facility = options.fresh ? undefined : this.facilityCache.get(id);
     if (!facility) {
-      const row = await this.facilities.findFacility(id);
-      if (!row) throw DomainError.notFound(parameter, 'facility', facilityId);
-      facility = Object.freeze(facilityRowToFacility(row));
+      const found = await this.facilities.findFacility(id);
+      if (!found) throw DomainError.notFound(parameter, 'facility', facilityId);
+      facility = Object.freeze(found);
       this.facilityCache.set(id, facility);
     }
     if (facility.companyId !== caller.companyId) {
-      throw new DomainError('forbidden', `${parameter}: facility ${facility.id} is not this client's`);
+      throw new DomainError('forbidden', [parameter, `: facility ${facility.id} is not this client's`]);
     }
     return facility;
   }
@@ -71,44 +53,44 @@ export class FacilitiesService {
   async companyFor(
     caller: Caller,
     companyId: string,
-    parameter = 'company_id',
+    parameter: Path = ['companyId'],
     options: { fresh?: boolean } = {},
   ): Promise<Company> {
     if (!isUuid(companyId)) throw DomainError.notFound(parameter, 'company', companyId);
     const id = normalizeId(companyId);
     let company = options.fresh ? undefined : this.companyCache.get(id);
     if (!company) {
-      const row = await this.facilities.findCompany(id);
-      if (!row) throw DomainError.notFound(parameter, 'company', companyId);
-      company = Object.freeze(companyRowToCompany(row));
+      const found = await this.facilities.findCompany(id);
+      if (!found) throw DomainError.notFound(parameter, 'company', companyId);
+      company = Object.freeze(found);
       this.companyCache.set(id, company);
     }
     if (company.id !== caller.companyId) {
-      throw new DomainError('forbidden', `${parameter}: company ${company.id} is not this client's`);
+      throw new DomainError('forbidden', [parameter, `: company ${company.id} is not this client's`]);
     }
     return company;
   }
 
   /** Facilities by id, in key order, null for a missing one (DataLoader batch shape). */
   async facilitiesByIds(ids: readonly string[]): Promise<(Facility | null)[]> {
-    const rows = await this.facilities.findFacilities(ids);
-    const byId = new Map(rows.map((row) => [row.id, facilityRowToFacility(row)]));
+    const found = await this.facilities.findFacilities(ids);
+    const byId = new Map(found.map((facility) => [facility.id, facility]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** Companies by id, in key order, null for a missing one (DataLoader batch shape). */
   async companiesByIds(ids: readonly string[]): Promise<(Company | null)[]> {
-    const rows = await this.facilities.findCompanies(ids);
-    const byId = new Map(rows.map((row) => [row.id, companyRowToCompany(row)]));
+    const found = await this.facilities.findCompanies(ids);
+    const byId = new Map(found.map((company) => [company.id, company]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** The company's facilities, by name (case-insensitive, code point order), then id. */
   async facilitiesOfCompany(company: Company): Promise<Facility[]> {
-    const rows = await this.facilities.findFacilitiesOfCompany(company.id);
-    const keyed = rows.map((row) => ({ key: row.name.toLowerCase(), row }));
-    keyed.sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.row.id, b.row.id));
-    return keyed.map(({ row }) => facilityRowToFacility(row));
+    const facilities = await this.facilities.findFacilitiesOfCompany(company.id);
+    const keyed = facilities.map((facility) => ({ key: facility.name.toLowerCase(), facility }));
+    keyed.sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.facility.id, b.facility.id));
+    return keyed.map(({ facility }) => facility);
   }
 
   /** Today's date where the facility is. */

@@ -1,4 +1,4 @@
-import type { FlippersRepository } from '../../store/repositories/flippers.repository';
+import type { FlippersRepository } from './flippers.ports';
 import type { Facility } from '../facilities/facilities.types';
 
 /** Feature flags: enabled for a facility when enabled globally, for its company, or for it. */

@@ -1,14 +1,16 @@
 import type { Clock } from '../../clock';
-import type {
-  InvoiceableAmountRow,
-  InvoiceableItemRow,
-  InvoiceableItemsRepository,
-  ItemFilter,
-} from '../../store/repositories/invoiceable-items.repository';
-import { centsToAmount } from '../shared/money';
-import { normalizeId } from '../shared/ids';
-import { offsetOf, pageMeta, parsePageRequest, type Page, type PageRequest } from '../shared/pagination';
 import type { Facility } from '../facilities/facilities.types';
+import { normalizeId } from '../shared/ids';
+import { centsToAmount } from '../shared/money';
+import {
+  offsetOf,
+  pageMeta,
+  parsePageRequest,
+  type Page,
+  type PageInput,
+  type PageRequest,
+} from '../shared/pagination';
+import type { InvoiceableItemsRepository, ItemFilter } from './invoiceable-items.ports';
 import type {
   FeeGroups,
   InvoiceableAmount,
@@ -27,41 +29,6 @@ const LIST_FILTERS: Record<InvoiceableItemList, ItemFilter> = {
   retail: { kind: 'retail' },
   rental_center: { kind: 'retail', rentalCenterEligible: true },
 };
-
-export function itemRowToItem(row: InvoiceableItemRow): InvoiceableItem {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    kind: row.kind,
-    productCode: row.product_code,
-    description: row.description,
-    shortDescription: row.short_description,
-    requiredAtMoveIn: row.required_at_move_in === 1,
-    requiredAtTransfer: row.required_at_transfer === 1,
-    showInSalesCenter: row.show_in_sales_center === 1,
-    taxTotalCents: row.tax_total_cents,
-    totalCents: row.total_cents,
-    feeCategory: row.fee_category,
-    coverageAmountCents: row.coverage_amount_cents,
-    coveragePercentage: row.coverage_percentage === null ? null : Number(row.coverage_percentage),
-    providerName: row.provider_name,
-    providerKey: row.provider_key,
-    quantity: row.quantity,
-    isRentalCenterLock: row.is_rental_center_lock === 1,
-    rentalCenterEligible: row.rental_center_eligible === 1,
-  };
-}
-
-export function amountRowToAmount(row: InvoiceableAmountRow): InvoiceableAmount {
-  return {
-    id: row.id,
-    itemId: row.invoiceable_item_id,
-    position: row.position,
-    kind: row.kind,
-    amountHundredths: row.amount_cents,
-    limit: row.limit_value === null ? null : Number(row.limit_value),
-  };
-}
 
 /**
  * The item's `amount` as the contract writes it: its single tier's amount, or "Variable" when it
@@ -83,11 +50,7 @@ export class InvoiceableItemsService {
   ) {}
 
   /** One page of a list of contract 4.10, sorted by kind, description (case-insensitive), id. */
-  async list(
-    facility: Facility,
-    list: InvoiceableItemList,
-    input: { page?: unknown; per_page?: unknown },
-  ): Promise<Page<PricedItem>> {
+  async list(facility: Facility, list: InvoiceableItemList, input: PageInput): Promise<Page<PricedItem>> {
     return this.listPage(facility, list, parsePageRequest(input, ITEM_PAGE_LIMITS));
   }
 
@@ -98,11 +61,11 @@ export class InvoiceableItemsService {
     request: PageRequest,
   ): Promise<Page<PricedItem>> {
     const filter = LIST_FILTERS[list];
-    const [total, rows] = await Promise.all([
+    const [total, items] = await Promise.all([
       this.repository.count(facility.id, filter),
       this.repository.page(facility.id, filter, request.perPage, offsetOf(request)),
     ]);
-    return { entries: await this.withTiers(rows), pagination: pageMeta(total, request) };
+    return { entries: await this.withTiers(items), pagination: pageMeta(total, request) };
   }
 
   /** The facility's fee items by fee category; single-item categories take the first in list order. */
@@ -121,20 +84,18 @@ export class InvoiceableItemsService {
   }
 
   /** Items by id, in key order, null for a missing id (DataLoader batch shape). */
-  async itemsByIds(ids: readonly string[]): Promise<(InvoiceableItem | null)[]> {
-    const rows = await this.repository.itemsByIds(ids.map(normalizeId));
-    return rows.map((row) => (row ? itemRowToItem(row) : null));
+  itemsByIds(ids: readonly string[]): Promise<(InvoiceableItem | null)[]> {
+    return this.repository.itemsByIds(ids.map(normalizeId));
   }
 
   /** Amount tiers of each item, in key order, [] for none (DataLoader batch shape). */
-  async tiersByItemIds(itemIds: readonly string[]): Promise<InvoiceableAmount[][]> {
-    const lists = await this.repository.tiersByItemIds(itemIds.map(normalizeId));
-    return lists.map((rows) => rows.map(amountRowToAmount));
+  tiersByItemIds(itemIds: readonly string[]): Promise<InvoiceableAmount[][]> {
+    return this.repository.tiersByItemIds(itemIds.map(normalizeId));
   }
 
-  /** Attaches tiers with one query for all the rows. */
-  private async withTiers(rows: InvoiceableItemRow[]): Promise<PricedItem[]> {
-    const tiers = await this.repository.tiersByItemIds(rows.map((row) => row.id));
-    return rows.map((row, i) => ({ item: itemRowToItem(row), tiers: tiers[i].map(amountRowToAmount) }));
+  /** Attaches tiers with one query for all the items. */
+  private async withTiers(items: InvoiceableItem[]): Promise<PricedItem[]> {
+    const tiers = await this.repository.tiersByItemIds(items.map((item) => item.id));
+    return items.map((item, i) => ({ item, tiers: tiers[i] }));
   }
 }

@@ -1,6 +1,6 @@
-import type { FeeCategory, InvoiceableItemKind } from '../../store/schema';
-
-export type { FeeCategory, InvoiceableItemKind };
+export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
+export type FeeCategory =
+  'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
 
 /** One amount tier of an item. */
 export interface InvoiceableAmount {

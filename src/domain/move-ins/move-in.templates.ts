@@ -58,3 +58,9 @@ Acknowledged by {{tenant_name}} on {{date}}.
 Signature: ____________________________________`,
   },
 ];
+
+/** A session document's kind and relevance: those of the built-in template it was made from. */
+export function templateKind(description: string): { type: string; isRelevant: boolean } {
+  const template = MOVE_IN_TEMPLATES.find((t) => t.description === description);
+  return { type: template?.type ?? 'PrintTemplate', isRelevant: template?.isRelevant ?? true };
+}

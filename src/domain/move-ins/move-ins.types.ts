@@ -45,25 +45,19 @@ export interface MoveInReview {
   documents: SessionDocument[];
 }
 
-/** The fields of a review request as the transport received them; the service checks each. */
-export interface MoveInFields {
-  unit_id?: unknown;
-  tenant_id?: unknown;
-  move_in_date?: unknown;
+/** A move-in to price: the unit (required), and optionally the tenant and the date. */
+export interface ReviewMoveInCommand {
+  unitId?: string | null;
+  tenantId?: string | null;
+  /** YYYY-MM-DD, today or later at the facility (default: today there). */
+  moveInDate?: string | null;
 }
 
-/** How each transport names the fields in its errors. */
-export interface MoveInParameterNames {
-  unitId: string;
-  tenantId: string;
-  moveInDate: string;
+/** A move-in session document asked for by its ids. */
+export interface SessionDocumentQuery {
+  sessionDocumentId: string;
+  sessionId: string;
 }
-
-export const REST_MOVE_IN_NAMES: MoveInParameterNames = {
-  unitId: 'move_in.unit_id',
-  tenantId: 'move_in.tenant_id',
-  moveInDate: 'move_in.move_in_date',
-};
 
 /** A review session and its documents live this long after the review (contract section 8). */
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;

@@ -25,10 +25,14 @@ export interface NoteEvent {
   notes: Note[];
 }
 
-/** A create-note request as a transport received it; the service checks every field. */
-export interface CreateNoteInput {
-  note?: unknown;
-  user_id?: unknown;
+/** A note to write: at least one of the three ids; the service checks every rule. */
+export interface CreateNoteCommand {
+  noteText: string | null | undefined;
+  tenantId?: string | null;
+  unitId?: string | null;
+  ledgerId?: string | null;
+  /** The user who wrote it, as the client gave it (stored). */
+  userId?: string | null;
 }
 
 export const NOTE_TEXT_MAX_LENGTH = 10_000;

@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock';
-import type { OutboxMessageRow, OutboxRepository } from '../../store/repositories/outbox.repository';
 import { DomainError } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isUuid, newId, normalizeId } from '../shared/ids';
-import { offsetOf, pageMeta, parsePageRequest, type Page } from '../shared/pagination';
+import { offsetOf, pageMeta, parsePageRequest, type Page, type PageInput } from '../shared/pagination';
+import type { OutboxRepository } from './outbox.ports';
 import { toStoredInstant } from '../shared/time';
 import {
   OUTBOX_STATUSES,
@@ -57,29 +57,10 @@ export function parseOutboxContent(payload: string): OutboxContent | null {
   };
 }
 
-export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    eventId: row.event_id,
-    channel: row.channel,
-    recipient: row.recipient,
-    content: parseOutboxContent(row.payload),
-    status: row.status,
-    attempts: Number(row.attempts),
-    nextAttemptAt: row.next_attempt_at,
-    claimedBy: row.claimed_by,
-    claimedUntil: row.claimed_until,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    sentAt: row.sent_at,
-  };
-}
-
-function readStatus(raw: unknown): OutboxStatus | undefined {
+function readStatus(raw: string | null | undefined): OutboxStatus | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const status = OUTBOX_STATUSES.find((s) => s === raw);
-  if (!status) throw DomainError.invalidParameter('status', `must be one of ${OUTBOX_STATUSES.join(', ')}`);
+  if (!status) throw DomainError.invalidParameter(['status'], `must be one of ${OUTBOX_STATUSES.join(', ')}`);
   return status;
 }
 
@@ -105,44 +86,43 @@ export class OutboxService {
     messages: readonly NewOutboxMessage[],
   ): Promise<OutboxMessage[]> {
     const now = toStoredInstant(this.clock.now());
-    const rows: OutboxMessageRow[] = messages.map((message) => ({
+    const queued: OutboxMessage[] = messages.map((message) => ({
       id: newId(),
-      facility_id: facility.id,
-      event_id: eventId,
+      facilityId: facility.id,
+      eventId,
       channel: message.channel,
       recipient: message.recipient,
-      payload: JSON.stringify(message.content),
+      content: message.content,
       status: 'pending',
       attempts: 0,
-      next_attempt_at: now,
-      claimed_by: null,
-      claimed_until: null,
-      last_error: null,
-      created_at: now,
-      sent_at: null,
+      nextAttemptAt: now,
+      claimedBy: null,
+      claimedUntil: null,
+      lastError: null,
+      createdAt: now,
+      sentAt: null,
     }));
-    await this.repository.insertMessages(rows);
+    await this.repository.insertMessages(queued);
     for (const listener of this.listeners) listener();
-    return rows.map(outboxRowToMessage);
+    return queued;
   }
 
   /** One page of the facility's messages, newest first, optionally of one status. */
   async messagesOfFacility(
     facility: Facility,
-    input: { status?: unknown; page?: unknown; per_page?: unknown },
+    query: PageInput & { status?: string | null },
   ): Promise<Page<OutboxMessage>> {
-    const request = parsePageRequest(input, OUTBOX_PAGE_LIMITS);
-    const filter = { status: readStatus(input.status) };
-    const [total, rows] = await Promise.all([
+    const request = parsePageRequest(query, OUTBOX_PAGE_LIMITS);
+    const filter = { status: readStatus(query.status) };
+    const [total, entries] = await Promise.all([
       this.repository.countForFacility(facility.id, filter),
       this.repository.pageForFacility(facility.id, filter, request.perPage, offsetOf(request)),
     ]);
-    return { entries: rows.map(outboxRowToMessage), pagination: pageMeta(total, request) };
+    return { entries, pagination: pageMeta(total, request) };
   }
 
   /** Messages by id, in key order, null for a missing id (DataLoader batch shape). */
-  async messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> {
-    const rows = await this.repository.messagesByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
-    return rows.map((row) => (row ? outboxRowToMessage(row) : null));
+  messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> {
+    return this.repository.messagesByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
   }
 }

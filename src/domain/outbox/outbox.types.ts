@@ -1,6 +1,5 @@
-import type { OutboxChannel, OutboxStatus } from '../../store/repositories/outbox.repository';
-
-export type { OutboxChannel, OutboxStatus };
+export type OutboxChannel = 'email' | 'sms';
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sending', 'sent', 'failed'];
 

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../../clock';
-import type { OutboxChannel, OutboxRepository } from '../../store/repositories/outbox.repository';
-import { outboxRowToMessage } from './outbox.service';
+import type { OutboxRepository } from './outbox.ports';
 import type { EmailAttachment, OutboxTransports } from './outbox.transports';
-import type { OutboxMessage } from './outbox.types';
+import type { OutboxChannel, OutboxMessage } from './outbox.types';
 
 export interface OutboxWorkerSettings {
   /** Messages claimed (and sent side by side) per run. */
@@ -130,7 +129,7 @@ export class OutboxWorker {
       limit: this.settings.batchSize,
     });
     result.claimed = rows.length;
-    const outcomes = await Promise.all(rows.map((row) => this.deliver(outboxRowToMessage(row))));
+    const outcomes = await Promise.all(rows.map((message) => this.deliver(message)));
     for (const outcome of outcomes) result[outcome] += 1;
     return result;
   }

@@ -4,8 +4,6 @@ import { DomainError } from '../errors';
 /** How long an Idempotency-Key and its first answer are kept (DESIGN 8: in the database, not memory). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export const IDEMPOTENCY_KEY_PARAMETER = 'Idempotency-Key';
-
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** The caller's key: 1-255 visible ASCII characters; undefined when none was sent. */
@@ -13,7 +11,7 @@ export function readIdempotencyKey(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !KEY.test(raw)) {
     throw DomainError.invalidParameter(
-      IDEMPOTENCY_KEY_PARAMETER,
+      ['idempotencyKey'],
       'must be one value of 1 to 255 visible ASCII characters (a UUID is a good choice)',
     );
   }
@@ -51,12 +49,4 @@ export function requestFingerprint(operation: string, facilityId: string, body: 
   return createHash('sha256')
     .update(canonical({ operation, facility_id: facilityId, body }))
     .digest('hex');
-}
-
-/** An Idempotency-Key as the payments service receives it from a transport. */
-export interface IdempotencyOptions {
-  key: string;
-  /** Keeps REST and GraphQL keys apart: each stores its own answer format. */
-  scope: 'rest' | 'graphql';
-  fingerprint: string;
 }

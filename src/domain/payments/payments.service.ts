@@ -1,117 +1,55 @@
 import type { Clock } from '../../clock';
-import type {
-  PaymentItemRow,
-  PaymentLineRow,
-  PaymentLineWithItemRow,
-  PaymentMethodRow,
-  PaymentRow,
-  PaymentsRepository,
-  StoredPayment,
-} from '../../store/repositories/payments.repository';
 import type { Caller } from '../caller';
-import { DomainError, type ParameterProblem } from '../errors';
+import { DomainError, problem, type Path } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isUuid, newId, normalizeId } from '../shared/ids';
 import { localDate, toStoredInstant } from '../shared/time';
+import type { TenantsRepository } from '../tenants/tenants.ports';
 import { formatExpiry, isExpired, parseExpiry } from './cards';
 import { PaymentGatewayError, type ChargeResult, type ChargeSource, type PaymentGateway } from './gateway';
-import { IDEMPOTENCY_TTL_MS, type IdempotencyOptions } from './idempotency';
+import { IDEMPOTENCY_TTL_MS, requestFingerprint } from './idempotency';
+import type { PaymentItem, PaymentsRepository, SavedPaymentMethod } from './payments.ports';
 import {
   GATEWAY_KINDS,
-  type BillingAddress,
   type NewMethodInput,
+  type PayRetailCommand,
   type PaymentEvent,
-  type PaymentLine,
   type PaymentMethod,
-  type RetailPaymentInput,
   type ValidRetailPayment,
 } from './payments.types';
 import { validateRetailPayment, withArticle } from './payments.validation';
 import { receiptTemplate } from './receipt';
-import type { TenantsRepository } from '../../store/repositories/tenants.repository';
 
-function parseBillingAddress(stored: string | null): BillingAddress | null {
-  if (stored === null) return null;
-  const value: unknown = JSON.parse(stored);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const address: BillingAddress = {};
-  for (const [key, inner] of Object.entries(value)) {
-    address[key] = inner === null || inner === undefined ? null : String(inner);
-  }
-  return address;
+/** An Idempotency-Key as a transport passes it on. */
+export interface PaymentIdempotency {
+  key: string;
+  /** Keeps REST and GraphQL keys apart: each keeps its own answers. */
+  scope: 'rest' | 'graphql';
 }
 
-export function paymentMethodRowToPaymentMethod(row: PaymentMethodRow): PaymentMethod {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    tenantId: row.tenant_id,
-    kind: row.kind,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    reuseable: row.reuseable === 1,
-    last4: row.card_last4,
-    cardType: row.card_type,
-    expirationDate: row.expiration_date,
-    billingAddress: parseBillingAddress(row.billing_address),
-    createdAt: row.created_at,
-  };
-}
-
-function lineRowToLine(row: PaymentLineWithItemRow): PaymentLine {
-  return {
-    id: row.id,
-    paymentId: row.payment_id,
-    invoiceableItemId: row.invoiceable_item_id,
-    description: row.description,
-    quantity: row.quantity,
-    unitTotalCents: row.unit_total_cents,
-    lineTotalCents: row.line_total_cents,
-  };
-}
-
-export function storedPaymentToPaymentEvent(stored: StoredPayment): PaymentEvent {
-  const { payment } = stored;
-  return {
-    id: payment.id,
-    facilityId: payment.facility_id,
-    tenantId: payment.tenant_id,
-    amountCents: payment.amount_cents,
-    changeDueCents: payment.change_due_cents,
-    success: payment.success === 1,
-    paidAt: payment.paid_at,
-    paymentMethod: paymentMethodRowToPaymentMethod(stored.method),
-    lines: stored.lines.map(lineRowToLine),
-  };
-}
-
-/** Idempotency as a transport asks for it, with how it writes down its answer for replays. */
-export interface PaymentIdempotency extends IdempotencyOptions {
-  /** The answer to keep for replays (REST: the response body), made inside the transaction. */
-  render(event: PaymentEvent): string;
-}
-
+/**
+ * A payment made now, or one made earlier under the same Idempotency-Key: then its event's id
+ * and what the transport answered then, if it kept its answer.
+ */
 export type PaymentOutcome =
-  | { replayed: false; event: PaymentEvent; answer: string | null }
-  | { replayed: true; status: number; answer: string };
+  | { replayed: false; event: PaymentEvent }
+  | { replayed: true; paymentEventId: string | null; answer: string | null };
 
 /** Thrown inside the transaction when a concurrent request with the same key committed first. */
 class KeyTaken extends Error {}
 
-function actionFailed(parameter: string, message: string): DomainError {
-  return new DomainError('action_failed', `${parameter}: ${message}`, { problems: [{ parameter, message }] });
-}
+const METHOD: Path = ['paymentMethod'];
 
 /** What the checks found: the lines priced, the method to use, and who pays. */
 interface PreparedPayment {
   tenantId: string | null;
-  lines: Array<{ item: PaymentItemRow; quantity: number; index: number }>;
+  lines: Array<{ item: PaymentItem; quantity: number; index: number }>;
   amountCents: number;
   changeDueCents: number;
   tenderedCents: number | null;
   /** Check or money order number, for the receipt. */
   tenderDetail: string | null;
-  method: { saved: PaymentMethodRow } | { fresh: NewMethodInput };
+  method: { saved: SavedPaymentMethod } | { fresh: NewMethodInput };
 }
 
 export class PaymentsService {
@@ -127,7 +65,7 @@ export class PaymentsService {
    * forgotten when it next pays); answers how many went.
    */
   purgeExpiredIdempotencyKeys(): Promise<number> {
-    return this.repository.idempotency.deleteAllExpired(toStoredInstant(this.clock.now()));
+    return this.repository.deleteExpiredKeys(toStoredInstant(this.clock.now()));
   }
 
   /**
@@ -144,37 +82,34 @@ export class PaymentsService {
   async payRetail(
     facility: Facility,
     caller: Caller,
-    input: RetailPaymentInput,
+    command: PayRetailCommand,
     options: { idempotency?: PaymentIdempotency } = {},
   ): Promise<PaymentOutcome> {
     const now = this.clock.now();
     const nowStored = toStoredInstant(now);
     const idempotency = options.idempotency;
     const storedKey = idempotency ? `${idempotency.scope}:${idempotency.key}` : '';
+    const fingerprint = requestFingerprint('retail_payment', facility.id, command);
     if (idempotency) {
-      const earlier = await this.repository.idempotency.findLive(caller.clientId, storedKey, nowStored);
-      if (earlier) return this.replay(earlier, idempotency);
+      const earlier = await this.repository.findLiveKey(caller.clientId, storedKey, nowStored);
+      if (earlier) return this.replay(earlier, fingerprint);
     }
 
-    const valid = validateRetailPayment(input, localDate(now, facility.timeZone));
+    const valid = validateRetailPayment(command, localDate(now, facility.timeZone));
     const prepared = await this.prepare(facility, valid, localDate(now, facility.timeZone));
 
-    const paymentId = newId();
-    const rows = this.rowsFor(facility, prepared, paymentId, nowStored);
-    const event = this.eventOf(rows.payment, rows.methodRow, rows.lines, prepared);
+    const event = this.eventFor(facility, prepared, newId(), nowStored);
     const charge = { approved: false };
     try {
       return await this.repository.transaction(async (tx) => {
         if (idempotency) {
-          await tx.idempotency.deleteExpired(caller.clientId, nowStored);
-          const claimed = await tx.idempotency.claim({
-            client_id: caller.clientId,
+          await tx.forgetExpiredKeys(caller.clientId, nowStored);
+          const claimed = await tx.claimKey({
+            clientId: caller.clientId,
             key: storedKey,
-            request_hash: idempotency.fingerprint,
-            response_status: 0,
-            response_body: '',
-            created_at: nowStored,
-            expires_at: toStoredInstant(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+            requestHash: fingerprint,
+            createdAt: nowStored,
+            expiresAt: toStoredInstant(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
           });
           if (!claimed) throw new KeyTaken();
         }
@@ -183,31 +118,19 @@ export class PaymentsService {
         for (const line of byId) {
           if (!(await tx.reserveStock(line.item.id, line.quantity))) {
             const left = await tx.stockOf(line.item.id);
-            throw actionFailed(
-              `retail_payment.invoiceable_items[${line.index}].quantity`,
+            throw DomainError.actionFailed(
+              ['invoiceableItems', line.index, 'quantity'],
               `not enough stock: ${line.quantity} asked, ${left} left`,
             );
           }
         }
-        await tx.insertPayment({
-          event: {
-            id: paymentId,
-            facility_id: facility.id,
-            type: 'successful_payment_event',
-            ledger_id: null,
-            created_at: nowStored,
-          },
-          method: 'fresh' in prepared.method ? rows.methodRow : null,
-          payment: rows.payment,
-          lines: rows.lines,
+        await tx.insertPayment(event, {
+          methodIsNew: 'fresh' in prepared.method,
           receipt: {
             id: newId(),
-            event_id: paymentId,
             description: 'Receipt',
             type: 'PrintTemplate',
-            is_relevant: 1,
-            esignable: 0,
-            created_at: nowStored,
+            createdAt: nowStored,
             body: receiptTemplate(event, {
               tenderedCents: prepared.tenderedCents,
               detail: prepared.tenderDetail,
@@ -217,58 +140,54 @@ export class PaymentsService {
 
         const source = this.chargeSource(prepared);
         if (source) {
-          const result = await this.charge(
-            paymentId,
-            event.amountCents,
-            source,
-            rows.methodRow.reuseable === 1,
-          );
+          const reuseable = event.paymentMethod.reuseable;
+          const result = await this.charge(event.id, event.amountCents, source, reuseable);
           charge.approved = true;
           const savedToken =
-            'fresh' in prepared.method && result.token && rows.methodRow.reuseable === 1
-              ? { methodId: rows.methodRow.id, token: result.token }
+            'fresh' in prepared.method && result.token && reuseable
+              ? { methodId: event.paymentMethod.id, token: result.token }
               : null;
-          await tx.recordCharge(paymentId, result.gatewayReference, savedToken);
+          await tx.recordCharge(event.id, result.gatewayReference, savedToken);
         }
-        let answer: string | null = null;
-        if (idempotency) {
-          answer = idempotency.render(event);
-          await tx.idempotency.storeAnswer(caller.clientId, storedKey, 200, answer);
-        }
-        return { replayed: false as const, event, answer };
+        if (idempotency) await tx.recordKeyPayment(caller.clientId, storedKey, event.id);
+        return { replayed: false as const, event };
       });
     } catch (error) {
-      if (charge.approved) await this.voidAfterFailure(paymentId, error);
+      if (charge.approved) await this.voidAfterFailure(event.id, error);
       if (error instanceof KeyTaken && idempotency) {
-        const earlier = await this.repository.idempotency.findLive(caller.clientId, storedKey, nowStored);
-        if (earlier) return this.replay(earlier, idempotency);
+        const earlier = await this.repository.findLiveKey(caller.clientId, storedKey, nowStored);
+        if (earlier) return this.replay(earlier, fingerprint);
         throw new DomainError('action_failed', 'another request with this Idempotency-Key failed; retry');
       }
       throw error;
     }
   }
 
+  /** Keeps what a transport answered for a payment made under an Idempotency-Key, for its replays. */
+  keepAnswer(caller: Caller, idempotency: PaymentIdempotency, answer: string): Promise<void> {
+    return this.repository.keepKeyAnswer(caller.clientId, `${idempotency.scope}:${idempotency.key}`, answer);
+  }
+
   /** Payment events by id, in key order, null for a missing id (DataLoader batch shape). */
-  async paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]> {
-    const stored = await this.repository.paymentsByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
-    return stored.map((s) => (s ? storedPaymentToPaymentEvent(s) : null));
+  paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]> {
+    return this.repository.paymentsByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
   }
 
   private replay(
-    earlier: { request_hash: string; response_status: number; response_body: string },
-    idempotency: PaymentIdempotency,
+    earlier: { requestHash: string; paymentEventId: string | null; answer: string | null },
+    fingerprint: string,
   ): PaymentOutcome {
-    if (earlier.request_hash !== idempotency.fingerprint) {
+    if (earlier.requestHash !== fingerprint) {
       throw new DomainError(
         'conflicting_parameters',
-        'Idempotency-Key was used before with a different request; use a new key for a new payment',
-        { problems: [{ parameter: 'Idempotency-Key', message: 'was used before with a different request' }] },
+        [['idempotencyKey'], ' was used before with a different request; use a new key for a new payment'],
+        { problems: [problem(['idempotencyKey'], 'was used before with a different request')] },
       );
     }
-    return { replayed: true, status: earlier.response_status, answer: earlier.response_body };
+    return { replayed: true, paymentEventId: earlier.paymentEventId, answer: earlier.answer };
   }
 
-  /** Looks up what the body names and checks what depends on the charge. */
+  /** Looks up what the command names and checks what depends on the charge. */
   private async prepare(
     facility: Facility,
     valid: ValidRetailPayment,
@@ -278,34 +197,33 @@ export class PaymentsService {
       facility.id,
       valid.lines.map((line) => line.itemId),
     );
-    const problems: ParameterProblem[] = [];
+    const problems: ReturnType<typeof problem>[] = [];
     const lines: PreparedPayment['lines'] = [];
     valid.lines.forEach((line, i) => {
       const item = items[i];
-      const parameter = `retail_payment.invoiceable_items[${line.index}].invoiceable_item_id`;
-      if (!item) problems.push({ parameter, message: 'names no item of this facility' });
+      const at: Path = ['invoiceableItems', line.index, 'invoiceableItemId'];
+      if (!item) problems.push(problem(at, 'names no item of this facility'));
       else if (item.kind !== 'retail') {
-        problems.push({
-          parameter,
-          message: `is ${withArticle(item.kind)} item; only retail items can be paid for here`,
-        });
+        problems.push(
+          problem(at, `is ${withArticle(item.kind)} item; only retail items can be paid for here`),
+        );
       } else lines.push({ item, quantity: line.quantity, index: line.index });
     });
     if (problems.length > 0) throw DomainError.invalid(problems);
 
     let tenantId = valid.tenantId;
     if (tenantId !== null && !(await this.people.tenantInFacility(facility.id, tenantId))) {
-      throw DomainError.notFound('retail_payment.tenant_id', 'tenant', tenantId);
+      throw DomainError.notFound(['tenantId'], 'tenant', tenantId);
     }
 
     let method: PreparedPayment['method'];
-    let tenantParameter = 'retail_payment.tenant_id';
+    let tenantPath: Path = ['tenantId'];
     if (valid.method.saved) {
       const saved = await this.savedMethod(facility, valid.method.id, tenantId, today);
       // A saved method of a tenant pays as that tenant, so the facility's rule applies to it too.
-      if (tenantId === null && saved.tenant_id !== null) {
-        tenantId = saved.tenant_id;
-        tenantParameter = 'payment_method.payment_method_id';
+      if (tenantId === null && saved.tenantId !== null) {
+        tenantId = saved.tenantId;
+        tenantPath = [...METHOD, 'paymentMethodId'];
       }
       method = { saved };
     } else {
@@ -315,17 +233,13 @@ export class PaymentsService {
       throw new DomainError(
         'disabled_for_tenants',
         'this facility does not take payments from tenants through the API',
-        {
-          problems: [
-            { parameter: tenantParameter, message: 'names a tenant; tenant payments are disabled here' },
-          ],
-        },
+        { problems: [problem(tenantPath, 'names a tenant; tenant payments are disabled here')] },
       );
     }
 
-    const amountCents = lines.reduce((sum, line) => sum + line.quantity * line.item.total_cents, 0);
+    const amountCents = lines.reduce((sum, line) => sum + line.quantity * line.item.totalCents, 0);
     if (amountCents <= 0) {
-      throw DomainError.invalidParameter('retail_payment.invoiceable_items', 'come to 0.00: nothing to pay');
+      throw DomainError.invalidParameter(['invoiceableItems'], 'come to 0.00: nothing to pay');
     }
     const tender = 'fresh' in method ? this.checkTender(method.fresh, amountCents) : null;
     return {
@@ -344,16 +258,13 @@ export class PaymentsService {
     id: string,
     tenantId: string | null,
     today: string,
-  ): Promise<PaymentMethodRow> {
-    const parameter = 'payment_method.payment_method_id';
+  ): Promise<SavedPaymentMethod> {
+    const parameter: Path = [...METHOD, 'paymentMethodId'];
     const saved = await this.repository.findSavedMethod(facility.id, id);
     if (!saved)
       throw DomainError.invalidParameter(parameter, 'names no saved payment method of this facility');
-    if (tenantId !== null && saved.tenant_id !== tenantId) {
-      throw DomainError.invalidParameter(
-        parameter,
-        'is not a saved payment method of retail_payment.tenant_id',
-      );
+    if (tenantId !== null && saved.tenantId !== tenantId) {
+      throw DomainError.invalidParameter(parameter, ['is not a saved payment method of ', ['tenantId']]);
     }
     if (!GATEWAY_KINDS.has(saved.kind)) {
       throw DomainError.invalidParameter(
@@ -361,7 +272,7 @@ export class PaymentsService {
         `is ${withArticle(saved.kind)} method; only card and bank account methods can be charged again`,
       );
     }
-    const expiry = saved.expiration_date ? parseExpiry(saved.expiration_date) : null;
+    const expiry = saved.expirationDate ? parseExpiry(saved.expirationDate) : null;
     if (expiry && isExpired(expiry, today)) {
       throw DomainError.invalidParameter(parameter, `is a card that expired ${formatExpiry(expiry)}`);
     }
@@ -378,8 +289,8 @@ export class PaymentsService {
     switch (details.kind) {
       case 'cash':
         if (details.tenderedCents < amountCents) {
-          throw actionFailed(
-            'payment_method.amount_tendered',
+          throw DomainError.actionFailed(
+            [...METHOD, 'amountTendered'],
             `not enough tendered: the charge is ${charge}`,
           );
         }
@@ -390,10 +301,9 @@ export class PaymentsService {
         };
       case 'check':
       case 'money_order': {
-        const parameter =
-          details.kind === 'check' ? 'payment_method.check_amount' : 'payment_method.money_order_amount';
+        const parameter: Path = [...METHOD, details.kind === 'check' ? 'checkAmount' : 'moneyOrderAmount'];
         if (details.amountCents < amountCents) {
-          throw actionFailed(parameter, `not enough tendered: the charge is ${charge}`);
+          throw DomainError.actionFailed(parameter, `not enough tendered: the charge is ${charge}`);
         }
         if (details.amountCents > amountCents) {
           throw DomainError.invalidParameter(
@@ -409,71 +319,57 @@ export class PaymentsService {
     }
   }
 
-  private rowsFor(
+  /** The payment event the request records: its method (saved or new), lines and amounts. */
+  private eventFor(
     facility: Facility,
     prepared: PreparedPayment,
     paymentId: string,
     now: string,
-  ): { methodRow: PaymentMethodRow; payment: PaymentRow; lines: PaymentLineRow[] } {
-    let methodRow: PaymentMethodRow;
+  ): PaymentEvent {
+    let method: PaymentMethod;
     if ('saved' in prepared.method) {
-      methodRow = prepared.method.saved;
+      const { gatewayToken: _token, ...saved } = prepared.method.saved;
+      method = saved;
     } else {
       const fresh = prepared.method.fresh;
       const d = fresh.details;
       const card = d.kind === 'credit_card' || d.kind === 'card_swipe' ? d : null;
       // Only what a processor can charge again is saved for reuse; a cash "method" is not.
       const reuseable = fresh.reuseable && GATEWAY_KINDS.has(d.kind);
-      methodRow = {
+      method = {
         id: newId(),
-        facility_id: facility.id,
-        tenant_id: prepared.tenantId,
+        facilityId: facility.id,
+        tenantId: prepared.tenantId,
         kind: d.kind,
-        first_name: fresh.firstName,
-        last_name: fresh.lastName,
-        reuseable: reuseable ? 1 : 0,
-        card_last4: card ? card.pan.slice(-4) : d.kind === 'ach' ? d.accountNumber.slice(-4) : null,
-        card_type: card ? card.brand : null,
-        expiration_date: card ? formatExpiry(card.expiry) : null,
-        billing_address: fresh.billingAddress ? JSON.stringify(fresh.billingAddress) : null,
-        created_at: now,
-        gateway_token: null,
+        firstName: fresh.firstName,
+        lastName: fresh.lastName,
+        reuseable,
+        last4: card ? card.pan.slice(-4) : d.kind === 'ach' ? d.accountNumber.slice(-4) : null,
+        cardType: card ? card.brand : null,
+        expirationDate: card ? formatExpiry(card.expiry) : null,
+        billingAddress: fresh.billingAddress,
+        createdAt: now,
       };
     }
-    const payment: PaymentRow = {
+    return {
       id: paymentId,
-      facility_id: facility.id,
-      tenant_id: prepared.tenantId,
-      payment_method_id: methodRow.id,
-      amount_cents: prepared.amountCents,
-      change_due_cents: prepared.changeDueCents,
-      success: 1,
-      paid_at: now,
-      gateway_reference: null,
+      facilityId: facility.id,
+      tenantId: prepared.tenantId,
+      amountCents: prepared.amountCents,
+      changeDueCents: prepared.changeDueCents,
+      success: true,
+      paidAt: now,
+      paymentMethod: method,
+      lines: prepared.lines.map((line) => ({
+        id: newId(),
+        paymentId,
+        invoiceableItemId: line.item.id,
+        description: line.item.description,
+        quantity: line.quantity,
+        unitTotalCents: line.item.totalCents,
+        lineTotalCents: line.quantity * line.item.totalCents,
+      })),
     };
-    const lines: PaymentLineRow[] = prepared.lines.map((line, position) => ({
-      id: newId(),
-      payment_id: paymentId,
-      invoiceable_item_id: line.item.id,
-      quantity: line.quantity,
-      unit_total_cents: line.item.total_cents,
-      line_total_cents: line.quantity * line.item.total_cents,
-      position,
-    }));
-    return { methodRow, payment, lines };
-  }
-
-  private eventOf(
-    payment: PaymentRow,
-    methodRow: PaymentMethodRow,
-    lines: PaymentLineRow[],
-    prepared: PreparedPayment,
-  ): PaymentEvent {
-    return storedPaymentToPaymentEvent({
-      payment,
-      method: methodRow,
-      lines: lines.map((line, i) => ({ ...line, description: prepared.lines[i].item.description })),
-    });
   }
 
   /** What the gateway charges; null for tenders taken at the counter (cash, check, money order). */
@@ -483,9 +379,9 @@ export class PaymentsService {
       return {
         type: 'saved',
         paymentMethodId: saved.id,
-        token: saved.gateway_token,
+        token: saved.gatewayToken,
         kind: saved.kind as 'credit_card' | 'card_swipe' | 'ach',
-        last4: saved.card_last4,
+        last4: saved.last4,
       };
     }
     const fresh = prepared.method.fresh;
@@ -551,13 +447,13 @@ export class PaymentsService {
       await this.voidAfterFailure(reference, error);
       if (error instanceof PaymentGatewayError) {
         const what = error.reason === 'timeout' ? 'did not answer in time' : 'is unavailable';
-        throw actionFailed('payment_method', `the payment gateway ${what}; nothing was charged, try again`);
+        throw DomainError.actionFailed(METHOD, `the payment gateway ${what}; nothing was charged, try again`);
       }
       throw error;
     } finally {
       clearTimeout(timer);
     }
-    if (!result.approved) throw actionFailed('payment_method', result.message);
+    if (!result.approved) throw DomainError.actionFailed(METHOD, result.message);
     return result;
   }
 

@@ -1,7 +1,9 @@
-import type { EventType, PaymentKind } from '../../store/schema';
+import type { EventType } from '../documents/documents.types';
 import type { CardType, Expiry } from './cards';
 
-export type { EventType, PaymentKind };
+export type { EventType };
+
+export type PaymentKind = 'ach' | 'credit_card' | 'check' | 'cash' | 'card_swipe' | 'money_order';
 
 export const PAYMENT_KINDS: readonly PaymentKind[] = [
   'credit_card',
@@ -15,10 +17,56 @@ export const PAYMENT_KINDS: readonly PaymentKind[] = [
 /** Kinds charged through the payment gateway; the others are tendered at the counter. */
 export const GATEWAY_KINDS: ReadonlySet<PaymentKind> = new Set(['credit_card', 'card_swipe', 'ach']);
 
-/** The body of a retail payment as a transport received it; the service checks every field. */
-export interface RetailPaymentInput {
-  retail_payment?: unknown;
-  payment_method?: unknown;
+/** One line of a retail payment: an item and how many (REST gives the number as text or a number). */
+export interface RetailLineCommand {
+  invoiceableItemId?: string | null;
+  quantity?: string | number | null;
+}
+
+export interface BillingAddressCommand {
+  company?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postal?: string | null;
+}
+
+/**
+ * A saved method (paymentMethodId), or a new one: its owner's name, its kind, its billing address
+ * and the fields of its kind. Amounts come as numbers or decimal text.
+ */
+export interface PaymentMethodCommand {
+  paymentMethodId?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  kind?: string | null;
+  reuseable?: boolean | string | null;
+  cardNumber?: string | null;
+  cardType?: string | null;
+  securityCode?: string | null;
+  expirationDate?: string | null;
+  magneticTrack?: string | null;
+  accountNumber?: string | null;
+  accountNumberConfirmation?: string | null;
+  accountType?: string | null;
+  bankName?: string | null;
+  routingNumber?: string | null;
+  billingAddress?: BillingAddressCommand | null;
+  billingPostal?: string | null;
+  checkNumber?: string | null;
+  nameOnCheck?: string | null;
+  checkAmount?: string | number | null;
+  referenceNumber?: string | null;
+  moneyOrderAmount?: string | number | null;
+  amountTendered?: string | number | null;
+}
+
+/** A retail payment (contract 4.11): what is bought, for which tenant, and how it is paid. */
+export interface PayRetailCommand {
+  tenantId?: string | null;
+  invoiceableItems?: readonly RetailLineCommand[] | null;
+  paymentMethod?: PaymentMethodCommand | null;
 }
 
 export type BillingAddress = Record<string, string | null>;
@@ -106,7 +154,7 @@ export interface SavedMethodInput {
 }
 
 export interface RetailLineInput {
-  /** Position in retail_payment.invoiceable_items, for naming the parameter. */
+  /** Position in invoiceableItems, for naming the parameter. */
   index: number;
   itemId: string;
   quantity: number;

@@ -1,4 +1,4 @@
-import { DomainError, type ParameterProblem } from '../errors';
+import { DomainError, problem, type Path, type Problem, type Text } from '../errors';
 import { isUuid, normalizeId } from '../shared/ids';
 import {
   CARD_TYPES,
@@ -18,11 +18,14 @@ import {
 } from './cards';
 import type {
   BillingAddress,
+  BillingAddressCommand,
   MethodDetails,
   NewMethodInput,
+  PayRetailCommand,
   PaymentKind,
+  PaymentMethodCommand,
+  RetailLineCommand,
   RetailLineInput,
-  RetailPaymentInput,
   SavedMethodInput,
   ValidRetailPayment,
 } from './payments.types';
@@ -35,7 +38,7 @@ export const MAX_LINES = 100;
 /** Largest amount a tender field may carry, in cents. */
 export const MAX_AMOUNT_CENTS = 999_999_999;
 
-/** `payment_method.kind` spellings, the contract's and the legacy ones without underscores. */
+/** `paymentMethod.kind` spellings, the contract's and the legacy ones without underscores. */
 const KIND_ALIASES: Record<string, PaymentKind> = {
   credit_card: 'credit_card',
   creditcard: 'credit_card',
@@ -50,7 +53,7 @@ const KIND_ALIASES: Record<string, PaymentKind> = {
 
 export const ACCOUNT_TYPES = ['checking', 'savings'] as const;
 
-const BILLING_ADDRESS_FIELDS: Record<string, number> = {
+const BILLING_ADDRESS_FIELDS: Record<keyof BillingAddressCommand, number> = {
   company: 255,
   address1: 255,
   address2: 255,
@@ -67,12 +70,8 @@ export function withArticle(noun: string): string {
   return /^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 
-function isHash(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Blank (absent, null or empty) counts as not given, as Rails' `present?` reads form fields. */
-function isBlank(value: unknown): boolean {
+function isBlank(value: unknown): value is '' | null | undefined {
   return value === undefined || value === null || value === '';
 }
 
@@ -84,29 +83,29 @@ interface StringRule {
   patternMessage?: string;
 }
 
-/** Reads the fields of one object of the body, collecting problems under `prefix.key` names. */
-class Fields {
+/** Reads the fields of one object of the command, collecting problems under its path. */
+class Fields<T extends object> {
   constructor(
-    readonly hash: Record<string, unknown>,
-    private readonly prefix: string,
-    private readonly problems: ParameterProblem[],
+    readonly record: T,
+    private readonly at: Path,
+    private readonly problems: Problem[],
   ) {}
 
-  name(key: string): string {
-    return `${this.prefix}.${key}`;
+  path(key: keyof T & string): Path {
+    return [...this.at, key];
   }
 
-  problem(key: string, message: string): void {
-    this.problems.push({ parameter: this.name(key), message });
+  problem(key: keyof T & string, message: Text | string): void {
+    this.problems.push(problem(this.path(key), message));
   }
 
-  given(key: string): boolean {
-    return !isBlank(this.hash[key]);
+  given(key: keyof T & string): boolean {
+    return !isBlank(this.record[key]);
   }
 
   /** A trimmed string; undefined when blank (a problem when required) or malformed. */
-  string(key: string, rule: StringRule): string | undefined {
-    const raw = this.hash[key];
+  string(key: keyof T & string, rule: StringRule): string | undefined {
+    const raw = this.record[key] as unknown;
     if (isBlank(raw)) {
       if (rule.required) this.problem(key, 'is required');
       return undefined;
@@ -133,7 +132,7 @@ class Fields {
 
   /** Digits only, once spaces and dashes are removed (as people type card and account numbers). */
   digits(
-    key: string,
+    key: keyof T & string,
     rule: { required?: boolean; min: number; max: number; what: string },
   ): string | undefined {
     const value = this.string(key, { required: rule.required, max: DIGITS_MAX_LENGTH });
@@ -152,8 +151,8 @@ class Fields {
   }
 
   /** An amount of money (number or decimal string, at most two decimals) in cents. */
-  amount(key: string, rule: { required: boolean; positive: boolean }): number | undefined {
-    const raw = this.hash[key];
+  amount(key: keyof T & string, rule: { required: boolean; positive: boolean }): number | undefined {
+    const raw = this.record[key] as unknown;
     if (isBlank(raw)) {
       if (rule.required) this.problem(key, 'is required');
       return undefined;
@@ -195,9 +194,9 @@ class Fields {
   }
 }
 
-function readQuantity(parameter: string, raw: unknown, problems: ParameterProblem[]): number | undefined {
+function readQuantity(path: Path, raw: unknown, problems: Problem[]): number | undefined {
   if (isBlank(raw)) {
-    problems.push({ parameter, message: 'is required' });
+    problems.push(problem(path, 'is required'));
     return undefined;
   }
   let value: number | null = null;
@@ -206,59 +205,49 @@ function readQuantity(parameter: string, raw: unknown, problems: ParameterProble
     const text = raw.trim();
     if (/^-?\d{1,15}$/.test(text)) value = Number(text);
   } else {
-    problems.push({ parameter, message: 'must be a whole number (a number or a string of digits)' });
+    problems.push(problem(path, 'must be a whole number (a number or a string of digits)'));
     return undefined;
   }
   if (value === null || value < QUANTITY_MIN || value > QUANTITY_MAX) {
-    problems.push({ parameter, message: `must be a whole number from ${QUANTITY_MIN} to ${QUANTITY_MAX}` });
+    problems.push(problem(path, `must be a whole number from ${QUANTITY_MIN} to ${QUANTITY_MAX}`));
     return undefined;
   }
   return value;
 }
 
-function readLines(retail: Record<string, unknown>, problems: ParameterProblem[]): RetailLineInput[] {
-  const parameter = 'retail_payment.invoiceable_items';
-  const raw = retail.invoiceable_items;
+function readLines(
+  raw: readonly RetailLineCommand[] | null | undefined,
+  problems: Problem[],
+): RetailLineInput[] {
+  const at: Path = ['invoiceableItems'];
   if (isBlank(raw)) {
-    problems.push({ parameter, message: 'is required: name at least one retail item' });
-    return [];
-  }
-  if (!Array.isArray(raw)) {
-    problems.push({ parameter, message: 'must be a list of { invoiceable_item_id, quantity }' });
+    problems.push(problem(at, 'is required: name at least one retail item'));
     return [];
   }
   if (raw.length === 0) {
-    problems.push({ parameter, message: 'must name at least one retail item' });
+    problems.push(problem(at, 'must name at least one retail item'));
     return [];
   }
   if (raw.length > MAX_LINES) {
-    problems.push({ parameter, message: `must have at most ${MAX_LINES} entries` });
+    problems.push(problem(at, `must have at most ${MAX_LINES} entries`));
     return [];
   }
   const lines: RetailLineInput[] = [];
   const seen = new Map<string, number>();
-  raw.forEach((entry: unknown, index) => {
-    const at = `${parameter}[${index}]`;
-    if (!isHash(entry)) {
-      problems.push({ parameter: at, message: 'must be an object { invoiceable_item_id, quantity }' });
-      return;
-    }
-    const idParameter = `${at}.invoiceable_item_id`;
-    const rawId = entry.invoiceable_item_id;
+  raw.forEach((entry, index) => {
+    const idPath: Path = [...at, index, 'invoiceableItemId'];
+    const rawId = entry.invoiceableItemId;
     let itemId: string | undefined;
-    if (isBlank(rawId)) problems.push({ parameter: idParameter, message: 'is required' });
-    else if (typeof rawId !== 'string')
-      problems.push({ parameter: idParameter, message: 'must be a string' });
-    else if (!isUuid(rawId.trim())) problems.push({ parameter: idParameter, message: 'must be a UUID' });
+    if (isBlank(rawId)) problems.push(problem(idPath, 'is required'));
+    else if (!isUuid(rawId.trim())) problems.push(problem(idPath, 'must be a UUID'));
     else itemId = normalizeId(rawId.trim());
-    const quantity = readQuantity(`${at}.quantity`, entry.quantity, problems);
+    const quantity = readQuantity([...at, index, 'quantity'], entry.quantity, problems);
     if (itemId !== undefined) {
       const earlier = seen.get(itemId);
       if (earlier !== undefined) {
-        problems.push({
-          parameter: idParameter,
-          message: `repeats the item of ${parameter}[${earlier}]; give its whole quantity once`,
-        });
+        problems.push(
+          problem(idPath, ['repeats the item of ', [...at, earlier], '; give its whole quantity once']),
+        );
         return;
       }
       seen.set(itemId, index);
@@ -268,18 +257,15 @@ function readLines(retail: Record<string, unknown>, problems: ParameterProblem[]
   return lines;
 }
 
-function readTenantId(retail: Record<string, unknown>, problems: ParameterProblem[]): string | null {
-  const raw = retail.tenant_id;
-  const parameter = 'retail_payment.tenant_id';
+function readTenantId(raw: string | null | undefined, problems: Problem[]): string | null {
   if (isBlank(raw)) return null;
-  if (typeof raw !== 'string') problems.push({ parameter, message: 'must be a string' });
-  else if (!isUuid(raw.trim())) problems.push({ parameter, message: 'must be a UUID' });
-  else return normalizeId(raw.trim());
+  if (isUuid(raw.trim())) return normalizeId(raw.trim());
+  problems.push(problem(['tenantId'], 'must be a UUID'));
   return null;
 }
 
-function readReuseable(fields: Fields): boolean {
-  const raw = fields.hash.reuseable;
+function readReuseable(fields: Fields<PaymentMethodCommand>): boolean {
+  const raw = fields.record.reuseable;
   if (isBlank(raw)) return false;
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
@@ -287,21 +273,24 @@ function readReuseable(fields: Fields): boolean {
   return false;
 }
 
-function readBillingAddress(fields: Fields, problems: ParameterProblem[]): BillingAddress | null {
-  const key = 'billing_address_attributes';
-  const raw = fields.hash[key];
-  const postal = fields.string('billing_postal', { max: BILLING_ADDRESS_FIELDS.postal });
+function readBillingAddress(
+  fields: Fields<PaymentMethodCommand>,
+  problems: Problem[],
+): BillingAddress | null {
+  const raw = fields.record.billingAddress;
+  const postal = fields.string('billingPostal', { max: BILLING_ADDRESS_FIELDS.postal });
   if (raw === undefined || raw === null) {
-    fields.problem(key, 'is required for a new payment method (an object; its fields may be empty)');
+    fields.problem(
+      'billingAddress',
+      'is required for a new payment method (an object; its fields may be empty)',
+    );
     return null;
   }
-  if (!isHash(raw)) {
-    fields.problem(key, 'must be an object { company, address1, address2, city, state, postal }');
-    return null;
-  }
-  const address = new Fields(raw, fields.name(key), problems);
+  const address = new Fields(raw, fields.path('billingAddress'), problems);
   const result: BillingAddress = {};
-  for (const [name, max] of Object.entries(BILLING_ADDRESS_FIELDS)) {
+  for (const [name, max] of Object.entries(BILLING_ADDRESS_FIELDS) as Array<
+    [keyof BillingAddressCommand, number]
+  >) {
     result[name] = address.string(name, { max }) ?? null;
   }
   // billing_postal is the short form some callers send beside (or instead of) the address.
@@ -309,8 +298,8 @@ function readBillingAddress(fields: Fields, problems: ParameterProblem[]): Billi
   return Object.values(result).some((value) => value !== null) ? result : null;
 }
 
-function readExpiry(fields: Fields, today: string): Expiry | undefined {
-  const value = fields.string('expiration_date', {
+function readExpiry(fields: Fields<PaymentMethodCommand>, today: string): Expiry | undefined {
+  const value = fields.string('expirationDate', {
     required: true,
     max: 10,
     pattern: /^(0[1-9]|1[0-2])\/\d{2}$/,
@@ -318,10 +307,15 @@ function readExpiry(fields: Fields, today: string): Expiry | undefined {
   });
   if (value === undefined) return undefined;
   const expiry = parseExpiry(value) as Expiry;
-  return checkExpiry(fields, 'expiration_date', expiry, today);
+  return checkExpiry(fields, 'expirationDate', expiry, today);
 }
 
-function checkExpiry(fields: Fields, key: string, expiry: Expiry, today: string): Expiry | undefined {
+function checkExpiry(
+  fields: Fields<PaymentMethodCommand>,
+  key: 'expirationDate' | 'magneticTrack',
+  expiry: Expiry,
+  today: string,
+): Expiry | undefined {
   if (isExpired(expiry, today)) {
     fields.problem(key, 'is in the past: the card has expired');
     return undefined;
@@ -335,8 +329,8 @@ function checkExpiry(fields: Fields, key: string, expiry: Expiry, today: string)
 
 /** The brand of a Luhn-valid number, checked against card_type when one is given. */
 function checkCardNumber(
-  fields: Fields,
-  key: string,
+  fields: Fields<PaymentMethodCommand>,
+  key: 'cardNumber' | 'magneticTrack',
   pan: string,
   cardType: CardType | undefined,
 ): CardType | undefined {
@@ -351,7 +345,7 @@ function checkCardNumber(
   }
   if (cardType !== undefined && cardType !== brand) {
     fields.problem(
-      'card_type',
+      'cardType',
       `is ${cardType}, but the card number is ${withArticle(CARD_TYPE_NAMES[brand])} card (${brand})`,
     );
     return undefined;
@@ -359,18 +353,18 @@ function checkCardNumber(
   return brand;
 }
 
-function readCardType(fields: Fields, required: boolean): CardType | undefined {
-  const value = fields.string('card_type', { required, max: 40 });
+function readCardType(fields: Fields<PaymentMethodCommand>, required: boolean): CardType | undefined {
+  const value = fields.string('cardType', { required, max: 40 });
   if (value === undefined) return undefined;
   const type = parseCardType(value);
-  if (type === null) fields.problem('card_type', `must be one of ${CARD_TYPES.join(', ')}`);
+  if (type === null) fields.problem('cardType', `must be one of ${CARD_TYPES.join(', ')}`);
   return type ?? undefined;
 }
 
-function readCreditCard(fields: Fields, today: string): MethodDetails | undefined {
-  const pan = fields.digits('card_number', { required: true, min: 12, max: 19, what: 'a card number' });
+function readCreditCard(fields: Fields<PaymentMethodCommand>, today: string): MethodDetails | undefined {
+  const pan = fields.digits('cardNumber', { required: true, min: 12, max: 19, what: 'a card number' });
   const cardType = readCardType(fields, true);
-  const securityCode = fields.string('security_code', {
+  const securityCode = fields.string('securityCode', {
     required: true,
     max: 10,
     pattern: /^\d{3,4}$/,
@@ -378,11 +372,11 @@ function readCreditCard(fields: Fields, today: string): MethodDetails | undefine
   });
   const expiry = readExpiry(fields, today);
   if (pan === undefined || cardType === undefined) return undefined;
-  const brand = checkCardNumber(fields, 'card_number', pan, cardType);
+  const brand = checkCardNumber(fields, 'cardNumber', pan, cardType);
   if (brand === undefined) return undefined;
   if (securityCode !== undefined && securityCode.length !== securityCodeLength(brand)) {
     fields.problem(
-      'security_code',
+      'securityCode',
       `must be ${securityCodeLength(brand)} digits for ${withArticle(CARD_TYPE_NAMES[brand])} card`,
     );
     return undefined;
@@ -391,45 +385,45 @@ function readCreditCard(fields: Fields, today: string): MethodDetails | undefine
   return { kind: 'credit_card', pan, brand, securityCode, expiry };
 }
 
-function readCardSwipe(fields: Fields, today: string): MethodDetails | undefined {
-  const track = fields.string('magnetic_track', { required: true, max: 300 });
+function readCardSwipe(fields: Fields<PaymentMethodCommand>, today: string): MethodDetails | undefined {
+  const track = fields.string('magneticTrack', { required: true, max: 300 });
   const cardType = readCardType(fields, false);
   if (track === undefined) return undefined;
   const read = parseTracks(track);
   if (read === 'unreadable') {
-    fields.problem('magnetic_track', 'is not readable track 1 (%B...^...^...?) or track 2 (;...=...?) data');
+    fields.problem('magneticTrack', 'is not readable track 1 (%B...^...^...?) or track 2 (;...=...?) data');
     return undefined;
   }
   if (read === 'tracks_disagree') {
-    fields.problem('magnetic_track', 'has a track 1 and a track 2 that name different cards or expiries');
+    fields.problem('magneticTrack', 'has a track 1 and a track 2 that name different cards or expiries');
     return undefined;
   }
   if (read === 'bad_expiry') {
-    fields.problem('magnetic_track', 'holds an expiry month that does not exist');
+    fields.problem('magneticTrack', 'holds an expiry month that does not exist');
     return undefined;
   }
-  const brand = checkCardNumber(fields, 'magnetic_track', read.pan, cardType);
-  const expiry = checkExpiry(fields, 'magnetic_track', read.expiry, today);
+  const brand = checkCardNumber(fields, 'magneticTrack', read.pan, cardType);
+  const expiry = checkExpiry(fields, 'magneticTrack', read.expiry, today);
   if (brand === undefined || expiry === undefined) return undefined;
   return { kind: 'card_swipe', pan: read.pan, brand, expiry, track };
 }
 
-function readAch(fields: Fields): MethodDetails | undefined {
-  const accountNumber = fields.digits('account_number', {
+function readAch(fields: Fields<PaymentMethodCommand>): MethodDetails | undefined {
+  const accountNumber = fields.digits('accountNumber', {
     required: true,
     min: 4,
     max: 17,
     what: 'an account number',
   });
-  const confirmation = fields.digits('account_number_confirmation', {
+  const confirmation = fields.digits('accountNumberConfirmation', {
     required: true,
     min: 4,
     max: 17,
     what: 'an account number',
   });
-  const accountType = fields.string('account_type', { required: true, max: 20 });
-  const bankName = fields.string('bank_name', { required: true, max: 100 });
-  const routingNumber = fields.digits('routing_number', {
+  const accountType = fields.string('accountType', { required: true, max: 20 });
+  const bankName = fields.string('bankName', { required: true, max: 100 });
+  const routingNumber = fields.digits('routingNumber', {
     required: true,
     min: 9,
     max: 9,
@@ -437,53 +431,53 @@ function readAch(fields: Fields): MethodDetails | undefined {
   });
   let valid = true;
   if (accountNumber !== undefined && confirmation !== undefined && accountNumber !== confirmation) {
-    fields.problem('account_number_confirmation', `does not match ${fields.name('account_number')}`);
+    fields.problem('accountNumberConfirmation', ['does not match ', fields.path('accountNumber')]);
     valid = false;
   }
   const type = accountType?.toLowerCase();
   if (type !== undefined && !(ACCOUNT_TYPES as readonly string[]).includes(type)) {
-    fields.problem('account_type', `must be one of ${ACCOUNT_TYPES.join(', ')}`);
+    fields.problem('accountType', `must be one of ${ACCOUNT_TYPES.join(', ')}`);
     valid = false;
   }
   if (routingNumber !== undefined && !isValidRoutingNumber(routingNumber)) {
-    fields.problem('routing_number', 'is not a valid ABA routing number (its checksum is wrong)');
+    fields.problem('routingNumber', 'is not a valid ABA routing number (its checksum is wrong)');
     valid = false;
   }
   if (!valid || !accountNumber || !type || !bankName || !routingNumber) return undefined;
   return { kind: 'ach', routingNumber, accountNumber, accountType: type, bankName };
 }
 
-function readCheck(fields: Fields): MethodDetails | undefined {
-  const checkNumber = fields.string('check_number', {
+function readCheck(fields: Fields<PaymentMethodCommand>): MethodDetails | undefined {
+  const checkNumber = fields.string('checkNumber', {
     required: true,
     max: 20,
     pattern: /^\d{1,15}$/,
     patternMessage: 'must be 1 to 15 digits',
   });
-  const nameOnCheck = fields.string('name_on_check', { required: true, max: 100 });
-  const amountCents = fields.amount('check_amount', { required: true, positive: true });
+  const nameOnCheck = fields.string('nameOnCheck', { required: true, max: 100 });
+  const amountCents = fields.amount('checkAmount', { required: true, positive: true });
   if (checkNumber === undefined || nameOnCheck === undefined || amountCents === undefined) return undefined;
   return { kind: 'check', checkNumber, nameOnCheck, amountCents };
 }
 
-function readMoneyOrder(fields: Fields): MethodDetails | undefined {
-  const referenceNumber = fields.string('reference_number', {
+function readMoneyOrder(fields: Fields<PaymentMethodCommand>): MethodDetails | undefined {
+  const referenceNumber = fields.string('referenceNumber', {
     required: true,
     max: 50,
     pattern: /^[A-Za-z0-9-]{1,50}$/,
     patternMessage: 'must be letters, digits and dashes',
   });
-  const amountCents = fields.amount('money_order_amount', { required: true, positive: true });
+  const amountCents = fields.amount('moneyOrderAmount', { required: true, positive: true });
   if (referenceNumber === undefined || amountCents === undefined) return undefined;
   return { kind: 'money_order', referenceNumber, amountCents };
 }
 
-function readCash(fields: Fields): MethodDetails | undefined {
-  const tenderedCents = fields.amount('amount_tendered', { required: true, positive: false });
+function readCash(fields: Fields<PaymentMethodCommand>): MethodDetails | undefined {
+  const tenderedCents = fields.amount('amountTendered', { required: true, positive: false });
   return tenderedCents === undefined ? undefined : { kind: 'cash', tenderedCents };
 }
 
-function readKind(fields: Fields): PaymentKind | undefined {
+function readKind(fields: Fields<PaymentMethodCommand>): PaymentKind | undefined {
   const value = fields.string('kind', { required: true, max: 40 });
   if (value === undefined) return undefined;
   const kind = KIND_ALIASES[value.toLowerCase()];
@@ -494,21 +488,21 @@ function readKind(fields: Fields): PaymentKind | undefined {
 }
 
 function readMethod(
-  raw: Record<string, unknown>,
+  raw: PaymentMethodCommand,
   today: string,
-  problems: ParameterProblem[],
+  problems: Problem[],
 ): NewMethodInput | SavedMethodInput | undefined {
-  const fields = new Fields(raw, 'payment_method', problems);
-  if (fields.given('payment_method_id')) {
-    const id = fields.string('payment_method_id', {
+  const fields = new Fields(raw, ['paymentMethod'], problems);
+  if (fields.given('paymentMethodId')) {
+    const id = fields.string('paymentMethodId', {
       max: 64,
       pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
       patternMessage: 'must be a UUID',
     });
     return id === undefined ? undefined : { saved: true, id: normalizeId(id) };
   }
-  const firstName = fields.string('first_name', { required: true, max: 100 });
-  const lastName = fields.string('last_name', { required: true, max: 100 });
+  const firstName = fields.string('firstName', { required: true, max: 100 });
+  const lastName = fields.string('lastName', { required: true, max: 100 });
   const kind = readKind(fields);
   const reuseable = readReuseable(fields);
   const billingAddress = readBillingAddress(fields, problems);
@@ -540,22 +534,17 @@ function readMethod(
 }
 
 /**
- * Checks the form of every field of a retail payment body (400/4 naming each parameter at fault,
- * all of them at once). Ids are only checked to be UUIDs here; the service looks them up.
- * `today` is the facility's date, for card expiry.
+ * Checks the form of every field of a retail payment (400/4 naming each parameter at fault, all of
+ * them at once). Ids are only checked to be UUIDs here; the service looks them up. `today` is the
+ * facility's date, for card expiry.
  */
-export function validateRetailPayment(input: RetailPaymentInput, today: string): ValidRetailPayment {
-  const problems: ParameterProblem[] = [];
-  const retail = input.retail_payment;
-  const method = input.payment_method;
-  if (isBlank(retail)) problems.push({ parameter: 'retail_payment', message: 'is required' });
-  else if (!isHash(retail)) problems.push({ parameter: 'retail_payment', message: 'must be an object' });
-  if (isBlank(method)) problems.push({ parameter: 'payment_method', message: 'is required' });
-  else if (!isHash(method)) problems.push({ parameter: 'payment_method', message: 'must be an object' });
-
-  const tenantId = isHash(retail) ? readTenantId(retail, problems) : null;
-  const lines = isHash(retail) ? readLines(retail, problems) : [];
-  const validMethod = isHash(method) ? readMethod(method, today, problems) : undefined;
+export function validateRetailPayment(command: PayRetailCommand, today: string): ValidRetailPayment {
+  const problems: Problem[] = [];
+  const tenantId = readTenantId(command.tenantId, problems);
+  const lines = readLines(command.invoiceableItems, problems);
+  const method = command.paymentMethod;
+  if (method === undefined || method === null) problems.push(problem(['paymentMethod'], 'is required'));
+  const validMethod = method ? readMethod(method, today, problems) : undefined;
   if (problems.length > 0 || validMethod === undefined) throw DomainError.invalid(problems);
   return { tenantId, lines, method: validMethod };
 }

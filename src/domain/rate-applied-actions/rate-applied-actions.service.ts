@@ -1,53 +1,25 @@
 import type { Clock } from '../../clock';
-import type {
-  RateAppliedActionRow,
-  RateAppliedActionsRepository,
-} from '../../store/repositories/rate-applied-actions.repository';
-import { DomainError, type ParameterProblem } from '../errors';
+import { DomainError, field, problem, type Path, type Problem } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isUuid, normalizeId } from '../shared/ids';
-import { centsToAmount } from '../shared/money';
 import { isValidDate, localDate } from '../shared/time';
+import type { RateAppliedActionsRepository } from './rate-applied-actions.ports';
 import type {
-  RateAppliedAction,
   RateAppliedActionsQuery,
   RateAppliedActionsResult,
+  RateAppliedAction,
 } from './rate-applied-actions.types';
-
-export function rateAppliedActionRowToRateAppliedAction(row: RateAppliedActionRow): RateAppliedAction {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    appliedRate: { name: row.applied_rate_name, amount: centsToAmount(row.applied_rate_cents) },
-    standardRate: centsToAmount(row.standard_rate_cents),
-    source: row.source,
-    completedOn: row.completed_on,
-    completedBy: row.completed_by,
-    employeeId: row.employee_id,
-    userId: row.user_id,
-    timeCompleted: row.time_completed,
-    event: row.event,
-    oldLedgerId: row.old_ledger_id,
-    newLedgerId: row.new_ledger_id,
-    unitId: row.unit_id,
-    leadId: row.lead_id,
-  };
-}
 
 /** Reads a date parameter: absent means the default, anything else must be a real YYYY-MM-DD date. */
 function readDate(
-  name: string,
-  raw: unknown,
+  path: Path,
+  raw: string | null | undefined,
   fallback: string,
-  problems: ParameterProblem[],
+  problems: Problem[],
 ): { value: string; defaulted: boolean } {
   if (raw === undefined || raw === null) return { value: fallback, defaulted: true };
-  if (typeof raw !== 'string') {
-    problems.push({ parameter: name, message: 'must be a date in YYYY-MM-DD form' });
-  } else if (!isValidDate(raw)) {
-    problems.push({ parameter: name, message: 'must be a real date in YYYY-MM-DD form' });
-  }
-  return { value: typeof raw === 'string' ? raw : fallback, defaulted: false };
+  if (!isValidDate(raw)) problems.push(problem(path, 'must be a real date in YYYY-MM-DD form'));
+  return { value: raw, defaulted: false };
 }
 
 export class RateAppliedActionsService {
@@ -62,28 +34,28 @@ export class RateAppliedActionsService {
    */
   async list(facility: Facility, query: RateAppliedActionsQuery): Promise<RateAppliedActionsResult> {
     const today = localDate(this.clock.now(), facility.timeZone);
-    const problems: ParameterProblem[] = [];
-    const start = readDate('start_date', query.start_date, today, problems);
-    const end = readDate('end_date', query.end_date, today, problems);
+    const problems: Problem[] = [];
+    const start = readDate(['startDate'], query.startDate, today, problems);
+    const end = readDate(['endDate'], query.endDate, today, problems);
     if (problems.length === 0 && start.value > end.value) {
-      problems.push({ parameter: 'start_date', message: `must not be after end_date (${end.value})` });
+      problems.push(problem(['startDate'], ['must not be after ', field('endDate'), ` (${end.value})`]));
     }
     if (problems.length > 0) throw DomainError.invalid(problems);
-    const rows = await this.repository.listCompletedBetween(facility.id, start.value, end.value);
+    const actions = await this.repository.listCompletedBetween(facility.id, start.value, end.value);
     return {
       startDate: start.value,
       endDate: end.value,
       defaulted: { startDate: start.defaulted, endDate: end.defaulted },
-      actions: rows.map(rateAppliedActionRowToRateAppliedAction),
+      actions,
     };
   }
 
   /** Actions by id, in key order, null for a missing or malformed id (DataLoader batch shape). */
   async rateAppliedActionsByIds(ids: readonly string[]): Promise<(RateAppliedAction | null)[]> {
     const keys = ids.map((id) => (isUuid(id) ? normalizeId(id) : ''));
-    const rows = await this.repository.findByIds(keys.filter((key) => key !== ''));
+    const found = await this.repository.findByIds(keys.filter((key) => key !== ''));
     const byId = new Map<string, RateAppliedAction>();
-    for (const row of rows) if (row) byId.set(row.id, rateAppliedActionRowToRateAppliedAction(row));
+    for (const action of found) if (action) byId.set(action.id, action);
     return keys.map((key) => byId.get(key) ?? null);
   }
 }

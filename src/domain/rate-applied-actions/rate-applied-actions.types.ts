@@ -20,9 +20,10 @@ export interface RateAppliedAction {
   leadId: string;
 }
 
+/** The range asked for; a bound not given is today at the facility. */
 export interface RateAppliedActionsQuery {
-  start_date?: unknown;
-  end_date?: unknown;
+  startDate?: string | null;
+  endDate?: string | null;
 }
 
 export interface RateAppliedActionsResult {

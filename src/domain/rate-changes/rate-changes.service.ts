@@ -1,14 +1,10 @@
 import type { Clock } from '../../clock';
-import type {
-  RateChangeDetailRow,
-  RateChangesRepository,
-} from '../../store/repositories/rate-changes.repository';
-import { DomainError, type ParameterProblem } from '../errors';
+import { DomainError, field, problem, type Path, type Problem } from '../errors';
 import type { Company } from '../facilities/facilities.types';
 import { normalizeId } from '../shared/ids';
-import { centsToAmount } from '../shared/money';
 import { offsetOf, pageMeta, parsePageRequest } from '../shared/pagination';
 import { parseOffsetDateTime } from '../shared/time';
+import type { RateChangesRepository } from './rate-changes.ports';
 import type {
   RateChange,
   RateChangeUpdatesQuery,
@@ -23,24 +19,6 @@ export const MAX_PER_PAGE = 2000;
 const CREATED_BY_MIN = -2147483648;
 const CREATED_BY_MAX = 2147483647;
 
-export function rateChangeRowToRateChange(row: RateChangeDetailRow): RateChange {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    facilityName: row.facility_name,
-    timeZone: row.time_zone,
-    tenantId: row.tenant_id,
-    tenantName: `${row.first_name} ${row.last_name}`,
-    unitId: row.unit_id,
-    unitName: row.unit_name,
-    changedAt: row.changed_at,
-    oldRate: centsToAmount(row.old_rate_cents),
-    newRate: centsToAmount(row.new_rate_cents),
-    effectiveOnDate: row.effective_on_date,
-    createdBy: row.created_by,
-  };
-}
-
 // An unencoded `+` in a query string arrives as a space; only the offset's sign can stand there.
 const SPACED_OFFSET = /^(.*\d) (\d{2}:?\d{2})$/;
 const SUB_MILLISECOND = /\.\d{3}(\d*)/;
@@ -49,16 +27,12 @@ const SUB_MILLISECOND = /\.\d{3}(\d*)/;
  * Reads a window bound: ISO 8601 with a UTC offset, to the stored UTC form. A fraction finer than
  * the stored milliseconds rounds up, which keeps `<=` and `<` against stored instants exact.
  */
-function readInstant(name: string, raw: unknown, problems: ParameterProblem[]): string | null {
-  if (raw === undefined) {
-    problems.push({ parameter: name, message: 'is required' });
+function readInstant(path: Path, raw: string | null | undefined, problems: Problem[]): string | null {
+  if (raw === undefined || raw === null) {
+    problems.push(problem(path, 'is required'));
     return null;
   }
   const expected = 'must be an ISO 8601 date-time with a UTC offset, e.g. 2026-03-01T09:30:00-05:00';
-  if (typeof raw !== 'string') {
-    problems.push({ parameter: name, message: expected });
-    return null;
-  }
   const value = raw.replace(SPACED_OFFSET, '$1+$2');
   let stored = parseOffsetDateTime(value);
   if (stored !== null && /[1-9]/.test(SUB_MILLISECOND.exec(value)?.[1] ?? '')) {
@@ -66,24 +40,22 @@ function readInstant(name: string, raw: unknown, problems: ParameterProblem[]): 
   }
   // Four-digit UTC years only: stored instants compare as text.
   if (stored === null || !/^\d{4}-/.test(stored)) {
-    problems.push({ parameter: name, message: expected });
+    problems.push(problem(path, expected));
     return null;
   }
   return stored;
 }
 
-function readCreatedBy(raw: unknown, problems: ParameterProblem[]): number | null {
-  if (raw === undefined) return null;
-  if (typeof raw !== 'string' || !/^-?\d{1,15}$/.test(raw)) {
-    problems.push({ parameter: 'created_by', message: 'must be an integer' });
+function readCreatedBy(raw: string | number | null | undefined, problems: Problem[]): number | null {
+  if (raw === undefined || raw === null) return null;
+  const text = String(raw);
+  if (!/^-?\d{1,15}$/.test(text)) {
+    problems.push(problem(['createdBy'], 'must be an integer'));
     return null;
   }
-  const value = Number(raw);
+  const value = Number(text);
   if (value < CREATED_BY_MIN || value > CREATED_BY_MAX) {
-    problems.push({
-      parameter: 'created_by',
-      message: `must be an integer from ${CREATED_BY_MIN} to ${CREATED_BY_MAX}`,
-    });
+    problems.push(problem(['createdBy'], `must be an integer from ${CREATED_BY_MIN} to ${CREATED_BY_MAX}`));
     return null;
   }
   return value;
@@ -112,10 +84,10 @@ export class RateChangesService {
    * parameter). Equal requests read alike, so `request.key` names the page they get.
    */
   readQuery(company: Company, query: RateChangeUpdatesQuery): RateChangeUpdatesRequest {
-    const problems: ParameterProblem[] = [];
-    const after = readInstant('updated_after', query.updated_after, problems);
-    const before = readInstant('updated_before', query.updated_before, problems);
-    const createdBy = readCreatedBy(query.created_by, problems);
+    const problems: Problem[] = [];
+    const after = readInstant(['updatedAfter'], query.updatedAfter, problems);
+    const before = readInstant(['updatedBefore'], query.updatedBefore, problems);
+    const createdBy = readCreatedBy(query.createdBy, problems);
     let page = { page: 1, perPage: DEFAULT_PER_PAGE };
     try {
       page = parsePageRequest(query, { defaultPerPage: DEFAULT_PER_PAGE, maxPerPage: MAX_PER_PAGE });
@@ -124,14 +96,14 @@ export class RateChangesService {
       problems.push(...error.problems);
     }
     if (after !== null && before !== null && after > before) {
-      problems.push({ parameter: 'updated_after', message: 'must not be later than updated_before' });
+      problems.push(problem(['updatedAfter'], ['must not be later than ', field('updatedBefore')]));
     }
     if (problems.length > 0 || after === null || before === null) throw DomainError.invalid(problems);
 
     const window = { companyId: normalizeId(company.id), after, before, createdBy };
     const defaults: RateChangeUpdatesResult['defaults'] = {};
-    if (query.page === undefined) defaults.page = page.page;
-    if (query.per_page === undefined) defaults.per_page = page.perPage;
+    if (query.page === undefined || query.page === null) defaults.page = page.page;
+    if (query.perPage === undefined || query.perPage === null) defaults.per_page = page.perPage;
     return {
       window,
       page,
@@ -150,15 +122,11 @@ export class RateChangesService {
       offsetOf(request.page),
       request.page.perPage,
     );
-    return {
-      rateChanges: result.rows.map(rateChangeRowToRateChange),
-      pagination: pageMeta(result.totalEntries, request.page),
-    };
+    return { rateChanges: result.rateChanges, pagination: pageMeta(result.totalEntries, request.page) };
   }
 
   /** Rate changes by id, in key order, null for a missing one (DataLoader batch shape). */
-  async rateChangesByIds(ids: readonly string[]): Promise<(RateChange | null)[]> {
-    const rows = await this.repository.findByIds(ids);
-    return rows.map((row) => (row === null ? null : rateChangeRowToRateChange(row)));
+  rateChangesByIds(ids: readonly string[]): Promise<(RateChange | null)[]> {
+    return this.repository.findByIds(ids);
   }
 }

@@ -1,5 +1,5 @@
-import type { RateChangeWindow } from '../../store/repositories/rate-changes.repository';
-import type { PageMeta, PageRequest } from '../shared/pagination';
+import type { PageInput, PageMeta, PageRequest } from '../shared/pagination';
+import type { RateChangeWindow } from './rate-changes.ports';
 
 /** A unit's rental rate change (contract 2.9). */
 export interface RateChange {
@@ -21,13 +21,14 @@ export interface RateChange {
   createdBy: number | null;
 }
 
-/** Query parameters as the transport received them; the service reads and checks each one. */
-export interface RateChangeUpdatesQuery {
-  updated_after?: unknown;
-  updated_before?: unknown;
-  created_by?: unknown;
-  page?: unknown;
-  per_page?: unknown;
+/**
+ * The window and page asked for, as REST's query strings or GraphQL's typed arguments give them;
+ * the service reads and checks each one.
+ */
+export interface RateChangeUpdatesQuery extends PageInput {
+  updatedAfter?: string | null;
+  updatedBefore?: string | null;
+  createdBy?: string | number | null;
 }
 
 export interface RateChangeUpdatesResult {

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors';
+import { DomainError, problem, type Problem } from '../errors';
 
 export interface PageRequest {
   page: number;
@@ -19,9 +19,15 @@ export interface Page<T> {
   pagination: PageMeta;
 }
 
+/** A page asked for: REST's query strings or GraphQL's integers. */
+export interface PageInput {
+  page?: string | number | null;
+  perPage?: string | number | null;
+}
+
 const WHOLE = /^[0-9]+$/;
 
-function parseWhole(raw: unknown): number | null {
+function parseWhole(raw: string | number): number | null {
   if (typeof raw === 'number' && Number.isSafeInteger(raw)) return raw;
   if (typeof raw === 'string' && WHOLE.test(raw) && raw.length <= 15) return Number(raw);
   return null;
@@ -32,22 +38,21 @@ function parseWhole(raw: unknown): number | null {
  * per_page a whole number >= 1 (default given), values above the maximum read as the maximum.
  */
 export function parsePageRequest(
-  raw: { page?: unknown; per_page?: unknown },
+  raw: PageInput,
   limits: { defaultPerPage: number; maxPerPage: number },
 ): PageRequest {
-  const problems = [];
+  const problems: Problem[] = [];
   let page = 1;
-  if (raw.page !== undefined) {
+  if (raw.page !== undefined && raw.page !== null) {
     const value = parseWhole(raw.page);
-    if (value === null || value < 1)
-      problems.push({ parameter: 'page', message: 'must be a whole number >= 1' });
+    if (value === null || value < 1) problems.push(problem(['page'], 'must be a whole number >= 1'));
     else page = value;
   }
   let perPage = limits.defaultPerPage;
-  if (raw.per_page !== undefined) {
-    const value = parseWhole(raw.per_page);
+  if (raw.perPage !== undefined && raw.perPage !== null) {
+    const value = parseWhole(raw.perPage);
     if (value === null || value < 1) {
-      problems.push({ parameter: 'per_page', message: 'must be a whole number >= 1' });
+      problems.push(problem(['perPage'], 'must be a whole number >= 1'));
     } else perPage = Math.min(value, limits.maxPerPage);
   }
   if (problems.length > 0) throw DomainError.invalid(problems);

@@ -15,4 +15,6 @@ export interface Unit {
   name: string;
   /** Monthly rate in currency units. */
   rate: number;
+  /** The same rate in cents, for sums. */
+  rateCents: number;
 }

@@ -1,7 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { DocumentsRepository, DocumentWithContext } from '../../domain/documents/documents.ports';
+import {
+  DOCUMENT_EVENT_TYPES,
+  type DocumentEvent,
+  type EventDocument,
+} from '../../domain/documents/documents.types';
 import type { Db } from '../database';
 import { isPostgres } from '../dialect';
-import type { EventDocumentsTable, EventsTable, EventType } from '../schema';
+import type { EventDocumentsTable, EventsTable } from '../schema';
 
 export type EventRow = EventsTable;
 /** A document with its template body and what its PDF fills in: the event's date, tenant and unit. */
@@ -14,12 +20,27 @@ export interface DocumentWithContextRow extends EventDocumentsTable {
 /** A document without its template body, which only the PDF rendering needs. */
 export type EventDocumentRow = Omit<EventDocumentsTable, 'body'>;
 
-/** Events whose documents can be listed (contract 4.8). */
-export const DOCUMENT_EVENT_TYPES: readonly EventType[] = [
-  'move_in_unit_event',
-  'move_out_unit_event',
-  'successful_payment_event',
-];
+export function eventRowToEvent(row: EventRow): DocumentEvent {
+  return {
+    id: row.id,
+    facilityId: row.facility_id,
+    type: row.type,
+    ledgerId: row.ledger_id,
+    createdAt: row.created_at,
+  };
+}
+
+export function documentRowToDocument(row: EventDocumentRow): EventDocument {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    description: row.description,
+    type: row.type,
+    isRelevant: row.is_relevant === 1,
+    esignable: row.esignable === 1,
+    createdAt: row.created_at,
+  };
+}
 
 const DOCUMENT_COLUMNS = [
   'id',
@@ -31,7 +52,7 @@ const DOCUMENT_COLUMNS = [
   'created_at',
 ] as const;
 
-export class DocumentsRepository {
+export class SqlDocumentsRepository implements DocumentsRepository {
   private readonly postgres: boolean;
 
   constructor(private readonly db: Db) {
@@ -44,14 +65,15 @@ export class DocumentsRepository {
   }
 
   /** The facility's event with this id, if it is of a type that has documents. */
-  findFacilityEvent(facilityId: string, eventId: string): Promise<EventRow | undefined> {
-    return this.db
+  async findFacilityEvent(facilityId: string, eventId: string): Promise<DocumentEvent | undefined> {
+    const row = await this.db
       .selectFrom('events')
       .selectAll()
       .where('id', '=', eventId)
       .where('facility_id', '=', facilityId)
       .where('type', 'in', DOCUMENT_EVENT_TYPES)
       .executeTakeFirst();
+    return row && eventRowToEvent(row);
   }
 
   async countForEvent(eventId: string): Promise<number> {
@@ -64,8 +86,8 @@ export class DocumentsRepository {
   }
 
   /** One page of the event's documents, by created_at then id. */
-  pageForEvent(eventId: string, limit: number, offset: number): Promise<EventDocumentRow[]> {
-    return this.db
+  async pageForEvent(eventId: string, limit: number, offset: number): Promise<EventDocument[]> {
+    const rows = await this.db
       .selectFrom('event_documents')
       .select(DOCUMENT_COLUMNS)
       .where('event_id', '=', eventId)
@@ -74,22 +96,23 @@ export class DocumentsRepository {
       .limit(limit)
       .offset(offset)
       .execute();
+    return rows.map(documentRowToDocument);
   }
 
   /** Events by id, in key order, null for a missing id. */
-  async eventsByIds(ids: readonly string[]): Promise<(EventRow | null)[]> {
+  async eventsByIds(ids: readonly string[]): Promise<(DocumentEvent | null)[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('events')
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(rows.map((row) => [row.id, eventRowToEvent(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** Documents of each event, in key order ([] for an event without any), by created_at then id. */
-  async documentsByEventIds(eventIds: readonly string[]): Promise<EventDocumentRow[][]> {
+  async documentsByEventIds(eventIds: readonly string[]): Promise<EventDocument[][]> {
     if (eventIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('event_documents')
@@ -98,11 +121,11 @@ export class DocumentsRepository {
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
       .execute();
-    const byEvent = new Map<string, EventDocumentRow[]>();
+    const byEvent = new Map<string, EventDocument[]>();
     for (const row of rows) {
       const list = byEvent.get(row.event_id);
-      if (list) list.push(row);
-      else byEvent.set(row.event_id, [row]);
+      if (list) list.push(documentRowToDocument(row));
+      else byEvent.set(row.event_id, [documentRowToDocument(row)]);
     }
     return eventIds.map((id) => byEvent.get(id) ?? []);
   }
@@ -111,11 +134,11 @@ export class DocumentsRepository {
    * The facility's document with its body, its event's date, and the tenant and unit of the event's
    * ledger (a payment without a ledger names its tenant itself).
    */
-  findDocumentWithContext(
+  async findDocumentWithContext(
     facilityId: string,
     documentId: string,
-  ): Promise<DocumentWithContextRow | undefined> {
-    return this.db
+  ): Promise<DocumentWithContext | undefined> {
+    const row: DocumentWithContextRow | undefined = await this.db
       .selectFrom('event_documents as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .leftJoin('ledgers as l', 'l.id', 'e.ledger_id')
@@ -140,5 +163,15 @@ export class DocumentsRepository {
       .where('e.facility_id', '=', facilityId)
       .where('e.type', 'in', DOCUMENT_EVENT_TYPES)
       .executeTakeFirst();
+    return (
+      row && {
+        ...documentRowToDocument(row),
+        body: row.body,
+        eventCreatedAt: row.event_created_at,
+        tenantFirstName: row.tenant_first_name,
+        tenantLastName: row.tenant_last_name,
+        unitName: row.unit_name,
+      }
+    );
   }
 }

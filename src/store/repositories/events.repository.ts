@@ -1,12 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { EventsRepository } from '../../domain/documents/documents.ports';
+import type { DocumentEvent, EventType } from '../../domain/documents/documents.types';
 import type { Db } from '../database';
 import { isPostgres } from '../dialect';
-import type { EventsTable, EventType } from '../schema';
-
-export type EventListRow = EventsTable;
+import { eventRowToEvent } from './documents.repository';
 
 /** A facility's events, optionally of one type, listed page by page. */
-export class EventsRepository {
+export class SqlEventsRepository implements EventsRepository {
   private readonly postgres: boolean;
 
   constructor(private readonly db: Db) {
@@ -33,18 +33,19 @@ export class EventsRepository {
   }
 
   /** One page, by created_at then id. */
-  page(
+  async page(
     facilityId: string,
     types: readonly EventType[],
     limit: number,
     offset: number,
-  ): Promise<EventListRow[]> {
-    return this.where(facilityId, types)
+  ): Promise<DocumentEvent[]> {
+    const rows = await this.where(facilityId, types)
       .selectAll()
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
       .limit(limit)
       .offset(offset)
       .execute();
+    return rows.map(eventRowToEvent);
   }
 }

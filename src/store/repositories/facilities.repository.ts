@@ -1,31 +1,56 @@
+import type { FacilitiesRepository } from '../../domain/facilities/facilities.ports';
+import type { Company, Facility } from '../../domain/facilities/facilities.types';
 import type { Db } from '../database';
 import type { CompaniesTable, FacilitiesTable } from '../schema';
 
 export type FacilityRow = FacilitiesTable;
 export type CompanyRow = CompaniesTable;
 
-export class FacilitiesRepository {
+export function facilityRowToFacility(row: FacilityRow): Facility {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    timeZone: row.time_zone,
+    tenantPaymentsDisabled: row.tenant_payments_disabled === 1,
+  };
+}
+
+function companyRowToCompany(row: CompanyRow): Company {
+  return { id: row.id, name: row.name };
+}
+
+export class SqlFacilitiesRepository implements FacilitiesRepository {
   constructor(private readonly db: Db) {}
 
-  findFacility(id: string): Promise<FacilityRow | undefined> {
-    return this.db.selectFrom('facilities').selectAll().where('id', '=', id).executeTakeFirst();
+  async findFacility(id: string): Promise<Facility | undefined> {
+    const row = await this.db.selectFrom('facilities').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && facilityRowToFacility(row);
   }
 
-  findFacilities(ids: readonly string[]): Promise<FacilityRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('facilities').selectAll().where('id', 'in', ids).execute();
+  async findFacilities(ids: readonly string[]): Promise<Facility[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('facilities').selectAll().where('id', 'in', ids).execute();
+    return rows.map(facilityRowToFacility);
   }
 
-  findCompany(id: string): Promise<CompanyRow | undefined> {
-    return this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+  async findCompany(id: string): Promise<Company | undefined> {
+    const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && companyRowToCompany(row);
   }
 
-  findCompanies(ids: readonly string[]): Promise<CompanyRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('companies').selectAll().where('id', 'in', ids).execute();
+  async findCompanies(ids: readonly string[]): Promise<Company[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('companies').selectAll().where('id', 'in', ids).execute();
+    return rows.map(companyRowToCompany);
   }
 
-  findFacilitiesOfCompany(companyId: string): Promise<FacilityRow[]> {
-    return this.db.selectFrom('facilities').selectAll().where('company_id', '=', companyId).execute();
+  async findFacilitiesOfCompany(companyId: string): Promise<Facility[]> {
+    const rows = await this.db
+      .selectFrom('facilities')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .execute();
+    return rows.map(facilityRowToFacility);
   }
 }

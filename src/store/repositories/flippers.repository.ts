@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
+import type { FlippersRepository } from '../../domain/flippers/flippers.ports';
 import { compareCodePoints } from '../../domain/shared/compare';
 
-export class FlippersRepository {
+export class SqlFlippersRepository implements FlippersRepository {
   constructor(private readonly db: Db) {}
 
   /**

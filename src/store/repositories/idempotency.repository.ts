@@ -53,10 +53,23 @@ export class IdempotencyRepository {
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
-  async storeAnswer(clientId: string, key: string, status: number, body: string): Promise<void> {
+  /**
+   * Names the payment recorded under the key, in its transaction: status 0 and the payment's id
+   * until the transport keeps its answer (status 200) with `storeAnswer`.
+   */
+  async recordPayment(clientId: string, key: string, paymentEventId: string): Promise<void> {
     await this.db
       .updateTable('idempotency_keys')
-      .set({ response_status: status, response_body: body })
+      .set({ response_status: 0, response_body: JSON.stringify({ payment_event_id: paymentEventId }) })
+      .where('client_id', '=', clientId)
+      .where('key', '=', key)
+      .execute();
+  }
+
+  async storeAnswer(clientId: string, key: string, body: string): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ response_status: 200, response_body: body })
       .where('client_id', '=', clientId)
       .where('key', '=', key)
       .execute();

@@ -1,3 +1,11 @@
+import type { LedgersRepository, PoliciesInZone } from '../../domain/ledgers/ledgers.ports';
+import type {
+  Ledger,
+  LedgerDiscount,
+  LedgerInsurance,
+  LedgerService,
+} from '../../domain/ledgers/ledgers.types';
+import { centsToAmount } from '../../domain/shared/money';
 import type { Db } from '../database';
 import type {
   LedgerDiscountsTable,
@@ -11,6 +19,53 @@ export type LedgerRow = LedgersTable;
 export type LedgerInsuranceRow = LedgerInsurancesTable;
 export type LedgerServiceRow = LedgerServicesTable;
 export type LedgerDiscountRow = LedgerDiscountsTable;
+
+export function ledgerRowToLedger(row: LedgerRow): Ledger {
+  return { id: row.id, facilityId: row.facility_id, tenantId: row.tenant_id, unitId: row.unit_id };
+}
+
+export function ledgerInsuranceRowToLedgerInsurance(row: LedgerInsuranceRow): LedgerInsurance {
+  return {
+    id: row.id,
+    ledgerId: row.ledger_id,
+    effectiveDate: row.effective_date,
+    cancelDate: row.cancel_date,
+    description: row.description,
+    retainType: row.retain_type,
+    productCode: row.product_code,
+    policyNumber: row.policy_number,
+    retainAmount: row.retain_amount,
+    coverageAmount: row.coverage_amount,
+    coveragePercentage: row.coverage_percentage,
+    insuranceProviderKey: row.insurance_provider_key,
+    amount: centsToAmount(row.amount_cents),
+  };
+}
+
+export function ledgerServiceRowToLedgerService(row: LedgerServiceRow): LedgerService {
+  return {
+    id: row.id,
+    ledgerId: row.ledger_id,
+    effectiveDate: row.effective_date,
+    cancelDate: row.cancel_date,
+    description: row.description,
+    productCode: row.product_code,
+    amount: centsToAmount(row.amount_cents),
+  };
+}
+
+export function ledgerDiscountRowToLedgerDiscount(row: LedgerDiscountRow): LedgerDiscount {
+  return {
+    id: row.id,
+    ledgerId: row.ledger_id,
+    name: row.name,
+    kind: row.kind,
+    description: row.description,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    minOccupancyMonths: row.min_occupancy_months,
+  };
+}
 
 /** Rows grouped by a key column, one list per key in key order (empty for a missing key). */
 function groupInKeyOrder<R>(keys: readonly string[], rows: R[], keyOf: (row: R) => string): R[][] {
@@ -33,87 +88,92 @@ const byEffectiveDate = (
 const byStartDate = (a: LedgerDiscountRow, b: LedgerDiscountRow) =>
   compareCodePoints(a.start_date, b.start_date) || byId(a, b);
 
-export class LedgersRepository {
+export class SqlLedgersRepository implements LedgersRepository {
   constructor(private readonly db: Db) {}
 
-  findLedger(id: string): Promise<LedgerRow | undefined> {
-    return this.db.selectFrom('ledgers').selectAll().where('id', '=', id).executeTakeFirst();
+  async findLedger(id: string): Promise<Ledger | undefined> {
+    const row = await this.db.selectFrom('ledgers').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && ledgerRowToLedger(row);
   }
 
   /** Ledgers by id, in key order, null for a missing id. */
-  async findByIds(ids: readonly string[]): Promise<(LedgerRow | null)[]> {
+  async findByIds(ids: readonly string[]): Promise<(Ledger | null)[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('ledgers')
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const rowsById = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => rowsById.get(id) ?? null);
+    const ledgersById = new Map(rows.map((row) => [row.id, ledgerRowToLedger(row)]));
+    return ids.map((id) => ledgersById.get(id) ?? null);
   }
 
   /** Each tenant's ledgers, in key order, sorted by id. */
-  async findByTenantIds(tenantIds: readonly string[]): Promise<LedgerRow[][]> {
+  async findByTenantIds(tenantIds: readonly string[]): Promise<Ledger[][]> {
     if (tenantIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('ledgers')
       .selectAll()
       .where('tenant_id', 'in', [...new Set(tenantIds)])
       .execute();
-    return groupInKeyOrder(tenantIds, rows.sort(byId), (row) => row.tenant_id);
+    return groupInKeyOrder(tenantIds, rows.sort(byId), (row) => row.tenant_id).map((g) =>
+      g.map(ledgerRowToLedger),
+    );
   }
 
   /** Each unit's ledgers, in key order, sorted by id. */
-  async findByUnitIds(unitIds: readonly string[]): Promise<LedgerRow[][]> {
+  async findByUnitIds(unitIds: readonly string[]): Promise<Ledger[][]> {
     if (unitIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('ledgers')
       .selectAll()
       .where('unit_id', 'in', [...new Set(unitIds)])
       .execute();
-    return groupInKeyOrder(unitIds, rows.sort(byId), (row) => row.unit_id);
+    return groupInKeyOrder(unitIds, rows.sort(byId), (row) => row.unit_id).map((g) =>
+      g.map(ledgerRowToLedger),
+    );
   }
 
   /** Every insurance policy of each ledger, in key order, sorted by effective_date then id. */
-  async insurancesByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerInsuranceRow[][]> {
+  async insurancesByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerInsurance[][]> {
     if (ledgerIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('ledger_insurances')
       .selectAll()
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id);
+    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((g) =>
+      g.map(ledgerInsuranceRowToLedgerInsurance),
+    );
   }
 
   /** Every service of each ledger, in key order, sorted by effective_date then id. */
-  async servicesByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerServiceRow[][]> {
+  async servicesByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerService[][]> {
     if (ledgerIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('ledger_services')
       .selectAll()
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id);
+    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((g) =>
+      g.map(ledgerServiceRowToLedgerService),
+    );
   }
 
   /** Every discount of each ledger, in key order, sorted by start_date then id. */
-  async discountsByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerDiscountRow[][]> {
+  async discountsByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerDiscount[][]> {
     if (ledgerIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('ledger_discounts')
       .selectAll()
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byStartDate), (row) => row.ledger_id);
+    return groupInKeyOrder(ledgerIds, rows.sort(byStartDate), (row) => row.ledger_id).map((g) =>
+      g.map(ledgerDiscountRowToLedgerDiscount),
+    );
   }
 
-  /**
-   * Every insurance policy of each ledger with its facility's time zone (to tell which is current
-   * today there), in key order, by effective_date then id: one statement.
-   */
-  async insurancesWithTimeZoneByLedgerIds(
-    ledgerIds: readonly string[],
-  ): Promise<Array<Array<LedgerInsuranceRow & { time_zone: string }>>> {
+  async insurancesInZoneByLedgerIds(ledgerIds: readonly string[]): Promise<(PoliciesInZone | null)[]> {
     if (ledgerIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('ledger_insurances as i')
@@ -123,6 +183,10 @@ export class LedgersRepository {
       .select('f.time_zone')
       .where('i.ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id);
+    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((group) =>
+      group.length === 0
+        ? null
+        : { timeZone: group[0].time_zone, policies: group.map(ledgerInsuranceRowToLedgerInsurance) },
+    );
   }
 }

@@ -1,15 +1,18 @@
-import type { Db } from '../database';
-import type { LedgersTable, NoteEventsTable, NotesTable } from '../schema';
+import type { Ledger } from '../../domain/ledgers/ledgers.types';
+import type { NotesRepository } from '../../domain/notes/notes.ports';
+import type { NoteEvent } from '../../domain/notes/notes.types';
 import { compareCodePoints } from '../../domain/shared/compare';
+import type { Db } from '../database';
+import type { NoteEventsTable, NotesTable } from '../schema';
+import { ledgerRowToLedger } from './ledgers.repository';
 
 export type NoteEventRow = NoteEventsTable;
 export type NoteRow = NotesTable;
 /** A note event with the name of the client application that wrote it. */
 export type NoteEventWithClientRow = NoteEventRow & { client_name: string };
-export type NoteLedgerRow = LedgersTable;
 
 /** A note event row and its notes, as read back. */
-export interface StoredNoteEvent {
+interface StoredNoteEvent {
   event: NoteEventWithClientRow;
   notes: NoteRow[];
 }
@@ -20,23 +23,59 @@ const byCreatedAtThenId = (a: { created_at: string; id: string }, b: { created_a
 
 type NoteEventKey = 'id' | 'tenant_id' | 'unit_id' | 'ledger_id';
 
-export class NotesRepository {
+function storedToNoteEvent(stored: StoredNoteEvent): NoteEvent {
+  const { event } = stored;
+  return {
+    id: event.id,
+    facilityId: event.facility_id,
+    tenantId: event.tenant_id,
+    unitId: event.unit_id,
+    ledgerId: event.ledger_id,
+    userId: event.user_id,
+    createdBy: { id: event.created_by_client_id, name: event.client_name, type: 'ClientApplication' },
+    createdAt: event.created_at,
+    notes: stored.notes.map((row) => ({
+      id: row.id,
+      noteEventId: row.note_event_id,
+      note: row.note,
+      createdAt: row.created_at,
+    })),
+  };
+}
+
+export class SqlNotesRepository implements NotesRepository {
   constructor(private readonly db: Db) {}
 
-  findLedger(facilityId: string, ledgerId: string): Promise<NoteLedgerRow | undefined> {
-    return this.db
+  async findLedger(facilityId: string, ledgerId: string): Promise<Ledger | undefined> {
+    const row = await this.db
       .selectFrom('ledgers')
       .selectAll()
       .where('id', '=', ledgerId)
       .where('facility_id', '=', facilityId)
       .executeTakeFirst();
+    return row && ledgerRowToLedger(row);
   }
 
-  /** Writes the note event and its notes in one transaction. */
-  async insertNoteEvent(event: NoteEventRow, notes: NoteRow[]): Promise<void> {
+  async insertNoteEvent(event: NoteEvent): Promise<void> {
+    const eventRow: NoteEventRow = {
+      id: event.id,
+      facility_id: event.facilityId,
+      tenant_id: event.tenantId,
+      unit_id: event.unitId,
+      ledger_id: event.ledgerId,
+      user_id: event.userId,
+      created_by_client_id: event.createdBy.id,
+      created_at: event.createdAt,
+    };
+    const noteRows: NoteRow[] = event.notes.map((note) => ({
+      id: note.id,
+      note_event_id: event.id,
+      note: note.note,
+      created_at: note.createdAt,
+    }));
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('note_events').values(event).execute();
-      if (notes.length > 0) await trx.insertInto('notes').values(notes).execute();
+      await trx.insertInto('note_events').values(eventRow).execute();
+      if (noteRows.length > 0) await trx.insertInto('notes').values(noteRows).execute();
     });
   }
 
@@ -81,39 +120,39 @@ export class NotesRepository {
   }
 
   /** Note events by id, in key order, null for a missing id. */
-  async noteEventsByIds(ids: readonly string[]): Promise<(StoredNoteEvent | null)[]> {
+  async noteEventsByIds(ids: readonly string[]): Promise<(NoteEvent | null)[]> {
     const found = await this.noteEventsWhere('id', ids);
-    const byId = new Map(found.map((stored) => [stored.event.id, stored]));
+    const byId = new Map(found.map((stored) => [stored.event.id, storedToNoteEvent(stored)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** Each tenant's note events, in key order. */
-  async noteEventsByTenantIds(tenantIds: readonly string[]): Promise<StoredNoteEvent[][]> {
+  async noteEventsByTenantIds(tenantIds: readonly string[]): Promise<NoteEvent[][]> {
     return this.grouped('tenant_id', tenantIds);
   }
 
   /** Each unit's note events, in key order. */
-  async noteEventsByUnitIds(unitIds: readonly string[]): Promise<StoredNoteEvent[][]> {
+  async noteEventsByUnitIds(unitIds: readonly string[]): Promise<NoteEvent[][]> {
     return this.grouped('unit_id', unitIds);
   }
 
   /** Each ledger's note events, in key order. */
-  async noteEventsByLedgerIds(ledgerIds: readonly string[]): Promise<StoredNoteEvent[][]> {
+  async noteEventsByLedgerIds(ledgerIds: readonly string[]): Promise<NoteEvent[][]> {
     return this.grouped('ledger_id', ledgerIds);
   }
 
   private async grouped(
     key: 'tenant_id' | 'unit_id' | 'ledger_id',
     values: readonly string[],
-  ): Promise<StoredNoteEvent[][]> {
+  ): Promise<NoteEvent[][]> {
     const found = await this.noteEventsWhere(key, values);
-    const groups = new Map<string, StoredNoteEvent[]>();
+    const groups = new Map<string, NoteEvent[]>();
     for (const stored of found) {
       const value = stored.event[key];
       if (value === null) continue;
       const list = groups.get(value);
-      if (list) list.push(stored);
-      else groups.set(value, [stored]);
+      if (list) list.push(storedToNoteEvent(stored));
+      else groups.set(value, [storedToNoteEvent(stored)]);
     }
     return values.map((value) => groups.get(value) ?? []);
   }

@@ -1,26 +1,49 @@
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import type { AttemptFailure, ClaimRequest, OutboxRepository } from '../../domain/outbox/outbox.ports';
+import { parseOutboxContent } from '../../domain/outbox/outbox.service';
+import type { OutboxMessage, OutboxStatus } from '../../domain/outbox/outbox.types';
 import type { Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { Database, OutboxMessagesTable } from '../schema';
 
 export type OutboxMessageRow = OutboxMessagesTable;
-export type OutboxChannel = OutboxMessagesTable['channel'];
-export type OutboxStatus = OutboxMessagesTable['status'];
 
-/** What a claim needs: who claims, the time now, and until when the claim holds. */
-export interface ClaimRequest {
-  workerId: string;
-  now: string;
-  leaseUntil: string;
-  channels: readonly OutboxChannel[];
-  limit: number;
+export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
+  return {
+    id: row.id,
+    facilityId: row.facility_id,
+    eventId: row.event_id,
+    channel: row.channel,
+    recipient: row.recipient,
+    content: parseOutboxContent(row.payload),
+    status: row.status,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at,
+    claimedBy: row.claimed_by,
+    claimedUntil: row.claimed_until,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+  };
 }
 
-/** The outcome of a failed attempt: another try later, or given up. */
-export interface AttemptFailure {
-  status: 'pending' | 'failed';
-  nextAttemptAt: string;
-  lastError: string;
+function messageToRow(message: OutboxMessage): OutboxMessageRow {
+  return {
+    id: message.id,
+    facility_id: message.facilityId,
+    event_id: message.eventId,
+    channel: message.channel,
+    recipient: message.recipient,
+    payload: JSON.stringify(message.content),
+    status: message.status,
+    attempts: message.attempts,
+    next_attempt_at: message.nextAttemptAt,
+    claimed_by: message.claimedBy,
+    claimed_until: message.claimedUntil,
+    last_error: message.lastError,
+    created_at: message.createdAt,
+    sent_at: message.sentAt,
+  };
 }
 
 /** Due now: pending and its time has come, or claimed by a worker whose lease ran out. */
@@ -31,7 +54,7 @@ function isDue(eb: ExpressionBuilder<Database, 'outbox_messages'>, now: string) 
   ]);
 }
 
-export class OutboxRepository {
+export class SqlOutboxRepository implements OutboxRepository {
   private readonly postgres: boolean;
 
   constructor(private readonly db: Db) {
@@ -44,13 +67,10 @@ export class OutboxRepository {
   }
 
   /** Writes the messages in one transaction: all of them or none. */
-  async insertMessages(rows: readonly OutboxMessageRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  async insertMessages(messages: readonly OutboxMessage[]): Promise<void> {
+    if (messages.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('outbox_messages')
-        .values([...rows])
-        .execute();
+      await trx.insertInto('outbox_messages').values(messages.map(messageToRow)).execute();
     });
   }
 
@@ -59,7 +79,7 @@ export class OutboxRepository {
    * exactly one worker. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED);
    * SQLite writes one statement at a time, so a conditional update by id is atomic there.
    */
-  async claimDue(request: ClaimRequest): Promise<OutboxMessageRow[]> {
+  async claimDue(request: ClaimRequest): Promise<OutboxMessage[]> {
     if (request.channels.length === 0 || request.limit < 1) return [];
     const claim = {
       status: 'sending' as const,
@@ -92,7 +112,7 @@ export class OutboxRepository {
         .whereRef('outbox_messages.id', '=', 'due.id')
         .returningAll('outbox_messages')
         .execute();
-      return rows.sort(byNextAttemptThenId);
+      return rows.sort(byNextAttemptThenId).map(outboxRowToMessage);
     }
 
     const due = await this.db
@@ -103,7 +123,7 @@ export class OutboxRepository {
       .orderBy('id')
       .limit(request.limit)
       .execute();
-    const claimed: OutboxMessageRow[] = [];
+    const claimed: OutboxMessage[] = [];
     for (const { id } of due) {
       const row = await this.db
         .updateTable('outbox_messages')
@@ -112,7 +132,7 @@ export class OutboxRepository {
         .where(candidates)
         .returningAll()
         .executeTakeFirst();
-      if (row) claimed.push(row);
+      if (row) claimed.push(outboxRowToMessage(row));
     }
     return claimed;
   }
@@ -158,31 +178,32 @@ export class OutboxRepository {
   }
 
   /** One page of the facility's messages, newest first (created_at, then id, descending). */
-  pageForFacility(
+  async pageForFacility(
     facilityId: string,
     filter: { status?: OutboxStatus },
     limit: number,
     offset: number,
-  ): Promise<OutboxMessageRow[]> {
+  ): Promise<OutboxMessage[]> {
     let query = this.db.selectFrom('outbox_messages').selectAll().where('facility_id', '=', facilityId);
     if (filter.status) query = query.where('status', '=', filter.status);
-    return query
+    const rows = await query
       .orderBy(this.binary('created_at'), 'desc')
       .orderBy(this.binary('id'), 'desc')
       .limit(limit)
       .offset(offset)
       .execute();
+    return rows.map(outboxRowToMessage);
   }
 
   /** Messages by id, in key order, null for a missing id. */
-  async messagesByIds(ids: readonly string[]): Promise<(OutboxMessageRow | null)[]> {
+  async messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('outbox_messages')
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(rows.map((row) => [row.id, outboxRowToMessage(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 }

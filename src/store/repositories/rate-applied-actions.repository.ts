@@ -1,17 +1,39 @@
+import type { RateAppliedActionsRepository } from '../../domain/rate-applied-actions/rate-applied-actions.ports';
+import type { RateAppliedAction } from '../../domain/rate-applied-actions/rate-applied-actions.types';
+import { centsToAmount } from '../../domain/shared/money';
 import type { Db } from '../database';
 import type { RateAppliedActionsTable } from '../schema';
 
 export type RateAppliedActionRow = RateAppliedActionsTable;
 
-export class RateAppliedActionsRepository {
+export function rateAppliedActionRowToRateAppliedAction(row: RateAppliedActionRow): RateAppliedAction {
+  return {
+    id: row.id,
+    facilityId: row.facility_id,
+    appliedRate: { name: row.applied_rate_name, amount: centsToAmount(row.applied_rate_cents) },
+    standardRate: centsToAmount(row.standard_rate_cents),
+    source: row.source,
+    completedOn: row.completed_on,
+    completedBy: row.completed_by,
+    employeeId: row.employee_id,
+    userId: row.user_id,
+    timeCompleted: row.time_completed,
+    event: row.event,
+    oldLedgerId: row.old_ledger_id,
+    newLedgerId: row.new_ledger_id,
+    unitId: row.unit_id,
+    leadId: row.lead_id,
+  };
+}
+
+export class SqlRateAppliedActionsRepository implements RateAppliedActionsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The facility's actions completed on a date in [startDate, endDate], by time_completed then id. */
   async listCompletedBetween(
     facilityId: string,
     startDate: string,
     endDate: string,
-  ): Promise<RateAppliedActionRow[]> {
+  ): Promise<RateAppliedAction[]> {
     const rows = await this.db
       .selectFrom('rate_applied_actions')
       .selectAll()
@@ -22,18 +44,17 @@ export class RateAppliedActionsRepository {
       .orderBy('id')
       .execute();
     // Re-sorted by code point so the order never depends on a PostgreSQL collation.
-    return rows.sort(byTimeCompletedThenId);
+    return rows.sort(byTimeCompletedThenId).map(rateAppliedActionRowToRateAppliedAction);
   }
 
-  /** Actions by id, in key order, null for a missing id. */
-  async findByIds(ids: readonly string[]): Promise<(RateAppliedActionRow | null)[]> {
+  async findByIds(ids: readonly string[]): Promise<(RateAppliedAction | null)[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('rate_applied_actions')
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(rows.map((row) => [row.id, rateAppliedActionRowToRateAppliedAction(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 }

@@ -1,15 +1,14 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type {
+  RateChangePage,
+  RateChangesRepository,
+  RateChangeWindow,
+} from '../../domain/rate-changes/rate-changes.ports';
+import type { RateChange } from '../../domain/rate-changes/rate-changes.types';
+import { centsToAmount } from '../../domain/shared/money';
 import type { Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { Database } from '../schema';
-
-/** A company's rate changes with after <= changed_at < before (stored UTC instants), maybe of one creator. */
-export interface RateChangeWindow {
-  companyId: string;
-  after: string;
-  before: string;
-  createdBy: number | null;
-}
 
 /** A rate change with the names and zone its item shows. */
 export interface RateChangeDetailRow {
@@ -29,9 +28,22 @@ export interface RateChangeDetailRow {
   created_by: number | null;
 }
 
-export interface RateChangePage {
-  totalEntries: number;
-  rows: RateChangeDetailRow[];
+export function rateChangeRowToRateChange(row: RateChangeDetailRow): RateChange {
+  return {
+    id: row.id,
+    facilityId: row.facility_id,
+    facilityName: row.facility_name,
+    timeZone: row.time_zone,
+    tenantId: row.tenant_id,
+    tenantName: `${row.first_name} ${row.last_name}`,
+    unitId: row.unit_id,
+    unitName: row.unit_name,
+    changedAt: row.changed_at,
+    oldRate: centsToAmount(row.old_rate_cents),
+    newRate: centsToAmount(row.new_rate_cents),
+    effectiveOnDate: row.effective_on_date,
+    createdBy: row.created_by,
+  };
 }
 
 /** Keys of rate change rows: ids, or on SQLite rowids. */
@@ -93,7 +105,7 @@ export function choosePagePlan(counts: WindowCounts, wanted: number, filtered: b
   return walk <= scan ? 'ordering' : 'window';
 }
 
-export class RateChangesRepository {
+export class SqlRateChangesRepository implements RateChangesRepository {
   private readonly postgres: boolean;
 
   constructor(private readonly db: Db) {
@@ -123,15 +135,14 @@ export class RateChangesRepository {
     limit: number,
   ): Promise<RateChangePage> {
     const counts = await this.countWindow(db, window);
-    if (counts.entries <= offset) return { totalEntries: counts.entries, rows: [] };
+    if (counts.entries <= offset) return { totalEntries: counts.entries, rateChanges: [] };
     const wanted = Math.min(offset + limit, counts.entries);
     const plan = choosePagePlan(counts, wanted, window.createdBy !== null);
     const keys = await this.pageKeys(db, window, offset, limit, plan);
     const rows = await this.detailsByKeys(db, keys);
-    return {
-      totalEntries: counts.entries,
-      rows: rows.filter((row): row is RateChangeDetailRow => row !== null),
-    };
+    const rateChanges: RateChange[] = [];
+    for (const row of rows) if (row !== null) rateChanges.push(rateChangeRowToRateChange(row));
+    return { totalEntries: counts.entries, rateChanges };
   }
 
   private indexedBy(index: 'rate_changes_order' | 'rate_changes_window'): RawBuilder<unknown> {
@@ -198,8 +209,9 @@ export class RateChangesRepository {
   }
 
   /** Rate changes with their names, by id, in key order, null for a missing id. */
-  findByIds(ids: readonly string[]): Promise<(RateChangeDetailRow | null)[]> {
-    return this.detailsByKeys(this.db, { column: 'id', values: ids });
+  async findByIds(ids: readonly string[]): Promise<(RateChange | null)[]> {
+    const rows = await this.detailsByKeys(this.db, { column: 'id', values: ids });
+    return rows.map((row) => (row === null ? null : rateChangeRowToRateChange(row)));
   }
 
   /** `column` is one of the keys, passed as one parameter whatever their number. */

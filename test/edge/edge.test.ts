@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import OAuth from 'oauth-1.0a';
-import { MAX_NESTING } from '../../src/http/request-shape';
+import { MAX_NESTING } from '../../src/edge/request-shape';
 import { postGraphql } from '../graphql/graphql-client';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, oauthHeader, type TestApp } from '../support/http';

@@ -1,17 +1,8 @@
 import PDFDocument from 'pdfkit';
 
-/** What a rendered document shows: the facility in a header on every page, a title and the text. */
-export interface PdfContent {
-  /** Printed at the top of every page (the facility's name). */
-  header: string;
-  title: string;
-  /** Filled-in text; blank lines separate paragraphs. */
-  body: string;
-  /** Written as the PDF's creation date, so the same document renders to the same bytes. */
-  createdAt: Date;
-  /** Document metadata (Author). */
-  author?: string;
-}
+import type { PdfContent, PdfRenderer } from '../../domain/pdf/pdf.ports';
+
+export type { PdfContent };
 
 const PAGE_MARGIN = 72;
 const HEADER_Y = 36;
@@ -121,4 +112,11 @@ export function renderPdf(content: PdfContent): Promise<Buffer> {
       reject(error instanceof Error ? error : new Error(String(error)));
     }
   });
+}
+
+/** The PDF renderer port over pdfkit. */
+export class PdfkitRenderer implements PdfRenderer {
+  render(content: PdfContent): Promise<Buffer> {
+    return renderPdf(content);
+  }
 }

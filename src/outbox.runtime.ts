@@ -1,17 +1,16 @@
-import type { Config, OutboxConfig } from '../../config';
-import type { Services } from '../../services';
-import { OutboxRepository } from '../../store/repositories/outbox.repository';
-import { DomainError } from '../errors';
-import type { EmailAttachment, OutboxTransports } from './outbox.transports';
-import type { OutboxMessage } from './outbox.types';
+import { SmtpEmailTransport } from './adapters/email/smtp.transport';
+import { HttpSmsTransport } from './adapters/sms/http-sms.transport';
+import type { Config, OutboxConfig } from './config';
+import { DomainError } from './domain/errors';
+import type { EmailAttachment, OutboxTransports } from './domain/outbox/outbox.transports';
+import type { OutboxMessage } from './domain/outbox/outbox.types';
 import {
   OutboxWorker,
   type OutboxWorkerOptions,
   type OutboxWorkerSettings,
   type WorkerLog,
-} from './outbox.worker';
-import { SmtpEmailTransport } from './smtp.transport';
-import { HttpSmsTransport } from './sms.transport';
+} from './domain/outbox/outbox.worker';
+import type { Services } from './services';
 
 /** The transports the configuration names; a channel without one keeps its messages pending. */
 export function outboxTransportsFrom(config: OutboxConfig): OutboxTransports {
@@ -69,12 +68,12 @@ export function pdfAttachments(services: AttachmentServices) {
 
 /** A worker over the services' store and clock, the configured transports and PDF attachments (not started). */
 export function createOutboxWorker(
-  services: Pick<Services, 'store' | 'clock'> & AttachmentServices,
+  services: Pick<Services, 'outboxQueue' | 'clock'> & AttachmentServices,
   config: Pick<Config, 'outbox'>,
   options: OutboxWorkerOptions & { transports?: OutboxTransports } = {},
 ): OutboxWorker {
   return new OutboxWorker(
-    new OutboxRepository(services.store.db),
+    services.outboxQueue,
     services.clock,
     options.transports ?? outboxTransportsFrom(config.outbox),
     outboxSettingsFrom(config.outbox),
@@ -93,7 +92,7 @@ export interface RunningOutboxWorker {
  * request queues a message. Call `stop()` on shutdown before closing the store.
  */
 export function startOutboxWorker(
-  services: Pick<Services, 'store' | 'clock' | 'outbox'> & AttachmentServices,
+  services: Pick<Services, 'outboxQueue' | 'clock' | 'outbox'> & AttachmentServices,
   config: Pick<Config, 'outbox'>,
   log?: WorkerLog,
 ): RunningOutboxWorker | null {

@@ -1,0 +1,41 @@
+import type { DocumentEvent, EventDocument, EventType } from './documents.types';
+
+/** A document with its template body and what its PDF fills in. */
+export interface DocumentWithContext extends EventDocument {
+  body: string;
+  /** When its event happened (stored UTC instant). */
+  eventCreatedAt: string;
+  tenantFirstName: string | null;
+  tenantLastName: string | null;
+  unitName: string | null;
+}
+
+/** Where events and their documents are read from; lists come in key order. */
+export interface DocumentsRepository {
+  /** The facility's event with this id, if it is of a type that has documents. */
+  findFacilityEvent(facilityId: string, eventId: string): Promise<DocumentEvent | undefined>;
+  countForEvent(eventId: string): Promise<number>;
+  /** One page of the event's documents, by created_at then id. */
+  pageForEvent(eventId: string, limit: number, offset: number): Promise<EventDocument[]>;
+  /** Events by id, null for a missing id. */
+  eventsByIds(ids: readonly string[]): Promise<(DocumentEvent | null)[]>;
+  /** Documents of each event ([] for none), by created_at then id. */
+  documentsByEventIds(eventIds: readonly string[]): Promise<EventDocument[][]>;
+  /**
+   * The facility's document with its body, its event's date, and the tenant and unit of the event's
+   * ledger (a payment without a ledger names its tenant itself).
+   */
+  findDocumentWithContext(facilityId: string, documentId: string): Promise<DocumentWithContext | undefined>;
+}
+
+/** A facility's events, optionally of some types, page by page. */
+export interface EventsRepository {
+  count(facilityId: string, types: readonly EventType[]): Promise<number>;
+  /** One page, by created_at then id. */
+  page(
+    facilityId: string,
+    types: readonly EventType[],
+    limit: number,
+    offset: number,
+  ): Promise<DocumentEvent[]>;
+}

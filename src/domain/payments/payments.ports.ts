@@ -1,0 +1,86 @@
+import type { InvoiceableItemKind } from '../invoiceable-items/invoiceable-items.types';
+import type { PaymentEvent, PaymentMethod } from './payments.types';
+
+/** What a payment needs to know of an item it sells. */
+export interface PaymentItem {
+  id: string;
+  facilityId: string;
+  kind: InvoiceableItemKind;
+  description: string;
+  totalCents: number;
+  /** Units in stock (retail items). */
+  quantity: number | null;
+}
+
+/** A saved method with the processor's token for charging it again. */
+export interface SavedPaymentMethod extends PaymentMethod {
+  /** Null for methods imported without one. */
+  gatewayToken: string | null;
+}
+
+/** An Idempotency-Key as recorded. */
+export interface IdempotencyRecord {
+  requestHash: string;
+  /** The payment made under the key, while the transport's answer is not kept. */
+  paymentEventId: string | null;
+  /** What a transport answered, once it has kept it. */
+  answer: string | null;
+}
+
+/** The receipt document a payment writes on its event. */
+export interface ReceiptDocument {
+  id: string;
+  description: string;
+  type: string;
+  createdAt: string;
+  /** The filled-in text its PDF prints. */
+  body: string;
+}
+
+/** The writes of one payment, all inside one transaction. */
+export interface PaymentsTransaction {
+  /** Forgets the client's expired keys, so an expired key can be used again. */
+  forgetExpiredKeys(clientId: string, now: string): Promise<void>;
+  /** Records the key unless another request holds it (then false; it waits for that request's end). */
+  claimKey(claim: {
+    clientId: string;
+    key: string;
+    requestHash: string;
+    createdAt: string;
+    expiresAt: string;
+  }): Promise<boolean>;
+  /** Names the payment the key recorded. */
+  recordKeyPayment(clientId: string, key: string, paymentEventId: string): Promise<void>;
+  /** Takes `quantity` of a retail item's stock if that many are left; false (nothing changed) otherwise. */
+  reserveStock(itemId: string, quantity: number): Promise<boolean>;
+  stockOf(itemId: string): Promise<number>;
+  /** The event, its method when new, the payment and its lines, and the receipt. */
+  insertPayment(
+    payment: PaymentEvent,
+    options: { methodIsNew: boolean; receipt: ReceiptDocument },
+  ): Promise<void>;
+  /** What the processor answered: its charge id, and its token when a new method was saved. */
+  recordCharge(
+    paymentId: string,
+    gatewayReference: string,
+    saved: { methodId: string; token: string } | null,
+  ): Promise<void>;
+}
+
+/** Where payments, what they sell and their Idempotency-Keys are kept. */
+export interface PaymentsRepository {
+  /** The facility's items by id, in key order, null for a missing id or another facility's item. */
+  facilityItemsByIds(facilityId: string, ids: readonly string[]): Promise<(PaymentItem | null)[]>;
+  /** A reuseable method saved at the facility. */
+  findSavedMethod(facilityId: string, id: string): Promise<SavedPaymentMethod | undefined>;
+  /** Runs `work` in one transaction: everything it wrote is kept if it returns, nothing if it throws. */
+  transaction<T>(work: (tx: PaymentsTransaction) => Promise<T>): Promise<T>;
+  /** Payments by id (their event's), in key order, null for a missing id. */
+  paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]>;
+  /** The key's record, unless it has expired by `now`. */
+  findLiveKey(clientId: string, key: string, now: string): Promise<IdempotencyRecord | undefined>;
+  /** Keeps what a transport answered under the key. */
+  keepKeyAnswer(clientId: string, key: string, answer: string): Promise<void>;
+  /** Forgets every client's expired keys; answers how many went. */
+  deleteExpiredKeys(now: string): Promise<number>;
+}

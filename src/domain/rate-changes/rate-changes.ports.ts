@@ -1,0 +1,25 @@
+import type { RateChange } from './rate-changes.types';
+
+/** A company's rate changes with after <= changed_at < before (stored UTC instants), maybe of one creator. */
+export interface RateChangeWindow {
+  companyId: string;
+  after: string;
+  before: string;
+  createdBy: number | null;
+}
+
+export interface RateChangePage {
+  totalEntries: number;
+  rateChanges: RateChange[];
+}
+
+/** Where rate changes are read from. */
+export interface RateChangesRepository {
+  /**
+   * One page of the window in the contract's order (facility name, tenant name, changed_at, id;
+   * byte-wise) and the number of matching rows, from one snapshot.
+   */
+  pageInWindow(window: RateChangeWindow, offset: number, limit: number): Promise<RateChangePage>;
+  /** Rate changes by id, in key order, null for a missing one. */
+  findByIds(ids: readonly string[]): Promise<(RateChange | null)[]>;
+}
