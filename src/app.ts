@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
@@ -33,6 +34,8 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** The payment processor adapter (tests pass their own); the built-in test gateway otherwise. */
   paymentGateway?: PaymentGateway;
+  /** Another GraphQL schema than the service's (tests add fields to it). */
+  graphqlSchema?: GraphQLSchema;
 }
 
 export interface App {
@@ -200,7 +203,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerCacheMetrics(registry, services.cacheMemory);
   registerOpsRoutes(app, store, registry);
   registerV1Routes(app, services);
-  await registerGraphql(app, services, config, { routes: edge.routes });
+  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

@@ -1,10 +1,10 @@
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { TestPaymentGateway } from './adapters/payments/test-gateway';
 import { AuthService } from './auth/auth.service';
+import { CacheMemory } from './caching/cache-memory';
+import { PageCache } from './caching/page-cache';
 import type { Clock } from './clock';
 import type { Config } from './config';
-import { CacheMemory } from './domain/cache/cache-memory';
-import { PageCache } from './domain/cache/page-cache';
 import { DocumentsService } from './domain/documents/documents.service';
 import { EsignService } from './domain/esign/esign.service';
 import { EventsService } from './domain/events/events.service';

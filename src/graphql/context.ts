@@ -13,8 +13,8 @@ export interface GraphqlContext {
   requestId: string;
   log: FastifyBaseLogger;
   /**
-   * Set when the response may be kept (see GraphqlResponseCache): resolvers of tracked fields
-   * record their scope here before reading, and read root records fresh.
+   * Set when the response may be kept (see GraphqlResponseCache): `@Kept` fields record their
+   * scope here before reading, and root records are read fresh.
    */
   trace: ResponseTrace | null;
 }
@@ -36,6 +36,6 @@ export function createContext(request: FastifyRequest, services: Services): Grap
     loaders: createLoaders(services, caller),
     requestId: request.id,
     log: request.log,
-    trace: request.graphqlTrace,
+    trace: null,
   };
 }

@@ -1,6 +1,8 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Company, Facility } from '../domain/facilities/facilities.types';
+import { KEPT_LISTS } from '../caching/kept-lists';
 import type { GraphqlContext } from './context';
+import { Kept } from './kept';
 import { CompanyObject, FacilityObject } from './facilities.types';
 import { UUIDScalar } from './scalars';
 
@@ -11,8 +13,9 @@ export class FacilitiesResolver {
     description:
       "A facility of the caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
+  @Kept(KEPT_LISTS.facilities)
   async facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
-    await ctx.trace?.track('facilities');
+    // A response being kept reads the facility itself, not the few seconds' copy.
     const fresh = ctx.trace !== null;
     const facility = await ctx.services.facilities.facilityFor(ctx.caller, id, ['id'], { fresh });
     // Records reached from here check their facility through this loader: no second lookup.
@@ -35,8 +38,8 @@ export class CompaniesResolver {
     nullable: true,
     description: "The caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
+  @Kept(KEPT_LISTS.facilities)
   async company(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Company> {
-    await ctx.trace?.track('facilities');
     return ctx.services.facilities.companyFor(ctx.caller, id, ['id'], { fresh: ctx.trace !== null });
   }
 

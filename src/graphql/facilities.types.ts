@@ -6,7 +6,10 @@ import { TimeZoneScalar, UUIDScalar } from './scalars';
  * themselves; fields that need more than a property (flippers, company, ...) are field resolvers,
  * one resolver file per area, on `@Resolver(() => FacilityObject)`.
  */
-@ObjectType('Facility', { description: "A self-storage facility of the caller's company." })
+@ObjectType('Facility', {
+  simpleResolvers: true,
+  description: "A self-storage facility of the caller's company.",
+})
 export class FacilityObject {
   @Field(() => UUIDScalar)
   id: string;
@@ -18,7 +21,7 @@ export class FacilityObject {
   timeZone: string;
 }
 
-@ObjectType('Company', { description: 'The company a client application belongs to.' })
+@ObjectType('Company', { simpleResolvers: true, description: 'The company a client application belongs to.' })
 export class CompanyObject {
   @Field(() => UUIDScalar)
   id: string;

@@ -1,6 +1,8 @@
 import { Arg, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Facility } from '../domain/facilities/facilities.types';
+import { KEPT_LISTS } from '../caching/kept-lists';
 import type { GraphqlContext } from './context';
+import { Kept } from './kept';
 import { FacilityObject } from './facilities.types';
 import type { FieldCostHint } from './limits';
 
@@ -14,8 +16,8 @@ export class FlippersResolver {
     description: "Flags enabled globally, for the facility's company or for the facility, sorted by name.",
   })
   @Extensions(ONE_QUERY)
-  async flippers(@Root() facility: Facility, @Ctx() ctx: GraphqlContext): Promise<string[]> {
-    await ctx.trace?.track('flippers');
+  @Kept(KEPT_LISTS.flippers)
+  flippers(@Root() facility: Facility, @Ctx() ctx: GraphqlContext): Promise<string[]> {
     return ctx.services.flippers.enabledFlippers(facility);
   }
 

@@ -4,7 +4,9 @@ import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.
 import type { InvoiceableItemList } from '../domain/invoiceable-items/invoiceable-items.types';
 import { presentInvoiceableItem } from '../presenters/invoiceable-items.presenter';
 import type { PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
+import { KEPT_LISTS } from '../caching/kept-lists';
 import type { GraphqlContext } from './context';
+import { Kept } from './kept';
 import { FacilityObject } from './facilities.types';
 import {
   InvoiceableItemFeesObject,
@@ -25,6 +27,7 @@ export class FacilityInvoiceableItemsResolver {
     description: 'One page of a list of REST 4.10, sorted by kind, description (case-insensitive), then id.',
   })
   @Extensions(pageCost(ITEM_PAGE_LIMITS.maxPerPage))
+  @Kept(KEPT_LISTS.invoiceableItems)
   async invoiceableItems(
     @Root() facility: Facility,
     @Ctx() ctx: GraphqlContext,
@@ -37,7 +40,6 @@ export class FacilityInvoiceableItemsResolver {
     })
     perPage?: number | null,
   ): Promise<PageView<InvoiceableItemObject>> {
-    await ctx.trace?.track(`items:${facility.id}`);
     const result = await ctx.services.invoiceableItems.list(facility, list, { page, perPage });
     return { entries: result.entries.map(itemObject), pagination: paginationOf(result.pagination) };
   }

@@ -3,7 +3,9 @@ import type { Company, Facility } from '../domain/facilities/facilities.types';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../domain/rate-changes/rate-changes.service';
 import type { Tenant, Unit } from '../domain/tenants/tenants.types';
 import { presentRateChange, type RateChangeUpdateView } from '../presenters/rate-changes.presenter';
+import { KEPT_LISTS } from '../caching/kept-lists';
 import type { GraphqlContext } from './context';
+import { Kept } from './kept';
 import { CompanyObject, FacilityObject } from './facilities.types';
 import { pageCost, paginationOf, type PageView } from './pagination';
 import { RateChangeUpdateObject, RateChangeUpdatePageObject } from './rate-changes.types';
@@ -18,6 +20,7 @@ export class CompanyRateChangesResolver {
       '(both case-insensitive), changedAt, then id: the pages of GET /v1/companies/:company_id/rate_change_updates.',
   })
   @Extensions(pageCost(MAX_PER_PAGE))
+  @Kept(KEPT_LISTS.rateChangeUpdates)
   async rateChangeUpdates(
     @Root() company: Company,
     @Ctx() ctx: GraphqlContext,
@@ -35,7 +38,6 @@ export class CompanyRateChangesResolver {
     })
     perPage?: number | null,
   ): Promise<PageView<RateChangeUpdateView>> {
-    await ctx.trace?.track('rate_changes');
     const result = await ctx.services.rateChanges.updates(company, {
       updatedAfter,
       updatedBefore,

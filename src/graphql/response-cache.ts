@@ -1,80 +1,51 @@
-import type { FastifyRequest } from 'fastify';
+import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
 import {
   BREAK,
+  getNamedType,
+  isAbstractType,
   Kind,
   TypeInfo,
-  getNamedType,
-  isLeafType,
-  parse,
   visit,
   visitWithTypeInfo,
-  type GraphQLNamedType,
+  type DocumentNode,
+  type FormattedExecutionResult,
+  type GraphQLCompositeType,
   type GraphQLSchema,
 } from 'graphql';
-import type { CacheMemory } from '../domain/cache/cache-memory';
-import type { RevisionScope, RevisionsRepository } from '../store/repositories/revisions.repository';
-
-/**
- * Fields that read data under a revision scope. Their resolvers call `trace.track` with the scope
- * before reading, so a kept response is checked against every scope it read.
- */
-const TRACKED_FIELDS = new Set([
-  'Query.facility',
-  'Query.company',
-  'Facility.invoiceableItems',
-  'Facility.flippers',
-  'Company.rateChangeUpdates',
-]);
-
-/**
- * Types whose fields hold only data their tracked parent read: a field on one of these is allowed
- * when it is a scalar or enum, or another of these types.
- */
-const DERIVED_TYPES = new Set([
-  'InvoiceableItemPage',
-  'InvoiceableItem',
-  'FeeItem',
-  'InsuranceItem',
-  'RetailItem',
-  'ServiceItem',
-  'InvoiceableAmount',
-  'RateChangeUpdatePage',
-  'RateChangeUpdate',
-  'Pagination',
-]);
-
-/**
- * Records reached by a tracked root field: only their id is allowed besides tracked fields (names
- * and zones come from a per-process cache that is not checked against a scope).
- */
-const ROOT_RECORDS = new Set(['Facility', 'Company']);
-
-/** Query texts whose verdict is remembered; beyond this the memory starts over. */
-const MAX_REMEMBERED_QUERIES = 1_000;
+import type { CacheMemory } from '../caching/cache-memory';
+import type { RevisionScope, RevisionTokens } from '../domain/shared/revisions';
+import type { GraphqlContext } from './context';
+import { KEPT_EXTENSION } from './kept';
 
 /** What a kept response is checked against: each scope it read and the token read then. */
 type Tokens = Array<[RevisionScope, string]>;
 
 interface StoredResponse {
   tokens: Tokens;
-  status: number;
-  headers: Array<[string, string]>;
-  body: Buffer;
+  /** The response's bytes, exactly as they were sent. */
+  body: string;
 }
 
+/** Marks a result data object answered from memory: its stored bytes. */
+const KEPT_BYTES = Symbol('kept response bytes');
+/** Marks a result data object being kept: the trace of the execution that made it. */
+const KEEPING = Symbol('response being kept');
+
+type MarkedData = Record<string, unknown> & { [KEPT_BYTES]?: string; [KEEPING]?: ResponseTrace };
+
 /**
- * The scopes one execution read, each with the token read before its data. Present on the context
- * of an operation that may be kept.
+ * The scopes one execution read, each with the token read before its data. On the context of an
+ * operation that may be kept; `@Kept` fields record their scope here before reading.
  */
 export class ResponseTrace {
   private readonly tokens = new Map<RevisionScope, string>();
 
   constructor(
     readonly key: string,
-    private readonly revisions: RevisionsRepository,
+    private readonly revisions: RevisionTokens,
   ) {}
 
-  /** Reads the scope's token before the resolver reads its data. */
+  /** Reads the scope's token before the field reads its data. */
   async track(scope: RevisionScope): Promise<void> {
     if (!this.tokens.has(scope)) this.tokens.set(scope, await this.revisions.token(scope));
   }
@@ -84,70 +55,142 @@ export class ResponseTrace {
   }
 }
 
-/** What a POST /graphql is answered with from memory. */
-export interface KeptResponse {
-  status: number;
-  headers: Array<[string, string]>;
-  body: Buffer;
+/**
+ * Whether a query's answer may be kept: every field it selects either declares the scope of what
+ * it reads (`@Kept`), or has no resolver of its own (a property of an object a declaring field
+ * read), or is `__typename`. Anything else, such as a field added later that reads data through a
+ * resolver without declaring it, makes the whole response not kept: the rule fails closed.
+ */
+export function keepableQuery(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null,
+): boolean {
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const operation =
+    operationName === null
+      ? operations.length === 1
+        ? operations[0]
+        : undefined
+      : operations.find((d) => d.name?.value === operationName);
+  if (operation === undefined || operation.operation !== 'query') return false;
+  // The operation and every fragment (an unused one only makes the verdict stricter).
+  const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+  let allowed = true;
+  for (const definition of [operation, ...fragments]) {
+    const typeInfo = new TypeInfo(schema);
+    visit(
+      definition,
+      visitWithTypeInfo(typeInfo, {
+        Field(node) {
+          const parent = typeInfo.getParentType();
+          if (node.name.value === '__typename') return undefined;
+          if (!parent || !fieldReadsOnlyKept(schema, parent, node.name.value)) {
+            allowed = false;
+            return BREAK;
+          }
+          return undefined;
+        },
+        Directive(node) {
+          if (node.name.value !== 'include' && node.name.value !== 'skip') {
+            allowed = false;
+            return BREAK;
+          }
+          return undefined;
+        },
+      }),
+    );
+    if (!allowed) return false;
+  }
+  return true;
+}
+
+/** On an interface, every implementation's field must qualify. */
+function fieldReadsOnlyKept(schema: GraphQLSchema, parent: GraphQLCompositeType, name: string): boolean {
+  const types = isAbstractType(parent) ? schema.getPossibleTypes(parent) : [parent];
+  return types.every((type) => {
+    const field = 'getFields' in type ? type.getFields()[name] : undefined;
+    if (!field || !getNamedType(field.type)) return false;
+    return field.extensions?.[KEPT_EXTENSION] === true || field.resolve === undefined;
+  });
 }
 
 /**
- * Whole GraphQL responses kept between requests, for queries that read only lists kept fresh by
- * revision counters (invoiceable items, rate change updates, flippers) and the ids of the facility
- * or company they hang from. Which queries qualify is decided from the document alone, once per
- * query text and operation name; any other operation runs as usual. A response is kept only when it has no errors,
- * under the caller's company, the Accept header, the operation name, the query text and the
- * variables, and is answered again while none of the scopes it read has changed.
+ * Whole GraphQL responses kept between requests, as an Apollo Server plugin: a query that
+ * `keepableQuery` allows is answered from memory while none of the scopes its execution read has
+ * changed, under the caller's company, the Accept header, the operation name, the query text and
+ * the variables. Only complete responses without errors are kept, byte for byte (through
+ * `stringifyResult`, which sends kept bytes as they are and hands new ones to their trace).
  */
 export class GraphqlResponseCache {
-  private readonly verdicts = new Map<string, boolean>();
+  /** By the parsed document Apollo's document cache hands back for the same query text. */
+  private readonly verdicts = new WeakMap<DocumentNode, Map<string, boolean>>();
 
   constructor(
     private readonly schema: GraphQLSchema,
-    private readonly revisions: RevisionsRepository,
+    private readonly revisions: RevisionTokens,
     private readonly memory: CacheMemory,
-    private readonly maxTokens: number,
   ) {}
 
-  /**
-   * The kept response for this request if it is still current; otherwise a trace to record the
-   * execution with, or null when the request cannot be kept at all.
-   */
-  async lookup(request: FastifyRequest): Promise<KeptResponse | ResponseTrace | null> {
-    if (!this.memory.enabled || !request.caller) return null;
-    // JSON bodies only: anything else is Apollo's to judge (CSRF prevention refuses form posts).
-    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return null;
-    const body = request.body as Record<string, unknown> | null | undefined;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-    const { query, variables, operationName, extensions } = body;
-    // Persisted-query requests must reach Apollo, which registers their text.
-    if (typeof query !== 'string' || extensions !== undefined) return null;
-    if (!this.cacheable(query, operationName)) return null;
-    const key = JSON.stringify([
-      'graphql',
-      request.caller.companyId,
-      request.headers.accept ?? '',
-      operationName ?? null,
-      query,
-      variables ?? null,
-    ]);
-    const kept = this.memory.get<StoredResponse>(key);
-    const current = kept !== undefined && (await this.current(kept.tokens));
-    this.memory.onLookup('graphql', current);
-    return current ? kept : new ResponseTrace(key, this.revisions);
+  plugin(): ApolloServerPlugin<GraphqlContext> {
+    return {
+      requestDidStart: async () => ({
+        didResolveOperation: async (rc) => {
+          if (!this.memory.enabled || rc.operation?.operation !== 'query') return;
+          if (!this.keepable(rc.document, rc.operationName ?? null)) return;
+          rc.contextValue.trace = new ResponseTrace(this.keyOf(rc), this.revisions);
+        },
+        responseForOperation: async (rc) => {
+          const trace = rc.contextValue.trace;
+          if (!trace) return null;
+          const kept = this.memory.get<StoredResponse>(trace.key);
+          const current = kept !== undefined && (await this.current(kept.tokens));
+          this.memory.onLookup('graphql', current);
+          if (!current) return null;
+          const data: MarkedData = { [KEPT_BYTES]: kept.body };
+          return {
+            http: { status: undefined, headers: new HeaderMap() },
+            body: { kind: 'single', singleResult: { data } },
+          };
+        },
+        willSendResponse: async (rc) => {
+          const trace = rc.contextValue.trace;
+          const { body } = rc.response;
+          if (!trace || body.kind !== 'single' || body.singleResult.errors) return;
+          const data = body.singleResult.data as MarkedData | null | undefined;
+          if (data && data[KEPT_BYTES] === undefined) data[KEEPING] = trace;
+        },
+      }),
+    };
   }
 
-  /** Keeps a complete response without errors, under the tokens its execution read. */
-  keep(trace: ResponseTrace, status: number, headers: Array<[string, string]>, body: string): void {
-    if (status !== 200 || !body.startsWith('{"data":')) return;
+  /** Apollo's `stringifyResult`: kept bytes as they are; a response being kept, kept as written. */
+  stringify(result: FormattedExecutionResult): string {
+    const data = result.data as MarkedData | null | undefined;
+    const kept = data?.[KEPT_BYTES];
+    if (kept !== undefined) return kept;
+    const text = `${JSON.stringify(result)}\n`;
+    const trace = data?.[KEEPING];
+    if (trace && result.errors === undefined) this.keep(trace, text);
+    return text;
+  }
+
+  private keep(trace: ResponseTrace, body: string): void {
     const tokens = trace.entries();
     if (tokens.length === 0) return;
-    const bytes = Buffer.from(body);
-    this.memory.set(
-      trace.key,
-      { tokens, status, headers, body: bytes } satisfies StoredResponse,
-      bytes.length,
-    );
+    this.memory.set(trace.key, { tokens, body } satisfies StoredResponse, Buffer.byteLength(body));
+  }
+
+  private keyOf(rc: GraphQLRequestContext<GraphqlContext>): string {
+    const { request, contextValue } = rc;
+    return JSON.stringify([
+      'graphql',
+      contextValue.caller.companyId,
+      request.http?.headers.get('accept') ?? '',
+      rc.operationName ?? null,
+      request.query ?? rc.queryHash,
+      request.variables ?? null,
+    ]);
   }
 
   private async current(tokens: Tokens): Promise<boolean> {
@@ -157,72 +200,18 @@ export class GraphqlResponseCache {
     return true;
   }
 
-  /** Whether the operation is a query reading only tracked fields and data derived from them. */
-  private cacheable(query: string, operationName: unknown): boolean {
-    if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
-      return false;
-    const key = `${operationName ?? ''}\n${query}`;
-    let verdict = this.verdicts.get(key);
+  private keepable(document: DocumentNode, operationName: string | null): boolean {
+    let byName = this.verdicts.get(document);
+    if (!byName) {
+      byName = new Map();
+      this.verdicts.set(document, byName);
+    }
+    const name = operationName ?? '';
+    let verdict = byName.get(name);
     if (verdict === undefined) {
-      verdict = this.judge(query, operationName ?? null);
-      if (this.verdicts.size >= MAX_REMEMBERED_QUERIES) this.verdicts.clear();
-      this.verdicts.set(key, verdict);
+      verdict = keepableQuery(this.schema, document, operationName);
+      byName.set(name, verdict);
     }
     return verdict;
   }
-
-  private judge(query: string, operationName: string | null): boolean {
-    let document;
-    try {
-      document = parse(query, { maxTokens: this.maxTokens });
-    } catch {
-      return false;
-    }
-    const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-    const operation =
-      operationName === null
-        ? operations.length === 1
-          ? operations[0]
-          : undefined
-        : operations.find((d) => d.name?.value === operationName);
-    if (operation === undefined || operation.operation !== 'query') return false;
-    // The operation and every fragment (an unused one only makes the verdict stricter).
-    const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
-    let allowed = true;
-    for (const definition of [operation, ...fragments]) {
-      const typeInfo = new TypeInfo(this.schema);
-      visit(
-        definition,
-        visitWithTypeInfo(typeInfo, {
-          Field(node) {
-            const parent = typeInfo.getParentType();
-            const field = typeInfo.getFieldDef();
-            const type = field ? getNamedType(field.type) : undefined;
-            if (!parent || !type || !fieldAllowed(parent.name, node.name.value, type)) {
-              allowed = false;
-              return BREAK;
-            }
-            return undefined;
-          },
-          Directive(node) {
-            if (node.name.value !== 'include' && node.name.value !== 'skip') {
-              allowed = false;
-              return BREAK;
-            }
-            return undefined;
-          },
-        }),
-      );
-      if (!allowed) return false;
-    }
-    return true;
-  }
-}
-
-function fieldAllowed(parent: string, field: string, type: GraphQLNamedType): boolean {
-  if (field === '__typename') return true;
-  if (TRACKED_FIELDS.has(`${parent}.${field}`)) return true;
-  if (ROOT_RECORDS.has(parent)) return field === 'id';
-  if (DERIVED_TYPES.has(parent)) return isLeafType(type) || DERIVED_TYPES.has(type.name);
-  return false;
 }

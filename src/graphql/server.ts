@@ -7,6 +7,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
 import { toErrorBody } from '../rest/errors';
@@ -22,7 +23,7 @@ import {
 } from './errors';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limits';
 import { jitGateway } from './jit-executor';
-import { GraphqlResponseCache, ResponseTrace } from './response-cache';
+import { GraphqlResponseCache } from './response-cache';
 import { graphqlSchema } from './schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
@@ -37,6 +38,8 @@ export const APQ_CACHE_SIZE = 4 * 1024 * 1024;
 
 export interface GraphqlOptions {
   limits?: QueryLimits;
+  /** Another schema than the service's (tests add fields to it). */
+  schema?: GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
 }
@@ -122,7 +125,8 @@ export async function registerGraphql(
   options: GraphqlOptions = {},
 ): Promise<void> {
   const showSchema = config.graphqlIntrospection;
-  const schema = graphqlSchema();
+  const schema = options.schema ?? graphqlSchema();
+  const responses = new GraphqlResponseCache(schema, services.revisions, services.cacheMemory);
   const apollo = new ApolloServer<GraphqlContext>({
     // Executes with graphql-jit (measured: bench/graphql.js); Apollo parses, validates and formats.
     gateway: jitGateway(schema),
@@ -137,6 +141,8 @@ export async function registerGraphql(
     validationRules: [queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS), noNulInStrings],
     formatError: formatGraphqlError,
     stopOnTerminationSignals: false,
+    // Kept responses are sent as the bytes first sent; new ones are kept as written.
+    stringifyResult: (result) => responses.stringify(result),
     nodeEnv: config.nodeEnv,
     logger: apolloLogger(app.log),
     plugins: [
@@ -145,6 +151,7 @@ export async function registerGraphql(
         : ApolloServerPluginLandingPageDisabled(),
       redactSensitiveValues,
       logUnexpectedErrors,
+      responses.plugin(),
       // No HTTP caching of operations here; the default cache-control plugin would wrap every
       // field resolver to compute cache hints (measured: bench/graphql.js).
       ApolloServerPluginCacheControlDisabled(),
@@ -158,37 +165,11 @@ export async function registerGraphql(
   const handler = fastifyApolloHandler<GraphqlContext>(apollo, {
     context: async (request) => createContext(request, services),
   });
-  const responses = new GraphqlResponseCache(schema, services.revisions, services.cacheMemory, MAX_TOKENS);
-  app.decorateRequest('graphqlTrace', null);
-  const runApollo = handler as unknown as (
-    this: FastifyInstance,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ) => Promise<unknown>;
-  /** Answers from a kept response when one is current; otherwise runs Apollo and maybe keeps its answer. */
-  async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-    const found = await responses.lookup(request);
-    if (found !== null && !(found instanceof ResponseTrace)) {
-      for (const [name, value] of found.headers) reply.header(name, value);
-      return reply.code(found.status).send(found.body);
-    }
-    request.graphqlTrace = found;
-    if (found === null) return runApollo.call(this, request, reply);
-    const before = new Set(Object.keys(reply.getHeaders()));
-    const body = await runApollo.call(this, request, reply);
-    if (typeof body === 'string') {
-      const headers = Object.entries(reply.getHeaders())
-        .filter(([name]) => !before.has(name) && name !== 'content-length')
-        .map(([name, value]) => [name, String(value)] as [string, string]);
-      responses.keep(found, reply.statusCode, headers, body);
-    }
-    return body;
-  }
   const allowed = showSchema ? 'GET, POST' : 'POST';
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
-  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, post);
+  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, handler);
 
   // Public, so a browser opens the Sandbox without credentials; it then sends them on each POST.
   app.get(

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CacheMemory } from '../domain/cache/cache-memory';
+import type { CacheMemory } from '../caching/cache-memory';
 
 /** Prometheus metrics of one app instance: request counts and durations by route and status. */
 export function registerMetrics(app: FastifyInstance): Registry {

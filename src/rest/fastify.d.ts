@@ -1,5 +1,5 @@
 import type { Caller } from '../domain/caller';
-import type { ResponseTrace } from '../graphql/response-cache';
+import type { KeptList } from '../caching/kept-lists';
 import type { EnvelopeState } from './envelope';
 
 declare module 'fastify' {
@@ -11,8 +11,6 @@ declare module 'fastify' {
     formPairs: Array<[string, string]>;
     /** Names this request gives a command's fields beside its route's `names` (set by the handler). */
     restNames: Readonly<Record<string, string>> | null;
-    /** On a POST /graphql whose response may be kept: the scopes its execution reads. */
-    graphqlTrace: ResponseTrace | null;
   }
   interface FastifyContextConfig {
     /** Rails wrapper key echoed as an empty object in meta.parameters. */
@@ -24,5 +22,7 @@ declare module 'fastify' {
      * (`{ noteText: 'note.note_text' }`); any other field is its name in snake_case.
      */
     names?: Readonly<Record<string, string>>;
+    /** The list whose pages the route keeps between requests (see KEPT_LISTS and keptPage). */
+    kept?: KeptList<never>;
   }
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { KEPT_LISTS } from '../caching/kept-lists';
 import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
+import { keptPage } from './kept-pages';
 import { facilityIdParam } from './schemas';
 
 interface FacilityParams {
@@ -11,6 +13,7 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
   app.get<{ Params: FacilityParams }>(
     '/v1/:facility_id/flippers',
     {
+      config: { kept: KEPT_LISTS.flippers },
       schema: {
         summary: 'Enabled flippers of the facility and its company',
         tags: ['flippers'],
@@ -19,9 +22,11 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
     },
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const page = await services.pages.get(
-        'flippers',
-        `rest flippers ${facility.id} ${facility.companyId}`,
+      const page = await keptPage(
+        request,
+        services.pages,
+        facility,
+        `${facility.id} ${facility.companyId}`,
         async () => ({
           bytes: serializeFragment({ flippers: await services.flippers.enabledFlippers(facility) }),
           meta: null,

@@ -3,8 +3,10 @@ import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.
 import type { InvoiceableItemList, PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import { parsePageRequest } from '../domain/shared/pagination';
 import { presentInvoiceableItem, type InvoiceableItemView } from '../presenters/invoiceable-items.presenter';
+import { KEPT_LISTS } from '../caching/kept-lists';
 import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
+import { keptPage } from './kept-pages';
 import { facilityIdParam, pageQuery } from './schemas';
 
 interface FacilityParams {
@@ -72,7 +74,7 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
     app.get<{ Params: FacilityParams; Querystring: PageQuery }>(
       `/v1/:facility_id/invoiceable_items${path}`,
       {
-        config: { wrapper: 'invoiceable_item' },
+        config: { wrapper: 'invoiceable_item', kept: KEPT_LISTS.invoiceableItems },
         schema: {
           summary,
           tags: ['invoiceable items'],
@@ -86,8 +88,8 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
           { page: request.query.page, perPage: request.query.per_page },
           ITEM_PAGE_LIMITS,
         );
-        const key = `rest invoiceable_items ${facility.id} ${list} ${pageRequest.page} ${pageRequest.perPage}`;
-        const page = await services.pages.get(`items:${facility.id}`, key, async () => {
+        const key = `${facility.id} ${pageRequest.page} ${pageRequest.perPage}`;
+        const page = await keptPage(request, services.pages, facility, key, async () => {
           const result = await services.invoiceableItems.listPage(facility, list, pageRequest);
           const bytes = serializeFragment({
             invoiceable_items: result.entries.map(serializePricedItem),

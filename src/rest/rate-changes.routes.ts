@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { presentRateChange, type RateChangeUpdateView } from '../presenters/rate-changes.presenter';
+import { KEPT_LISTS } from '../caching/kept-lists';
 import type { Services } from '../services';
 import { sendOkSerialized, serializeFragment } from './envelope';
+import { keptPage } from './kept-pages';
 import { idParam, pageQuery, queryString } from './schemas';
 
 interface CompanyParams {
@@ -36,6 +38,7 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
   app.get<{ Params: CompanyParams; Querystring: RateChangeUpdatesQuery }>(
     '/v1/companies/:company_id/rate_change_updates',
     {
+      config: { kept: KEPT_LISTS.rateChangeUpdates },
       schema: {
         summary: 'Units of the company whose rate changed in a time window',
         description:
@@ -72,17 +75,13 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
         page: pageNumber,
         perPage: per_page,
       });
-      const page = await services.pages.get(
-        'rate_changes',
-        `rest rate_change_updates ${query.key}`,
-        async () => {
-          const { rateChanges, pagination } = await services.rateChanges.page(query);
-          const bytes = serializeFragment({
-            rate_change_updates: rateChanges.map((change) => serializeRateChange(presentRateChange(change))),
-          });
-          return { bytes, meta: pagination };
-        },
-      );
+      const page = await keptPage(request, services.pages, company, query.key, async () => {
+        const { rateChanges, pagination } = await services.rateChanges.page(query);
+        const bytes = serializeFragment({
+          rate_change_updates: rateChanges.map((change) => serializeRateChange(presentRateChange(change))),
+        });
+        return { bytes, meta: pagination };
+      });
       Object.assign(request.envelope.defaults, query.defaults);
       request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };
       return sendOkSerialized(request, reply, page.bytes, page.meta);

@@ -1,5 +1,5 @@
-import { CacheMemory } from '../../src/domain/cache/cache-memory';
-import { PageCache, type CachedPage } from '../../src/domain/cache/page-cache';
+import { CacheMemory } from '../../src/caching/cache-memory';
+import { PageCache, type CachedPage } from '../../src/caching/page-cache';
 import type { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 
 /** Revision counters held in memory: what the triggers keep in the database. */

@@ -1,8 +1,8 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { RevisionScope, RevisionTokens } from '../../domain/shared/revisions';
 import type { Db } from '../database';
 
-/** Scopes of migration 20261121150000 whose counters triggers bump. */
-export type RevisionScope = 'rate_changes' | 'flippers' | 'facilities' | `items:${string}`;
+export type { RevisionScope };
 
 /**
  * On SQLite, how long a token read is trusted while this connection has changed no row. A write by
@@ -22,7 +22,7 @@ interface SqliteReads {
 }
 
 /** Reads the revision counters that cached pages are validated against. */
-export class RevisionsRepository {
+export class RevisionsRepository implements RevisionTokens {
   private reads: SqliteReads | null = null;
   private readonly remembered = new Map<string, { token: string; changes: number; at: number }>();
 

@@ -1,4 +1,4 @@
-import type { RevisionScope, RevisionsRepository } from '../../store/repositories/revisions.repository';
+import type { RevisionScope, RevisionTokens } from '../domain/shared/revisions';
 import type { CacheMemory } from './cache-memory';
 
 /** A serialized page and what its envelope needs besides it. */
@@ -27,7 +27,7 @@ export class PageCache {
   private readonly building = new Map<string, Promise<CachedPage<unknown>>>();
 
   constructor(
-    private readonly revisions: RevisionsRepository,
+    private readonly revisions: RevisionTokens,
     private readonly memory: CacheMemory,
   ) {}
 
