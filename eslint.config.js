@@ -1,6 +1,44 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
+/** Imports a layer may not make, by module path pattern (relative paths are matched too). */
+const layer = (files, patterns, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+  },
+});
+
+// The dependency rule: transport -> domain <- store and adapters (docs/architecture.md).
+const FRAMEWORKS = [
+  'fastify',
+  '@fastify/*',
+  'graphql',
+  'graphql-*',
+  'type-graphql',
+  '@apollo/*',
+  'kysely',
+  'pg',
+  'better-sqlite3',
+  'nodemailer',
+  'pdfkit',
+  'ioredis',
+];
+const OUTSIDE_DOMAIN = [
+  '**/store/**',
+  '**/rest/**',
+  '**/graphql/**',
+  '**/adapters/**',
+  '**/edge/**',
+  '**/presenters/**',
+  '**/caching/**',
+  '**/auth/**',
+  '**/cli/**',
+  '**/services',
+  '**/config',
+  '**/app',
+];
+
 module.exports = tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'src/graphql/generated/', 'test/generated/'] },
   js.configs.recommended,
@@ -11,6 +49,32 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  layer(
+    ['src/domain/**/*.ts'],
+    [...FRAMEWORKS, ...OUTSIDE_DOMAIN],
+    'The domain depends on nothing outside it: declare a port in the area and implement it in src/store or src/adapters.',
+  ),
+  layer(
+    [
+      'src/rest/**/*.ts',
+      'src/graphql/**/*.ts',
+      'src/edge/**/*.ts',
+      'src/caching/**/*.ts',
+      'src/auth/**/*.ts',
+    ],
+    ['**/store/**', '**/adapters/**'],
+    'Transports reach data only through the domain services (src/services.ts wires the store and adapters in).',
+  ),
+  layer(
+    ['src/presenters/**/*.ts'],
+    [...FRAMEWORKS, '**/rest/**', '**/graphql/**', '**/store/**', '**/adapters/**'],
+    'A presenter serves every transport: no transport or framework here.',
+  ),
+  layer(
+    ['src/store/**/*.ts', 'src/adapters/**/*.ts'],
+    ['**/rest/**', '**/graphql/**', '**/edge/**', '**/presenters/**', '**/cli/**', '**/services', '**/app'],
+    'The store and the adapters implement the domain ports; they know no transport.',
+  ),
   {
     files: ['**/*.js'],
     languageOptions: {

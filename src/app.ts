@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream, Logger } from 'pino';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from './domain/shared/clock';
 import type { Config } from './config';
 import { DomainError, problem } from './domain/errors';
 import type { PaymentGateway } from './domain/payments/gateway';

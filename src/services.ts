@@ -3,7 +3,7 @@ import { TestPaymentGateway } from './adapters/payments/test-gateway';
 import { AuthService } from './auth/auth.service';
 import { CacheMemory } from './caching/cache-memory';
 import { PageCache } from './caching/page-cache';
-import type { Clock } from './clock';
+import type { Clock } from './domain/shared/clock';
 import type { Config } from './config';
 import { DocumentsService } from './domain/documents/documents.service';
 import { EsignService } from './domain/esign/esign.service';
@@ -23,7 +23,7 @@ import { RateAppliedActionsService } from './domain/rate-applied-actions/rate-ap
 import { RateChangesService } from './domain/rate-changes/rate-changes.service';
 import { TenantsService } from './domain/tenants/tenants.service';
 import type { Store } from './store/database';
-import { ClientsRepository } from './store/repositories/clients.repository';
+import { SqlClientsRepository } from './store/repositories/clients.repository';
 import { SqlDocumentsRepository } from './store/repositories/documents.repository';
 import { SqlEventsRepository } from './store/repositories/events.repository';
 import { SqlFacilitiesRepository } from './store/repositories/facilities.repository';
@@ -93,7 +93,7 @@ export function createServices(
   return {
     store,
     clock,
-    auth: new AuthService(new ClientsRepository(db), clock, config.oauthWindowSeconds),
+    auth: new AuthService(new SqlClientsRepository(db), clock, config.oauthWindowSeconds),
     facilities: new FacilitiesService(new SqlFacilitiesRepository(db), clock),
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),

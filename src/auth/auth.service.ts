@@ -1,11 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { Clock } from '../domain/shared/clock';
 import type { Caller } from '../domain/caller';
 import { DomainError } from '../domain/errors';
 import { newId } from '../domain/shared/ids';
 import { TtlCache } from '../domain/shared/ttl-cache';
 import { NUL_MESSAGE } from '../edge/request-shape';
-import type { ClientRow, ClientsRepository } from '../store/repositories/clients.repository';
+import type { ClientApplication, ClientsRepository } from './auth.ports';
 import {
   baseUri,
   parseOAuthHeader,
@@ -46,8 +46,8 @@ export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }
 
-function clientRowToCaller(row: ClientRow): Caller {
-  return { clientId: row.id, companyId: row.company_id, name: row.name };
+function callerOf(client: ClientApplication): Caller {
+  return { clientId: client.id, companyId: client.companyId, name: client.name };
 }
 
 /**
@@ -109,7 +109,7 @@ export class AuthService {
     if (cached) return cached;
     const row = await this.clients.findByTokenHash(tokenHash);
     if (!row) throw unauthenticated('unknown bearer token');
-    const caller = Object.freeze(clientRowToCaller(row));
+    const caller = Object.freeze(callerOf(row));
     this.bearerCallers.set(tokenHash, caller);
     return caller;
   }
@@ -154,7 +154,7 @@ export class AuthService {
       baseUri: baseUri(request.protocol, request.host, request.url),
       params: signed,
     });
-    if (!signaturesMatch(sign(base, client.consumer_secret, method as SignatureMethod), signature)) {
+    if (!signaturesMatch(sign(base, client.consumerSecret, method as SignatureMethod), signature)) {
       throw unauthenticated('signature does not match');
     }
 
@@ -163,7 +163,7 @@ export class AuthService {
     const fresh = await this.clients.useNonce(consumerKey, nonce, new Date(now).toISOString(), expiresAt);
     if (!fresh) throw unauthenticated('oauth_nonce was already used');
     await this.purgeNoncesNowAndThen(now);
-    return clientRowToCaller(client);
+    return callerOf(client);
   }
 
   private async purgeNoncesNowAndThen(now: number): Promise<void> {
@@ -185,11 +185,11 @@ export class AuthService {
     await this.clients.insert(
       {
         id: created.id,
-        company_id: companyId,
+        companyId,
         name,
-        consumer_key: created.consumerKey,
-        consumer_secret: created.consumerSecret,
-        created_at: this.clock.now().toISOString(),
+        consumerKey: created.consumerKey,
+        consumerSecret: created.consumerSecret,
+        createdAt: this.clock.now().toISOString(),
       },
       hashToken(created.bearerToken),
     );

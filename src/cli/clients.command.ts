@@ -2,8 +2,8 @@ import { AuthService, type NewClient } from '../auth/auth.service';
 import type { Config } from '../config';
 import { isUuid, normalizeId } from '../domain/shared/ids';
 import type { Store } from '../store/database';
-import { ClientsRepository } from '../store/repositories/clients.repository';
-import { systemClock } from '../clock';
+import { SqlClientsRepository } from '../store/repositories/clients.repository';
+import { systemClock } from '../domain/shared/clock';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { withMigratedStore } from './context';
 import type { CliIo } from './io';
@@ -67,7 +67,7 @@ export async function createClient(
     .executeTakeFirst();
   if (!company) throw new CommandFailure(`no company ${companyId}: load or seed data first, or check the id`);
   // Only issuing credentials here, so the OAuth window is irrelevant.
-  const auth = new AuthService(new ClientsRepository(store.db), systemClock, 300);
+  const auth = new AuthService(new SqlClientsRepository(store.db), systemClock, 300);
   return { client: await auth.createClient(company.id, name), companyName: company.name };
 }
 

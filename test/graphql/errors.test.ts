@@ -35,7 +35,7 @@ describe('GraphQL error mapping', () => {
   });
 
   it.each(DOMAIN_ERROR_KINDS)('documents the code of %s in the README errors table', (kind) => {
-    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const readme = fs.readFileSync(path.join(__dirname, '../../docs/rest.md'), 'utf8');
     const row = readme.split('\n').find((line) => line.startsWith(`| \`${kind}\``));
     expect(row).toContain(`| \`${graphqlCodeOf(kind)}\``);
   });

@@ -156,7 +156,7 @@ describe('GraphQL README examples text', () => {
     );
 
   it('shows exactly the operations the tests above run', () => {
-    const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const readme = readFileSync(path.join(__dirname, '../../docs/graphql.md'), 'utf8');
     const section = readme.slice(readme.indexOf('\n## GraphQL\n'));
     const blocks = [...section.matchAll(/```graphql\n(query [\s\S]*?)```/g)].map((m) => m[1]);
     const shown = new Map(blocks.flatMap((block) => [...named(block)]));

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { FixedClock } from '../../src/clock';
+import { FixedClock } from '../../src/domain/shared/clock';
 import { buildApp, type App } from '../../src/app';
 import type { PaymentGateway } from '../../src/domain/payments/gateway';
 import { loadConfig } from '../../src/config';

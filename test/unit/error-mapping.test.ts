@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DOMAIN_ERROR_KINDS } from '../../src/domain/errors';
 import { answerOf } from '../../src/edge/error-table';
 
-const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+const readme = fs.readFileSync(path.join(__dirname, '../../docs/rest.md'), 'utf8');
 
 describe('DomainError kinds', () => {
   it.each(DOMAIN_ERROR_KINDS)('%s has a REST status and a documented row in the README', (kind) => {

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import type { Caller } from '../caller';
 import { DomainError, type Path } from '../errors';
 import { compareCodePoints } from '../shared/compare';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import type { Facility } from '../facilities/facilities.types';
 import { normalizeId } from '../shared/ids';
 import { centsToAmount } from '../shared/money';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import { DomainError, type Path } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isUuid, normalizeId } from '../shared/ids';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import type { Caller } from '../caller';
 import { DomainError, field, problem, type Problem } from '../errors';
 import type { Facility } from '../facilities/facilities.types';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import { DomainError } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isUuid, newId, normalizeId } from '../shared/ids';

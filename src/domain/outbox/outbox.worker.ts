@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import type { OutboxRepository } from './outbox.ports';
 import type { EmailAttachment, OutboxTransports } from './outbox.transports';
 import type { OutboxChannel, OutboxMessage } from './outbox.types';

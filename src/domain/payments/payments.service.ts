@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import type { Caller } from '../caller';
 import { DomainError, problem, type Path } from '../errors';
 import type { Facility } from '../facilities/facilities.types';

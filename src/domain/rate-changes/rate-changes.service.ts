@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../shared/clock';
 import { DomainError, field, problem, type Path, type Problem } from '../errors';
 import type { Company } from '../facilities/facilities.types';
 import { normalizeId } from '../shared/ids';

@@ -1,33 +1,51 @@
+import type { ClientApplication, ClientsRepository } from '../../auth/auth.ports';
 import type { Db } from '../database';
 import type { ClientApplicationsTable } from '../schema';
 
 export type ClientRow = ClientApplicationsTable;
 
-export class ClientsRepository {
+function clientRowToClient(row: ClientRow): ClientApplication {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    consumerKey: row.consumer_key,
+    consumerSecret: row.consumer_secret,
+    createdAt: row.created_at,
+  };
+}
+
+export class SqlClientsRepository implements ClientsRepository {
   constructor(private readonly db: Db) {}
 
-  findByConsumerKey(consumerKey: string): Promise<ClientRow | undefined> {
-    return this.db
+  async findByConsumerKey(consumerKey: string): Promise<ClientApplication | undefined> {
+    const row = await this.db
       .selectFrom('client_applications')
       .selectAll()
       .where('consumer_key', '=', consumerKey)
       .executeTakeFirst();
+    return row && clientRowToClient(row);
   }
 
-  findByTokenHash(tokenHash: string): Promise<ClientRow | undefined> {
-    return this.db
+  async findByTokenHash(tokenHash: string): Promise<ClientApplication | undefined> {
+    const row = await this.db
       .selectFrom('bearer_tokens as t')
       .innerJoin('client_applications as c', 'c.id', 't.client_id')
       .selectAll('c')
       .where('t.token_hash', '=', tokenHash)
       .executeTakeFirst();
+    return row && clientRowToClient(row);
   }
 
-  findById(id: string): Promise<ClientRow | undefined> {
-    return this.db.selectFrom('client_applications').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  async insert(row: ClientRow, tokenHash: string | null): Promise<void> {
+  async insert(client: ClientApplication, tokenHash: string | null): Promise<void> {
+    const row: ClientRow = {
+      id: client.id,
+      company_id: client.companyId,
+      name: client.name,
+      consumer_key: client.consumerKey,
+      consumer_secret: client.consumerSecret,
+      created_at: client.createdAt,
+    };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('client_applications').values(row).execute();
       if (tokenHash) {
@@ -39,10 +57,6 @@ export class ClientsRepository {
     });
   }
 
-  /**
-   * Records a nonce; false when the same consumer already used it and it has not yet expired.
-   * An expired record of the same nonce is taken over.
-   */
   async useNonce(consumerKey: string, nonce: string, now: string, expiresAt: string): Promise<boolean> {
     const result = await this.db
       .insertInto('oauth_nonces')
