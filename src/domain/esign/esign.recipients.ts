@@ -60,7 +60,7 @@ export function normalizePhone(raw: string): string | null {
 }
 
 /** Absent, null or only spaces: not given, as Rails' `present?` reads a form field. */
-function isBlank(value: string | null | undefined): boolean {
+function notGiven(value: string | null | undefined): boolean {
   return value === undefined || value === null || value.trim() === '';
 }
 
@@ -69,8 +69,8 @@ function isBlank(value: string | null | undefined): boolean {
  * or a malformed one is invalid (400/4), naming the parameter.
  */
 export function readRecipient(input: { email?: string | null; smsNumber?: string | null }): Recipient {
-  const hasEmail = !isBlank(input.email);
-  const hasSms = !isBlank(input.smsNumber);
+  const hasEmail = !notGiven(input.email);
+  const hasSms = !notGiven(input.smsNumber);
   if (hasEmail && hasSms) {
     throw new DomainError(
       'conflicting_parameters',

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock';
 import { DomainError, type Path } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
-import { isUuid, normalizeId } from '../shared/ids';
+import { isUuid, normalizeId, storedKeys } from '../shared/ids';
 import { localDate } from '../shared/time';
 import type { LedgersRepository } from './ledgers.ports';
 import type {
@@ -32,11 +32,6 @@ export function currentInsurance(
     }
   }
   return current;
-}
-
-/** Ids as stored (lower-case); a malformed id becomes a key that matches nothing. */
-function storedKeys(ids: readonly string[]): string[] {
-  return ids.map((id) => (isUuid(id) ? normalizeId(id) : ''));
 }
 
 export class LedgersService {

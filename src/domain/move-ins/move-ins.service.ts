@@ -4,7 +4,7 @@ import type { Facility } from '../facilities/facilities.types';
 import type { PdfRenderer } from '../pdf/pdf.ports';
 import { fillTemplate, personName, pdfFilename } from '../pdf/pdf.template';
 import type { RenderedPdf } from '../pdf/pdf.types';
-import { isUuid, newId, normalizeId } from '../shared/ids';
+import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../shared/ids';
 import { formatInstant, isValidDate, localDate, toStoredInstant } from '../shared/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import { MOVE_IN_TEMPLATES } from './move-in.templates';
@@ -17,11 +17,6 @@ import {
   type SessionDocument,
   type SessionDocumentQuery,
 } from './move-ins.types';
-
-/** Blank (absent, null or empty) counts as not given, as Rails' `present?` reads form fields. */
-function isBlank(value: string | null | undefined): value is '' | null | undefined {
-  return value === undefined || value === null || value === '';
-}
 
 function readId(
   name: 'unitId' | 'tenantId',
@@ -151,11 +146,11 @@ export class MoveInsService {
 
   /** Sessions by id, in key order, null for a missing id (DataLoader batch shape). */
   sessionsByIds(ids: readonly string[]): Promise<(MoveInSession | null)[]> {
-    return this.repository.sessionsByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
+    return this.repository.sessionsByIds(storedKeys(ids));
   }
 
   /** Documents of each session, in key order, [] for none (DataLoader batch shape). */
   documentsBySessionIds(sessionIds: readonly string[]): Promise<SessionDocument[][]> {
-    return this.repository.documentsBySessionIds(sessionIds.map((id) => (isUuid(id) ? normalizeId(id) : '')));
+    return this.repository.documentsBySessionIds(storedKeys(sessionIds));
   }
 }

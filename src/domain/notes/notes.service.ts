@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock';
 import type { Caller } from '../caller';
 import { DomainError, field, problem, type Problem } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
-import { isUuid, newId, normalizeId } from '../shared/ids';
+import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../shared/ids';
 import { toStoredInstant } from '../shared/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import type { NotesRepository } from './notes.ports';
@@ -12,11 +12,6 @@ import {
   type CreateNoteCommand,
   type NoteEvent,
 } from './notes.types';
-
-/** Blank (absent, null or empty) counts as not given, as Rails' `present?` reads form fields. */
-function isBlank(value: string | null | undefined): value is '' | null | undefined {
-  return value === undefined || value === null || value === '';
-}
 
 /** An optional id: undefined when blank, the stored form when a UUID, else a problem. */
 function readId(
@@ -161,9 +156,4 @@ export class NotesService {
   notesByLedgerIds(ledgerIds: readonly string[]): Promise<NoteEvent[][]> {
     return this.repository.noteEventsByLedgerIds(storedKeys(ledgerIds));
   }
-}
-
-/** Ids as stored (lower-case); a malformed id becomes a key that matches nothing. */
-function storedKeys(ids: readonly string[]): string[] {
-  return ids.map((id) => (isUuid(id) ? normalizeId(id) : ''));
 }

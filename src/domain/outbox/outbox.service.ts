@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock';
 import { DomainError } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
-import { isUuid, newId, normalizeId } from '../shared/ids';
+import { newId, storedKeys } from '../shared/ids';
 import { offsetOf, pageMeta, parsePageRequest, type Page, type PageInput } from '../shared/pagination';
 import type { OutboxRepository } from './outbox.ports';
 import { toStoredInstant } from '../shared/time';
@@ -123,6 +123,6 @@ export class OutboxService {
 
   /** Messages by id, in key order, null for a missing id (DataLoader batch shape). */
   messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> {
-    return this.repository.messagesByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
+    return this.repository.messagesByIds(storedKeys(ids));
   }
 }

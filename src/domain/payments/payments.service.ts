@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock';
 import type { Caller } from '../caller';
 import { DomainError, problem, type Path } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
-import { isUuid, newId, normalizeId } from '../shared/ids';
+import { newId, storedKeys } from '../shared/ids';
 import { localDate, toStoredInstant } from '../shared/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import { formatExpiry, isExpired, parseExpiry } from './cards';
@@ -170,7 +170,7 @@ export class PaymentsService {
 
   /** Payment events by id, in key order, null for a missing id (DataLoader batch shape). */
   paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]> {
-    return this.repository.paymentsByIds(ids.map((id) => (isUuid(id) ? normalizeId(id) : '')));
+    return this.repository.paymentsByIds(storedKeys(ids));
   }
 
   private replay(

@@ -1,5 +1,5 @@
 import { DomainError, problem, type Path, type Problem, type Text } from '../errors';
-import { isUuid, normalizeId } from '../shared/ids';
+import { isBlank, isUuid, normalizeId } from '../shared/ids';
 import {
   CARD_TYPES,
   cardBrandOf,
@@ -68,11 +68,6 @@ const DIGITS_MAX_LENGTH = 40;
 /** "a Visa card", "an American Express card". */
 export function withArticle(noun: string): string {
   return /^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`;
-}
-
-/** Blank (absent, null or empty) counts as not given, as Rails' `present?` reads form fields. */
-function isBlank(value: unknown): value is '' | null | undefined {
-  return value === undefined || value === null || value === '';
 }
 
 interface StringRule {

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock';
 import { DomainError, field, problem, type Path, type Problem } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
-import { isUuid, normalizeId } from '../shared/ids';
+import { storedKeys } from '../shared/ids';
 import { isValidDate, localDate } from '../shared/time';
 import type { RateAppliedActionsRepository } from './rate-applied-actions.ports';
 import type {
@@ -52,7 +52,7 @@ export class RateAppliedActionsService {
 
   /** Actions by id, in key order, null for a missing or malformed id (DataLoader batch shape). */
   async rateAppliedActionsByIds(ids: readonly string[]): Promise<(RateAppliedAction | null)[]> {
-    const keys = ids.map((id) => (isUuid(id) ? normalizeId(id) : ''));
+    const keys = storedKeys(ids);
     const found = await this.repository.findByIds(keys.filter((key) => key !== ''));
     const byId = new Map<string, RateAppliedAction>();
     for (const action of found) if (action) byId.set(action.id, action);

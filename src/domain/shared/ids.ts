@@ -14,3 +14,13 @@ export function normalizeId(value: string): string {
 export function newId(): string {
   return randomUUID();
 }
+
+/** Ids as stored (lower-case), for a batch look-up; a malformed id becomes a key that matches nothing. */
+export function storedKeys(ids: readonly string[]): string[] {
+  return ids.map((id) => (isUuid(id) ? normalizeId(id) : ''));
+}
+
+/** Blank (absent, null or empty) counts as not given, as Rails' `present?` reads form fields. */
+export function isBlank(value: unknown): value is '' | null | undefined {
+  return value === undefined || value === null || value === '';
+}

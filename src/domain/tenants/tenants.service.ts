@@ -1,13 +1,8 @@
 import { DomainError, type Path } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
-import { isUuid, normalizeId } from '../shared/ids';
+import { storedKeys } from '../shared/ids';
 import type { TenantsRepository } from './tenants.ports';
 import type { Tenant, Unit } from './tenants.types';
-
-/** Ids as stored (lower-case); a malformed id becomes a key that matches nothing. */
-function storedKeys(ids: readonly string[]): string[] {
-  return ids.map((id) => (isUuid(id) ? normalizeId(id) : ''));
-}
 
 export class TenantsService {
   constructor(private readonly repository: TenantsRepository) {}
