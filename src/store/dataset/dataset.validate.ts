@@ -36,11 +36,31 @@ function describe(error: ErrorObject): string {
   return `${path || '(file)'}: ${error.message ?? 'is invalid'}`;
 }
 
-/** Checks the file against dataset.schema.json; returns one line per problem. */
-export function schemaProblems(input: unknown): string[] {
+/** A schema problem: its line, the list and record it is in (when it is in one), and its kind. */
+export interface SchemaError {
+  text: string;
+  /** `['tenants', 3]` for a problem inside tenants[3]; `['tenants']` for the list; `[]` for the file. */
+  at: [string?, number?];
+  keyword: string;
+}
+
+/** Checks the file against dataset.schema.json; one entry per problem. */
+export function schemaErrors(input: unknown): SchemaError[] {
   const validate = validator();
   if (validate(input)) return [];
-  return (validate.errors ?? []).map(describe);
+  return (validate.errors ?? []).map((error) => {
+    const [list, index] = error.instancePath.split('/').filter(Boolean);
+    return {
+      text: describe(error),
+      at: [list, index !== undefined && /^\d+$/.test(index) ? Number(index) : undefined],
+      keyword: error.keyword,
+    };
+  });
+}
+
+/** Checks the file against dataset.schema.json; returns one line per problem. */
+export function schemaProblems(input: unknown): string[] {
+  return schemaErrors(input).map((error) => error.text);
 }
 
 export function isDataset(input: unknown): input is Dataset {
