@@ -234,7 +234,9 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
       const caller = request.caller!;
       const facility = await services.facilities.facilityFor(caller, request.params.facility_id);
       const key = readIdempotencyKey(request.headers['idempotency-key']);
-      const idempotency: PaymentIdempotency | undefined = key ? { key, scope: 'rest' } : undefined;
+      // The answer is kept byte for byte with the key, in the payment's transaction.
+      const answer = (event: PaymentEvent): string => paymentBody(request, facility, event);
+      const idempotency: PaymentIdempotency | undefined = key ? { key, scope: 'rest', answer } : undefined;
       const outcome = await services.payments.payRetail(
         facility,
         caller,
@@ -243,22 +245,15 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
           idempotency,
         },
       );
-      if (!outcome.replayed) {
-        const body = paymentBody(request, facility, outcome.event);
-        // Kept byte for byte, so a replay answers exactly this.
-        if (idempotency) await services.payments.keepAnswer(caller, idempotency, body);
-        return sendJson(reply, body);
-      }
+      if (!outcome.replayed) return sendJson(reply, answer(outcome.event));
       reply.header('Idempotent-Replayed', 'true');
       if (outcome.answer !== null) return sendJson(reply, outcome.answer);
-      // Paid, but the answer was not kept (the process stopped right after): answer it now, and keep it.
+      // A key kept without its answer (by an earlier version): answer its payment anew.
       const [event] = outcome.paymentEventId
         ? await services.payments.paymentsByIds([outcome.paymentEventId])
         : [null];
       if (!event) throw new Error('the payment of an Idempotency-Key is missing');
-      const body = paymentBody(request, facility, event);
-      await services.payments.keepAnswer(caller, idempotency!, body);
-      return sendJson(reply, body);
+      return sendJson(reply, answer(event));
     },
   );
 }

@@ -49,8 +49,13 @@ export interface PaymentsTransaction {
     createdAt: string;
     expiresAt: string;
   }): Promise<boolean>;
-  /** Names the payment the key recorded. */
-  recordKeyPayment(clientId: string, key: string, paymentEventId: string): Promise<void>;
+  /** Names the payment the key recorded and, when the transport gave one, the answer to replay. */
+  recordKeyPayment(
+    clientId: string,
+    key: string,
+    paymentEventId: string,
+    answer: string | null,
+  ): Promise<void>;
   /** Takes `quantity` of a retail item's stock if that many are left; false (nothing changed) otherwise. */
   reserveStock(itemId: string, quantity: number): Promise<boolean>;
   stockOf(itemId: string): Promise<number>;
@@ -79,8 +84,6 @@ export interface PaymentsRepository {
   paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]>;
   /** The key's record, unless it has expired by `now`. */
   findLiveKey(clientId: string, key: string, now: string): Promise<IdempotencyRecord | undefined>;
-  /** Keeps what a transport answered under the key. */
-  keepKeyAnswer(clientId: string, key: string, answer: string): Promise<void>;
   /** Forgets every client's expired keys; answers how many went. */
   deleteExpiredKeys(now: string): Promise<number>;
 }

@@ -25,6 +25,12 @@ export interface PaymentIdempotency {
   key: string;
   /** Keeps REST and GraphQL keys apart: each keeps its own answers. */
   scope: 'rest' | 'graphql';
+  /**
+   * What the transport answers for the payment, kept with the key in the payment's own
+   * transaction, so every replay (even one racing the first request) answers exactly these bytes.
+   * Without it the key keeps the payment's id and a replay answers the payment anew.
+   */
+  answer?: (event: PaymentEvent) => string;
 }
 
 /**
@@ -149,7 +155,14 @@ export class PaymentsService {
               : null;
           await tx.recordCharge(event.id, result.gatewayReference, savedToken);
         }
-        if (idempotency) await tx.recordKeyPayment(caller.clientId, storedKey, event.id);
+        if (idempotency) {
+          await tx.recordKeyPayment(
+            caller.clientId,
+            storedKey,
+            event.id,
+            idempotency.answer?.(event) ?? null,
+          );
+        }
         return { replayed: false as const, event };
       });
     } catch (error) {
@@ -161,11 +174,6 @@ export class PaymentsService {
       }
       throw error;
     }
-  }
-
-  /** Keeps what a transport answered for a payment made under an Idempotency-Key, for its replays. */
-  keepAnswer(caller: Caller, idempotency: PaymentIdempotency, answer: string): Promise<void> {
-    return this.repository.keepKeyAnswer(caller.clientId, `${idempotency.scope}:${idempotency.key}`, answer);
   }
 
   /** Payment events by id, in key order, null for a missing id (DataLoader batch shape). */

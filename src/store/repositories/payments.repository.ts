@@ -136,8 +136,15 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
     });
   }
 
-  recordKeyPayment(clientId: string, key: string, paymentEventId: string): Promise<void> {
-    return this.keys.recordPayment(clientId, key, paymentEventId);
+  recordKeyPayment(
+    clientId: string,
+    key: string,
+    paymentEventId: string,
+    answer: string | null,
+  ): Promise<void> {
+    return answer === null
+      ? this.keys.recordPayment(clientId, key, paymentEventId)
+      : this.keys.storeAnswer(clientId, key, answer);
   }
 
   /** One conditional UPDATE, so concurrent payments can never take stock below zero. */
@@ -336,10 +343,6 @@ export class SqlPaymentsRepository implements PaymentsRepository {
       paymentEventId: paymentNamedIn(row.response_body),
       answer: row.response_status === 200 ? row.response_body : null,
     };
-  }
-
-  keepKeyAnswer(clientId: string, key: string, answer: string): Promise<void> {
-    return this.keys.storeAnswer(clientId, key, answer);
   }
 
   deleteExpiredKeys(now: string): Promise<number> {
