@@ -1,5 +1,4 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
 import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './domain/shared/clock';
@@ -19,6 +18,7 @@ import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
 import { errorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
+import { registerOpenApi } from './rest/openapi';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import type { Store } from './store/database';
@@ -126,28 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
   );
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Facility Operations Service',
-        version: '1.0.0',
-        description: 'The /v1 REST contract of facility-ops.',
-      },
-      components: {
-        securitySchemes: {
-          oauth1: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Authorization',
-            description: 'One-legged OAuth 1.0',
-          },
-          bearer: { type: 'http', scheme: 'bearer' },
-        },
-      },
-      security: [{ oauth1: [] }, { bearer: [] }],
-    },
-  });
+  await registerOpenApi(app);
 
   const rateLimits =
     options.rateLimitStore ??

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RenderedPdf } from '../domain/pdf/pdf.types';
 import type { Services } from '../services';
 import { facilityIdParam } from './schemas';
+import { pdfResponses } from './openapi';
 
 interface DocumentParams {
   facility_id: string;
@@ -37,7 +38,8 @@ export function registerDocumentDownloadRoutes(app: FastifyInstance, services: S
           'Rendered from the document template with the event tenant, unit, facility and date. ' +
           'A session_document_id is not a document id here (404).',
         tags: ['documents'],
-        produces: ['application/pdf'],
+        operationId: 'downloadDocument',
+        response: pdfResponses('The document as a PDF'),
         params: {
           type: 'object',
           properties: { facility_id: facilityIdParam, id: requiredId('Document id (UUID)') },
@@ -58,7 +60,8 @@ export function registerDocumentDownloadRoutes(app: FastifyInstance, services: S
         summary: 'A PDF of a move-in review document, while its session lives (24 hours)',
         description: 'Both ids come from POST /move_ins/review_cost. An expired session answers 410.',
         tags: ['documents', 'move-ins'],
-        produces: ['application/pdf'],
+        operationId: 'downloadSessionDocument',
+        response: pdfResponses('The session document as a PDF', 410),
         params: {
           type: 'object',
           properties: {

@@ -3,6 +3,7 @@ import { presentDocument, type DocumentView } from '../presenters/documents.pres
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam, pageQuery } from './schemas';
+import { jsonResponses, refTo } from './openapi';
 
 interface EventDocumentsParams {
   facility_id: string;
@@ -32,6 +33,10 @@ export function registerDocumentsRoutes(app: FastifyInstance, services: Services
       schema: {
         summary: 'Documents of a move-in, move-out or successful payment event',
         tags: ['documents'],
+        operationId: 'listEventDocuments',
+        response: jsonResponses("One page of the event's documents", {
+          documents: { type: 'array', items: refTo('EventDocument') },
+        }),
         params: {
           type: 'object',
           properties: {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam } from './schemas';
+import { jsonResponses } from './openapi';
 
 interface SendParams {
   facility_id: string;
@@ -23,6 +24,8 @@ export function registerEsignRoutes(app: FastifyInstance, services: Services): v
           'Exactly one of email and sms_number. The message is queued in the outbox in the same ' +
           'transaction and delivered by the outbox worker; the answer holds only meta.',
         tags: ['documents'],
+        operationId: 'sendEsignableDocuments',
+        response: jsonResponses('Queued for delivery: the answer holds only meta', {}),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: {
           type: 'object',

@@ -4,6 +4,7 @@ import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
 import { facilityIdParam } from './schemas';
+import { jsonResponses } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -17,6 +18,10 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
       schema: {
         summary: 'Enabled flippers of the facility and its company',
         tags: ['flippers'],
+        operationId: 'listFlippers',
+        response: jsonResponses('Names of the enabled flippers', {
+          flippers: { type: 'array', items: { type: 'string' } },
+        }),
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
       },
     },
@@ -42,6 +47,8 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
       schema: {
         summary: 'Whether one flipper is enabled for the facility',
         tags: ['flippers'],
+        operationId: 'getFlipper',
+        response: jsonResponses('One key, the flipper name: true when enabled', {}, { type: 'boolean' }),
         params: {
           type: 'object',
           properties: { facility_id: facilityIdParam, flipper_name: { type: 'string', maxLength: 200 } },

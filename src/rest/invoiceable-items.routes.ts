@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
 import { facilityIdParam, pageQuery } from './schemas';
+import { jsonResponses, nullableRefTo, refTo } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -61,16 +62,42 @@ const facilityParams = {
 } as const;
 
 /** Paginated lists, each a static path so none is taken for another route's parameter. */
-const LISTS: Array<{ path: string; list: InvoiceableItemList; summary: string }> = [
-  { path: '', list: 'all', summary: 'Every invoiceable item: fees, insurance, services, retail' },
-  { path: '/insurance', list: 'insurance', summary: 'Insurance items' },
-  { path: '/services', list: 'services', summary: 'Service items' },
-  { path: '/retail', list: 'retail', summary: 'Retail items' },
-  { path: '/rental_center', list: 'rental_center', summary: 'Retail items sold in the rental center' },
+const LISTS: Array<{ path: string; list: InvoiceableItemList; summary: string; operationId: string }> = [
+  {
+    path: '',
+    list: 'all',
+    summary: 'Every invoiceable item: fees, insurance, services, retail',
+    operationId: 'listInvoiceableItems',
+  },
+  { path: '/insurance', list: 'insurance', summary: 'Insurance items', operationId: 'listInsuranceItems' },
+  { path: '/services', list: 'services', summary: 'Service items', operationId: 'listServiceItems' },
+  { path: '/retail', list: 'retail', summary: 'Retail items', operationId: 'listRetailItems' },
+  {
+    path: '/rental_center',
+    list: 'rental_center',
+    summary: 'Retail items sold in the rental center',
+    operationId: 'listRentalCenterItems',
+  },
 ];
 
+const oneFee = nullableRefTo('InvoiceableItem');
+const someFees = { type: 'array', items: refTo('InvoiceableItem') };
+/** The fee groups of GET /invoiceable_items/fees. */
+const feesSchema = {
+  type: 'object',
+  required: ['security_deposit', 'online_payment', 'reservation', 'move_in_fees', 'transfer_fees', 'other'],
+  properties: {
+    security_deposit: oneFee,
+    online_payment: oneFee,
+    reservation: oneFee,
+    move_in_fees: someFees,
+    transfer_fees: someFees,
+    other: someFees,
+  },
+};
+
 export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: Services): void {
-  for (const { path, list, summary } of LISTS) {
+  for (const { path, list, summary, operationId } of LISTS) {
     app.get<{ Params: FacilityParams; Querystring: PageQuery }>(
       `/v1/:facility_id/invoiceable_items${path}`,
       {
@@ -78,6 +105,10 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
         schema: {
           summary,
           tags: ['invoiceable items'],
+          operationId,
+          response: jsonResponses(`${summary}, one page`, {
+            invoiceable_items: { type: 'array', items: refTo('InvoiceableItem') },
+          }),
           params: facilityParams,
           querystring: { type: 'object', properties: pageQuery },
         },
@@ -109,6 +140,8 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
       schema: {
         summary: 'Fee items grouped by fee category',
         tags: ['invoiceable items'],
+        operationId: 'listFees',
+        response: jsonResponses('Fee items by category', { fees: feesSchema }),
         params: facilityParams,
       },
     },

@@ -10,6 +10,7 @@ import {
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam } from './schemas';
+import { jsonResponses, nullableRefTo, refTo } from './openapi';
 
 interface LedgerParams {
   facility_id: string;
@@ -68,6 +69,12 @@ export function registerLedgersRoutes(app: FastifyInstance, services: Services):
       schema: {
         summary: "A ledger's current insurance, and its services and discounts",
         tags: ['ledgers'],
+        operationId: 'getLedger',
+        response: jsonResponses("The ledger's current insurance (or null), services and discounts", {
+          insurance: nullableRefTo('LedgerInsurance'),
+          services: { type: 'array', items: refTo('LedgerService') },
+          discounts: { type: 'array', items: refTo('LedgerDiscount') },
+        }),
         params: {
           type: 'object',
           properties: { facility_id: facilityIdParam, ledger_id: idParam('Ledger id (UUID)') },

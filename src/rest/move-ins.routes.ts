@@ -3,6 +3,7 @@ import { presentMoveInReview, type MoveInReviewView } from '../presenters/move-i
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
+import { jsonResponses, refTo } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -55,6 +56,10 @@ export function registerMoveInsRoutes(app: FastifyInstance, services: Services):
           'Saves nothing but the session. Each document downloads from ' +
           'GET /v1/:facility_id/documents/:session_document_id/session/:session_id until expires_at.',
         tags: ['move-ins'],
+        operationId: 'reviewMoveInCost',
+        response: jsonResponses("The move-in's cost and documents, and its session", {
+          move_in: refTo('MoveInReview'),
+        }),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
         // Types only, for the OpenAPI document; the move-ins service checks every rule.

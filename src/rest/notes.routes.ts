@@ -5,6 +5,7 @@ import { presentNoteEvent, type NoteEventView } from '../presenters/notes.presen
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
+import { jsonResponses, refTo } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -89,6 +90,8 @@ export function registerNotesRoutes(app: FastifyInstance, services: Services): v
       schema: {
         summary: 'Create a note on a tenant, unit or ledger (JSON or form-encoded body)',
         tags: ['notes'],
+        operationId: 'createNote',
+        response: jsonResponses('The note event written', { note_event: refTo('NoteEvent') }),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
         body: {

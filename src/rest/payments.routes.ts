@@ -8,6 +8,7 @@ import { presentPayment, type PaymentView } from '../presenters/payments.present
 import type { Services } from '../services';
 import { okBody } from './envelope';
 import { facilityIdParam } from './schemas';
+import { jsonResponses, refTo } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -192,6 +193,11 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
       schema: {
         summary: 'Pay for retail items (once per Idempotency-Key)',
         tags: ['invoiceable items'],
+        operationId: 'payRetailItems',
+        response: jsonResponses(
+          'The payment event (a replay answers the first answer, with Idempotent-Replayed: true)',
+          { successful_payment_event: refTo('PaymentEvent') },
+        ),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
         headers: {

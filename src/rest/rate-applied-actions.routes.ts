@@ -6,6 +6,7 @@ import {
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, queryString } from './schemas';
+import { jsonResponses, refTo } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -45,6 +46,10 @@ export function registerRateAppliedActionsRoutes(app: FastifyInstance, services:
       schema: {
         summary: 'Rate applied actions completed in a date range (default: today at the facility)',
         tags: ['rate applied actions'],
+        operationId: 'listRateAppliedActions',
+        response: jsonResponses('Every rate applied action in the range', {
+          rate_applied_actions: { type: 'array', items: refTo('RateAppliedAction') },
+        }),
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
         querystring: {
           type: 'object',

@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
 import { idParam, pageQuery, queryString } from './schemas';
+import { jsonResponses, refTo } from './openapi';
 
 interface CompanyParams {
   company_id: string;
@@ -45,6 +46,10 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
           'updated_after <= changed_at < updated_before. Sorted by facility name, tenant name ' +
           '(case-insensitive), changed_at, then id.',
         tags: ['rate change updates'],
+        operationId: 'listRateChangeUpdates',
+        response: jsonResponses('One page of rate changes, with meta.filters, sorting and search_term', {
+          rate_change_updates: { type: 'array', items: refTo('RateChangeUpdate') },
+        }),
         params: {
           type: 'object',
           properties: { company_id: idParam('Company id (UUID)') },

@@ -24,6 +24,8 @@ export interface RichWorld {
   documentId: string;
   /** Retail, 100,000 in stock, so many payments never run out. */
   retailItemId: string;
+  /** The day of the rate applied action. */
+  rateAppliedActionsOn: string;
   /** A window holding the rate change. */
   rateChanges: { updatedAfter: string; updatedBefore: string };
   /** A move-in review session and one of its documents. */
@@ -39,6 +41,7 @@ export async function loadRichWorld(t: TestApp): Promise<RichWorld> {
   const document = buildDocument({ event_id: event.id });
   const retail = buildItem({ facility_id: facilityId, quantity: 100_000 });
   await t.load({
+    flippers: [{ name: 'online_payments', facility_ids: [facilityId] }],
     tenants: [tenant],
     units: [unit],
     ledgers: [ledger],
@@ -55,6 +58,7 @@ export async function loadRichWorld(t: TestApp): Promise<RichWorld> {
       buildItem({ facility_id: facilityId, kind: 'fee', required_at_move_in: true }),
       buildItem({ facility_id: facilityId, kind: 'insurance' }),
       buildItem({ facility_id: facilityId, kind: 'service' }),
+      buildItem({ facility_id: facilityId, rental_center_eligible: true, is_rental_center_lock: true }),
     ],
     rate_changes: [buildRateChange({ facility_id: facilityId, tenant_id: tenant.id, unit_id: unit.id })],
   });
@@ -73,6 +77,7 @@ export async function loadRichWorld(t: TestApp): Promise<RichWorld> {
     eventId: event.id,
     documentId: document.id,
     retailItemId: retail.id,
+    rateAppliedActionsOn: '2026-11-20',
     rateChanges: { updatedAfter: '2026-10-01T00:00:00Z', updatedBefore: '2026-12-01T00:00:00Z' },
     session: { id: moveIn.session_id, documentId: moveIn.documents[0].session_document_id },
   };
