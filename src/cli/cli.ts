@@ -3,6 +3,7 @@ import { DatasetError } from '../store/dataset/dataset.import';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { clientsCommand } from './clients.command';
 import { importCommand } from './import.command';
+import { asksForHelp, COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { migrateCommand } from './migrate.command';
 import { seedCommand } from './seed.command';
@@ -28,7 +29,7 @@ Commands:
   clients create --company <id> --name <name> [--json]
                              Make a client application; prints its consumer key and secret and a
                              bearer token, shown only this once.
-  help                       Show this text.
+  help [<command>]           Show this text, or one command's help (also <command> --help).
 
 import, seed and clients bring the schema up to date first.
 
@@ -44,13 +45,24 @@ const SHOWN_PROBLEMS = 50;
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    if (command !== undefined && Object.hasOwn(COMMAND_HELP, command) && asksForHelp(rest)) {
+      io.out(COMMAND_HELP[command]);
+      return 0;
+    }
     switch (command) {
       case undefined:
-      case 'help':
       case '--help':
       case '-h':
         io.out(USAGE);
         return command === undefined ? 2 : 0;
+      case 'help': {
+        const { positionals } = parseCommandArgs(rest, {}, 1);
+        const topic = positionals[0];
+        if (topic === undefined) io.out(USAGE);
+        else if (Object.hasOwn(COMMAND_HELP, topic)) io.out(COMMAND_HELP[topic]);
+        else throw new UsageError(`no help for "${topic}": it is not a command`);
+        return 0;
+      }
       case 'migrate':
         parseCommandArgs(rest, {}, 0);
         return await migrateCommand(config(io), io);

@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { NewClient } from '../auth/auth.service';
 import type { Config } from '../config';
 import { openStore, type Store } from '../store/database';
 import { demoDirectory, type DemoCompany } from '../store/seed/demo-data';
 import { createClient, credentialLines } from './clients.command';
 import { describeDatabase, migrate } from './context';
+import { writeFirstRequests } from './first-requests';
 import type { CliIo } from './io';
 import { printSeedResult, seed, utcToday } from './seed.command';
 import { startServer, waitAndStop, type RunningServer } from './serve.command';
@@ -33,7 +35,9 @@ export async function startCommand(config: Config, io: CliIo): Promise<number> {
     await store.close();
     throw error;
   }
-  for (const line of bannerLines(server.url, demo, utcToday(io))) io.out(line);
+  const today = utcToday(io);
+  const requestsFile = demo ? await writeFirstRequests(store, config, demo.company, server.url, today) : null;
+  for (const line of bannerLines(server.url, demo, today, requestsFile)) io.out(line);
   await waitAndStop(server, io);
   return 0;
 }
@@ -63,7 +67,12 @@ async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<
 }
 
 /** What a user needs to make a first request. */
-export function bannerLines(url: string, demo: DemoState | null, today: string): string[] {
+export function bannerLines(
+  url: string,
+  demo: DemoState | null,
+  today: string,
+  requestsFile: string | null = null,
+): string[] {
   const lines = [
     '',
     `facility-ops is running at ${url}`,
@@ -85,6 +94,13 @@ export function bannerLines(url: string, demo: DemoState | null, today: string):
     `  curl -s -H "Authorization: Bearer ${token}" ${url}/v1/${facility.id}/flippers`,
     `  curl -s -H "Authorization: Bearer ${token}" '${url}/v1/companies/${demo.company.id}/rate_change_updates?${query.toString()}'`,
   ];
+  if (requestsFile) {
+    const shown = path.relative(process.cwd(), requestsFile) || requestsFile;
+    curls.push(
+      `A curl command for every endpoint, and a GraphQL query, with real demo ids: ${shown.startsWith('..') ? requestsFile : shown}`,
+      `  (they read $BASE and $TOKEN: export BASE=${url} TOKEN=${token})`,
+    );
+  }
 
   if (demo.client) {
     return [

@@ -52,6 +52,29 @@ describe('facility-ops command line', () => {
     });
 
     it.each([
+      [['start', '--help'], 'Usage: facility-ops start'],
+      [['serve', '-h'], 'Usage: facility-ops serve'],
+      [['migrate', '--help'], 'Usage: facility-ops migrate'],
+      [['import', '--help'], 'Usage: facility-ops import <file>'],
+      [['import', 'data.json', '--help'], 'Usage: facility-ops import <file>'],
+      [['seed', '--help'], '--scale N            Multiplies the data'],
+      [['clients', '--help'], 'Usage: facility-ops clients create --company <id>'],
+      [['clients', 'create', '--help'], '--company <id>   The company'],
+      [['help', 'seed'], 'Usage: facility-ops seed [--scale N]'],
+      [['help', 'help'], 'Usage: facility-ops help [<command>]'],
+    ])("%j prints that command's own help and exits 0, doing nothing", async (argv, expected) => {
+      const result = await run(argv);
+      expect(result).toEqual({ code: 0, out: expect.stringContaining(expected), err: '' });
+      expect(fs.existsSync(path.join(dir, 'ops.db'))).toBe(false);
+    });
+
+    it('refuses help for what is not a command', async () => {
+      const result = await run(['help', 'bogus']);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain('facility-ops: no help for "bogus": it is not a command');
+    });
+
+    it.each([
       [['bogus'], 'unknown command "bogus"'],
       [['import'], 'import needs a file: facility-ops import <file>'],
       [['import', 'a.json', 'b.json'], 'unexpected argument "b.json"'],

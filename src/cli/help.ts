@@ -1,0 +1,80 @@
+/**
+ * Each command's own help (`facility-ops <command> --help`, `facility-ops help <command>`):
+ * what it does, its options, what it needs and what it prints. Exit status 0.
+ */
+const ENVIRONMENT =
+  'Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db).';
+
+export const COMMAND_HELP: Record<string, string> = {
+  start: `Usage: facility-ops start
+
+Migrates the database; when it is empty (and NODE_ENV is not production) loads the demo data,
+makes a demo client application, prints its bearer token and OAuth consumer key and secret, and
+writes ready-to-paste curl commands for every endpoint to data/first-requests.md (next to a SQLite
+database file). Then serves HTTP like \`serve\`. Later starts keep the data and print the URL.
+
+${ENVIRONMENT}
+HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operations.md.`,
+
+  serve: `Usage: facility-ops serve
+
+Serves REST (/v1) and GraphQL (/graphql) on HOST:PORT until SIGTERM or SIGINT; requests in flight
+finish, then the database is closed. Does not migrate: run \`migrate\` first (\`start\` does both).
+
+${ENVIRONMENT}
+HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operations.md.`,
+
+  migrate: `Usage: facility-ops migrate
+
+Brings the database to the latest schema; running it again changes nothing.
+
+${ENVIRONMENT}`,
+
+  import: `Usage: facility-ops import <file>
+
+Loads a dataset file (JSON, as dataset.schema.json describes). The whole file is checked first,
+and every problem is reported in one pass (schema, references, duplicate ids); a refused file
+changes nothing (exit status 1). Records are keyed by id: importing again updates them. May run
+while a server uses the same database.
+
+${ENVIRONMENT}`,
+
+  seed: `Usage: facility-ops seed [--scale N] [--today YYYY-MM-DD] [--out <file>]
+
+Generates the deterministic demo data (the same for the same scale and date) and loads it, or
+with --out writes it as a dataset file instead.
+
+Options:
+  --scale N            Multiplies the data, 1 to 1000 (default 1; 100 is about three million records).
+  --today YYYY-MM-DD   The date the data is built around (default: the current UTC date).
+  --out <file>         Write the dataset to <file> instead of loading it.
+
+May run while a server uses the same database (it takes turns with the server's writes).
+
+${ENVIRONMENT}`,
+
+  clients: `Usage: facility-ops clients create --company <id> --name <name> [--json]
+
+Makes a client application of an existing company and prints its OAuth consumer key and secret
+and a bearer token, shown only this once.
+
+Options:
+  --company <id>   The company's id (a UUID); \`start\` prints the demo company's.
+  --name <name>    What to call the application, 1 to 200 characters.
+  --json           Print the credentials as one JSON object.
+
+${ENVIRONMENT}`,
+
+  help: `Usage: facility-ops help [<command>]
+
+Shows the commands, or one command's help (the same as \`facility-ops <command> --help\`).`,
+};
+
+/** True when the arguments ask for help (`--help` or `-h` before any `--`). */
+export function asksForHelp(argv: string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
