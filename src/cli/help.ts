@@ -49,7 +49,9 @@ Options:
   --today YYYY-MM-DD   The date the data is built around (default: the current UTC date).
   --out <file>         Write the dataset to <file> instead of loading it.
 
-May run while a server uses the same database (it takes turns with the server's writes).
+On SQLite the seed needs the file to itself (it loads in one fast transaction without WAL or
+indexes): while a server has the file open it refuses and writes nothing (exit 1). Stop the
+server first, or write the data with --out and load it with \`import\`, which can run beside it.
 
 ${ENVIRONMENT}`,
 

@@ -298,6 +298,30 @@ describe('facility-ops command line', () => {
       expect(t.out.slice(-2)).toEqual(['SIGTERM: finishing requests in flight, then stopping', 'stopped']);
     });
 
+    it('seed refuses, writing nothing, while a server has the SQLite file open; import runs beside it', async () => {
+      expect((await run(['migrate'])).code).toBe(0);
+      const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0' });
+      const running = runCli(['serve'], t.io);
+      try {
+        await t.line(/^facility-ops listening on /);
+        const seeded = await run(['seed']);
+        expect(seeded.code).toBe(1);
+        expect(seeded.err).toContain('facility-ops: the database file is open in another process');
+        expect(seeded.err).toContain('`facility-ops seed --out demo.json`');
+        expect(await count(databaseUrl, 'companies')).toBe(0);
+
+        const file = path.join(dir, 'world.json');
+        fs.writeFileSync(file, JSON.stringify(worldDataset(buildWorld())));
+        expect(await run(['import', file])).toMatchObject({ code: 0, err: '' });
+        expect(await count(databaseUrl, 'companies')).toBeGreaterThan(0);
+      } finally {
+        t.stop('SIGTERM');
+        expect(await running).toBe(0);
+      }
+      // Alone with the file again, seed takes its fast path.
+      expect((await run(['seed'])).code).toBe(0);
+    });
+
     it('refuses to serve a database without a schema', async () => {
       const result = await run(['serve'], { PORT: '0' });
       expect(result).toEqual({

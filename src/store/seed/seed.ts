@@ -59,6 +59,45 @@ export async function seedDemoData(
 type SqliteHandle = NonNullable<Store['sqlite']>;
 
 /**
+ * The SQLite file is open in another process (a running server): the seed's fast path needs it
+ * alone (it leaves WAL and drops the indexes for the load). Nothing was written.
+ */
+export class DatabaseInUseError extends Error {
+  constructor() {
+    super(
+      'the database file is open in another process (a running facility-ops server?), and seed needs it ' +
+        'to itself; nothing was written. Stop the server and run seed again, or write the data with ' +
+        '`facility-ops seed --out demo.json` and load it with `facility-ops import demo.json`, which ' +
+        'can run beside the server.',
+    );
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/** Leaves WAL for a rollback journal, which SQLite refuses while another connection has the file. */
+function leaveWal(handle: SqliteHandle): void {
+  let mode: unknown;
+  try {
+    // Fails at once rather than after the busy timeout: another holder will not let go soon.
+    const timeout = handle.pragma('busy_timeout', { simple: true });
+    handle.pragma('busy_timeout = 0');
+    try {
+      mode = handle.pragma('journal_mode = DELETE', { simple: true });
+    } finally {
+      handle.pragma(`busy_timeout = ${Number(timeout)}`);
+    }
+  } catch (error) {
+    if (isBusy(error)) throw new DatabaseInUseError();
+    throw error;
+  }
+  if (mode !== 'delete') throw new DatabaseInUseError();
+}
+
+/**
  * Triggers the seed suspends and whose work it redoes in one pass at the end: the per-day rate
  * change counts of migration 20261121130000 (two upserts per row otherwise, most of a seed's time),
  * and the revision counters of migration 20261121150000 (replaced by one bump of the `*` scope,
@@ -75,13 +114,14 @@ async function inSqliteFastPath(handle: SqliteHandle, load: () => Promise<void>)
     temp_store: handle.pragma('temp_store', { simple: true }),
     journal_mode: handle.pragma('journal_mode', { simple: true }),
   };
+  // A rollback journal writes new pages once; WAL would write them to the log, then again to the
+  // database. SQLite refuses to leave WAL while another connection has the file open: then the
+  // seed refuses too, before it writes anything.
+  if (saved.journal_mode === 'wal') leaveWal(handle);
   handle.pragma(`cache_size = -${seedCacheKib()}`);
   handle.pragma('foreign_keys = OFF');
   // Index builds sort in memory rather than in temporary files.
   handle.pragma('temp_store = MEMORY');
-  // A rollback journal writes new pages once; WAL would write them to the log, then again to the
-  // database. SQLite keeps WAL when another connection has the file open.
-  if (saved.journal_mode === 'wal') handle.pragma('journal_mode = DELETE');
   try {
     handle.exec('begin immediate');
     try {
