@@ -170,7 +170,7 @@ function survey(file, smallCompanyId) {
 /** EXPLAIN QUERY PLAN of every statement one rate change page runs, captured from the repository. */
 async function explainPage(file, window) {
   const { openStore } = require(path.join(ROOT, 'dist', 'store', 'database'));
-  const { RateChangesRepository } = require(
+  const { SqlRateChangesRepository } = require(
     path.join(ROOT, 'dist', 'store', 'repositories', 'rate-changes.repository'),
   );
   const store = openStore(`sqlite:${file}`);
@@ -186,7 +186,7 @@ async function explainPage(file, window) {
     };
     return statement;
   };
-  await new RateChangesRepository(store.db).pageInWindow(window, 0, 500);
+  await new SqlRateChangesRepository(store.db).pageInWindow(window, 0, 500);
   handle.prepare = prepare;
   const plans = statements.map(({ text, params }) => ({
     sql: text

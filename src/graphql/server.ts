@@ -169,7 +169,33 @@ export async function registerGraphql(
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
-  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, handler);
+  const runApollo = handler as unknown as (
+    this: FastifyInstance,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<unknown>;
+  /** A kept response answered at once; anything else through Apollo, noting what it sent. */
+  async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
+    if (key !== null) {
+      const kept = await responses.keptAnswer(key);
+      if (kept !== null) {
+        for (const [name, value] of kept.headers) reply.header(name, value);
+        return reply.code(200).send(kept.body);
+      }
+    }
+    const before = new Set(Object.keys(reply.getHeaders()));
+    const body = await runApollo.call(this, request, reply);
+    if (key !== null && reply.statusCode === 200) {
+      const sent = Object.entries(reply.getHeaders())
+        .filter(([name]) => !before.has(name) && name !== 'content-length')
+        .map(([name, value]) => [name, String(value)] as [string, string]);
+      responses.noteHeaders(key, sent);
+    }
+    return body;
+  }
+
+  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, post);
 
   // Public, so a browser opens the Sandbox without credentials; it then sends them on each POST.
   app.get(
