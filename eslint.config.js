@@ -26,6 +26,7 @@ const FRAMEWORKS = [
 ];
 const OUTSIDE_DOMAIN = [
   '**/store/**',
+  '**/upstream/**',
   '**/rest/**',
   '**/graphql/**',
   '**/adapters/**',
@@ -62,7 +63,7 @@ module.exports = tseslint.config(
       'src/caching/**/*.ts',
       'src/auth/**/*.ts',
     ],
-    ['**/store/**', '**/adapters/**'],
+    ['**/store/**', '**/adapters/**', '**/upstream/**'],
     'Transports reach data only through the domain services (src/services.ts wires the store and adapters in).',
   ),
   layer(
@@ -71,7 +72,7 @@ module.exports = tseslint.config(
     'A presenter serves every transport: no transport or framework here.',
   ),
   layer(
-    ['src/store/**/*.ts', 'src/adapters/**/*.ts'],
+    ['src/store/**/*.ts', 'src/adapters/**/*.ts', 'src/upstream/**/*.ts'],
     ['**/rest/**', '**/graphql/**', '**/edge/**', '**/presenters/**', '**/cli/**', '**/services', '**/app'],
     'The store and the adapters implement the domain ports; they know no transport.',
   ),

@@ -18,6 +18,7 @@ import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
 import { errorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
+import { forwardV1ToUpstream } from './rest/gateway';
 import { registerOpenApi } from './rest/openapi';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
@@ -58,8 +59,11 @@ function parseQuery(raw: string): Record<string | symbol, unknown> {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
-  const services = createServices(store, clock, config, { paymentGateway: options.paymentGateway });
   const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
+  const services = createServices(store, clock, config, {
+    paymentGateway: options.paymentGateway,
+    upstreamLog: (details, message) => logger.warn(details, message),
+  });
   const edge: EdgeContext = {
     routes: new KnownRoutes(),
     log: logger as FastifyBaseLogger,
@@ -180,9 +184,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const registry = registerMetrics(app);
   registerCacheMetrics(registry, services.cacheMemory);
-  registerOpsRoutes(app, store, registry);
+  registerOpsRoutes(app, store, registry, services.upstream);
+  const upstream = services.upstream;
+  if (upstream) {
+    // Gateway mode: /v1 answers what the upstream answers; GraphQL over it is not served yet.
+    forwardV1ToUpstream(app, upstream);
+    app.addHook('onClose', () => upstream.close());
+  }
   registerV1Routes(app, services);
-  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
+  if (!upstream) {
+    await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
+  }
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

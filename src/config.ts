@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 /** Service configuration, parsed once from the environment at start-up. */
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -19,6 +20,34 @@ export interface Config {
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
   readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
+  /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
+  readonly upstream: UpstreamConfig | null;
+}
+
+/** One company's OAuth 1.0 consumer credentials at the upstream. */
+export interface UpstreamCredentials {
+  readonly consumerKey: string;
+  readonly consumerSecret: string;
+}
+
+/** Gateway mode (`UPSTREAM_URL` set). */
+export interface UpstreamConfig {
+  /** The base URL of the upstream's /v1 (without a trailing slash), e.g. https://ops.example.com. */
+  readonly url: string;
+  /** Upstream credentials by company id (lower-case), from UPSTREAM_CREDENTIALS_FILE. */
+  readonly credentialsByCompany: ReadonlyMap<string, UpstreamCredentials>;
+  /** UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET: every company's, when set. */
+  readonly defaultCredentials: UpstreamCredentials | null;
+  /** How long one upstream call may take, connection included. */
+  readonly timeoutMs: number;
+  /** Connections kept open to the upstream at most (calls beyond wait their turn). */
+  readonly maxConnections: number;
+  /** The largest upstream answer taken, in bytes. */
+  readonly maxAnswerBytes: number;
+  /** Consecutive failed calls that open the circuit breaker. */
+  readonly breakerFailures: number;
+  /** How long an open breaker answers without calling the upstream. */
+  readonly breakerCooldownMs: number;
 }
 
 /** E-sign delivery: the transports and the outbox worker's pace. */
@@ -135,6 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pollIntervalMs: int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000),
   });
 
+  const upstream = upstreamConfig(env, problems, int);
+
   const config: Config = {
     nodeEnv,
     databaseUrl,
@@ -150,9 +181,115 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,
+    upstream,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The gateway settings, problems collected with the rest; null without UPSTREAM_URL. */
+function upstreamConfig(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  int: (name: string, fallback: number, min: number, max: number) => number,
+): UpstreamConfig | null {
+  const raw = env.UPSTREAM_URL;
+  const file = env.UPSTREAM_CREDENTIALS_FILE;
+  const key = env.UPSTREAM_CONSUMER_KEY;
+  const secret = env.UPSTREAM_CONSUMER_SECRET;
+  if (raw === undefined || raw === '') {
+    for (const [name, value] of [
+      ['UPSTREAM_CREDENTIALS_FILE', file],
+      ['UPSTREAM_CONSUMER_KEY', key],
+      ['UPSTREAM_CONSUMER_SECRET', secret],
+    ] as const) {
+      if (value) problems.push(`${name}: set only in gateway mode, with UPSTREAM_URL`);
+    }
+    return null;
+  }
+  let url = '';
+  try {
+    const parsed = new URL(raw);
+    if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('scheme');
+    if (parsed.search || parsed.hash || parsed.username || parsed.password) throw new Error('extra');
+    url = parsed.toString().replace(/\/+$/, '');
+  } catch {
+    problems.push(
+      `UPSTREAM_URL: expected the http:// or https:// base URL of a /v1 deployment, without query, fragment or user, got "${redactUrl(raw)}"`,
+    );
+  }
+  if (url.endsWith('/v1'))
+    problems.push('UPSTREAM_URL: give the base URL, without /v1 (the gateway adds each path)');
+
+  const credentialsByCompany = new Map<string, UpstreamCredentials>();
+  if (file) readCredentialsFile(file, credentialsByCompany, problems);
+  let defaultCredentials: UpstreamCredentials | null = null;
+  if (key || secret) {
+    if (!key || !secret) {
+      problems.push('UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET: set both or neither');
+    } else {
+      defaultCredentials = { consumerKey: key, consumerSecret: secret };
+    }
+  }
+  if (!file && !key && !secret) {
+    problems.push(
+      'UPSTREAM_URL: gateway mode needs upstream credentials: UPSTREAM_CREDENTIALS_FILE, or UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET',
+    );
+  }
+  return {
+    url,
+    credentialsByCompany,
+    defaultCredentials,
+    timeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 100, 600_000),
+    maxConnections: int('UPSTREAM_MAX_CONNECTIONS', 32, 1, 1024),
+    maxAnswerBytes: int('UPSTREAM_MAX_ANSWER_MB', 32, 1, 1024) * 1024 * 1024,
+    breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1000),
+    breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 100, 3_600_000),
+  };
+}
+
+/** `{ "<company id>": { "consumer_key": "...", "consumer_secret": "..." } }`; secrets never in a problem. */
+function readCredentialsFile(file: string, into: Map<string, UpstreamCredentials>, problems: string[]): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    problems.push(
+      `UPSTREAM_CREDENTIALS_FILE: ${code === 'ENOENT' ? `no file ${file}` : code ? `cannot read ${file} (${code})` : `${file} is not JSON`}`,
+    );
+    return;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    problems.push(
+      'UPSTREAM_CREDENTIALS_FILE: expected a JSON object of company id to {consumer_key, consumer_secret}',
+    );
+    return;
+  }
+  for (const [companyId, value] of Object.entries(parsed)) {
+    const entry = value as { consumer_key?: unknown; consumer_secret?: unknown } | null;
+    if (!UUID.test(companyId)) {
+      problems.push(`UPSTREAM_CREDENTIALS_FILE: "${companyId.slice(0, 60)}" is not a company id (a UUID)`);
+    } else if (
+      entry === null ||
+      typeof entry !== 'object' ||
+      typeof entry.consumer_key !== 'string' ||
+      entry.consumer_key === '' ||
+      typeof entry.consumer_secret !== 'string' ||
+      entry.consumer_secret === ''
+    ) {
+      problems.push(
+        `UPSTREAM_CREDENTIALS_FILE: ${companyId}: expected {"consumer_key": "...", "consumer_secret": "..."}`,
+      );
+    } else {
+      into.set(companyId.toLowerCase(), {
+        consumerKey: entry.consumer_key,
+        consumerSecret: entry.consumer_secret,
+      });
+    }
+  }
 }
 
 /** A URL with its password replaced, safe to print. */

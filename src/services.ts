@@ -22,6 +22,7 @@ import { DocumentPdfsService } from './domain/pdf/document-pdfs.service';
 import { RateAppliedActionsService } from './domain/rate-applied-actions/rate-applied-actions.service';
 import { RateChangesService } from './domain/rate-changes/rate-changes.service';
 import { TenantsService } from './domain/tenants/tenants.service';
+import type { ContractUpstream } from './domain/gateway/upstream.ports';
 import type { Store } from './store/database';
 import { SqlClientsRepository } from './store/repositories/clients.repository';
 import { SqlDocumentsRepository } from './store/repositories/documents.repository';
@@ -38,6 +39,7 @@ import { SqlRateAppliedActionsRepository } from './store/repositories/rate-appli
 import { SqlRateChangesRepository } from './store/repositories/rate-changes.repository';
 import { RevisionsRepository } from './store/repositories/revisions.repository';
 import { SqlTenantsRepository } from './store/repositories/tenants.repository';
+import { HttpUpstream, type UpstreamLog } from './upstream/http-upstream';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -67,6 +69,8 @@ export interface Services {
   readonly revisions: RevisionsRepository;
   /** Memory shared by every cache of serialized answers (REST pages, GraphQL responses). */
   readonly cacheMemory: CacheMemory;
+  /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
+  readonly upstream: ContractUpstream | null;
 }
 
 /**
@@ -76,9 +80,13 @@ export interface Services {
 export function createServices(
   store: Store,
   clock: Clock,
-  config: Pick<Config, 'oauthWindowSeconds' | 'publicBaseUrl' | 'pageCacheBytes'>,
-  /** The payment processor adapter; the built-in test gateway (moves no money) when none is given. */
-  options: { paymentGateway?: PaymentGateway } = {},
+  config: Pick<Config, 'oauthWindowSeconds' | 'publicBaseUrl' | 'pageCacheBytes' | 'upstream'>,
+  options: {
+    /** The payment processor adapter; the built-in test gateway (moves no money) when none is given. */
+    paymentGateway?: PaymentGateway;
+    /** Where gateway mode says why an upstream call failed. */
+    upstreamLog?: UpstreamLog;
+  } = {},
 ): Services {
   const db = store.db;
   // Tenants and units are looked up by several areas; one repository serves them all.
@@ -118,5 +126,8 @@ export function createServices(
     pages: new PageCache(revisions, cacheMemory),
     revisions,
     cacheMemory,
+    upstream: config.upstream
+      ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined))
+      : null,
   };
 }

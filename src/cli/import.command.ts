@@ -7,11 +7,34 @@ import type { CliIo } from './io';
 
 /** `import <file>`: validates a dataset file as a whole and loads it in one transaction. */
 export async function importCommand(config: Config, io: CliIo, file: string): Promise<number> {
-  const dataset = await readDatasetFile(file);
+  let dataset = await readDatasetFile(file);
+  if (config.upstream) dataset = gatewayPart(dataset, io);
   const counts = await withMigratedStore(config, io, (store) => importDataset(store, dataset));
   io.out(`imported ${file} into ${describeDatabase(config)}:`);
   for (const line of countLines(counts)) io.out(line);
   return 0;
+}
+
+/** What gateway mode keeps of a dataset: its callers (companies and client applications). */
+const GATEWAY_LISTS = ['companies', 'client_applications'];
+
+/**
+ * In gateway mode the upstream keeps the data: only the callers are loaded, and the rest is named
+ * as skipped, so one dataset file can provision both sides.
+ */
+function gatewayPart(dataset: unknown, io: CliIo): unknown {
+  if (dataset === null || typeof dataset !== 'object' || Array.isArray(dataset)) return dataset;
+  const kept: Record<string, unknown> = {};
+  const skipped: string[] = [];
+  for (const [key, value] of Object.entries(dataset)) {
+    if (key === 'version' || GATEWAY_LISTS.includes(key)) kept[key] = value;
+    else if (Array.isArray(value)) skipped.push(`${value.length.toLocaleString('en-US')} ${key}`);
+    else skipped.push(key);
+  }
+  if (skipped.length > 0) {
+    io.out(`gateway mode: the upstream keeps the data; skipped ${skipped.join(', ')}`);
+  }
+  return kept;
 }
 
 /** Reads and parses a JSON file, with messages that say what is wrong with it. */

@@ -43,6 +43,14 @@ export async function startCommand(config: Config, io: CliIo): Promise<number> {
 }
 
 async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<DemoState | null> {
+  if (config.upstream) {
+    // The upstream keeps the data; this database holds only the callers.
+    io.out(
+      `gateway mode: /v1 answers from ${config.upstream.url}; load your companies and client ` +
+        'applications with `facility-ops import <file>` (the rest of the file is skipped)',
+    );
+    return null;
+  }
   const [demoCompany] = demoDirectory();
   const anyCompany = await store.db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
   if (!anyCompany) {

@@ -8,7 +8,11 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'gone'
-  | 'rate_limited';
+  | 'rate_limited'
+  /** Gateway mode: the upstream deployment refused the connection, failed or answered nonsense. */
+  | 'upstream_unavailable'
+  /** Gateway mode: the upstream deployment did not answer in time. */
+  | 'upstream_timeout';
 
 export const DOMAIN_ERROR_KINDS: readonly DomainErrorKind[] = [
   'action_failed',
@@ -20,6 +24,8 @@ export const DOMAIN_ERROR_KINDS: readonly DomainErrorKind[] = [
   'not_found',
   'gone',
   'rate_limited',
+  'upstream_unavailable',
+  'upstream_timeout',
 ];
 
 /**

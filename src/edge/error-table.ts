@@ -20,7 +20,8 @@ export type GraphqlErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'GONE'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_UNAVAILABLE';
 
 /**
  * The one table of what each kind of failure answers, read by REST and GraphQL alike. The switch
@@ -46,6 +47,10 @@ export function answerOf(kind: DomainErrorKind): ErrorAnswer {
       return { status: 410, errorCode: null, graphqlCode: 'GONE' };
     case 'rate_limited':
       return { status: 429, errorCode: null, graphqlCode: 'RATE_LIMITED' };
+    case 'upstream_unavailable':
+      return { status: 502, errorCode: null, graphqlCode: 'UPSTREAM_UNAVAILABLE' };
+    case 'upstream_timeout':
+      return { status: 504, errorCode: null, graphqlCode: 'UPSTREAM_UNAVAILABLE' };
   }
 }
 

@@ -117,6 +117,75 @@ describe('facility-ops command line', () => {
     });
   });
 
+  describe('gateway mode settings', () => {
+    it('stops the start with the list of bad gateway settings, no secret in it', async () => {
+      const file = path.join(dir, 'upstream.json');
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          'not-a-company': { consumer_key: 'k', consumer_secret: 's3cret-one' },
+          'c0c0c0c0-0000-4000-8000-000000000000': { consumer_key: 'k' },
+        }),
+      );
+      const result = await run(['serve'], {
+        UPSTREAM_URL: 'ftp://ops.example.com/v1?x=1',
+        UPSTREAM_CREDENTIALS_FILE: file,
+        UPSTREAM_CONSUMER_KEY: 'only-the-key',
+        UPSTREAM_TIMEOUT_MS: '5',
+      });
+      expect(result.code).toBe(2);
+      expect(result.err.split('\n')).toEqual([
+        'facility-ops: invalid configuration:',
+        '  UPSTREAM_URL: expected the http:// or https:// base URL of a /v1 deployment, without query, fragment or user, got "ftp://ops.example.com/v1?x=1"',
+        '  UPSTREAM_CREDENTIALS_FILE: "not-a-company" is not a company id (a UUID)',
+        '  UPSTREAM_CREDENTIALS_FILE: c0c0c0c0-0000-4000-8000-000000000000: expected {"consumer_key": "...", "consumer_secret": "..."}',
+        '  UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET: set both or neither',
+        '  UPSTREAM_TIMEOUT_MS: expected a whole number from 100 to 600000, got "5"',
+      ]);
+      expect(result.err).not.toContain('s3cret-one');
+    });
+
+    it('imports only the callers of a dataset file in gateway mode, naming what it skipped', async () => {
+      const world = buildWorld();
+      const file = path.join(dir, 'world.json');
+      fs.writeFileSync(file, JSON.stringify(worldDataset(world)));
+      const gateway = {
+        UPSTREAM_URL: 'http://127.0.0.1:9',
+        UPSTREAM_CONSUMER_KEY: 'k',
+        UPSTREAM_CONSUMER_SECRET: 's',
+      };
+      const result = await run(['import', file], gateway);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('gateway mode: the upstream keeps the data; skipped 2 facilities');
+      expect(await count(databaseUrl, 'companies')).toBe(2);
+      expect(await count(databaseUrl, 'client_applications')).toBe(2);
+      expect(await count(databaseUrl, 'tenants')).toBe(0);
+    });
+
+    it.each([
+      [
+        { UPSTREAM_URL: 'http://127.0.0.1:9/' },
+        '  UPSTREAM_URL: gateway mode needs upstream credentials: UPSTREAM_CREDENTIALS_FILE, or UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET',
+      ],
+      [
+        { UPSTREAM_URL: 'http://127.0.0.1:9/v1', UPSTREAM_CONSUMER_KEY: 'k', UPSTREAM_CONSUMER_SECRET: 's' },
+        '  UPSTREAM_URL: give the base URL, without /v1 (the gateway adds each path)',
+      ],
+      [
+        { UPSTREAM_CONSUMER_KEY: 'k' },
+        '  UPSTREAM_CONSUMER_KEY: set only in gateway mode, with UPSTREAM_URL',
+      ],
+      [
+        { UPSTREAM_URL: 'http://127.0.0.1:9', UPSTREAM_CREDENTIALS_FILE: '/nonexistent/upstream.json' },
+        '  UPSTREAM_CREDENTIALS_FILE: no file /nonexistent/upstream.json',
+      ],
+    ])('refuses %j', async (env, line) => {
+      const result = await run(['serve'], env);
+      expect(result.code).toBe(2);
+      expect(result.err.split('\n')).toContain(line);
+    });
+  });
+
   describe('migrate', () => {
     it('brings a new database to the latest schema, then finds it up to date', async () => {
       const first = await run(['migrate']);

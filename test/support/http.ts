@@ -61,7 +61,12 @@ export async function createInstance(
 export async function createTestApp(
   dialect: Dialect,
   /** `env`: settings beside NODE_ENV and LOG_LEVEL (PAGE_CACHE_MB, for instance). */
-  options: { logLines?: string[]; env?: Record<string, string> } = {},
+  options: {
+    logLines?: string[];
+    env?: Record<string, string>;
+    /** Adds hooks to the app before it is ready (a test's view of the requests it serves). */
+    prepare?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestStore(dialect);
   const world = buildWorld();
@@ -74,6 +79,7 @@ export async function createTestApp(
   });
   const logStream = options.logLines ? { write: (line: string) => options.logLines!.push(line) } : undefined;
   const { app, services } = await buildApp({ config, store: db.store, clock, logStream });
+  options.prepare?.(app);
   await app.ready();
   const auth = (method: string, url: string) => oauthHeader(world.client, { method, url });
   return {

@@ -1,0 +1,45 @@
+/**
+ * Gateway mode's port: a deployment of the /v1 contract this instance stands in front of. The
+ * source in src/upstream signs each call with the caller's company's upstream credentials, bounds
+ * it in time and size, and turns every failure into a `DomainError` (`upstream_unavailable`,
+ * `upstream_timeout`, or `forbidden` for a company without upstream credentials).
+ */
+export interface UpstreamCall {
+  /** The company the call acts for: it picks the upstream credentials. */
+  readonly companyId: string;
+  readonly method: string;
+  /** The path, `/v1/...`, without the query. */
+  readonly path: string;
+  /** Query parameters, decoded, in order (the caller's own oauth_* left out). */
+  readonly query: ReadonlyArray<readonly [string, string]>;
+  /** The body as sent, and how: form pairs are signed too (RFC 5849 3.4.1.3). */
+  readonly body?:
+    | { readonly type: 'json'; readonly text: string }
+    | { readonly type: 'form'; readonly pairs: ReadonlyArray<readonly [string, string]> };
+  /** Sent upstream as X-Request-Id, so the upstream's meta.request_id is this request's. */
+  readonly requestId: string;
+  readonly idempotencyKey?: string;
+  readonly ifNoneMatch?: string;
+}
+
+export interface UpstreamAnswer {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+export interface UpstreamHealth {
+  readonly url: string;
+  /** closed: calling; open: answering without calling until `retryAt`; half-open: one trial call. */
+  readonly breaker: 'closed' | 'open' | 'half-open';
+  readonly retryAt: string | null;
+  readonly lastFailure: string | null;
+}
+
+export interface ContractUpstream {
+  /** One call; an answer the contract allows (any status but 5xx, the envelope or a PDF) or a DomainError. */
+  call(call: UpstreamCall): Promise<UpstreamAnswer>;
+  health(): UpstreamHealth;
+  close(): Promise<void>;
+}

@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { baseUri, percentEncode, sign, signatureBaseString } from '../auth/oauth1';
+import type { UpstreamConfig, UpstreamCredentials } from '../config';
+import { DomainError } from '../domain/errors';
+import type { Clock } from '../domain/shared/clock';
+import type {
+  ContractUpstream,
+  UpstreamAnswer,
+  UpstreamCall,
+  UpstreamHealth,
+} from '../domain/gateway/upstream.ports';
+import { CircuitBreaker } from './circuit-breaker';
+
+/** Where the gateway says why an upstream call failed (the caller sees only the kind). */
+export type UpstreamLog = (details: Record<string, unknown>, message: string) => void;
+
+/** Upstream answer headers a caller may see; the rest (connection, server, dates) stay here. */
+const PASSED_HEADERS = [
+  'content-type',
+  'content-disposition',
+  'etag',
+  'idempotent-replayed',
+  'retry-after',
+  'allow',
+];
+
+const ENVELOPE_META = Buffer.from('"meta":{');
+
+class UpstreamFailure extends Error {
+  constructor(
+    readonly kind: 'upstream_unavailable' | 'upstream_timeout',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The upstream over HTTP: kept-alive, pooled connections (at most `maxConnections`, further calls
+ * queue for one), each call signed with one-legged OAuth 1.0 HMAC-SHA1 as the legacy SDKs sign,
+ * bounded by `timeoutMs` and `maxAnswerBytes`, behind a circuit breaker.
+ */
+export class HttpUpstream implements ContractUpstream {
+  private readonly agent: http.Agent;
+  private readonly base: URL;
+  private readonly breaker: CircuitBreaker;
+
+  constructor(
+    private readonly config: UpstreamConfig,
+    private readonly clock: Clock,
+    private readonly log: UpstreamLog,
+  ) {
+    this.base = new URL(config.url);
+    const options = {
+      keepAlive: true,
+      maxSockets: config.maxConnections,
+      maxFreeSockets: config.maxConnections,
+    };
+    this.agent = this.base.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    this.breaker = new CircuitBreaker(config.breakerFailures, config.breakerCooldownMs, clock);
+  }
+
+  async call(call: UpstreamCall): Promise<UpstreamAnswer> {
+    const credentials = this.credentialsOf(call.companyId);
+    if (!this.breaker.allow()) {
+      const { retryAt } = this.breaker.state();
+      throw new DomainError(
+        'upstream_unavailable',
+        `the upstream is unavailable (it failed repeatedly); calls resume after ${retryAt}`,
+      );
+    }
+    let answer: UpstreamAnswer;
+    try {
+      answer = await this.send(call, credentials);
+      this.check(answer, call);
+    } catch (error) {
+      const failure =
+        error instanceof UpstreamFailure ? error : new UpstreamFailure('upstream_unavailable', String(error));
+      this.breaker.failed(failure.message);
+      this.log(
+        { method: call.method, path: call.path, requestId: call.requestId, cause: failure.message },
+        'upstream call failed',
+      );
+      throw new DomainError(
+        failure.kind,
+        failure.kind === 'upstream_timeout'
+          ? `the upstream did not answer within ${this.config.timeoutMs} ms`
+          : 'the upstream is unavailable',
+      );
+    }
+    this.breaker.succeeded();
+    if (answer.status === 401) {
+      // The caller was authenticated here; the upstream refusing the gateway is a setup fault.
+      this.log(
+        { companyId: call.companyId, path: call.path, requestId: call.requestId },
+        "the upstream refused the gateway's credentials for this company",
+      );
+      throw new DomainError('upstream_unavailable', "the upstream refused the gateway's credentials");
+    }
+    return answer;
+  }
+
+  health(): UpstreamHealth {
+    return { url: this.config.url, ...this.breaker.state() };
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+
+  private credentialsOf(companyId: string): UpstreamCredentials {
+    const credentials =
+      this.config.credentialsByCompany.get(companyId.toLowerCase()) ?? this.config.defaultCredentials;
+    if (!credentials) {
+      throw new DomainError(
+        'forbidden',
+        "this client's company has no credentials at the upstream (gateway mode)",
+      );
+    }
+    return credentials;
+  }
+
+  /** An answer the contract could give: 5xx, a body other than the envelope or a PDF, is a failure. */
+  private check(answer: UpstreamAnswer, call: UpstreamCall): void {
+    if (answer.status >= 500)
+      throw new UpstreamFailure('upstream_unavailable', `the upstream answered ${answer.status}`);
+    if (answer.status === 304 && call.ifNoneMatch) return;
+    const type = answer.headers['content-type'] ?? '';
+    if (answer.status === 200 && /^application\/pdf\b/i.test(type)) return;
+    // The envelope ends with meta, which holds the status (after pagination on a page): a cheap
+    // check of the shape, without parsing a large page again.
+    const body = answer.body;
+    const meta = body.lastIndexOf(ENVELOPE_META);
+    const enveloped =
+      /^application\/json\b/i.test(type) &&
+      body[0] === 0x7b &&
+      body[body.length - 1] === 0x7d &&
+      meta > 0 &&
+      body.indexOf(`"status_code":${answer.status},`, meta) > meta;
+    if (!enveloped) {
+      throw new UpstreamFailure(
+        'upstream_unavailable',
+        `the upstream answered ${answer.status} with ${type || 'no content type'}, not the contract's envelope`,
+      );
+    }
+  }
+
+  private send(call: UpstreamCall, credentials: UpstreamCredentials): Promise<UpstreamAnswer> {
+    const path = `${this.base.pathname.replace(/\/+$/, '')}${call.path}`;
+    const query = call.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
+    let payload: Buffer | null = null;
+    let contentType: string | null = null;
+    if (call.body?.type === 'json') {
+      payload = Buffer.from(call.body.text);
+      contentType = 'application/json';
+    } else if (call.body?.type === 'form') {
+      payload = Buffer.from(
+        call.body.pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&'),
+      );
+      contentType = 'application/x-www-form-urlencoded';
+    }
+    const headers: Record<string, string> = {
+      authorization: this.authorization(call, path, credentials),
+      'x-request-id': call.requestId,
+      'user-agent': 'facility-ops-gateway',
+    };
+    if (payload !== null && contentType !== null) {
+      headers['content-type'] = contentType;
+      headers['content-length'] = String(payload.length);
+    }
+    if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
+    if (call.ifNoneMatch !== undefined) headers['if-none-match'] = call.ifNoneMatch;
+
+    const transport = this.base.protocol === 'https:' ? https : http;
+    const limit = this.config.maxAnswerBytes;
+    return new Promise<UpstreamAnswer>((resolve, reject) => {
+      const request = transport.request(
+        {
+          protocol: this.base.protocol,
+          hostname: this.base.hostname,
+          port: this.base.port || undefined,
+          method: call.method,
+          path: query ? `${path}?${query}` : path,
+          headers,
+          agent: this.agent,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > limit) {
+              request.destroy(
+                new UpstreamFailure(
+                  'upstream_unavailable',
+                  `the upstream answer is larger than ${limit} bytes`,
+                ),
+              );
+              return;
+            }
+            chunks.push(chunk);
+          });
+          response.on('end', () => {
+            clearTimeout(timer);
+            const passed: Record<string, string> = {};
+            for (const name of PASSED_HEADERS) {
+              const value = response.headers[name];
+              if (typeof value === 'string') passed[name] = value;
+            }
+            resolve({ status: response.statusCode ?? 0, headers: passed, body: Buffer.concat(chunks, size) });
+          });
+          response.on('error', (error) => request.destroy(error));
+        },
+      );
+      const timer = setTimeout(
+        () =>
+          request.destroy(
+            new UpstreamFailure('upstream_timeout', `no answer within ${this.config.timeoutMs} ms`),
+          ),
+        this.config.timeoutMs,
+      );
+      request.on('error', (error) => {
+        clearTimeout(timer);
+        reject(
+          error instanceof UpstreamFailure
+            ? error
+            : new UpstreamFailure(
+                'upstream_unavailable',
+                `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`,
+              ),
+        );
+      });
+      request.end(payload ?? undefined);
+    });
+  }
+
+  /** One-legged OAuth 1.0, HMAC-SHA1: query and form parameters signed with the oauth_* ones. */
+  private authorization(call: UpstreamCall, path: string, credentials: UpstreamCredentials): string {
+    const oauth: Array<[string, string]> = [
+      ['oauth_consumer_key', credentials.consumerKey],
+      ['oauth_nonce', randomBytes(16).toString('hex')],
+      ['oauth_signature_method', 'HMAC-SHA1'],
+      ['oauth_timestamp', String(Math.floor(this.clock.now().getTime() / 1000))],
+      ['oauth_version', '1.0'],
+    ];
+    const params: Array<[string, string]> = [
+      ...call.query.map(([k, v]) => [k, v] as [string, string]),
+      ...(call.body?.type === 'form' ? call.body.pairs.map(([k, v]) => [k, v] as [string, string]) : []),
+      ...oauth,
+    ];
+    const base = signatureBaseString({
+      method: call.method,
+      baseUri: baseUri(this.base.protocol.replace(/:$/, ''), this.base.host, path),
+      params,
+    });
+    const signature = sign(base, credentials.consumerSecret, 'HMAC-SHA1');
+    return `OAuth ${[...oauth, ['oauth_signature', signature]].map(([k, v]) => `${k}="${percentEncode(v)}"`).join(', ')}`;
+  }
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { FixedClock } from '../../src/domain/shared/clock';
+import type { Services } from '../../src/services';
+import { importDataset } from '../../src/store/dataset/dataset.import';
+import type { World } from './factories';
+import { createTestStore, type Dialect } from './harness';
+
+/**
+ * A facility-ops instance in gateway mode in front of an upstream (a real facility-ops instance in
+ * system-of-record mode, listening on loopback). Its own database holds only the world's companies
+ * and client applications; the world's company has upstream credentials (its client's consumer key
+ * and secret at the upstream), the other company none.
+ */
+export interface Gateway {
+  app: FastifyInstance;
+  services: Services;
+  clock: FixedClock;
+  close(): Promise<void>;
+}
+
+export async function startGateway(
+  dialect: Dialect,
+  upstreamUrl: string,
+  world: World,
+  env: Record<string, string> = {},
+): Promise<Gateway> {
+  const db = await createTestStore(dialect);
+  await importDataset(db.store, {
+    version: 1,
+    companies: [world.company, world.otherCompany],
+    client_applications: [world.client, world.otherClient],
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-gateway-'));
+  const credentials = path.join(dir, 'upstream-credentials.json');
+  fs.writeFileSync(
+    credentials,
+    JSON.stringify({
+      [world.company.id]: {
+        consumer_key: world.client.consumer_key,
+        consumer_secret: world.client.consumer_secret,
+      },
+    }),
+  );
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '0',
+    UPSTREAM_URL: upstreamUrl,
+    UPSTREAM_CREDENTIALS_FILE: credentials,
+    ...env,
+  });
+  const clock = new FixedClock(new Date());
+  const { app, services } = await buildApp({ config, store: db.store, clock });
+  await app.ready();
+  return {
+    app,
+    services,
+    clock,
+    close: async () => {
+      await app.close();
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Listens on loopback (on `port` when given, to come back where it was); answers its base URL. */
+export async function listenOnLoopback(app: FastifyInstance, port = 0): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port });
+  return `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}`;
+}
