@@ -127,7 +127,7 @@ export function createServices(
     revisions,
     cacheMemory,
     upstream: config.upstream
-      ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined))
+      ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
       : null,
   };
 }

@@ -18,7 +18,7 @@ export class CacheMemory {
   private readonly entries = new Map<string, Slot>();
   private bytes = 0;
   /** Told of every lookup (the metrics count them). */
-  onLookup: (cache: 'rest' | 'graphql', kept: boolean) => void = () => {};
+  onLookup: (cache: 'rest' | 'graphql' | 'upstream', kept: boolean) => void = () => {};
 
   constructor(readonly maxBytes: number) {}
 

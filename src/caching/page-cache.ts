@@ -45,12 +45,24 @@ export class PageCache {
     key: string,
     build: () => Promise<CachedPage<M>>,
   ): Promise<CachedPage<M>> {
-    if (!this.memory.enabled) return build();
+    return (await this.getVersioned(scope, key, build)).page;
+  }
+
+  /**
+   * The page as `get` answers it, with the scope's revision token it is valid for (null with the
+   * cache turned off): what an ETag of the page is made from.
+   */
+  async getVersioned<M>(
+    scope: RevisionScope,
+    key: string,
+    build: () => Promise<CachedPage<M>>,
+  ): Promise<{ page: CachedPage<M>; token: string | null }> {
+    if (!this.memory.enabled) return { page: await build(), token: null };
     const token = await this.revisions.token(scope);
     const entry = this.memory.get<Entry>(key);
     const kept = entry !== undefined && entry.token === token;
     this.memory.onLookup('rest', kept);
-    if (kept) return entry.page as CachedPage<M>;
+    if (kept) return { page: entry.page as CachedPage<M>, token };
     const buildKey = `${token} ${key}`;
     let pending = this.building.get(buildKey) as Promise<CachedPage<M>> | undefined;
     if (pending === undefined) {
@@ -64,7 +76,7 @@ export class PageCache {
         () => this.building.delete(buildKey),
       );
     }
-    return pending;
+    return { page: await pending, token };
   }
 
   private keep(key: string, token: string, page: CachedPage<unknown>): void {

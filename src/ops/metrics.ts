@@ -44,13 +44,14 @@ export function registerMetrics(app: FastifyInstance): Registry {
 export function registerCacheMetrics(registry: Registry, memory: CacheMemory): void {
   const lookups = new Counter({
     name: 'answer_cache_lookups_total',
-    help: 'Lookups of kept answers (REST pages, GraphQL responses): kept (hit) or built (miss)',
+    help: 'Lookups of kept answers (REST pages, GraphQL responses, upstream answers revalidated with 304): kept (hit) or built (miss)',
     labelNames: ['cache', 'result'] as const,
     registers: [registry],
   });
   const children = {
     rest: { hit: lookups.labels('rest', 'hit'), miss: lookups.labels('rest', 'miss') },
     graphql: { hit: lookups.labels('graphql', 'hit'), miss: lookups.labels('graphql', 'miss') },
+    upstream: { hit: lookups.labels('upstream', 'hit'), miss: lookups.labels('upstream', 'miss') },
   };
   memory.onLookup = (cache, kept) => children[cache][kept ? 'hit' : 'miss'].inc();
   new Gauge({

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { entityTag, noneMatchHolds } from './kept-pages';
 import type { ParameterProblem } from '../domain/errors';
 import type { PageMeta } from '../domain/shared/pagination';
 import { FILTERED, SENSITIVE_NAMES } from '../domain/shared/sensitive';
@@ -35,6 +36,8 @@ export interface EnvelopeState {
   defaults: Record<string, unknown>;
   /** Keys after `parameters` (rate change updates: filters, sorting, search_term). */
   extraMeta: Record<string, unknown> | null;
+  /** A kept page's revision and key: the answer carries an ETag made from it (see keptPage). */
+  version?: string;
 }
 
 /** Echo of path, query and body parameters as received, with applied defaults and the wrapper key. */
@@ -121,7 +124,16 @@ export function sendOkSerialized(
   fragment: Buffer,
   pagination?: PageMeta,
 ): FastifyReply {
-  const meta = JSON.stringify(okMeta(request, pagination));
+  const metaObject = okMeta(request, pagination);
+  const version = request.envelope.version;
+  if (version !== undefined) {
+    const { request_id: _requestId, ...rest } = metaObject;
+    const tag = entityTag(version, JSON.stringify(rest));
+    reply.header('etag', tag);
+    // Unchanged since the caller's copy: no body (RFC 9110 15.4.5).
+    if (noneMatchHolds(request.headers['if-none-match'], tag)) return reply.code(304).send();
+  }
+  const meta = JSON.stringify(metaObject);
   const body = Buffer.concat([OPEN_BRACE, fragment, Buffer.from(`,"meta":${meta}}`)]);
   return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(body);
 }

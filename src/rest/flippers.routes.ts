@@ -4,7 +4,7 @@ import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
 import { facilityIdParam } from './schemas';
-import { jsonResponses } from './openapi';
+import { conditional, jsonResponses } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -19,9 +19,11 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
         summary: 'Enabled flippers of the facility and its company',
         tags: ['flippers'],
         operationId: 'listFlippers',
-        response: jsonResponses('Names of the enabled flippers', {
-          flippers: { type: 'array', items: { type: 'string' } },
-        }),
+        response: conditional(
+          jsonResponses('Names of the enabled flippers', {
+            flippers: { type: 'array', items: { type: 'string' } },
+          }),
+        ),
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
       },
     },

@@ -8,7 +8,7 @@ import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
 import { facilityIdParam, pageQuery } from './schemas';
-import { jsonResponses, nullableRefTo, refTo } from './openapi';
+import { conditional, jsonResponses, nullableRefTo, refTo } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -106,9 +106,11 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
           summary,
           tags: ['invoiceable items'],
           operationId,
-          response: jsonResponses(`${summary}, one page`, {
-            invoiceable_items: { type: 'array', items: refTo('InvoiceableItem') },
-          }),
+          response: conditional(
+            jsonResponses(`${summary}, one page`, {
+              invoiceable_items: { type: 'array', items: refTo('InvoiceableItem') },
+            }),
+          ),
           params: facilityParams,
           querystring: { type: 'object', properties: pageQuery },
         },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { KeptList } from '../caching/kept-lists';
 import type { CachedPage, PageCache } from '../caching/page-cache';
@@ -6,8 +7,12 @@ import type { CachedPage, PageCache } from '../caching/page-cache';
  * The page a route keeps between requests (its `kept` option names the list, so the scope it is
  * checked against), from memory while unchanged, else from `build`. `key` tells pages of the same
  * route apart (owner, list, page and page size, ...).
+ *
+ * The answer gets a weak ETag (`sendOkSerialized` sends it, and 304 to a matching If-None-Match):
+ * the page's revision token and key, and the parameters the envelope echoes. Weak, because two
+ * answers with the same tag differ in `meta.request_id` alone.
  */
-export function keptPage<Owner, M>(
+export async function keptPage<Owner, M>(
   request: FastifyRequest,
   pages: PageCache,
   owner: Owner,
@@ -16,5 +21,24 @@ export function keptPage<Owner, M>(
 ): Promise<CachedPage<M>> {
   const kept = request.routeOptions.config.kept as KeptList<Owner> | undefined;
   if (!kept) throw new Error(`${request.routeOptions.url} keeps pages but names no kept list`);
-  return pages.get(kept.scope(owner), `rest ${request.routeOptions.url} ${key}`, build);
+  const pageKey = `rest ${request.routeOptions.url} ${key}`;
+  const { page, token } = await pages.getVersioned(kept.scope(owner), pageKey, build);
+  if (token !== null) request.envelope.version = `${token} ${pageKey}`;
+  return page;
+}
+
+/** The weak ETag of an answer: its page's version and what the envelope echoes. */
+export function entityTag(version: string, echo: string): string {
+  const digest = createHash('sha256').update(version).update('\n').update(echo).digest('base64url');
+  return `W/"${digest.slice(0, 27)}"`;
+}
+
+/** Whether If-None-Match names the tag (weak comparison, RFC 9110 13.1.2), or is `*`. */
+export function noneMatchHolds(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  const opaque = tag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value.replace(/^W\//, '') === opaque;
+  });
 }

@@ -347,6 +347,18 @@ export function jsonResponses(description: string, data: Record<string, unknown>
   };
 }
 
+/** A kept answer's responses: the 200 with its weak ETag, and 304 to a matching If-None-Match. */
+export function conditional<R extends { 200: Record<string, unknown> }>(responses: R): R & { 304: unknown } {
+  return {
+    ...responses,
+    200: {
+      ...responses[200],
+      headers: { ETag: { type: 'string', description: 'Weak: send it back in If-None-Match' } },
+    },
+    304: { description: 'Unchanged since the ETag sent in If-None-Match: no body', type: 'null' },
+  };
+}
+
 export const refTo = ref;
 export const nullableRefTo = nullableRef;
 

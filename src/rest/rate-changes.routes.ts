@@ -5,7 +5,7 @@ import type { Services } from '../services';
 import { sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
 import { idParam, pageQuery, queryString } from './schemas';
-import { jsonResponses, refTo } from './openapi';
+import { conditional, jsonResponses, refTo } from './openapi';
 
 interface CompanyParams {
   company_id: string;
@@ -47,9 +47,11 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
           '(case-insensitive), changed_at, then id.',
         tags: ['rate change updates'],
         operationId: 'listRateChangeUpdates',
-        response: jsonResponses('One page of rate changes, with meta.filters, sorting and search_term', {
-          rate_change_updates: { type: 'array', items: refTo('RateChangeUpdate') },
-        }),
+        response: conditional(
+          jsonResponses('One page of rate changes, with meta.filters, sorting and search_term', {
+            rate_change_updates: { type: 'array', items: refTo('RateChangeUpdate') },
+          }),
+        ),
         params: {
           type: 'object',
           properties: { company_id: idParam('Company id (UUID)') },

@@ -11,6 +11,7 @@ import type {
   UpstreamCall,
   UpstreamHealth,
 } from '../domain/gateway/upstream.ports';
+import type { CacheMemory } from '../caching/cache-memory';
 import { CircuitBreaker } from './circuit-breaker';
 
 /** Where the gateway says why an upstream call failed (the caller sees only the kind). */
@@ -27,6 +28,29 @@ const PASSED_HEADERS = [
 ];
 
 const ENVELOPE_META = Buffer.from('"meta":{');
+const REQUEST_ID = Buffer.from('"request_id":');
+
+/** An upstream GET answer kept for revalidation, under the ETag it came with. */
+interface KeptUpstreamAnswer {
+  etag: string;
+  answer: UpstreamAnswer;
+}
+
+/**
+ * A kept answer as the upstream would write it for this request: the same bytes but for
+ * `meta.request_id` (meta is the envelope's last key; its request_id comes before `parameters`).
+ */
+function withRequestId(answer: UpstreamAnswer, requestId: string): UpstreamAnswer {
+  const body = answer.body;
+  const meta = body.lastIndexOf(ENVELOPE_META);
+  const at = meta < 0 ? -1 : body.indexOf(REQUEST_ID, meta);
+  if (at < 0) return answer;
+  const start = at + REQUEST_ID.length;
+  const end = body.indexOf(0x2c, start); // the comma after the id (a JSON string without commas)
+  if (end < 0) return answer;
+  const id = Buffer.from(JSON.stringify(requestId));
+  return { ...answer, body: Buffer.concat([body.subarray(0, start), id, body.subarray(end)]) };
+}
 
 class UpstreamFailure extends Error {
   constructor(
@@ -51,6 +75,8 @@ export class HttpUpstream implements ContractUpstream {
     private readonly config: UpstreamConfig,
     private readonly clock: Clock,
     private readonly log: UpstreamLog,
+    /** Where GET answers with an ETag are kept for revalidation (PAGE_CACHE_MB, shared). */
+    private readonly memory: CacheMemory | null = null,
   ) {
     this.base = new URL(config.url);
     const options = {
@@ -62,7 +88,29 @@ export class HttpUpstream implements ContractUpstream {
     this.breaker = new CircuitBreaker(config.breakerFailures, config.breakerCooldownMs, clock);
   }
 
+  /**
+   * A GET the caller did not make conditional is revalidated when an earlier answer with an ETag is
+   * kept: the upstream answers 304 instead of building the page again, and the kept answer goes
+   * back with this request's id. Kept per company, path and query.
+   */
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
+    if (call.method !== 'GET' || call.ifNoneMatch !== undefined || !this.memory?.enabled)
+      return this.callOnce(call);
+    const key = JSON.stringify(['upstream', call.companyId.toLowerCase(), call.path, call.query]);
+    const kept = this.memory.get<KeptUpstreamAnswer>(key);
+    const answer = await this.callOnce(kept ? { ...call, ifNoneMatch: kept.etag } : call);
+    if (kept && answer.status === 304) {
+      this.memory.onLookup('upstream', true);
+      return withRequestId(kept.answer, call.requestId);
+    }
+    this.memory.onLookup('upstream', false);
+    const etag = answer.headers.etag;
+    if (answer.status === 200 && etag)
+      this.memory.set(key, { etag, answer } satisfies KeptUpstreamAnswer, answer.body.length);
+    return answer;
+  }
+
+  private async callOnce(call: UpstreamCall): Promise<UpstreamAnswer> {
     const credentials = this.credentialsOf(call.companyId);
     if (!this.breaker.allow()) {
       const { retryAt } = this.breaker.state();

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, oauthHeader, type TestApp } from '../support/http';
 import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
+import { buildItem } from '../support/factories';
 import { loadRichWorld, type RichWorld } from '../support/rich-world';
 import {
   encodeQuery,
@@ -24,14 +25,20 @@ describeEachDialect('/v1 in gateway mode, in front of a real upstream', (dialect
   let gateway: Gateway;
   let operations: Operation[];
   let upstreamCalls = 0;
+  /** The statuses the upstream answered, in order. */
+  const upstreamStatuses: number[] = [];
 
   beforeAll(async () => {
     upstream = await createTestApp(dialect, {
       env: { RATE_LIMIT_PER_MINUTE: '0' },
-      prepare: (app) =>
+      prepare: (app) => {
         app.addHook('onRequest', async () => {
           upstreamCalls += 1;
-        }),
+        });
+        app.addHook('onResponse', async (_request, reply) => {
+          upstreamStatuses.push(reply.statusCode);
+        });
+      },
     });
     w = await loadRichWorld(upstream);
     const url = await listenOnLoopback(upstream.app);
@@ -108,6 +115,27 @@ describeEachDialect('/v1 in gateway mode, in front of a real upstream', (dialect
       }
     }
     expect(differences).toEqual([]);
+  });
+
+  it('revalidates a kept GET answer: the upstream answers 304, the caller the whole answer with its own id', async () => {
+    const url = `/v1/${upstream.world.facility.id}/invoiceable_items/services?per_page=3`;
+    const [first] = await both({ method: 'GET', url });
+    expect(first.statusCode).toBe(200);
+    const seen = upstreamStatuses.length;
+    const [viaGateway, direct] = await both({ method: 'GET', url });
+    // The gateway's call was answered 304 (then the test's direct call 200).
+    expect(upstreamStatuses.slice(seen)).toEqual([304, 200]);
+    expect(viaGateway.statusCode).toBe(200);
+    expect(viaGateway.body).toBe(direct.body);
+    expect(viaGateway.json().meta.request_id).toBe(direct.json().meta.request_id);
+
+    // Changed upstream: a whole new answer.
+    await upstream.load({
+      invoiceable_items: [buildItem({ facility_id: upstream.world.facility.id, kind: 'service' })],
+    });
+    const [changed, changedDirect] = await both({ method: 'GET', url });
+    expect(changed.body).toBe(changedDirect.body);
+    expect(changed.json().meta.pagination.total_entries).toBe(first.json().meta.pagination.total_entries + 1);
   });
 
   it('writes through the gateway: a note, a move-in review, an e-sign message', async () => {

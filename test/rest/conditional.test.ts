@@ -1,0 +1,88 @@
+import { describeEachDialect } from '../support/harness';
+import { createTestApp, type TestApp } from '../support/http';
+import { buildItem } from '../support/factories';
+import { loadRichWorld, type RichWorld } from '../support/rich-world';
+
+/**
+ * Conditional requests: the kept GET answers (flippers, invoiceable item lists, rate change
+ * updates) carry a weak ETag, and a caller that sends it back in If-None-Match gets 304 without a
+ * body while the data and the parameters are unchanged; any change of either answers 200 anew.
+ */
+describeEachDialect('ETag and If-None-Match on the kept GET answers', (dialect) => {
+  let t: TestApp;
+  let w: RichWorld;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    w = await loadRichWorld(t);
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${t.world.client.bearer_token}`, ...headers },
+    });
+
+  const urls = () => {
+    const f = `/v1/${t.world.facility.id}`;
+    const window = `updated_after=${w.rateChanges.updatedAfter}&updated_before=${w.rateChanges.updatedBefore}`;
+    return [
+      `${f}/flippers`,
+      `${f}/invoiceable_items`,
+      `${f}/invoiceable_items/retail?per_page=5`,
+      `/v1/companies/${t.world.company.id}/rate_change_updates?${window}`,
+    ];
+  };
+
+  it.each([0, 1, 2, 3])('answers 304 without a body to a matching If-None-Match (url %i)', async (index) => {
+    const url = urls()[index];
+    const first = await get(url);
+    expect(first.statusCode).toBe(200);
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+
+    const again = await get(url, { 'if-none-match': tag, 'x-request-id': 'conditional-1' });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(tag);
+    expect(again.headers['x-request-id']).toBe('conditional-1');
+
+    // A list of tags, or the tag without W/, match too; another tag does not.
+    expect((await get(url, { 'if-none-match': `"nope", ${tag}` })).statusCode).toBe(304);
+    expect((await get(url, { 'if-none-match': tag.slice(2) })).statusCode).toBe(304);
+    const other = await get(url, { 'if-none-match': 'W/"another"' });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers.etag).toBe(tag);
+  });
+
+  it('answers 200 with a new tag once the data changed', async () => {
+    const url = `/v1/${t.world.facility.id}/invoiceable_items`;
+    const first = await get(url);
+    const tag = first.headers.etag as string;
+    await t.load({ invoiceable_items: [buildItem({ facility_id: t.world.facility.id, kind: 'service' })] });
+    const changed = await get(url, { 'if-none-match': tag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(tag);
+    expect(changed.json().meta.pagination.total_entries).toBe(first.json().meta.pagination.total_entries + 1);
+  });
+
+  it('tells pages and parameters apart: another page or page size has another tag', async () => {
+    const f = `/v1/${t.world.facility.id}/invoiceable_items`;
+    const tags = await Promise.all(
+      [`${f}?per_page=1`, `${f}?per_page=1&page=2`, `${f}?per_page=2`, f].map(
+        async (url) => (await get(url)).headers.etag,
+      ),
+    );
+    expect(new Set(tags).size).toBe(4);
+  });
+
+  it('sends no ETag on answers that are not kept (a ledger, a write)', async () => {
+    const ledger = await get(
+      `/v1/${t.world.facility.id}/ledgers/${w.ledgerId}/insurance_services_and_discounts`,
+    );
+    expect(ledger.statusCode).toBe(200);
+    expect(ledger.headers.etag).toBeUndefined();
+  });
+});
