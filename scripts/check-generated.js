@@ -7,6 +7,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { generate, loadCodegenConfig } = require('@graphql-codegen/cli');
 const { schemaFileText } = require('../src/graphql/schema');
+const { gatewaySchema, gatewaySchemaFileText } = require('../src/graphql/gateway/gateway-schema');
+const { GATEWAY_RESOLVERS } = require('../src/graphql/gateway/gateway-resolvers');
 
 const root = path.resolve(__dirname, '..');
 
@@ -27,6 +29,13 @@ async function main() {
   const committed = fs.existsSync(schemaPath) ? fs.readFileSync(schemaPath, 'utf8') : '';
   if (committed !== schema)
     stale.push(`schema.graphql (${firstDifference(schema, committed)}); run npm run schema:emit`);
+  const gatewayPath = path.join(root, 'schema.gateway.graphql');
+  const gateway = gatewaySchemaFileText(gatewaySchema(GATEWAY_RESOLVERS));
+  const committedGateway = fs.existsSync(gatewayPath) ? fs.readFileSync(gatewayPath, 'utf8') : '';
+  if (committedGateway !== gateway)
+    stale.push(
+      `schema.gateway.graphql (${firstDifference(gateway, committedGateway)}); run npm run schema:emit`,
+    );
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-codegen-'));
   try {
@@ -51,7 +60,7 @@ async function main() {
     console.error(`generated files are stale:\n  ${stale.join('\n  ')}`);
     process.exitCode = 1;
   } else {
-    console.log('schema.graphql and codegen output are up to date');
+    console.log('schema.graphql, schema.gateway.graphql and codegen output are up to date');
   }
 }
 

@@ -1,10 +1,22 @@
-// Writes schema.graphql (or the path given) from the TypeGraphQL classes: `npm run schema:emit`.
+// Writes schema.graphql and schema.gateway.graphql (or, with a path, the first alone) from the
+// TypeGraphQL classes: `npm run schema:emit`.
 require('./swc-register');
 require('reflect-metadata');
 const fs = require('node:fs');
 const path = require('node:path');
 const { schemaFileText } = require('../src/graphql/schema');
+const { gatewaySchemaFileText } = require('../src/graphql/gateway/gateway-schema');
+const { GATEWAY_RESOLVERS } = require('../src/graphql/gateway/gateway-resolvers');
+const { gatewaySchema } = require('../src/graphql/gateway/gateway-schema');
 
-const target = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'schema.graphql'));
-fs.writeFileSync(target, schemaFileText());
-console.log(`wrote ${path.relative(process.cwd(), target)}`);
+const root = path.join(__dirname, '..');
+const files = process.argv[2]
+  ? [[path.resolve(process.argv[2]), schemaFileText()]]
+  : [
+      [path.join(root, 'schema.graphql'), schemaFileText()],
+      [path.join(root, 'schema.gateway.graphql'), gatewaySchemaFileText(gatewaySchema(GATEWAY_RESOLVERS))],
+    ];
+for (const [target, text] of files) {
+  fs.writeFileSync(target, text);
+  console.log(`wrote ${path.relative(process.cwd(), target)}`);
+}

@@ -187,14 +187,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerOpsRoutes(app, store, registry, services.upstream);
   const upstream = services.upstream;
   if (upstream) {
-    // Gateway mode: /v1 answers what the upstream answers; GraphQL over it is not served yet.
+    // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).
     forwardV1ToUpstream(app, upstream);
     app.addHook('onClose', () => upstream.close());
   }
   registerV1Routes(app, services);
-  if (!upstream) {
-    await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
-  }
+  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

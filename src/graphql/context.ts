@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { Caller } from '../domain/caller';
 import type { Services } from '../services';
 import { createLoaders, type Loaders } from './loaders';
+import { UpstreamReads } from './gateway/upstream-reads';
 import type { ResponseTrace } from './response-cache';
 
 /** What every resolver receives; built anew for each request. */
@@ -17,6 +18,8 @@ export interface GraphqlContext {
    * scope here before reading, and root records are read fresh.
    */
   trace: ResponseTrace | null;
+  /** Gateway mode: this request's reads of the upstream; null otherwise. */
+  upstream: UpstreamReads | null;
 }
 
 /**
@@ -37,5 +40,6 @@ export function createContext(request: FastifyRequest, services: Services): Grap
     requestId: request.id,
     log: request.log,
     trace: null,
+    upstream: services.upstream ? new UpstreamReads(services.upstream, caller.companyId, request.id) : null,
   };
 }

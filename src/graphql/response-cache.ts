@@ -151,13 +151,15 @@ export class GraphqlResponseCache {
     private readonly schema: GraphQLSchema,
     private readonly revisions: RevisionTokens,
     private readonly memory: CacheMemory,
+    /** False in gateway mode: nothing is kept (the data's revisions are the upstream's). */
+    private readonly enabled = true,
   ) {}
 
   plugin(): ApolloServerPlugin<GraphqlContext> {
     return {
       requestDidStart: async () => ({
         didResolveOperation: async (rc) => {
-          if (!this.memory.enabled || rc.operation?.operation !== 'query') return;
+          if (!this.enabled || !this.memory.enabled || rc.operation?.operation !== 'query') return;
           if (!this.keepable(rc.document, rc.operationName ?? null)) return;
           rc.contextValue.trace = new ResponseTrace(this.keyOf(rc), this.revisions);
         },
@@ -216,7 +218,7 @@ export class GraphqlResponseCache {
 
   /** Before Apollo: the kept answer of a current response under the key, or null. */
   async keptAnswer(key: string): Promise<KeptAnswer | null> {
-    if (!this.memory.enabled) return null;
+    if (!this.enabled || !this.memory.enabled) return null;
     const kept = this.memory.get<StoredResponse>(key);
     if (kept === undefined || kept.headers === null || !(await this.current(kept.tokens))) return null;
     this.memory.onLookup('graphql', true);

@@ -25,6 +25,8 @@ import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limit
 import { jitGateway } from './jit-executor';
 import { GraphqlResponseCache } from './response-cache';
 import { graphqlSchema } from './schema';
+import { GATEWAY_RESOLVERS } from './gateway/gateway-resolvers';
+import { gatewaySchema } from './gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
 
@@ -125,11 +127,16 @@ export async function registerGraphql(
   options: GraphqlOptions = {},
 ): Promise<void> {
   const showSchema = config.graphqlIntrospection;
-  const schema = options.schema ?? graphqlSchema();
-  const responses = new GraphqlResponseCache(schema, services.revisions, services.cacheMemory);
+  // Gateway mode: the part of the graph the contract feeds, read from the upstream, nothing kept
+  // here (the revision counters that keep answers fresh are the upstream's).
+  const gatewayMode = services.upstream !== null;
+  const schema = options.schema ?? (gatewayMode ? gatewaySchema(GATEWAY_RESOLVERS) : graphqlSchema());
+  const responses = new GraphqlResponseCache(schema, services.revisions, services.cacheMemory, !gatewayMode);
+  // Executes with graphql-jit (measured: bench/graphql.js); Apollo parses, validates and formats.
+  // The gateway's resolvers wait on the upstream; graphql-js executes them.
+  const execution = gatewayMode ? { schema } : { gateway: jitGateway(schema) };
   const apollo = new ApolloServer<GraphqlContext>({
-    // Executes with graphql-jit (measured: bench/graphql.js); Apollo parses, validates and formats.
-    gateway: jitGateway(schema),
+    ...(execution as { schema: GraphQLSchema }),
     introspection: showSchema,
     hideSchemaDetailsFromClientErrors: !showSchema,
     includeStacktraceInErrorResponses: false,

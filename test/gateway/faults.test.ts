@@ -80,6 +80,18 @@ describe('gateway mode when the upstream fails', () => {
     for (let i = 0; i < 3; i++) statuses.push((await ask()).statusCode);
     expect(statuses).toEqual([502, 502, 502]);
 
+    // GraphQL says so with its own code.
+    const graphql = await gateway.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        authorization: `Bearer ${upstream.world.client.bearer_token}`,
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({ query: `{ facility(id: "${upstream.world.facility.id}") { flippers } }` }),
+    });
+    expect(graphql.json().errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+
     // The breaker is open: a caller is refused at once, and the operators see why.
     const refused = await ask();
     expect(refused.statusCode).toBe(502);

@@ -31,6 +31,8 @@ describe('GraphQL error mapping', () => {
       ['not_found', 'NOT_FOUND', 9],
       ['gone', 'GONE', null],
       ['rate_limited', 'RATE_LIMITED', null],
+      ['upstream_unavailable', 'UPSTREAM_UNAVAILABLE', null],
+      ['upstream_timeout', 'UPSTREAM_UNAVAILABLE', null],
     ]);
   });
 

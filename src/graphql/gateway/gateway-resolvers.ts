@@ -1,0 +1,217 @@
+import type { GraphQLFieldResolver } from 'graphql';
+import type { GraphqlContext } from '../context';
+import type { GatewayResolvers } from './gateway-schema';
+import type { Envelope, UpstreamReads } from './upstream-reads';
+
+/**
+ * Gateway mode's resolvers: each field reads the contract's answer that holds it, through the
+ * request's `UpstreamReads` (one call per distinct GET), and answers it as the service's own
+ * resolvers would: camelCase names, "Variable" amounts as null with a flag, REST pages as
+ * `entries` and `pagination`. Instants are the upstream's strings, offsets and all.
+ */
+
+type Resolver<Args = Record<string, unknown>> = GraphQLFieldResolver<
+  Record<string, unknown>,
+  GraphqlContext,
+  Args
+>;
+
+const reads = (ctx: GraphqlContext): UpstreamReads => {
+  if (!ctx.upstream) throw new Error('a gateway resolver ran outside gateway mode');
+  return ctx.upstream;
+};
+
+/** Snake-case keys as camelCase, at every depth. */
+export function camelize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelize);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()),
+      camelize(v),
+    ]),
+  );
+}
+
+/** An item of REST 2.7 as the InvoiceableItem interface answers it. */
+function item(rest: unknown): Record<string, unknown> {
+  const camel = camelize(rest) as Record<string, unknown>;
+  return {
+    ...camel,
+    amount: camel.amount === 'Variable' ? null : camel.amount,
+    amountIsVariable: camel.amount === 'Variable',
+  };
+}
+
+/** A REST page as a GraphQL page. */
+function page(envelope: Envelope, key: string, map: (entry: unknown) => unknown = camelize) {
+  return {
+    entries: (envelope[key] as unknown[]).map(map),
+    pagination: camelize(envelope.meta.pagination),
+  };
+}
+
+const ITEM_TYPES: Record<string, string> = {
+  fee: 'FeeItem',
+  insurance: 'InsuranceItem',
+  service: 'ServiceItem',
+  retail: 'RetailItem',
+};
+
+const ITEM_PATHS: Record<string, string> = {
+  all: '',
+  insurance: '/insurance',
+  services: '/services',
+  retail: '/retail',
+  rental_center: '/rental_center',
+};
+
+const facilityPath = (facility: Record<string, unknown>) => `/v1/${encodeURIComponent(String(facility.id))}`;
+
+const facility: Resolver<{ id: string }> = async (_root, { id }, ctx) => {
+  // The flipper list is the lightest read that tells an unknown or another company's facility.
+  await reads(ctx).get(`/v1/${encodeURIComponent(id)}/flippers`);
+  return { id };
+};
+
+const company: Resolver<{ id: string }> = (_root, { id }) => ({ id });
+
+const rateAppliedActions: Resolver<{ startDate?: string; endDate?: string }> = async (root, args, ctx) => {
+  const answer = await reads(ctx).get(`${facilityPath(root)}/rate_applied_actions`, {
+    start_date: args.startDate,
+    end_date: args.endDate,
+  });
+  return (answer.rate_applied_actions as unknown[]).map((action) => ({
+    ...(camelize(action) as Record<string, unknown>),
+    facilityId: root.id,
+  }));
+};
+
+/** A ledger reached from a rate applied action: its three lists come from one read. */
+const ledgerOf =
+  (key: 'newLedgerId' | 'oldLedgerId'): Resolver =>
+  (action) => {
+    const id = action[key];
+    return typeof id === 'string' && id !== '' ? { id, facilityId: action.facilityId } : null;
+  };
+
+const ledgerRead = (ledger: Record<string, unknown>, ctx: GraphqlContext) =>
+  reads(ctx).get(
+    `/v1/${encodeURIComponent(String(ledger.facilityId))}/ledgers/${encodeURIComponent(String(ledger.id))}/insurance_services_and_discounts`,
+  );
+
+const ledgerPart =
+  (key: 'insurance' | 'services' | 'discounts'): Resolver =>
+  async (ledger, _args, ctx) =>
+    camelize((await ledgerRead(ledger, ctx))[key]);
+
+const invoiceableItems: Resolver<{ list?: string; page?: number; perPage?: number }> = async (
+  root,
+  args,
+  ctx,
+) => {
+  const answer = await reads(ctx).get(
+    `${facilityPath(root)}/invoiceable_items${ITEM_PATHS[args.list ?? 'all']}`,
+    {
+      page: args.page,
+      per_page: args.perPage,
+    },
+  );
+  return page(answer, 'invoiceable_items', item);
+};
+
+const invoiceableItemFees: Resolver = async (root, _args, ctx) => {
+  const fees = (await reads(ctx).get(`${facilityPath(root)}/invoiceable_items/fees`)).fees as Record<
+    string,
+    unknown
+  >;
+  const one = (value: unknown) => (value === null ? null : item(value));
+  return {
+    securityDeposit: one(fees.security_deposit),
+    onlinePayment: one(fees.online_payment),
+    reservation: one(fees.reservation),
+    moveInFees: (fees.move_in_fees as unknown[]).map(item),
+    transferFees: (fees.transfer_fees as unknown[]).map(item),
+    other: (fees.other as unknown[]).map(item),
+  };
+};
+
+const rateChangeUpdates: Resolver<{
+  updatedAfter: string;
+  updatedBefore: string;
+  page?: number;
+  perPage?: number;
+  createdBy?: number;
+}> = async (root, args, ctx) => {
+  const answer = await reads(ctx).get(
+    `/v1/companies/${encodeURIComponent(String(root.id))}/rate_change_updates`,
+    {
+      updated_after: args.updatedAfter,
+      updated_before: args.updatedBefore,
+      page: args.page,
+      per_page: args.perPage,
+      created_by: args.createdBy,
+    },
+  );
+  return page(answer, 'rate_change_updates');
+};
+
+const eventDocuments: Resolver<{ page?: number; perPage?: number }> = async (event, args, ctx) => {
+  const answer = await reads(ctx).get(
+    `/v1/${encodeURIComponent(String(event.facilityId))}/events/${encodeURIComponent(String(event.id))}/documents`,
+    { page: args.page, per_page: args.perPage },
+  );
+  return page(answer, 'documents');
+};
+
+const createNote: Resolver<{
+  facilityId: string;
+  input: { noteText: string; tenantId?: string; unitId?: string; ledgerId?: string; userId?: string };
+}> = async (_root, { facilityId, input }, ctx) => {
+  const note: Record<string, string> = { note_text: input.noteText };
+  if (input.tenantId != null) note.tenant_id = input.tenantId;
+  if (input.unitId != null) note.unit_id = input.unitId;
+  if (input.ledgerId != null) note.ledger_id = input.ledgerId;
+  const body = { note, ...(input.userId != null ? { user_id: input.userId } : {}) };
+  const answer = await reads(ctx).post(`/v1/${encodeURIComponent(facilityId)}/notes`, body);
+  return camelize(answer.note_event);
+};
+
+const reviewMoveInCost: Resolver<{
+  facilityId: string;
+  input: { unitId: string; tenantId?: string; moveInDate?: string };
+}> = async (_root, { facilityId, input }, ctx) => {
+  const moveIn: Record<string, string> = { unit_id: input.unitId };
+  if (input.tenantId != null) moveIn.tenant_id = input.tenantId;
+  if (input.moveInDate != null) moveIn.move_in_date = input.moveInDate;
+  const answer = await reads(ctx).post(`/v1/${encodeURIComponent(facilityId)}/move_ins/review_cost`, {
+    move_in: moveIn,
+  });
+  return camelize(answer.move_in);
+};
+
+const flippers: Resolver = async (root, _args, ctx) =>
+  (await reads(ctx).get(`${facilityPath(root)}/flippers`)).flippers;
+
+const flipper: Resolver<{ name: string }> = async (root, { name }, ctx) => {
+  const answer = await reads(ctx).get(`${facilityPath(root)}/flippers/${encodeURIComponent(name)}`);
+  return answer[name] === true;
+};
+
+/** An event of the facility: its documents say whether it is there. */
+const event: Resolver<{ id: string }> = (root, { id }) => ({ id, facilityId: root.id });
+
+export const GATEWAY_RESOLVERS: GatewayResolvers = {
+  Query: { facility, company },
+  Mutation: { createNote, reviewMoveInCost },
+  Facility: { flippers, flipper, rateAppliedActions, invoiceableItems, invoiceableItemFees, event },
+  Company: { rateChangeUpdates },
+  Event: { documents: eventDocuments },
+  RateAppliedAction: { newLedger: ledgerOf('newLedgerId'), oldLedger: ledgerOf('oldLedgerId') },
+  Ledger: {
+    insurance: ledgerPart('insurance'),
+    services: ledgerPart('services'),
+    discounts: ledgerPart('discounts'),
+  },
+  InvoiceableItem: { __resolveType: (value: { kind: string }) => ITEM_TYPES[value.kind] },
+} as unknown as GatewayResolvers;

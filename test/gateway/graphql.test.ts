@@ -1,0 +1,221 @@
+import type { FastifyInstance } from 'fastify';
+import { buildRateAppliedAction } from '../support/factories';
+import { describeEachDialect } from '../support/harness';
+import { createTestApp, type TestApp } from '../support/http';
+import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
+import { loadRichWorld, type RichWorld } from '../support/rich-world';
+
+const PAGINATION = 'pagination { currentPage totalPages perPage totalEntries previousPage nextPage }';
+const ITEM = `id productCode kind description requiredAtMoveIn requiredAtTransfer amount amountIsVariable
+  shortDescription showInSalesCenter taxTotal total invoiceableAmounts { id amount kind limit }
+  ... on InsuranceItem { coverageAmount coveragePercentage providerName providerKey }
+  ... on RetailItem { quantity isRentalCenterLock }`;
+const LEDGER = `id
+  insurance { id effectiveDate cancelDate amount data { description retainType productCode policyNumber
+    retainAmount coverageAmount coveragePercentage insuranceProviderKey } }
+  services { id effectiveDate cancelDate amount data { description productCode } }
+  discounts { id name kind description startDate endDate minOccupancyMonths }`;
+
+/**
+ * GraphQL in gateway mode over a real facility-ops upstream: every query of the gateway's schema
+ * answers the same data as the system of record's own GraphQL, each distinct upstream resource is
+ * read once per request, and the fields the contract cannot feed are not in the schema.
+ */
+describeEachDialect('GraphQL in gateway mode', (dialect) => {
+  let upstream: TestApp;
+  let w: RichWorld;
+  let gateway: Gateway;
+  let calls: string[] = [];
+
+  beforeAll(async () => {
+    upstream = await createTestApp(dialect, {
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+      prepare: (app: FastifyInstance) =>
+        app.addHook('onRequest', async (request) => {
+          calls.push(`${request.method} ${request.url}`);
+        }),
+    });
+    w = await loadRichWorld(upstream);
+    gateway = await startGateway(dialect, await listenOnLoopback(upstream.app), upstream.world);
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  const graphql = async (app: FastifyInstance, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        authorization: `Bearer ${upstream.world.client.bearer_token}`,
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({ query, variables }),
+    });
+    return res.json() as {
+      data?: Record<string, unknown>;
+      errors?: Array<{ message: string; extensions: { code: string } }>;
+    };
+  };
+
+  /** The query through the gateway and on the upstream's own GraphQL: the same answer. */
+  async function same(query: string, variables: Record<string, unknown> = {}) {
+    const viaGateway = await graphql(gateway.app, query, variables);
+    const direct = await graphql(upstream.app, query, variables);
+    expect(viaGateway.errors).toBeUndefined();
+    expect(direct.errors).toBeUndefined();
+    expect(viaGateway.data).toEqual(direct.data);
+    return viaGateway.data!;
+  }
+
+  it('answers flippers, rate applied actions with their ledgers, as the system of record does', async () => {
+    const data = await same(
+      `query ($id: UUID!, $day: LocalDate!) { facility(id: $id) {
+        id flippers on: flipper(name: "online_payments") off: flipper(name: "nothing_here")
+        rateAppliedActions(startDate: $day, endDate: $day) {
+          rateInfo { appliedRate { name amount } standardRate } source completedOn completedBy employeeId
+          userId timeCompleted event oldLedgerId newLedgerId unitId leadId
+          newLedger { ${LEDGER} } oldLedger { id }
+        } } }`,
+      { id: upstream.world.facility.id, day: w.rateAppliedActionsOn },
+    );
+    const facility = data.facility as { rateAppliedActions: Array<{ newLedger: { insurance: unknown } }> };
+    expect(facility.rateAppliedActions).toHaveLength(1);
+    expect(facility.rateAppliedActions[0].newLedger.insurance).not.toBeNull();
+  });
+
+  it("answers every invoiceable item list, the fees, an event's documents and rate change updates alike", async () => {
+    await same(
+      `query ($id: UUID!, $event: UUID!) { facility(id: $id) {
+        all: invoiceableItems { entries { ${ITEM} } ${PAGINATION} }
+        insurance: invoiceableItems(list: INSURANCE) { entries { ${ITEM} } ${PAGINATION} }
+        services: invoiceableItems(list: SERVICES) { entries { ${ITEM} } ${PAGINATION} }
+        retail: invoiceableItems(list: RETAIL, page: 1, perPage: 1) { entries { ${ITEM} } ${PAGINATION} }
+        rentalCenter: invoiceableItems(list: RENTAL_CENTER) { entries { ${ITEM} } ${PAGINATION} }
+        invoiceableItemFees { securityDeposit { id } onlinePayment { id } reservation { id }
+          moveInFees { ${ITEM} } transferFees { id } other { id } }
+        event(id: $event) { id documents { entries { id description type isRelevant createdAt } ${PAGINATION} } }
+      } }`,
+      { id: upstream.world.facility.id, event: w.eventId },
+    );
+    await same(
+      `query ($id: UUID!, $after: DateTime!, $before: DateTime!) { company(id: $id) { id
+        rateChangeUpdates(updatedAfter: $after, updatedBefore: $before, perPage: 10) {
+          entries { id facilityName tenantId tenantName unitId unitName changedAt oldRate newRate effectiveOnDate }
+          ${PAGINATION} } } }`,
+      {
+        id: upstream.world.company.id,
+        after: w.rateChanges.updatedAfter,
+        before: w.rateChanges.updatedBefore,
+      },
+    );
+  });
+
+  it('reads each distinct upstream resource once per request: 50 actions on one ledger, one ledger read', async () => {
+    const day = '2026-11-18';
+    await upstream.load({
+      rate_applied_actions: Array.from({ length: 50 }, () =>
+        buildRateAppliedAction({
+          facility_id: upstream.world.facility.id,
+          new_ledger_id: w.ledgerId,
+          unit_id: w.unitId,
+          completed_on: day,
+        }),
+      ),
+    });
+    calls = [];
+    const res = await graphql(
+      gateway.app,
+      `query ($id: UUID!, $day: LocalDate!) { facility(id: $id) { flippers
+        rateAppliedActions(startDate: $day, endDate: $day) { newLedger { ${LEDGER} } } } }`,
+      { id: upstream.world.facility.id, day },
+    );
+    expect(res.errors).toBeUndefined();
+    expect((res.data!.facility as { rateAppliedActions: unknown[] }).rateAppliedActions).toHaveLength(50);
+    const f = upstream.world.facility.id;
+    expect(calls.sort()).toEqual(
+      [
+        `GET /v1/${f}/flippers`,
+        `GET /v1/${f}/ledgers/${w.ledgerId}/insurance_services_and_discounts`,
+        `GET /v1/${f}/rate_applied_actions?end_date=${day}&start_date=${day}`,
+      ].sort(),
+    );
+  });
+
+  it('writes through the upstream: createNote and reviewMoveInCost', async () => {
+    const note = await graphql(
+      gateway.app,
+      `
+        mutation ($f: UUID!, $t: UUID!) {
+          createNote(facilityId: $f, input: { noteText: "Via the gateway", tenantId: $t }) {
+            id
+            tenantId
+            unitId
+            notes {
+              id
+              note
+              createdAt
+            }
+            createdBy {
+              id
+              name
+              type
+            }
+          }
+        }
+      `,
+      { f: upstream.world.facility.id, t: w.tenantId },
+    );
+    expect(note.errors).toBeUndefined();
+    expect(note.data!.createNote).toMatchObject({
+      tenantId: w.tenantId,
+      notes: [{ note: 'Via the gateway' }],
+      createdBy: { id: upstream.world.client.id, type: 'ClientApplication' },
+    });
+    const review = await graphql(
+      gateway.app,
+      `
+        mutation ($f: UUID!, $u: UUID!) {
+          reviewMoveInCost(facilityId: $f, input: { unitId: $u }) {
+            sessionId
+            expiresAt
+            unitId
+            cost {
+              rent
+              total
+              fees {
+                id
+                description
+                amount
+              }
+            }
+            documents {
+              sessionDocumentId
+              description
+              type
+              isRelevant
+              createdAt
+            }
+          }
+        }
+      `,
+      { f: upstream.world.facility.id, u: w.unitId },
+    );
+    expect(review.errors).toBeUndefined();
+    expect(review.data!.reviewMoveInCost).toMatchObject({ unitId: w.unitId });
+  });
+
+  it("answers the upstream's refusals with their codes, and leaves out what the contract cannot feed", async () => {
+    const unknown = await graphql(
+      gateway.app,
+      '{ facility(id: "00000000-0000-4000-8000-000000000000") { id } }',
+    );
+    expect(unknown.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const other = await graphql(gateway.app, `{ facility(id: "${upstream.world.otherFacility.id}") { id } }`);
+    expect(other.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    const absent = await graphql(gateway.app, `{ facility(id: "${upstream.world.facility.id}") { name } }`);
+    expect(absent.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(absent.errors?.[0].message).toContain('Cannot query field "name" on type "Facility"');
+  });
+});
