@@ -1,5 +1,5 @@
 /** @type {import('jest').Config} */
-module.exports = {
+const project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
@@ -19,6 +19,38 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['reflect-metadata'],
+};
+
+/**
+ * The contract's REST tests, run a second time with every request going through a facility-ops
+ * gateway in front of the instance under test (test/support/http.ts), so the gateway is held to
+ * the same answers, byte for byte.
+ */
+const THROUGH_THE_GATEWAY = [
+  'flippers',
+  'rate-applied-actions',
+  'ledgers',
+  'notes',
+  'documents',
+  'document-downloads',
+  'move-ins',
+  'invoiceable-items',
+  'rate-changes',
+  'esign',
+  'payments',
+  'bad-input',
+];
+
+module.exports = {
+  projects: [
+    { ...project, displayName: 'facility-ops' },
+    {
+      ...project,
+      displayName: 'through the gateway',
+      testMatch: THROUGH_THE_GATEWAY.map((name) => `<rootDir>/test/rest/${name}.test.ts`),
+      setupFiles: ['reflect-metadata', '<rootDir>/test/support/through-gateway.js'],
+    },
+  ],
   // Generous: the suite must pass on a busy 2-core machine; no test waits on a clock.
   testTimeout: 120000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -40,6 +40,6 @@ export function createContext(request: FastifyRequest, services: Services): Grap
     requestId: request.id,
     log: request.log,
     trace: null,
-    upstream: services.upstream ? new UpstreamReads(services.upstream, caller.companyId, request.id) : null,
+    upstream: services.upstream ? new UpstreamReads(services.upstream, caller, request.id) : null,
   };
 }

@@ -41,6 +41,7 @@ export function forwardV1ToUpstream(app: FastifyInstance, upstream: ContractUpst
     };
     const answer = await upstream.call({
       companyId: request.caller!.companyId,
+      clientId: request.caller!.clientId,
       method: request.method,
       path,
       query,

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { baseUri, percentEncode, sign, signatureBaseString } from '../auth/oauth1';
 import type { UpstreamConfig, UpstreamCredentials } from '../config';
 import { DomainError } from '../domain/errors';
+import { readIdempotencyKey } from '../domain/payments/idempotency';
 import type { Clock } from '../domain/shared/clock';
 import type {
   ContractUpstream,
@@ -21,6 +22,7 @@ export type UpstreamLog = (details: Record<string, unknown>, message: string) =>
 const PASSED_HEADERS = [
   'content-type',
   'content-disposition',
+  'cache-control',
   'etag',
   'idempotent-replayed',
   'retry-after',
@@ -50,6 +52,20 @@ function withRequestId(answer: UpstreamAnswer, requestId: string): UpstreamAnswe
   if (end < 0) return answer;
   const id = Buffer.from(JSON.stringify(requestId));
   return { ...answer, body: Buffer.concat([body.subarray(0, start), id, body.subarray(end)]) };
+}
+
+/**
+ * The upstream keeps Idempotency-Keys per client, and every client of a company reaches it as the
+ * company's one: a caller's key is scoped to the caller, so two clients never replay each other's
+ * payments. A key the contract refuses goes as it is, for the upstream to refuse it as it would.
+ */
+function scopedIdempotencyKey(clientId: string, key: string): string {
+  try {
+    readIdempotencyKey(key);
+  } catch {
+    return key;
+  }
+  return `gw-${createHash('sha256').update(clientId).update('\n').update(key).digest('base64url')}`;
 }
 
 class UpstreamFailure extends Error {
@@ -218,7 +234,9 @@ export class HttpUpstream implements ContractUpstream {
       headers['content-type'] = contentType;
       headers['content-length'] = String(payload.length);
     }
-    if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
+    if (call.idempotencyKey !== undefined) {
+      headers['idempotency-key'] = scopedIdempotencyKey(call.clientId, call.idempotencyKey);
+    }
     if (call.ifNoneMatch !== undefined) headers['if-none-match'] = call.ifNoneMatch;
 
     const transport = this.base.protocol === 'https:' ? https : http;

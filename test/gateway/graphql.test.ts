@@ -204,6 +204,67 @@ describeEachDialect('GraphQL in gateway mode', (dialect) => {
     );
     expect(review.errors).toBeUndefined();
     expect(review.data!.reviewMoveInCost).toMatchObject({ unitId: w.unitId });
+
+    const pay = () =>
+      graphql(
+        gateway.app,
+        `
+          mutation ($f: UUID!, $item: UUID!) {
+            payRetail(
+              facilityId: $f
+              idempotencyKey: "gw-graphql-1"
+              input: {
+                invoiceableItems: [{ invoiceableItemId: $item, quantity: 2 }]
+                paymentMethod: {
+                  kind: CREDIT_CARD
+                  firstName: "Ada"
+                  lastName: "Lovelace"
+                  cardNumber: "4111111111111111"
+                  cardType: VISA
+                  securityCode: "123"
+                  expirationDate: "12/39"
+                  billingAddress: { address1: "1 Main St", city: "Springfield", postal: "62701" }
+                }
+              }
+            ) {
+              id
+              amount
+              success
+              date
+              changeDue
+              paymentMethod {
+                id
+                kind
+                firstName
+                lastName
+                reuseable
+                cardNumber
+                cardType
+                expirationDate
+                billingAddress {
+                  address1
+                  city
+                  postal
+                }
+              }
+            }
+          }
+        `,
+        { f: upstream.world.facility.id, item: w.retailItemId },
+      );
+    const paid = await pay();
+    expect(paid.errors).toBeUndefined();
+    expect(paid.data!.payRetail).toMatchObject({
+      success: true,
+      amount: 21.6,
+      paymentMethod: {
+        kind: 'CREDIT_CARD',
+        cardNumber: '************1111',
+        billingAddress: { city: 'Springfield' },
+      },
+    });
+    // The key went upstream: the same payment again, not a second charge.
+    expect((await pay()).data).toEqual(paid.data);
   });
 
   it("answers the upstream's refusals with their codes, and leaves out what the contract cannot feed", async () => {

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, oauthHeader, type TestApp } from '../support/http';
 import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
-import { buildItem } from '../support/factories';
+import { buildClient, buildItem } from '../support/factories';
 import { loadRichWorld, type RichWorld } from '../support/rich-world';
 import {
   encodeQuery,
@@ -152,22 +152,38 @@ describeEachDialect('/v1 in gateway mode, in front of a real upstream', (dialect
     }
   });
 
-  it('forwards the Idempotency-Key: the upstream replays the first answer to its own caller', async () => {
+  it('forwards the Idempotency-Key, scoped to the caller: a retry replays, another client pays anew', async () => {
     const o = operations.find((op) => op.template.endsWith('/retail_payment'))!;
-    const request = {
+    const request = (bearer: string) => ({
       url: urlOf(o, goodPathValues(upstream, w)),
-      headers: { ...bearer(), 'content-type': 'application/json', 'idempotency-key': 'gw-order-1' },
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'gw-order-1',
+      },
       payload: JSON.stringify(goodBody(o, w)),
-    };
-    const first = await gateway.app.inject({ method: 'POST', ...request });
+    });
+    const first = await gateway.app.inject({
+      method: 'POST',
+      ...request(upstream.world.client.bearer_token!),
+    });
     expect(first.statusCode).toBe(200);
-    // The gateway's calls are the company's client's at the upstream: the same key replays there.
-    const replay = await upstream.app.inject({ method: 'POST', ...request });
-    expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(replay.body).toBe(first.body);
-    const again = await gateway.app.inject({ method: 'POST', ...request });
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await gateway.app.inject({
+      method: 'POST',
+      ...request(upstream.world.client.bearer_token!),
+    });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(first.body);
+
+    // Another client of the same company reaches the upstream with the same credentials, yet
+    // its key is its own.
+    const colleague = buildClient({ company_id: upstream.world.company.id });
+    await gateway.loadCallers({ client_applications: [colleague] });
+    const theirs = await gateway.app.inject({ method: 'POST', ...request(colleague.bearer_token!) });
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().successful_payment_event.id).not.toBe(first.json().successful_payment_event.id);
   });
 
   it('takes OAuth 1.0 callers (header, query string or form body) and signs anew upstream', async () => {

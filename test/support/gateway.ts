@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config';
 import { FixedClock } from '../../src/domain/shared/clock';
 import type { Services } from '../../src/services';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import type { Dataset } from '../../src/store/dataset/dataset.types';
 import type { World } from './factories';
 import { createTestStore, type Dialect } from './harness';
 
@@ -21,6 +22,8 @@ export interface Gateway {
   app: FastifyInstance;
   services: Services;
   clock: FixedClock;
+  /** Loads companies and client applications into the gateway's own database. */
+  loadCallers(dataset: Pick<Dataset, 'companies' | 'client_applications'>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,6 +32,12 @@ export async function startGateway(
   upstreamUrl: string,
   world: World,
   env: Record<string, string> = {},
+  options: {
+    /** The clock the gateway reads (the upstream's, to see the same day); a new one otherwise. */
+    clock?: FixedClock;
+    /** Upstream credentials for the other company too (its client's), not only the world's. */
+    everyCompany?: boolean;
+  } = {},
 ): Promise<Gateway> {
   const db = await createTestStore(dialect);
   await importDataset(db.store, {
@@ -45,6 +54,14 @@ export async function startGateway(
         consumer_key: world.client.consumer_key,
         consumer_secret: world.client.consumer_secret,
       },
+      ...(options.everyCompany
+        ? {
+            [world.otherCompany.id]: {
+              consumer_key: world.otherClient.consumer_key,
+              consumer_secret: world.otherClient.consumer_secret,
+            },
+          }
+        : {}),
     }),
   );
   const config = loadConfig({
@@ -55,13 +72,16 @@ export async function startGateway(
     UPSTREAM_CREDENTIALS_FILE: credentials,
     ...env,
   });
-  const clock = new FixedClock(new Date());
+  const clock = options.clock ?? new FixedClock(new Date());
   const { app, services } = await buildApp({ config, store: db.store, clock });
   await app.ready();
   return {
     app,
     services,
     clock,
+    loadCallers: async (dataset) => {
+      await importDataset(db.store, { version: 1, ...dataset });
+    },
     close: async () => {
       await app.close();
       await db.close();

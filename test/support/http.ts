@@ -10,6 +10,7 @@ import type { Dataset, DatasetClientApplication } from '../../src/store/dataset/
 import type { Services } from '../../src/services';
 import { createTestStore, type Dialect, type TestStore } from './harness';
 import { buildWorld, worldDataset, type World } from './factories';
+import { listenOnLoopback, startGateway } from './gateway';
 
 /** Signs a request the way the legacy SDKs do, with a real OAuth 1.0 client library. */
 export function oauthHeader(
@@ -78,9 +79,19 @@ export async function createTestApp(
     LOG_LEVEL: options.logLines ? 'info' : 'silent',
   });
   const logStream = options.logLines ? { write: (line: string) => options.logLines!.push(line) } : undefined;
-  const { app, services } = await buildApp({ config, store: db.store, clock, logStream });
-  options.prepare?.(app);
-  await app.ready();
+  const { app: own, services } = await buildApp({ config, store: db.store, clock, logStream });
+  options.prepare?.(own);
+  await own.ready();
+  // The contract's tests run a second time through a gateway in front of this instance (jest's
+  // "through the gateway" project): requests go to the gateway, data is loaded into this instance.
+  const gateway =
+    process.env.FACILITY_OPS_TEST_THROUGH_GATEWAY === '1'
+      ? await startGateway(dialect, await listenOnLoopback(own), world, options.env, {
+          clock,
+          everyCompany: true,
+        })
+      : null;
+  const app = gateway?.app ?? own;
   const auth = (method: string, url: string) => oauthHeader(world.client, { method, url });
   return {
     app,
@@ -90,6 +101,12 @@ export async function createTestApp(
     clock,
     load: async (dataset) => {
       await importDataset(db.store, { version: 1, ...dataset });
+      if (gateway && (dataset.companies || dataset.client_applications)) {
+        await gateway.loadCallers({
+          companies: dataset.companies,
+          client_applications: dataset.client_applications,
+        });
+      }
     },
     get: (url, headers = {}) =>
       app.inject({ method: 'GET', url, headers: { authorization: auth('GET', url), ...headers } }),
@@ -105,7 +122,8 @@ export async function createTestApp(
         payload: JSON.stringify(body),
       }),
     close: async () => {
-      await app.close();
+      await gateway?.close();
+      await own.close();
       await db.close();
     },
   };

@@ -7,6 +7,8 @@
 export interface UpstreamCall {
   /** The company the call acts for: it picks the upstream credentials. */
   readonly companyId: string;
+  /** The gateway's client application making the call: its Idempotency-Keys are its own. */
+  readonly clientId: string;
   readonly method: string;
   /** The path, `/v1/...`, without the query. */
   readonly path: string;

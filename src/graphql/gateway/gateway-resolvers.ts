@@ -190,6 +190,42 @@ const reviewMoveInCost: Resolver<{
   return camelize(answer.move_in);
 };
 
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A payment method input as the contract's `payment_method` (its billing address under its REST name). */
+function paymentMethodBody(input: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || value === null) continue;
+    body[key === 'billingAddress' ? 'billing_address_attributes' : snake(key)] = value;
+  }
+  return body;
+}
+
+const payRetail: Resolver<{
+  facilityId: string;
+  idempotencyKey?: string | null;
+  input: {
+    tenantId?: string | null;
+    invoiceableItems: Array<{ invoiceableItemId: string; quantity: number }>;
+    paymentMethod: Record<string, unknown>;
+  };
+}> = async (_root, { facilityId, idempotencyKey, input }, ctx) => {
+  const retail: Record<string, unknown> = {
+    invoiceable_items: input.invoiceableItems.map((line) => ({
+      invoiceable_item_id: line.invoiceableItemId,
+      quantity: line.quantity,
+    })),
+  };
+  if (input.tenantId != null) retail.tenant_id = input.tenantId;
+  const answer = await reads(ctx).post(
+    `/v1/${encodeURIComponent(facilityId)}/invoiceable_items/retail_payment`,
+    { retail_payment: retail, payment_method: paymentMethodBody(input.paymentMethod) },
+    idempotencyKey ?? undefined,
+  );
+  return camelize(answer.successful_payment_event);
+};
+
 const flippers: Resolver = async (root, _args, ctx) =>
   (await reads(ctx).get(`${facilityPath(root)}/flippers`)).flippers;
 
@@ -203,7 +239,7 @@ const event: Resolver<{ id: string }> = (root, { id }) => ({ id, facilityId: roo
 
 export const GATEWAY_RESOLVERS: GatewayResolvers = {
   Query: { facility, company },
-  Mutation: { createNote, reviewMoveInCost },
+  Mutation: { createNote, reviewMoveInCost, payRetail },
   Facility: { flippers, flipper, rateAppliedActions, invoiceableItems, invoiceableItemFees, event },
   Company: { rateChangeUpdates },
   Event: { documents: eventDocuments },

@@ -34,7 +34,7 @@ export type GatewayResolvers = Record<
  */
 export const GATEWAY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Query: ['facility', 'company'],
-  Mutation: ['createNote', 'reviewMoveInCost'],
+  Mutation: ['createNote', 'reviewMoveInCost', 'payRetail'],
   Facility: [
     'id',
     'flippers',
@@ -77,6 +77,7 @@ export const GATEWAY_FIELDS: Readonly<Record<string, readonly string[]>> = {
     'effectiveOnDate',
   ],
   NoteEvent: ['id', 'notes', 'createdBy', 'unitId', 'tenantId'],
+  SuccessfulPaymentEvent: ['id', 'amount', 'success', 'date', 'paymentMethod', 'changeDue'],
   SessionDocument: ['sessionDocumentId', 'description', 'type', 'isRelevant', 'createdAt'],
 };
 

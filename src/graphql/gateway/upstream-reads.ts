@@ -31,7 +31,7 @@ export class UpstreamReads {
 
   constructor(
     private readonly upstream: ContractUpstream,
-    private readonly companyId: string,
+    private readonly caller: { companyId: string; clientId: string },
     private readonly requestId: string,
   ) {
     this.gets = new DataLoader((keys) =>
@@ -49,8 +49,14 @@ export class UpstreamReads {
   }
 
   /** A POST of the contract with a JSON body: never shared, never kept. */
-  post(path: string, body: unknown): Promise<Envelope> {
-    return this.send({ method: 'POST', path, query: [], body: { type: 'json', text: JSON.stringify(body) } });
+  post(path: string, body: unknown, idempotencyKey?: string): Promise<Envelope> {
+    return this.send({
+      method: 'POST',
+      path,
+      query: [],
+      body: { type: 'json', text: JSON.stringify(body) },
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    });
   }
 
   /** How many distinct reads this request made (tests count them). */
@@ -59,10 +65,11 @@ export class UpstreamReads {
     return this.send({ method: 'GET', path, query });
   }
 
-  private async send(call: Omit<UpstreamCall, 'companyId' | 'requestId'>): Promise<Envelope> {
+  private async send(call: Omit<UpstreamCall, 'companyId' | 'clientId' | 'requestId'>): Promise<Envelope> {
     const answer = await this.upstream.call({
       ...call,
-      companyId: this.companyId,
+      companyId: this.caller.companyId,
+      clientId: this.caller.clientId,
       requestId: this.requestId,
     });
     const body = JSON.parse(answer.body.toString('utf8')) as Envelope;
