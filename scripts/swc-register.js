@@ -5,7 +5,7 @@ const path = require('node:path');
 const Module = require('node:module');
 const swc = require('@swc/core');
 
-const [, swcOptions] = require('../jest.config.js').transform['^.+\\.ts$'];
+const [, swcOptions] = require('../jest.config.js').projects[0].transform['^.+\\.ts$'];
 const root = path.resolve(__dirname, '..');
 
 Module._extensions['.ts'] = (module, filename) => {
