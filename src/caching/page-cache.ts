@@ -44,25 +44,16 @@ export class PageCache {
     scope: RevisionScope,
     key: string,
     build: () => Promise<CachedPage<M>>,
+    /** Told the scope's revision token the page is valid for: what an ETag of it is made from. */
+    onToken?: (token: string) => void,
   ): Promise<CachedPage<M>> {
-    return (await this.getVersioned(scope, key, build)).page;
-  }
-
-  /**
-   * The page as `get` answers it, with the scope's revision token it is valid for (null with the
-   * cache turned off): what an ETag of the page is made from.
-   */
-  async getVersioned<M>(
-    scope: RevisionScope,
-    key: string,
-    build: () => Promise<CachedPage<M>>,
-  ): Promise<{ page: CachedPage<M>; token: string | null }> {
-    if (!this.memory.enabled) return { page: await build(), token: null };
+    if (!this.memory.enabled) return build();
     const token = await this.revisions.token(scope);
+    onToken?.(token);
     const entry = this.memory.get<Entry>(key);
     const kept = entry !== undefined && entry.token === token;
     this.memory.onLookup('rest', kept);
-    if (kept) return { page: entry.page as CachedPage<M>, token };
+    if (kept) return entry.page as CachedPage<M>;
     const buildKey = `${token} ${key}`;
     let pending = this.building.get(buildKey) as Promise<CachedPage<M>> | undefined;
     if (pending === undefined) {
@@ -76,7 +67,7 @@ export class PageCache {
         () => this.building.delete(buildKey),
       );
     }
-    return { page: await pending, token };
+    return pending;
   }
 
   private keep(key: string, token: string, page: CachedPage<unknown>): void {

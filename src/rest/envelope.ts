@@ -124,18 +124,23 @@ export function sendOkSerialized(
   fragment: Buffer,
   pagination?: PageMeta,
 ): FastifyReply {
-  const metaObject = okMeta(request, pagination);
+  const meta = JSON.stringify(okMeta(request, pagination));
   const version = request.envelope.version;
   if (version !== undefined) {
-    const { request_id: _requestId, ...rest } = metaObject;
-    const tag = entityTag(version, JSON.stringify(rest));
+    const tag = entityTag(version, withoutRequestId(meta));
     reply.header('etag', tag);
     // Unchanged since the caller's copy: no body (RFC 9110 15.4.5).
     if (noneMatchHolds(request.headers['if-none-match'], tag)) return reply.code(304).send();
   }
-  const meta = JSON.stringify(metaObject);
   const body = Buffer.concat([OPEN_BRACE, fragment, Buffer.from(`,"meta":${meta}}`)]);
   return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(body);
+}
+
+/** Serialized meta without its request id, the one part two answers of the same page differ in. */
+function withoutRequestId(meta: string): string {
+  const start = meta.indexOf('"request_id":');
+  const end = start < 0 ? -1 : meta.indexOf(',"parameters":', start);
+  return end < 0 ? meta : meta.slice(0, start) + meta.slice(end + 1);
 }
 
 /** The members of `data` serialized as `sendOkSerialized` takes them. */
