@@ -6,15 +6,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { schemaFileText } = require('../src/graphql/schema');
 const { gatewaySchemaFileText } = require('../src/graphql/gateway/gateway-schema');
-const { GATEWAY_RESOLVERS } = require('../src/graphql/gateway/gateway-resolvers');
-const { gatewaySchema } = require('../src/graphql/gateway/gateway-schema');
 
 const root = path.join(__dirname, '..');
 const files = process.argv[2]
   ? [[path.resolve(process.argv[2]), schemaFileText()]]
   : [
       [path.join(root, 'schema.graphql'), schemaFileText()],
-      [path.join(root, 'schema.gateway.graphql'), gatewaySchemaFileText(gatewaySchema(GATEWAY_RESOLVERS))],
+      [path.join(root, 'schema.gateway.graphql'), gatewaySchemaFileText()],
     ];
 for (const [target, text] of files) {
   fs.writeFileSync(target, text);

@@ -199,8 +199,8 @@ export class GraphqlResponseCache {
   }
 
   /**
-   * The key a POST body is kept under, as the plugin computes it inside Apollo; null for anything
-   * only Apollo may judge: a body that is not JSON (CSRF prevention refuses form posts), or one
+   * The key a POST body is kept under, as the plugin computes it inside Apollo; null when nothing
+   * is kept (gateway mode, PAGE_CACHE_MB=0), and for anything only Apollo may judge: a body that is not JSON (CSRF prevention refuses form posts), or one
    * with extensions (a persisted query must reach Apollo, which registers its text).
    */
   requestKey(
@@ -208,6 +208,7 @@ export class GraphqlResponseCache {
     headers: { accept?: string; 'content-type'?: string },
     body: unknown,
   ): string | null {
+    if (!this.enabled || !this.memory.enabled) return null;
     if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? '')) return null;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body as OperationRequest;
@@ -218,7 +219,6 @@ export class GraphqlResponseCache {
 
   /** Before Apollo: the kept answer of a current response under the key, or null. */
   async keptAnswer(key: string): Promise<KeptAnswer | null> {
-    if (!this.enabled || !this.memory.enabled) return null;
     const kept = this.memory.get<StoredResponse>(key);
     if (kept === undefined || kept.headers === null || !(await this.current(kept.tokens))) return null;
     this.memory.onLookup('graphql', true);

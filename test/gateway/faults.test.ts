@@ -14,6 +14,7 @@ describe('gateway mode when the upstream fails', () => {
   let gateway: Gateway;
   let port: number;
   let calls = 0;
+  const logLines: string[] = [];
   /** While set, the upstream holds every request until it is resolved. */
   let hold: Promise<void> | null = null;
 
@@ -43,11 +44,17 @@ describe('gateway mode when the upstream fails', () => {
   beforeAll(async () => {
     upstream = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '0' }, prepare: holding });
     const url = await startUpstream(upstream.app);
-    gateway = await startGateway('sqlite', url, upstream.world, {
-      UPSTREAM_TIMEOUT_MS: '5000',
-      UPSTREAM_BREAKER_FAILURES: '3',
-      UPSTREAM_BREAKER_COOLDOWN_MS: '60000',
-    });
+    gateway = await startGateway(
+      'sqlite',
+      url,
+      upstream.world,
+      {
+        UPSTREAM_TIMEOUT_MS: '5000',
+        UPSTREAM_BREAKER_FAILURES: '3',
+        UPSTREAM_BREAKER_COOLDOWN_MS: '60000',
+      },
+      { logLines },
+    );
   }, 60_000);
   afterAll(async () => {
     await gateway?.close();
@@ -129,5 +136,18 @@ describe('gateway mode when the upstream fails', () => {
     const readyAgain = await gateway.app.inject({ method: 'GET', url: '/readyz' });
     expect(readyAgain.statusCode).toBe(200);
     expect(readyAgain.json().upstream.breaker).toBe('closed');
+
+    // The log says why each call failed, and holds no secret: not the upstream credentials, not
+    // the caller's token, not the signature.
+    const log = logLines.join('\n');
+    expect(log).toContain('upstream call failed');
+    expect(log).toContain('ECONNREFUSED');
+    for (const secret of [
+      upstream.world.client.consumer_secret,
+      upstream.world.client.bearer_token!,
+      'oauth_signature',
+    ]) {
+      expect(log).not.toContain(secret);
+    }
   });
 });

@@ -835,6 +835,29 @@ describeEachDialect('POST /v1/:facility_id/invoiceable_items/retail_payment', (d
       expect((await snapshot(t)).payments).toBe((before.payments as number) + 1);
     });
 
+    onTheInstance(
+      'answers a key an earlier version kept without its answer with that payment, charging nothing',
+      async () => {
+        const body = payment([line(w.cheap)], creditCard());
+        const first = await pay(body, { 'idempotency-key': 'order-5505' });
+        expect(first.statusCode).toBe(200);
+        const paymentId = first.json().successful_payment_event.id as string;
+        // What a version that kept the answer after the commit left when it stopped in between.
+        await t.db.store.db
+          .updateTable('idempotency_keys')
+          .set({ response_status: 0, response_body: JSON.stringify({ payment_event_id: paymentId }) })
+          .where('key', '=', 'rest:order-5505')
+          .execute();
+        const charges = gatewayOf(t).charges.length;
+        const retry = await pay(body, { 'idempotency-key': 'order-5505', 'x-request-id': 'after-upgrade' });
+        expect(retry.statusCode).toBe(200);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.json().successful_payment_event).toEqual(first.json().successful_payment_event);
+        expect(retry.json().meta.request_id).toBe('after-upgrade');
+        expect(gatewayOf(t).charges.length).toBe(charges);
+      },
+    );
+
     onTheInstance('holds across instances: another app on the same database replays the answer', async () => {
       const body = payment([line(w.cheap)], creditCard());
       const first = await pay(body, { 'idempotency-key': 'order-5005' });

@@ -37,6 +37,8 @@ export async function startGateway(
     clock?: FixedClock;
     /** Upstream credentials for the other company too (its client's), not only the world's. */
     everyCompany?: boolean;
+    /** Where the gateway's log lines go (at level info); silent otherwise. */
+    logLines?: string[];
   } = {},
 ): Promise<Gateway> {
   const db = await createTestStore(dialect);
@@ -66,14 +68,15 @@ export async function startGateway(
   );
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.logLines ? 'info' : 'silent',
     RATE_LIMIT_PER_MINUTE: '0',
     UPSTREAM_URL: upstreamUrl,
     UPSTREAM_CREDENTIALS_FILE: credentials,
     ...env,
   });
   const clock = options.clock ?? new FixedClock(new Date());
-  const { app, services } = await buildApp({ config, store: db.store, clock });
+  const logStream = options.logLines ? { write: (line: string) => options.logLines!.push(line) } : undefined;
+  const { app, services } = await buildApp({ config, store: db.store, clock, logStream });
   await app.ready();
   return {
     app,

@@ -164,7 +164,7 @@ const HEADER =
   '# The gateway mode schema (UPSTREAM_URL set): the part of schema.graphql the /v1 contract can feed.\n' +
   '# Emitted by `npm run schema:emit`; do not edit.\n\n';
 
-/** The committed `schema.gateway.graphql` text. */
+/** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */
 export function gatewaySchemaFileText(schema: GraphQLSchema = gatewaySchema()): string {
   return `${HEADER}${printSchema(lexicographicSortSchema(schema))}\n`;
 }

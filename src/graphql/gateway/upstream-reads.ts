@@ -59,7 +59,7 @@ export class UpstreamReads {
     });
   }
 
-  /** How many distinct reads this request made (tests count them). */
+  /** The DataLoader's read of one key. */
   private fetch(key: string): Promise<Envelope> {
     const [path, query] = JSON.parse(key) as [string, Array<[string, string]>];
     return this.send({ method: 'GET', path, query });
