@@ -25,6 +25,6 @@ export class EsignResolver {
   ): Promise<SendEsignableDocumentsPayload> {
     const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
     const messages = await ctx.services.esign.sendEsignableDocuments(facility, { eventId, email, smsNumber });
-    return { messages: messages.map((message) => outboxMessageView(message, facility.timeZone)) };
+    return { eventId, messages: messages.map((message) => outboxMessageView(message, facility.timeZone)) };
   }
 }

@@ -125,6 +125,9 @@ export class OutboxMessagePageObject extends PageType(OutboxMessageObject, 'mess
   description: 'What sendEsignableDocuments queued.',
 })
 export class SendEsignableDocumentsPayload {
+  @Field(() => UUIDScalar, { description: 'The event whose esignable documents were sent.' })
+  eventId: string;
+
   @Field(() => [OutboxMessageObject], { description: 'One message per recipient, pending delivery.' })
   messages: OutboxMessageView[];
 }

@@ -1,6 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Kind, OperationTypeNode, parse } from 'graphql';
+import { gatewaySchema } from '../../src/graphql/gateway/gateway-schema';
 import { buildRateAppliedAction } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
+import { cutToSchema } from '../support/gateway-cut';
 import { createTestApp, type TestApp } from '../support/http';
 import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
 import { loadRichWorld, type RichWorld } from '../support/rich-world';
@@ -267,6 +272,109 @@ describeEachDialect('GraphQL in gateway mode', (dialect) => {
     expect((await pay()).data).toEqual(paid.data);
   });
 
+  /** Every operation the GraphQL tests keep, cut to the gateway's schema: name, kind and text. */
+  function storedOperations() {
+    const schema = gatewaySchema();
+    const dir = join(__dirname, '../graphql/operations');
+    return readdirSync(dir).flatMap((file) => {
+      const document = parse(readFileSync(join(dir, file), 'utf8'));
+      const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+      return document.definitions.flatMap((d) =>
+        d.kind === Kind.OPERATION_DEFINITION
+          ? [{ name: d.name!.value, kind: d.operation, text: cutToSchema(schema, d, fragments) }]
+          : [],
+      );
+    });
+  }
+
+  /** The values a front end would send for an operation's variables, by name. */
+  function variablesFor(name: string, text: string): Record<string, unknown> {
+    const world = upstream.world;
+    const onCompany = /^\s*(query|mutation) \w+[^{]*\{\s*company\(/.test(text);
+    const inputs: Record<string, unknown> = {
+      ReviewMoveInCost: { unitId: w.unitId, tenantId: w.tenantId },
+      CreateNote: { noteText: 'Through both', tenantId: w.tenantId, unitId: w.unitId },
+      PayRetail: {
+        invoiceableItems: [{ invoiceableItemId: w.retailItemId, quantity: 1 }],
+        paymentMethod: {
+          kind: 'CREDIT_CARD',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          cardNumber: '4111111111111111',
+          cardType: 'VISA',
+          securityCode: '123',
+          expirationDate: '12/39',
+          billingAddress: { address1: '1 Main St', city: 'Springfield', postal: '62701' },
+        },
+      },
+    };
+    const byName: Record<string, unknown> = {
+      id: onCompany ? world.company.id : world.facility.id,
+      facilityId: world.facility.id,
+      companyId: world.company.id,
+      eventId: w.eventId,
+      name: 'online_payments',
+      email: 'tenant@example.com',
+      startDate: w.rateAppliedActionsOn,
+      endDate: w.rateAppliedActionsOn,
+      after: w.rateChanges.updatedAfter,
+      before: w.rateChanges.updatedBefore,
+      updatedAfter: w.rateChanges.updatedAfter,
+      updatedBefore: w.rateChanges.updatedBefore,
+      input: inputs[name],
+    };
+    const declared = [...text.matchAll(/\$(\w+):/g)].map((m) => m[1]);
+    return Object.fromEntries(declared.filter((v) => byName[v] !== undefined).map((v) => [v, byName[v]]));
+  }
+
+  /** What differs between two runs of one mutation by design: new ids and instants. */
+  const MINTED = new Set(['id', 'sessionId', 'sessionDocumentId', 'createdAt', 'expiresAt', 'date']);
+  const withoutMinted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(withoutMinted)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value).map(([k, v]) => [k, MINTED.has(k) ? typeof v : withoutMinted(v)]),
+          )
+        : value;
+
+  it('answers every stored test operation, cut to its schema, with the same data as the system of record', async () => {
+    const operations = storedOperations();
+    const served = operations.filter((o) => o.text !== null);
+    // The operations a front end keeps reach the gateway, all but those made only of what the
+    // contract cannot feed (tenants, units, ledgers by id, notes read back, the outbox).
+    expect(
+      operations
+        .filter((o) => o.text === null)
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(
+      [
+        'FacilityPaymentEvents',
+        'LedgerInsuranceServicesAndDiscounts',
+        'LedgerRecords',
+        'LedgerTenantNotes',
+        'PaymentLineItems',
+        'TenantAndUnit',
+      ].sort(),
+    );
+    for (const operation of served) {
+      const variables = variablesFor(operation.name, operation.text!);
+      const viaGateway = await graphql(gateway.app, operation.text!, variables);
+      const direct = await graphql(upstream.app, operation.text!, variables);
+      expect({ operation: operation.name, errors: viaGateway.errors }).toEqual({
+        operation: operation.name,
+        errors: direct.errors,
+      });
+      expect(direct.errors).toBeUndefined();
+      const [a, b] =
+        operation.kind === OperationTypeNode.MUTATION
+          ? [withoutMinted(viaGateway.data), withoutMinted(direct.data)]
+          : [viaGateway.data, direct.data];
+      expect({ operation: operation.name, data: a }).toEqual({ operation: operation.name, data: b });
+    }
+  });
+
   it("answers the upstream's refusals with their codes, and leaves out what the contract cannot feed", async () => {
     const unknown = await graphql(
       gateway.app,
@@ -275,6 +383,23 @@ describeEachDialect('GraphQL in gateway mode', (dialect) => {
     expect(unknown.errors?.[0].extensions.code).toBe('NOT_FOUND');
     const other = await graphql(gateway.app, `{ facility(id: "${upstream.world.otherFacility.id}") { id } }`);
     expect(other.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    const both = await graphql(
+      gateway.app,
+      `
+        mutation ($f: UUID!, $e: UUID!) {
+          sendEsignableDocuments(
+            facilityId: $f
+            eventId: $e
+            email: "a@example.com"
+            smsNumber: "+15555550100"
+          ) {
+            eventId
+          }
+        }
+      `,
+      { f: upstream.world.facility.id, e: w.eventId },
+    );
+    expect(both.errors?.[0].extensions.code).toBe('CONFLICT');
     const absent = await graphql(gateway.app, `{ facility(id: "${upstream.world.facility.id}") { name } }`);
     expect(absent.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(absent.errors?.[0].message).toContain('Cannot query field "name" on type "Facility"');

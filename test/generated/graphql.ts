@@ -169,7 +169,7 @@ export type SendEsignableDocumentsMutationVariables = Exact<{
 }>;
 
 
-export type SendEsignableDocumentsMutation = { sendEsignableDocuments: { messages: Array<{ id: string, eventId: string | null, channel: OutboxChannel, recipient: string, status: OutboxStatus, attempts: number, nextAttemptAt: string | null, lastError: string | null, createdAt: string, sentAt: string | null, subject: string | null, documents: Array<{ id: string, description: string, url: string }> }> } };
+export type SendEsignableDocumentsMutation = { sendEsignableDocuments: { eventId: string, messages: Array<{ id: string, eventId: string | null, channel: OutboxChannel, recipient: string, status: OutboxStatus, attempts: number, nextAttemptAt: string | null, lastError: string | null, createdAt: string, sentAt: string | null, subject: string | null, documents: Array<{ id: string, description: string, url: string }> }> } };
 
 export type FacilityOutboxQueryVariables = Exact<{
   id: string;

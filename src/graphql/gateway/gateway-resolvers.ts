@@ -190,6 +190,22 @@ const reviewMoveInCost: Resolver<{
   return camelize(answer.move_in);
 };
 
+const sendEsignableDocuments: Resolver<{
+  facilityId: string;
+  eventId: string;
+  email?: string | null;
+  smsNumber?: string | null;
+}> = async (_root, { facilityId, eventId, email, smsNumber }, ctx) => {
+  const body: Record<string, string> = {};
+  if (email != null) body.email = email;
+  if (smsNumber != null) body.sms_number = smsNumber;
+  await reads(ctx).post(
+    `/v1/${encodeURIComponent(facilityId)}/documents/${encodeURIComponent(eventId)}/send_esignable_documents`,
+    body,
+  );
+  return { eventId };
+};
+
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** A payment method input as the contract's `payment_method` (its billing address under its REST name). */
@@ -239,7 +255,7 @@ const event: Resolver<{ id: string }> = (root, { id }) => ({ id, facilityId: roo
 
 export const GATEWAY_RESOLVERS: GatewayResolvers = {
   Query: { facility, company },
-  Mutation: { createNote, reviewMoveInCost, payRetail },
+  Mutation: { createNote, reviewMoveInCost, payRetail, sendEsignableDocuments },
   Facility: { flippers, flipper, rateAppliedActions, invoiceableItems, invoiceableItemFees, event },
   Company: { rateChangeUpdates },
   Event: { documents: eventDocuments },

@@ -34,7 +34,7 @@ export type GatewayResolvers = Record<
  */
 export const GATEWAY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Query: ['facility', 'company'],
-  Mutation: ['createNote', 'reviewMoveInCost', 'payRetail'],
+  Mutation: ['createNote', 'reviewMoveInCost', 'payRetail', 'sendEsignableDocuments'],
   Facility: [
     'id',
     'flippers',
@@ -78,6 +78,7 @@ export const GATEWAY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ],
   NoteEvent: ['id', 'notes', 'createdBy', 'unitId', 'tenantId'],
   SuccessfulPaymentEvent: ['id', 'amount', 'success', 'date', 'paymentMethod', 'changeDue'],
+  SendEsignableDocumentsPayload: ['eventId'],
   SessionDocument: ['sessionDocumentId', 'description', 'type', 'isRelevant', 'createdAt'],
 };
 
