@@ -22,6 +22,7 @@ const FRAMEWORKS = [
   'better-sqlite3',
   'nodemailer',
   'pdfkit',
+  'pdf-lib',
   'ioredis',
 ];
 const OUTSIDE_DOMAIN = [
@@ -29,6 +30,7 @@ const OUTSIDE_DOMAIN = [
   '**/upstream/**',
   '**/rest/**',
   '**/graphql/**',
+  '**/signing/**',
   '**/adapters/**',
   '**/edge/**',
   '**/presenters/**',
@@ -59,6 +61,7 @@ module.exports = tseslint.config(
     [
       'src/rest/**/*.ts',
       'src/graphql/**/*.ts',
+      'src/signing/**/*.ts',
       'src/edge/**/*.ts',
       'src/caching/**/*.ts',
       'src/auth/**/*.ts',
@@ -73,7 +76,16 @@ module.exports = tseslint.config(
   ),
   layer(
     ['src/store/**/*.ts', 'src/adapters/**/*.ts', 'src/upstream/**/*.ts'],
-    ['**/rest/**', '**/graphql/**', '**/edge/**', '**/presenters/**', '**/cli/**', '**/services', '**/app'],
+    [
+      '**/rest/**',
+      '**/graphql/**',
+      '**/signing/**',
+      '**/edge/**',
+      '**/presenters/**',
+      '**/cli/**',
+      '**/services',
+      '**/app',
+    ],
     'The store and the adapters implement the domain ports; they know no transport.',
   ),
   {

@@ -22,6 +22,7 @@ import { forwardV1ToUpstream } from './rest/gateway';
 import { registerOpenApi } from './rest/openapi';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
+import { registerSigningRoutes } from './signing/signing.routes';
 import type { Store } from './store/database';
 
 export interface BuildAppOptions {
@@ -192,6 +193,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     app.addHook('onClose', () => upstream.close());
   }
   registerV1Routes(app, services);
+  // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
+  if (!upstream) registerSigningRoutes(app, services, config);
   await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),

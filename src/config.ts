@@ -17,6 +17,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Where callers reach the service; links in outgoing messages start with it. */
   readonly publicBaseUrl: string;
+  /** How long an e-sign message's signing link works, in hours. */
+  readonly esignLinkTtlHours: number;
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
   readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
@@ -179,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     trustProxy: bool('TRUST_PROXY', false),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    esignLinkTtlHours: int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),
     pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,
     upstream,

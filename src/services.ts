@@ -1,3 +1,4 @@
+import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { TestPaymentGateway } from './adapters/payments/test-gateway';
 import { AuthService } from './auth/auth.service';
@@ -7,6 +8,7 @@ import type { Clock } from './domain/shared/clock';
 import type { Config } from './config';
 import { DocumentsService } from './domain/documents/documents.service';
 import { EsignService } from './domain/esign/esign.service';
+import { SigningService } from './domain/esign/signing.service';
 import { EventsService } from './domain/events/events.service';
 import { FacilitiesService } from './domain/facilities/facilities.service';
 import { FlippersService } from './domain/flippers/flippers.service';
@@ -26,6 +28,7 @@ import type { ContractUpstream } from './domain/gateway/upstream.ports';
 import type { Store } from './store/database';
 import { SqlClientsRepository } from './store/repositories/clients.repository';
 import { SqlDocumentsRepository } from './store/repositories/documents.repository';
+import { SqlEsignRepository } from './store/repositories/esign.repository';
 import { SqlEventsRepository } from './store/repositories/events.repository';
 import { SqlFacilitiesRepository } from './store/repositories/facilities.repository';
 import { SqlFlippersRepository } from './store/repositories/flippers.repository';
@@ -63,6 +66,8 @@ export interface Services {
   /** The outbox's messages, as delivery workers claim them. */
   readonly outboxQueue: OutboxRepository;
   readonly esign: EsignService;
+  /** The public signing page's work: a link's token opens, shows and signs its documents. */
+  readonly signing: SigningService;
   /** Serialized list pages kept between requests while their data is unchanged. */
   readonly pages: PageCache;
   /** The revision counters kept answers are checked against. */
@@ -80,7 +85,10 @@ export interface Services {
 export function createServices(
   store: Store,
   clock: Clock,
-  config: Pick<Config, 'oauthWindowSeconds' | 'publicBaseUrl' | 'pageCacheBytes' | 'upstream'>,
+  config: Pick<
+    Config,
+    'oauthWindowSeconds' | 'publicBaseUrl' | 'esignLinkTtlHours' | 'pageCacheBytes' | 'upstream'
+  >,
   options: {
     /** The payment processor adapter; the built-in test gateway (moves no money) when none is given. */
     paymentGateway?: PaymentGateway;
@@ -96,19 +104,22 @@ export function createServices(
   const documents = new DocumentsService(documentsRepository, clock);
   const outboxQueue = new SqlOutboxRepository(db);
   const outbox = new OutboxService(outboxQueue, clock);
+  const esignRepository = new SqlEsignRepository(db);
+  const documentPdfs = new DocumentPdfsService(documentsRepository, pdfs, esignRepository);
+  const facilities = new FacilitiesService(new SqlFacilitiesRepository(db), clock);
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   return {
     store,
     clock,
     auth: new AuthService(new SqlClientsRepository(db), clock, config.oauthWindowSeconds),
-    facilities: new FacilitiesService(new SqlFacilitiesRepository(db), clock),
+    facilities,
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),
     ledgers: new LedgersService(new SqlLedgersRepository(db), clock),
     notes: new NotesService(new SqlNotesRepository(db), people, clock),
     documents,
-    documentPdfs: new DocumentPdfsService(documentsRepository, pdfs),
+    documentPdfs,
     moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs),
     invoiceableItems: new InvoiceableItemsService(new SqlInvoiceableItemsRepository(db), clock),
     rateChanges: new RateChangesService(new SqlRateChangesRepository(db), clock),
@@ -122,7 +133,11 @@ export function createServices(
     events: new EventsService(new SqlEventsRepository(db)),
     outbox,
     outboxQueue,
-    esign: new EsignService(documents, outbox, { publicBaseUrl: config.publicBaseUrl }),
+    esign: new EsignService(documents, documentPdfs, outbox, esignRepository, clock, {
+      publicBaseUrl: config.publicBaseUrl,
+      linkTtlMs: config.esignLinkTtlHours * 3_600_000,
+    }),
+    signing: new SigningService(esignRepository, documentPdfs, facilities, outbox, new PdfLibSigner(), clock),
     pages: new PageCache(revisions, cacheMemory),
     revisions,
     cacheMemory,

@@ -4,6 +4,7 @@ import * as initial from './migrations/20261121120000_initial';
 import * as rateChangeCounts from './migrations/20261121130000_rate_change_counts';
 import * as paymentMethodGatewayToken from './migrations/20261121140000_payment_method_gateway_token';
 import * as dataRevisions from './migrations/20261121150000_data_revisions';
+import * as esignSigning from './migrations/20261124120000_esign_signing';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261121130000_rate_change_counts': rateChangeCounts,
   '20261121140000_payment_method_gateway_token': paymentMethodGatewayToken,
   '20261121150000_data_revisions': dataRevisions,
+  '20261124120000_esign_signing': esignSigning,
 };
 
 /** Every migration's name, oldest first. */

@@ -334,6 +334,60 @@ export interface OutboxMessagesTable {
   sent_at: string | null;
 }
 
+export interface EsignLinksTable {
+  /** The outbox message that carries the link. */
+  message_id: string;
+  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
+  token_hash: string;
+  facility_id: string;
+  event_id: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  created_at: string;
+  expires_at: string;
+  first_viewed_at: string | null;
+  revoked_at: string | null;
+  completed_at: string | null;
+}
+
+export interface EsignLinkDocumentsTable {
+  message_id: string;
+  document_id: string;
+  position: number;
+  description: string;
+  /** SHA-256 (hex) of the document's PDF when the link was sent. */
+  document_sha256: string;
+}
+
+export interface EsignAuditEventsTable {
+  id: string;
+  message_id: string;
+  document_id: string;
+  facility_id: string;
+  event_id: string;
+  kind: 'sent' | 'viewed' | 'signed' | 'revoked';
+  at: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  signer_name: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  consent_version: string | null;
+  document_sha256: string | null;
+  signed_sha256: string | null;
+}
+
+export interface EsignSignedDocumentsTable {
+  document_id: string;
+  message_id: string;
+  facility_id: string;
+  event_id: string;
+  signed_at: string;
+  filename: string;
+  sha256: string;
+  pdf: Buffer;
+}
+
 export interface Database {
   companies: CompaniesTable;
   facilities: FacilitiesTable;
@@ -366,4 +420,8 @@ export interface Database {
   move_in_sessions: MoveInSessionsTable;
   session_documents: SessionDocumentsTable;
   outbox_messages: OutboxMessagesTable;
+  esign_links: EsignLinksTable;
+  esign_link_documents: EsignLinkDocumentsTable;
+  esign_audit_events: EsignAuditEventsTable;
+  esign_signed_documents: EsignSignedDocumentsTable;
 }

@@ -110,7 +110,8 @@ describeEachDialect('POST /v1/:facility_id/documents/:event_id/send_esignable_do
       { id: addendumId, description: 'Gate code addendum', url: `${base}/${addendumId}` },
     ]);
     expect(payload.subject).toBe('Documents to sign from Main Street');
-    expect(payload.text).toContain(`- Lease agreement: ${base}/${leaseId}`);
+    expect(payload.text).toContain('- Lease agreement\n');
+    expect(payload.text).toMatch(/\nhttp:\/\/127\.0\.0\.1:3000\/sign\/[A-Za-z0-9_-]{43}\n/);
     expect(payload.text).not.toContain('Welcome letter');
   });
 

@@ -1,4 +1,4 @@
-import type { OutboxChannel, OutboxMessage, OutboxStatus } from './outbox.types';
+import type { OutboxChannel, OutboxContent, OutboxMessage, OutboxStatus } from './outbox.types';
 
 /** What a claim needs: who claims, the time now, and until when the claim holds. */
 export interface ClaimRequest {
@@ -14,6 +14,8 @@ export interface AttemptFailure {
   status: 'pending' | 'failed';
   nextAttemptAt: string;
   lastError: string;
+  /** A message that failed for good is kept with this content (its secrets removed). */
+  keptContent?: OutboxContent;
 }
 
 /** The durable outbox: messages written with the request that queues them, claimed by workers. */
@@ -22,8 +24,11 @@ export interface OutboxRepository {
   insertMessages(messages: readonly OutboxMessage[]): Promise<void>;
   /** Claims up to `limit` due messages for one worker; a message is claimed by exactly one worker. */
   claimDue(request: ClaimRequest): Promise<OutboxMessage[]>;
-  /** Records a delivery, whoever holds the claim now. */
-  markSent(id: string, sentAt: string): Promise<void>;
+  /**
+   * Records a delivery, whoever holds the claim now; `keptContent`, when given, replaces the stored
+   * content (the message's secrets removed).
+   */
+  markSent(id: string, sentAt: string, keptContent?: OutboxContent): Promise<void>;
   /** Records a failed attempt if this worker still holds the claim; true when recorded. */
   markAttemptFailed(id: string, workerId: string, failure: AttemptFailure): Promise<boolean>;
   countForFacility(facilityId: string, filter: { status?: OutboxStatus }): Promise<number>;

@@ -39,13 +39,16 @@ export function parseOutboxContent(payload: string): OutboxContent | null {
     return null;
   }
   if (!isRecord(value) || value.kind !== 'esign_documents') return null;
-  const { facility, eventId, documents, subject, text, html } = value;
+  const { facility, eventId, documents, subject, text, html, secrets } = value;
   if (!isRecord(facility) || typeof facility.id !== 'string' || typeof facility.name !== 'string')
     return null;
   if (!(eventId === null || typeof eventId === 'string')) return null;
   if (!Array.isArray(documents) || !documents.every(isDocument)) return null;
   if (typeof subject !== 'string' || typeof text !== 'string') return null;
   if (!(html === null || typeof html === 'string')) return null;
+  if (secrets !== undefined && !(Array.isArray(secrets) && secrets.every((s) => typeof s === 'string'))) {
+    return null;
+  }
   return {
     kind: 'esign_documents',
     facility: { id: facility.id, name: facility.name },
@@ -54,8 +57,20 @@ export function parseOutboxContent(payload: string): OutboxContent | null {
     subject,
     text,
     html,
+    ...(secrets && secrets.length > 0 ? { secrets: [...(secrets as string[])] } : {}),
   };
 }
+
+/** What stays stored of a message once it is sent or has failed for good: its secrets removed. */
+export function withoutSecrets(content: OutboxContent): OutboxContent {
+  const { secrets = [], ...rest } = content;
+  const scrub = (text: string) =>
+    secrets.reduce((out, secret) => (secret === '' ? out : out.split(secret).join(REMOVED_SECRET)), text);
+  return { ...rest, text: scrub(rest.text), html: rest.html === null ? null : scrub(rest.html) };
+}
+
+/** Stands where a secret was in a message that was sent. */
+export const REMOVED_SECRET = '[removed]';
 
 function readStatus(raw: string | null | undefined): OutboxStatus | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
@@ -85,9 +100,25 @@ export class OutboxService {
     eventId: string | null,
     messages: readonly NewOutboxMessage[],
   ): Promise<OutboxMessage[]> {
+    const queued = messages.map((message) => this.prepare(facility, eventId, message));
+    await this.repository.insertMessages(queued);
+    this.announce();
+    return queued;
+  }
+
+  /**
+   * A message ready to be written, due at once, for a caller that writes it together with records
+   * of its own (in one transaction); `announce()` after writing it.
+   */
+  prepare(
+    facility: Facility,
+    eventId: string | null,
+    message: NewOutboxMessage,
+    id = newId(),
+  ): OutboxMessage {
     const now = toStoredInstant(this.clock.now());
-    const queued: OutboxMessage[] = messages.map((message) => ({
-      id: newId(),
+    return {
+      id,
       facilityId: facility.id,
       eventId,
       channel: message.channel,
@@ -101,10 +132,12 @@ export class OutboxService {
       lastError: null,
       createdAt: now,
       sentAt: null,
-    }));
-    await this.repository.insertMessages(queued);
+    };
+  }
+
+  /** Wakes the listeners (an in-process worker) after messages were written. */
+  announce(): void {
     for (const listener of this.listeners) listener();
-    return queued;
   }
 
   /** One page of the facility's messages, newest first, optionally of one status. */

@@ -22,6 +22,11 @@ export interface OutboxContent {
   subject: string;
   text: string;
   html: string | null;
+  /**
+   * Values written in the text that only the recipient may know (a signing link's token): they
+   * stay in the stored message until it is sent or has failed for good, then are removed.
+   */
+  secrets?: string[];
 }
 
 /** A message in the durable outbox and its delivery state. */

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock';
 import type { OutboxRepository } from './outbox.ports';
+import { withoutSecrets } from './outbox.service';
 import type { EmailAttachment, OutboxTransports } from './outbox.transports';
-import type { OutboxChannel, OutboxMessage } from './outbox.types';
+import type { OutboxChannel, OutboxContent, OutboxMessage } from './outbox.types';
 
 export interface OutboxWorkerSettings {
   /** Messages claimed (and sent side by side) per run. */
@@ -79,6 +80,11 @@ function describeError(error: unknown): string {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The content to store in place of a message's own once it is done with, when it has secrets. */
+function keptContent(message: OutboxMessage): OutboxContent | undefined {
+  return message.content?.secrets?.length ? withoutSecrets(message.content) : undefined;
+}
 
 /**
  * Sends the outbox. Each run claims due messages with a lease (exactly one worker gets each, also
@@ -191,7 +197,7 @@ export class OutboxWorker {
       return this.recordFailure(message, describeError(error));
     }
     try {
-      await this.repository.markSent(message.id, iso(this.clock.now().getTime()));
+      await this.repository.markSent(message.id, iso(this.clock.now().getTime()), keptContent(message));
     } catch (error) {
       this.log.error(
         { err: error, outboxId: message.id, worker: this.id },
@@ -244,6 +250,7 @@ export class OutboxWorker {
         status: giveUp ? 'failed' : 'pending',
         nextAttemptAt: iso(nextAttemptAt),
         lastError,
+        keptContent: giveUp ? keptContent(message) : undefined,
       });
       if (!recorded) this.log.warn(details, 'outbox claim lost before the failure was recorded');
     } catch (error) {

@@ -3,3 +3,13 @@ export interface RenderedPdf {
   filename: string;
   content: Buffer;
 }
+
+/** A document rendered from its template, with the text its PDF shows. */
+export interface RenderedDocument extends RenderedPdf {
+  id: string;
+  eventId: string;
+  esignable: boolean;
+  title: string;
+  /** The filled-in text; blank lines separate paragraphs. */
+  body: string;
+}

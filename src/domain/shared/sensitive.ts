@@ -36,11 +36,19 @@ function decoded(text: string): string {
   }
 }
 
+/** Paths whose next segment is a credential: a signing link's token (`/sign/<token>`, `/s/<token>`). */
+const TOKEN_PATH = /^(\/+(?:sign|s)\/+)[^/?#]+/i;
+
+/** Stands in a logged path where a signing link's token was. */
+export const TOKEN_PLACEHOLDER = '[token]';
+
 /**
- * A URL safe to log: the value of every sensitive or credential query parameter is replaced,
- * nested (`payment_method[card_number]`) or percent-encoded names included.
+ * A URL safe to log: a signing link's token in the path and the value of every sensitive or
+ * credential query parameter are replaced, nested (`payment_method[card_number]`) or
+ * percent-encoded names included.
  */
-export function redactRequestUrl(url: string): string {
+export function redactRequestUrl(rawUrl: string): string {
+  const url = TOKEN_PATH.test(rawUrl) ? rawUrl.replace(TOKEN_PATH, `$1${TOKEN_PLACEHOLDER}`) : rawUrl;
   const index = url.indexOf('?');
   if (index < 0) return url;
   const pairs = url

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { AttemptFailure, ClaimRequest, OutboxRepository } from '../../domain/outbox/outbox.ports';
 import { parseOutboxContent } from '../../domain/outbox/outbox.service';
-import type { OutboxMessage, OutboxStatus } from '../../domain/outbox/outbox.types';
+import type { OutboxContent, OutboxMessage, OutboxStatus } from '../../domain/outbox/outbox.types';
 import type { Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { Database, OutboxMessagesTable } from '../schema';
@@ -27,7 +27,7 @@ export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
   };
 }
 
-function messageToRow(message: OutboxMessage): OutboxMessageRow {
+export function messageToRow(message: OutboxMessage): OutboxMessageRow {
   return {
     id: message.id,
     facility_id: message.facilityId,
@@ -138,10 +138,17 @@ export class SqlOutboxRepository implements OutboxRepository {
   }
 
   /** Records a delivery. Whoever holds the claim now, the message went out: it is sent. */
-  async markSent(id: string, sentAt: string): Promise<void> {
+  async markSent(id: string, sentAt: string, keptContent?: OutboxContent): Promise<void> {
     await this.db
       .updateTable('outbox_messages')
-      .set({ status: 'sent', sent_at: sentAt, claimed_by: null, claimed_until: null, last_error: null })
+      .set({
+        status: 'sent',
+        sent_at: sentAt,
+        claimed_by: null,
+        claimed_until: null,
+        last_error: null,
+        ...(keptContent ? { payload: JSON.stringify(keptContent) } : {}),
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -159,6 +166,7 @@ export class SqlOutboxRepository implements OutboxRepository {
         last_error: failure.lastError,
         claimed_by: null,
         claimed_until: null,
+        ...(failure.keptContent ? { payload: JSON.stringify(failure.keptContent) } : {}),
       })
       .where('id', '=', id)
       .where('status', '=', 'sending')

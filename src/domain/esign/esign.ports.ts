@@ -1,0 +1,83 @@
+import type { OutboxMessage } from '../outbox/outbox.types';
+import type {
+  EsignAuditEvent,
+  EsignRecords,
+  SignedDocument,
+  SignedDocumentInfo,
+  SigningLink,
+} from './esign.types';
+
+/** Why a signing could not be recorded; the transaction wrote nothing. */
+export type SigningConflict = 'not_open' | 'already_signed';
+
+/** Where signing links, their audit trail and signed PDFs are kept. */
+export interface EsignRepository {
+  /**
+   * Writes the outbox message, its link (with the SHA-256 of its token), the link's documents and
+   * their sent events in one transaction.
+   */
+  insertMessageWithLink(
+    message: OutboxMessage,
+    link: SigningLink,
+    tokenHash: string,
+    sent: readonly EsignAuditEvent[],
+  ): Promise<void>;
+  /** The link whose token has this SHA-256, with its documents. */
+  findLinkByTokenHash(tokenHash: string): Promise<SigningLink | undefined>;
+  /** The facility's link carried by this message. */
+  findLink(facilityId: string, messageId: string): Promise<SigningLink | undefined>;
+  /**
+   * Marks the link viewed at `at` and writes the viewed events, unless it was viewed before (then
+   * nothing is written and the answer is false).
+   */
+  recordFirstView(messageId: string, at: string, viewed: readonly EsignAuditEvent[]): Promise<boolean>;
+  /**
+   * In one transaction: completes the link if it is still open at `at` (neither completed, revoked
+   * nor expired), writes the signature records and the signed PDFs. Writes nothing and answers the
+   * conflict when the link was not open or one of the documents was signed meanwhile.
+   */
+  recordSigning(
+    messageId: string,
+    at: string,
+    signatures: readonly EsignAuditEvent[],
+    signed: readonly SignedDocument[],
+  ): Promise<SigningConflict | null>;
+  /** Revokes an open link and writes the revoked events; false when it was revoked or signed before. */
+  revoke(messageId: string, at: string, revoked: readonly EsignAuditEvent[]): Promise<boolean>;
+  /** The signed PDF of a document, if it was signed. */
+  signedDocument(documentId: string): Promise<SignedDocument | undefined>;
+  /** Signed documents among these, without their bytes. */
+  signedDocuments(documentIds: readonly string[]): Promise<SignedDocumentInfo[]>;
+  /** Links, signed documents and audit events of each event, in key order. */
+  recordsOfEvents(eventIds: readonly string[]): Promise<EsignRecords[]>;
+  /** Links and signed documents of every event of the facility (audit events left out). */
+  recordsOfFacility(facilityId: string): Promise<EsignRecords>;
+}
+
+/** Where a signature goes on the original: the drawn image, the typed name and when. */
+export interface SignaturePlacement {
+  signerName: string;
+  /** The signing time as the facility reads it, e.g. `2026-11-24 10:05 EST`. */
+  signedAtText: string;
+  /** The drawn signature (PNG). */
+  signaturePng: Buffer;
+}
+
+/** The certificate page appended to a signed document: the audit trail in words. */
+export interface SigningCertificate {
+  facilityName: string;
+  documentTitle: string;
+  documentId: string;
+  /** Label and value pairs printed in order (signer, channel, hashes, IP address, ...). */
+  details: ReadonlyArray<{ label: string; value: string }>;
+  /** The audit trail, oldest first. */
+  trail: ReadonlyArray<{ at: string; event: string; details: string }>;
+  /** The consent wording the signer agreed to. */
+  consent: string;
+  signaturePng: Buffer;
+}
+
+/** Places a signature on a PDF and appends its certificate page. */
+export interface PdfSigner {
+  sign(original: Buffer, placement: SignaturePlacement, certificate: SigningCertificate): Promise<Buffer>;
+}

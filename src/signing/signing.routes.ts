@@ -1,0 +1,252 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { DomainError } from '../domain/errors';
+import type { Viewer } from '../domain/esign/esign.types';
+import type { Services } from '../services';
+import { SIGNING_SCRIPT, SIGNING_STYLESHEET } from './signing.assets';
+import { readSigningForm } from './signing.form';
+import { completedPage, messagePage, refusalPage, signingPage, type Page } from './signing.pages';
+
+/** The largest form taken: a drawn signature of at most 256 KiB, base64 and form-encoded, and the rest. */
+export const SIGNING_BODY_LIMIT = 640 * 1024;
+
+/**
+ * Strict headers on every answer of the signing pages: nothing loads from another origin, the page
+ * is never framed, and no Referer carries the token anywhere.
+ */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+};
+
+interface TokenParams {
+  token: string;
+}
+
+interface DocumentParams extends TokenParams {
+  document_id: string;
+}
+
+function viewerOf(request: FastifyRequest): Viewer {
+  const agent = request.headers['user-agent'];
+  return { ipAddress: request.ip, userAgent: typeof agent === 'string' ? agent : null };
+}
+
+function sendPage(reply: FastifyReply, page: Page): FastifyReply {
+  return reply
+    .code(page.status)
+    .type('text/html; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .send(page.html);
+}
+
+const signPath = (token: string) => `/sign/${encodeURIComponent(token)}`;
+const documentPath = (token: string) => (id: string) => `${signPath(token)}/documents/${id}`;
+
+/** Pages for what cannot be read as the signing form. */
+function unreadableForm(status: number, token: string | null, title: string, detail: string): Page {
+  return messagePage(status, title, [detail, 'Nothing was signed.'], {
+    link: token ? { href: signPath(token), text: 'Go back to the signing page' } : undefined,
+  });
+}
+
+/**
+ * The public signing pages (DESIGN 10), a transport of their own beside REST and GraphQL: no API
+ * credentials (the token in the path is the key), HTML answers, strict security headers, and a
+ * page for every failure (never the JSON envelope, never a 500 for bad input).
+ *
+ * - `GET /s/:token`: the short form a text message carries; leads to the page.
+ * - `GET /sign/:token`: the documents, the consent, the name and the signature (or why the link
+ *   cannot be used, or the signed documents).
+ * - `POST /sign/:token`: signs every document at once (form-encoded: name, consent, signature).
+ * - `GET /sign/:token/documents/:document_id`: one of the link's documents as a PDF (signed once signed).
+ */
+export function registerSigningRoutes(
+  app: FastifyInstance,
+  services: Services,
+  config: Pick<Config, 'publicBaseUrl'>,
+): void {
+  const publicOrigin = new URL(config.publicBaseUrl).origin;
+
+  // Not awaited: the routes before it keep the error handler the app sets after (awaiting would
+  // build them now, with Fastify's default one).
+  void app.register(async (scope) => {
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+      return payload;
+    });
+
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const token = (request.params as Partial<TokenParams> | undefined)?.token ?? null;
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return sendPage(
+          reply,
+          unreadableForm(
+            413,
+            token,
+            'What was sent is too large',
+            'Clear your signature, draw it again and sign.',
+          ),
+        );
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        return sendPage(reply, notTheForm(415, token));
+      }
+      const status = error instanceof DomainError ? 400 : (error.statusCode ?? 500);
+      if (status >= 400 && status < 500) return sendPage(reply, notTheForm(400, token));
+      request.log.error({ err: error }, 'signing page failed');
+      return sendPage(
+        reply,
+        messagePage(500, 'Something went wrong on our side', [
+          'Nothing was signed. Try again in a few minutes; if it keeps happening, contact the facility that sent you the link.',
+        ]),
+      );
+    });
+
+    const route = { config: { public: true }, schema: { hide: true } } as const;
+
+    for (const asset of [
+      { ...SIGNING_STYLESHEET, type: 'text/css; charset=utf-8' },
+      { ...SIGNING_SCRIPT, type: 'text/javascript; charset=utf-8' },
+    ]) {
+      scope.get(asset.path, route, async (_request, reply) =>
+        reply
+          .type(asset.type)
+          .header('Cache-Control', 'public, max-age=31536000, immutable')
+          .send(asset.content),
+      );
+    }
+
+    scope.get<{ Params: TokenParams }>('/s/:token', route, async (request, reply) =>
+      reply
+        .code(303)
+        .header('Cache-Control', 'no-store')
+        .header('Location', signPath(request.params.token))
+        .send(),
+    );
+
+    scope.get<{ Params: TokenParams }>('/sign/:token', route, async (request, reply) => {
+      const { token } = request.params;
+      const page = await services.signing.open(token, viewerOf(request));
+      if (page.kind === 'open') {
+        return sendPage(
+          reply,
+          signingPage(page, { action: signPath(token), documentHref: documentPath(token) }),
+        );
+      }
+      if (page.kind === 'completed') return sendPage(reply, completedPage(page, documentPath(token)));
+      return sendPage(reply, refusalPage(page));
+    });
+
+    scope.get<{ Params: DocumentParams }>(
+      '/sign/:token/documents/:document_id',
+      route,
+      async (request, reply) => {
+        const { token, document_id: documentId } = request.params;
+        const pdf = await services.signing.documentPdf(token, documentId);
+        if (pdf === null) {
+          return sendPage(
+            reply,
+            messagePage(404, 'No such document here', ['This link does not offer that document.'], {
+              link: { href: signPath(token), text: 'Go back to the signing page' },
+            }),
+          );
+        }
+        if ('kind' in pdf) return sendPage(reply, refusalPage(pdf));
+        return reply
+          .code(200)
+          .type('application/pdf')
+          .header('Content-Disposition', `attachment; filename="${pdf.filename}"`)
+          .header('Cache-Control', 'private, no-store')
+          .send(pdf.content);
+      },
+    );
+
+    scope.post<{ Params: TokenParams }>(
+      '/sign/:token',
+      { ...route, bodyLimit: SIGNING_BODY_LIMIT },
+      async (request, reply) => {
+        const { token } = request.params;
+        if (!sameOrigin(request, publicOrigin)) {
+          return sendPage(
+            reply,
+            messagePage(
+              403,
+              'This form can only be sent from its signing page',
+              ['Nothing was signed. Open the signing page and sign there.'],
+              { link: { href: signPath(token), text: 'Go to the signing page' } },
+            ),
+          );
+        }
+        const form = readSigningForm(request.headers['content-type'], request.body);
+        if (form === 'unsupported') return sendPage(reply, notTheForm(415, token));
+        if (form === 'unreadable') return sendPage(reply, notTheForm(400, token));
+        const outcome = await services.signing.sign(token, form, viewerOf(request));
+        switch (outcome.kind) {
+          case 'signed':
+            // Back to the page, which now shows the signed documents; a reload does not submit again.
+            return reply
+              .code(303)
+              .header('Cache-Control', 'no-store')
+              .header('Location', signPath(token))
+              .send();
+          case 'invalid':
+            return sendPage(
+              reply,
+              signingPage(outcome.page, {
+                action: signPath(token),
+                documentHref: documentPath(token),
+                problems: outcome.problems,
+                values: { name: form.name, consent: form.consent },
+              }),
+            );
+          case 'already_signed':
+            return sendPage(
+              reply,
+              messagePage(
+                409,
+                'These documents are signed already',
+                ['They were signed before this submission, which changed nothing.'],
+                {
+                  facility: outcome.facility.name,
+                  link: { href: signPath(token), text: 'See the signed documents' },
+                },
+              ),
+            );
+          default:
+            return sendPage(reply, refusalPage(outcome));
+        }
+      },
+    );
+  });
+}
+
+function notTheForm(status: number, token: string | null): Page {
+  return unreadableForm(
+    status,
+    token,
+    'We could not read what was sent',
+    'Only the signing form can be sent here. Go back to the signing page and sign there.',
+  );
+}
+
+/**
+ * Whether a submission comes from a page of this service: the browser says so (`Sec-Fetch-Site`),
+ * or its Origin is this service's. Browsers send `Origin: null` under `Referrer-Policy:
+ * no-referrer`, which says nothing; the token in the path is then the only key, as for a client
+ * that sends neither header.
+ */
+function sameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || origin === 'null') return true;
+  return origin === publicOrigin || origin === `${request.protocol}://${request.host}`;
+}
