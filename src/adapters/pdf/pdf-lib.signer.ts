@@ -110,19 +110,23 @@ class CertificateWriter {
 
   /** A label in a column of its own and its value beside it. */
   pair(label: string, value: string, labelWidth = 170): void {
-    const size = 9;
-    const rows = wrap(value, this.font, size, LETTER[0] - 2 * MARGIN - labelWidth);
-    this.room(size * 1.35 * rows.length);
-    this.y -= size * 1.35;
-    this.page.drawText(fit(line(label), this.bold, size, labelWidth - 8), {
+    const width = LETTER[0] - 2 * MARGIN - labelWidth;
+    // One long word (a hash) is set smaller to stay whole on its line, so it reads and copies as one.
+    const single = line(value);
+    const natural = this.font.widthOfTextAtSize(single, 9);
+    const size = !/\s/.test(single) && natural > width ? Math.max(6.5, (9 * width) / natural) : 9;
+    const rows = wrap(value, this.font, size, width);
+    this.room(9 * 1.35 * rows.length);
+    this.y -= 9 * 1.35;
+    this.page.drawText(fit(line(label), this.bold, 9, labelWidth - 8), {
       x: MARGIN,
       y: this.y,
-      size,
+      size: 9,
       font: this.bold,
       color: INK,
     });
     rows.forEach((row, i) => {
-      if (i > 0) this.y -= size * 1.35;
+      if (i > 0) this.y -= 9 * 1.35;
       this.page.drawText(row, { x: MARGIN + labelWidth, y: this.y, size, font: this.font, color: INK });
     });
     this.y -= 2;
