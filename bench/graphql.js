@@ -12,18 +12,14 @@
  * (5: seconds of each side in each round), --rounds N (3), --connections N (10), --dist DIR (the
  * built service, default dist/), --keep. Unknown options throw.
  */
-const { spawn } = require('node:child_process');
 const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const readline = require('node:readline');
 const { URLSearchParams } = require('node:url');
 const { isDeepStrictEqual } = require('node:util');
-const autocannon = require('autocannon');
+const { ROOT, cannon, fmt, log, median, startService, summarize } = require('./common');
 const { companyParts } = require('./generate');
-
-const ROOT = path.resolve(__dirname, '..');
 
 function parseArgs(argv) {
   const options = {
@@ -48,12 +44,6 @@ function parseArgs(argv) {
   return options;
 }
 
-const log = (line) => process.stderr.write(`${line}\n`);
-const fmt = (n, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** mulberry32: the same rows on every run. */
-
 async function seed(dist, file, facilities) {
   const { openStore } = require(path.join(dist, 'store/database'));
   const { migrateToLatest } = require(path.join(dist, 'store/migrator'));
@@ -77,60 +67,6 @@ async function seed(dist, file, facilities) {
   await store.close();
   return { companyId: out.companyId, facilityId: out.facilityId, token, rateChanges: facilities * 1000 };
 }
-
-/** The built service on a free port, in a child process. */
-function startService(dist, env) {
-  const script = `
-    const { loadConfig } = require(${JSON.stringify(path.join(dist, 'config'))});
-    const { openStore } = require(${JSON.stringify(path.join(dist, 'store/database'))});
-    const { buildApp } = require(${JSON.stringify(path.join(dist, 'app'))});
-    (async () => {
-      const config = loadConfig(process.env);
-      const store = openStore(config.databaseUrl);
-      const { app } = await buildApp({ config, store });
-      const address = await app.listen({ port: 0, host: '127.0.0.1' });
-      process.stdout.write(JSON.stringify({ address }) + '\\n');
-      process.on('SIGTERM', () => app.close().then(() => store.close()).then(() => process.exit(0)));
-    })().catch((error) => { process.stderr.write(String(error.stack) + '\\n'); process.exit(1); });`;
-  const child = spawn(process.execPath, ['-e', script], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    readline
-      .createInterface({ input: child.stdout })
-      .once('line', (line) => resolve({ child, address: JSON.parse(line).address }));
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
-  });
-}
-
-const cannon = (options) =>
-  new Promise((resolve, reject) =>
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
-  );
-
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const median = (values) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-/**
- * The rounds of one side as one row: mean req/s over the rounds, the latencies of the round whose
- * req/s is the median (the lower of the two middle rounds when their number is even), failures summed.
- */
-const summarize = (results) => {
-  const byRate = [...results].sort((x, y) => x.requests.average - y.requests.average);
-  const { latency } = byRate[Math.floor((byRate.length - 1) / 2)];
-  return {
-    rate: mean(results.map((r) => r.requests.average)),
-    p50: latency.p50,
-    p99: latency.p99,
-    failed: results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
-  };
-};
 
 const camelize = (value) => {
   if (Array.isArray(value)) return value.map(camelize);

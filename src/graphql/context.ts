@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { Caller } from '../domain/caller';
+import type { ContractUpstream } from '../domain/gateway/upstream.ports';
 import type { Services } from '../services';
 import { createLoaders, type Loaders } from './loaders';
 import { UpstreamReads } from './gateway/upstream-reads';
@@ -40,6 +41,18 @@ export function createContext(request: FastifyRequest, services: Services): Grap
     requestId: request.id,
     log: request.log,
     trace: null,
-    upstream: services.upstream ? new UpstreamReads(services.upstream, caller, request.id) : null,
+    upstream: services.upstream ? gatewayReads(request, services.upstream) : null,
   };
+}
+
+const readsOfRequests = new WeakMap<FastifyRequest, UpstreamReads>();
+
+/** Gateway mode: the request's reads of the upstream, one set however often it is asked for. */
+export function gatewayReads(request: FastifyRequest, upstream: ContractUpstream): UpstreamReads {
+  let reads = readsOfRequests.get(request);
+  if (!reads) {
+    reads = new UpstreamReads(upstream, request.caller!, request.id);
+    readsOfRequests.set(request, reads);
+  }
+  return reads;
 }

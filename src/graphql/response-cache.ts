@@ -17,8 +17,23 @@ import type { RevisionScope, RevisionTokens } from '../domain/shared/revisions';
 import type { GraphqlContext } from './context';
 import { KEPT_EXTENSION } from './kept';
 
-/** What a kept response is checked against: each scope it read and the token read then. */
-type Tokens = Array<[RevisionScope, string]>;
+/**
+ * What a kept response is checked against: each scope it read and the token read then (system of
+ * record), or each upstream GET it read and the ETag answered then (gateway mode).
+ */
+export type Tokens = Array<[string, string]>;
+
+/** Tells whether a kept response's tokens still hold. */
+export type TokenCheck = (tokens: Tokens) => Promise<boolean>;
+
+/** What keeping a response needs of its execution: its key, and its tokens (null: not keepable). */
+interface Keeping {
+  readonly key: string;
+  tokens(): Tokens | null;
+}
+
+/** How responses are kept: checked by revision counters, by the upstream's ETags, or not at all. */
+export type KeepingMode = 'revisions' | 'upstream' | 'off';
 
 interface StoredResponse {
   tokens: Tokens;
@@ -47,14 +62,14 @@ const KEPT_BYTES = Symbol('kept response bytes');
 /** Marks a result data object being kept: the trace of the execution that made it. */
 const KEEPING = Symbol('response being kept');
 
-type MarkedData = Record<string, unknown> & { [KEPT_BYTES]?: string; [KEEPING]?: ResponseTrace };
+type MarkedData = Record<string, unknown> & { [KEPT_BYTES]?: string; [KEEPING]?: Keeping };
 
 /**
  * The scopes one execution read, each with the token read before its data. On the context of an
  * operation that may be kept; `@Kept` fields record their scope here before reading.
  */
-export class ResponseTrace {
-  private readonly tokens = new Map<RevisionScope, string>();
+export class ResponseTrace implements Keeping {
+  private readonly read = new Map<RevisionScope, string>();
 
   constructor(
     readonly key: string,
@@ -63,11 +78,11 @@ export class ResponseTrace {
 
   /** Reads the scope's token before the field reads its data. */
   async track(scope: RevisionScope): Promise<void> {
-    if (!this.tokens.has(scope)) this.tokens.set(scope, await this.revisions.token(scope));
+    if (!this.read.has(scope)) this.read.set(scope, await this.revisions.token(scope));
   }
 
-  entries(): Tokens {
-    return [...this.tokens];
+  tokens(): Tokens {
+    return [...this.read];
   }
 }
 
@@ -151,15 +166,23 @@ export class GraphqlResponseCache {
     private readonly schema: GraphQLSchema,
     private readonly revisions: RevisionTokens,
     private readonly memory: CacheMemory,
-    /** False in gateway mode: nothing is kept (the data's revisions are the upstream's). */
-    private readonly enabled = true,
+    /**
+     * 'upstream' in gateway mode: any query is kept (its every read is an upstream GET), under
+     * the ETags of what it read, and sent again while the upstream answers each of them 304.
+     */
+    private readonly mode: KeepingMode = 'revisions',
   ) {}
+
+  private get enabled(): boolean {
+    return this.mode !== 'off' && this.memory.enabled;
+  }
 
   plugin(): ApolloServerPlugin<GraphqlContext> {
     return {
       requestDidStart: async () => ({
         didResolveOperation: async (rc) => {
-          if (!this.enabled || !this.memory.enabled || rc.operation?.operation !== 'query') return;
+          if (!this.enabled || rc.operation?.operation !== 'query') return;
+          if (this.mode === 'upstream') return; // kept when answered: see willSendResponse
           if (!this.keepable(rc.document, rc.operationName ?? null)) return;
           rc.contextValue.trace = new ResponseTrace(this.keyOf(rc), this.revisions);
         },
@@ -177,7 +200,7 @@ export class GraphqlResponseCache {
           };
         },
         willSendResponse: async (rc) => {
-          const trace = rc.contextValue.trace;
+          const trace = rc.contextValue.trace ?? this.upstreamKeeping(rc);
           const { body } = rc.response;
           if (!trace || body.kind !== 'single' || body.singleResult.errors) return;
           const data = body.singleResult.data as MarkedData | null | undefined;
@@ -200,7 +223,7 @@ export class GraphqlResponseCache {
 
   /**
    * The key a POST body is kept under, as the plugin computes it inside Apollo; null when nothing
-   * is kept (gateway mode, PAGE_CACHE_MB=0), and for anything only Apollo may judge: a body that is not JSON (CSRF prevention refuses form posts), or one
+   * is kept (PAGE_CACHE_MB=0), and for anything only Apollo may judge: a body that is not JSON (CSRF prevention refuses form posts), or one
    * with extensions (a persisted query must reach Apollo, which registers its text).
    */
   requestKey(
@@ -208,7 +231,7 @@ export class GraphqlResponseCache {
     headers: { accept?: string; 'content-type'?: string },
     body: unknown,
   ): string | null {
-    if (!this.enabled || !this.memory.enabled) return null;
+    if (!this.enabled) return null;
     if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? '')) return null;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body as OperationRequest;
@@ -217,10 +240,21 @@ export class GraphqlResponseCache {
     return this.key(companyId, accept ?? '', operationName ?? null, query, variables ?? null);
   }
 
-  /** Before Apollo: the kept answer of a current response under the key, or null. */
-  async keptAnswer(key: string): Promise<KeptAnswer | null> {
+  /**
+   * Before Apollo: the kept answer of a current response under the key, or null. `check` tells
+   * whether its tokens hold (gateway mode: the request's conditional reads of the upstream).
+   */
+  async keptAnswer(
+    key: string,
+    check: TokenCheck = (tokens) => this.current(tokens),
+  ): Promise<KeptAnswer | null> {
     const kept = this.memory.get<StoredResponse>(key);
-    if (kept === undefined || kept.headers === null || !(await this.current(kept.tokens))) return null;
+    if (kept === undefined || kept.headers === null) return null;
+    if (!(await check(kept.tokens))) {
+      // In the system of record the plugin counts the miss, inside Apollo; the gateway's is here.
+      if (this.mode === 'upstream') this.memory.onLookup('graphql', false);
+      return null;
+    }
     this.memory.onLookup('graphql', true);
     return { body: kept.body, headers: kept.headers };
   }
@@ -231,9 +265,17 @@ export class GraphqlResponseCache {
     if (kept !== undefined && kept.headers === null) kept.headers = headers;
   }
 
-  private keep(trace: ResponseTrace, body: string): void {
-    const tokens = trace.entries();
-    if (tokens.length === 0) return;
+  /** Gateway mode: a query's response is kept under the ETags of the upstream GETs it read. */
+  private upstreamKeeping(rc: GraphQLRequestContext<GraphqlContext>): Keeping | null {
+    const reads = rc.contextValue.upstream;
+    if (this.mode !== 'upstream' || !this.enabled || rc.operation?.operation !== 'query' || !reads)
+      return null;
+    return { key: this.keyOf(rc), tokens: () => reads.validators() };
+  }
+
+  private keep(trace: Keeping, body: string): void {
+    const tokens = trace.tokens();
+    if (tokens === null || tokens.length === 0) return;
     const bytes = Buffer.from(body);
     const stored: StoredResponse = { tokens, body: bytes, headers: null };
     this.memory.set(trace.key, stored, bytes.length);
@@ -262,7 +304,7 @@ export class GraphqlResponseCache {
 
   private async current(tokens: Tokens): Promise<boolean> {
     for (const [scope, token] of tokens) {
-      if ((await this.revisions.token(scope)) !== token) return false;
+      if ((await this.revisions.token(scope as RevisionScope)) !== token) return false;
     }
     return true;
   }

@@ -13,7 +13,7 @@ import { DomainError } from '../domain/errors';
 import { toErrorBody } from '../rest/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import type { Services } from '../services';
-import { createContext, type GraphqlContext } from './context';
+import { createContext, gatewayReads, type GraphqlContext } from './context';
 import {
   domainErrorExtensions,
   domainErrorMessage,
@@ -127,11 +127,16 @@ export async function registerGraphql(
   options: GraphqlOptions = {},
 ): Promise<void> {
   const showSchema = config.graphqlIntrospection;
-  // Gateway mode: the part of the graph the contract feeds, read from the upstream, nothing kept
-  // here (the revision counters that keep answers fresh are the upstream's).
+  // Gateway mode: the part of the graph the contract feeds, read from the upstream; responses are
+  // kept under the upstream's ETags and sent again while it answers 304 to each read.
   const gatewayMode = services.upstream !== null;
   const schema = options.schema ?? (gatewayMode ? gatewaySchema(GATEWAY_RESOLVERS) : graphqlSchema());
-  const responses = new GraphqlResponseCache(schema, services.revisions, services.cacheMemory, !gatewayMode);
+  const responses = new GraphqlResponseCache(
+    schema,
+    services.revisions,
+    services.cacheMemory,
+    gatewayMode ? 'upstream' : 'revisions',
+  );
   // Executes with graphql-jit (measured: bench/graphql.js); Apollo parses, validates and formats.
   // The gateway's resolvers wait on the upstream; graphql-js executes them.
   const execution = gatewayMode ? { schema } : { gateway: jitGateway(schema) };
@@ -185,7 +190,10 @@ export async function registerGraphql(
   async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
-      const kept = await responses.keptAnswer(key);
+      // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the
+      // execution that follows uses what they answered.
+      const reads = services.upstream ? gatewayReads(request, services.upstream) : null;
+      const kept = await responses.keptAnswer(key, reads ? (tokens) => reads.unchanged(tokens) : undefined);
       if (kept !== null) {
         for (const [name, value] of kept.headers) reply.header(name, value);
         return reply.code(200).send(kept.body);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Kind, OperationTypeNode, parse } from 'graphql';
 import { gatewaySchema } from '../../src/graphql/gateway/gateway-schema';
-import { buildRateAppliedAction } from '../support/factories';
+import { buildItem, buildRateAppliedAction } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { cutToSchema } from '../support/gateway-cut';
 import { createTestApp, type TestApp } from '../support/http';
@@ -31,14 +31,19 @@ describeEachDialect('GraphQL in gateway mode', (dialect) => {
   let w: RichWorld;
   let gateway: Gateway;
   let calls: string[] = [];
+  let answered: string[] = [];
 
   beforeAll(async () => {
     upstream = await createTestApp(dialect, {
       env: { RATE_LIMIT_PER_MINUTE: '0' },
-      prepare: (app: FastifyInstance) =>
+      prepare: (app: FastifyInstance) => {
         app.addHook('onRequest', async (request) => {
           calls.push(`${request.method} ${request.url}`);
-        }),
+        });
+        app.addHook('onResponse', async (request, reply) => {
+          answered.push(`${request.method} ${request.url} ${reply.statusCode}`);
+        });
+      },
     });
     w = await loadRichWorld(upstream);
     gateway = await startGateway(dialect, await listenOnLoopback(upstream.app), upstream.world);
@@ -146,6 +151,99 @@ describeEachDialect('GraphQL in gateway mode', (dialect) => {
         `GET /v1/${f}/rate_applied_actions?end_date=${day}&start_date=${day}`,
       ].sort(),
     );
+  });
+
+  it("asks the upstream with a read its fields need anyway: one call for a facility's item list", async () => {
+    calls = [];
+    const f = upstream.world.facility.id;
+    const res = await graphql(
+      gateway.app,
+      `
+        query ($id: UUID!) {
+          facility(id: $id) {
+            id
+            invoiceableItems(list: RETAIL) {
+              entries {
+                id
+              }
+            }
+          }
+        }
+      `,
+      { id: f },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(calls).toEqual([`GET /v1/${f}/invoiceable_items/retail`]);
+    // A refusal of the field itself stays at its path; an unknown facility at the facility's.
+    const outOfRange = await graphql(
+      gateway.app,
+      `
+        query ($id: UUID!) {
+          facility(id: $id) {
+            id
+            invoiceableItems(page: 0) {
+              entries {
+                id
+              }
+            }
+          }
+        }
+      `,
+      { id: f },
+    );
+    expect(outOfRange.errors?.map((e) => e.path)).toEqual(
+      (
+        await graphql(
+          upstream.app,
+          `
+            query ($id: UUID!) {
+              facility(id: $id) {
+                id
+                invoiceableItems(page: 0) {
+                  entries {
+                    id
+                  }
+                }
+              }
+            }
+          `,
+          { id: f },
+        )
+      ).errors?.map((e) => e.path),
+    );
+  });
+
+  it('sends a kept response again while the upstream answers 304 to its every read, and a change at once', async () => {
+    const f = upstream.world.facility.id;
+    const query = `query ($id: UUID!) { facility(id: $id) { invoiceableItems(list: RETAIL, perPage: 100) {
+      entries { id description total } pagination { totalEntries } } } }`;
+    const ask = () =>
+      gateway.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: {
+          authorization: `Bearer ${upstream.world.client.bearer_token}`,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({ query, variables: { id: f } }),
+      });
+    const first = await ask();
+    answered = [];
+    const again = await ask();
+    expect(again.body).toBe(first.body);
+    expect(answered).toEqual([`GET /v1/${f}/invoiceable_items/retail?per_page=100 304`]);
+
+    await upstream.load({
+      invoiceable_items: [buildItem({ facility_id: f, description: 'Padlock, brass' })],
+    });
+    answered = [];
+    const changed = JSON.parse((await ask()).body) as {
+      data: { facility: { invoiceableItems: { entries: Array<{ description: string }> } } };
+    };
+    expect(changed.data.facility.invoiceableItems.entries.map((e) => e.description)).toContain(
+      'Padlock, brass',
+    );
+    expect(answered).toEqual([`GET /v1/${f}/invoiceable_items/retail?per_page=100 200`]);
   });
 
   it('writes through the upstream: createNote and reviewMoveInCost', async () => {

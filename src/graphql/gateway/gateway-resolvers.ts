@@ -1,4 +1,12 @@
-import type { GraphQLFieldResolver } from 'graphql';
+import {
+  getNamedType,
+  isObjectType,
+  Kind,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+} from 'graphql';
+import { getArgumentValues } from 'graphql/execution/values';
+import { DomainError } from '../../domain/errors';
 import type { GraphqlContext } from '../context';
 import type { GatewayResolvers } from './gateway-schema';
 import type { Envelope, UpstreamReads } from './upstream-reads';
@@ -68,19 +76,59 @@ const ITEM_PATHS: Record<string, string> = {
 
 const facilityPath = (facility: Record<string, unknown>) => `/v1/${encodeURIComponent(String(facility.id))}`;
 
-const facility: Resolver<{ id: string }> = async (_root, { id }, ctx) => {
-  // The flipper list is the lightest read that tells an unknown or another company's facility.
-  await reads(ctx).get(`/v1/${encodeURIComponent(id)}/flippers`);
+/** A GET of the contract: its path and query. */
+type ReadOf = [path: string, query: Record<string, string | number | undefined>];
+
+/**
+ * The facility's fields that read a page of the facility (each answers 404 or 403 for an unknown
+ * or another company's facility), by the read they make, so the facility can ask with one of them.
+ */
+const FACILITY_READS: Record<string, (facilityId: string, args: Record<string, unknown>) => ReadOf> = {
+  flippers: (id) => [`/v1/${encodeURIComponent(id)}/flippers`, {}],
+  rateAppliedActions: (id, args) => [
+    `/v1/${encodeURIComponent(id)}/rate_applied_actions`,
+    { start_date: args.startDate as string | undefined, end_date: args.endDate as string | undefined },
+  ],
+  invoiceableItems: (id, args) => [
+    `/v1/${encodeURIComponent(id)}/invoiceable_items${ITEM_PATHS[(args.list as string | undefined) ?? 'all']}`,
+    { page: args.page as number | undefined, per_page: args.perPage as number | undefined },
+  ],
+  invoiceableItemFees: (id) => [`/v1/${encodeURIComponent(id)}/invoiceable_items/fees`, {}],
+};
+
+/** The read of the first field selected on the facility that makes one, with its arguments. */
+function firstFacilityRead(id: string, info: GraphQLResolveInfo): ReadOf | null {
+  const type = getNamedType(info.returnType);
+  if (!isObjectType(type)) return null;
+  for (const node of info.fieldNodes) {
+    for (const selection of node.selectionSet?.selections ?? []) {
+      if (selection.kind !== Kind.FIELD || (selection.directives?.length ?? 0) > 0) continue;
+      const read = FACILITY_READS[selection.name.value];
+      const field = type.getFields()[selection.name.value];
+      if (read && field) return read(id, getArgumentValues(field, selection, info.variableValues));
+    }
+  }
+  return null;
+}
+
+const facility: Resolver<{ id: string }> = async (_root, { id }, ctx, info) => {
+  // Whether the facility is there and the caller's: asked with a read one of its fields needs
+  // anyway (the request's reads are shared), else with the flipper list, the lightest.
+  const probe = firstFacilityRead(id, info);
+  try {
+    await reads(ctx).get(...(probe ?? FACILITY_READS.flippers(id, {})));
+  } catch (error) {
+    // Another refusal (a page out of range, say) is the field's own, answered at its path.
+    const kind = error instanceof DomainError ? error.kind : null;
+    if (!probe || kind === 'not_found' || kind === 'forbidden') throw error;
+  }
   return { id };
 };
 
 const company: Resolver<{ id: string }> = (_root, { id }) => ({ id });
 
 const rateAppliedActions: Resolver<{ startDate?: string; endDate?: string }> = async (root, args, ctx) => {
-  const answer = await reads(ctx).get(`${facilityPath(root)}/rate_applied_actions`, {
-    start_date: args.startDate,
-    end_date: args.endDate,
-  });
+  const answer = await reads(ctx).get(...FACILITY_READS.rateAppliedActions(String(root.id), args));
   return (answer.rate_applied_actions as unknown[]).map((action) => ({
     ...(camelize(action) as Record<string, unknown>),
     facilityId: root.id,
@@ -110,21 +158,13 @@ const invoiceableItems: Resolver<{ list?: string; page?: number; perPage?: numbe
   args,
   ctx,
 ) => {
-  const answer = await reads(ctx).get(
-    `${facilityPath(root)}/invoiceable_items${ITEM_PATHS[args.list ?? 'all']}`,
-    {
-      page: args.page,
-      per_page: args.perPage,
-    },
-  );
+  const answer = await reads(ctx).get(...FACILITY_READS.invoiceableItems(String(root.id), args));
   return page(answer, 'invoiceable_items', item);
 };
 
 const invoiceableItemFees: Resolver = async (root, _args, ctx) => {
-  const fees = (await reads(ctx).get(`${facilityPath(root)}/invoiceable_items/fees`)).fees as Record<
-    string,
-    unknown
-  >;
+  const fees = (await reads(ctx).get(...FACILITY_READS.invoiceableItemFees(String(root.id), {})))
+    .fees as Record<string, unknown>;
   const one = (value: unknown) => (value === null ? null : item(value));
   return {
     securityDeposit: one(fees.security_deposit),
@@ -243,7 +283,7 @@ const payRetail: Resolver<{
 };
 
 const flippers: Resolver = async (root, _args, ctx) =>
-  (await reads(ctx).get(`${facilityPath(root)}/flippers`)).flippers;
+  (await reads(ctx).get(...FACILITY_READS.flippers(String(root.id), {}))).flippers;
 
 const flipper: Resolver<{ name: string }> = async (root, { name }, ctx) => {
   const answer = await reads(ctx).get(`${facilityPath(root)}/flippers/${encodeURIComponent(name)}`);
