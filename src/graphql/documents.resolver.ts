@@ -17,6 +17,7 @@ import {
   EventPageObject,
   EventTypeEnum,
 } from './documents.types';
+import { EsignStateEnum, type EsignStateValue } from './esign-status.types';
 import { FacilityObject } from './facilities.types';
 import { pageCost, pageOfLoaded, paginationOf, type PageView } from './pagination';
 import { UUIDScalar } from './scalars';
@@ -28,7 +29,9 @@ const PER_PAGE_DESCRIPTION = 'Page size (default 100; above 100 reads as 100).';
 @Resolver(() => FacilityObject)
 export class FacilityEventsResolver {
   @FieldResolver(() => EventPageObject, {
-    description: "The facility's events, of one type or all, oldest first (created_at, then id).",
+    description:
+      "The facility's events, of one type or all, optionally only those in one e-sign state, oldest " +
+      'first (created_at, then id).',
   })
   @Extensions(pageCost(EVENT_PAGE_LIMITS.maxPerPage))
   async events(
@@ -37,8 +40,14 @@ export class FacilityEventsResolver {
     @Arg('type', () => EventTypeEnum, { nullable: true }) type?: EventType | null,
     @Arg('page', () => Int, { nullable: true, description: PAGE_DESCRIPTION }) page?: number | null,
     @Arg('perPage', () => Int, { nullable: true, description: PER_PAGE_DESCRIPTION }) perPage?: number | null,
+    @Arg('esignState', () => EsignStateEnum, {
+      nullable: true,
+      description: 'Only events whose e-sign state (Event.esignState) is this one now.',
+    })
+    esignState?: EsignStateValue | null,
   ): Promise<PageView<EventView>> {
-    const result = await ctx.services.events.list(facility, { type, page, perPage });
+    const ids = esignState ? await ctx.services.esign.eventIdsInState(facility, esignState) : undefined;
+    const result = await ctx.services.events.list(facility, { type, page, perPage, ids });
     return {
       entries: result.entries.map((event) => presentEvent(event, facility.timeZone)),
       pagination: paginationOf(result.pagination),

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { DocumentEvent, EventDocument } from '../domain/documents/documents.types';
+import type { EventEsignStatus } from '../domain/esign/esign.state';
 import type { Facility } from '../domain/facilities/facilities.types';
 import type { InvoiceableAmount, InvoiceableItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from '../domain/ledgers/ledgers.types';
@@ -31,6 +32,8 @@ export interface RecordLoaders {
   notesByLedger: DataLoader<string, NoteEvent[]>;
   events: DataLoader<string, DocumentEvent | null>;
   documentsByEvent: DataLoader<string, EventDocument[]>;
+  /** The e-sign status of an event's documents (an event reached here was checked to be the caller's). */
+  esignByEvent: DataLoader<string, EventEsignStatus>;
   invoiceableItems: DataLoader<string, InvoiceableItem | null>;
   invoiceableTiers: DataLoader<string, InvoiceableAmount[]>;
 }
@@ -54,7 +57,7 @@ export function createRecordLoaders(
   const lists = <T>(batch: (ids: readonly string[]) => Promise<T[]>) =>
     new DataLoader<string, T>(batch, OPTIONS);
 
-  const { ledgers, notes, tenants, documents, invoiceableItems } = services;
+  const { ledgers, notes, tenants, documents, esign, invoiceableItems } = services;
   return {
     ledgers: byIds((ids) => ledgers.ledgersByIds(ids)),
     ledgersByTenant: lists((ids) => ledgers.ledgersByTenantIds(ids)),
@@ -69,6 +72,7 @@ export function createRecordLoaders(
     notesByLedger: lists((ids) => notes.notesByLedgerIds(ids)),
     events: byIds((ids) => documents.eventsByIds(ids)),
     documentsByEvent: lists((ids) => documents.documentsByEventIds(ids)),
+    esignByEvent: lists((ids) => esign.statusOfEvents(ids)),
     invoiceableItems: byIds((ids) => invoiceableItems.itemsByIds(ids)),
     invoiceableTiers: lists((ids) => invoiceableItems.tiersByItemIds(ids)),
   };

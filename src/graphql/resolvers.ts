@@ -5,6 +5,12 @@ import { DocumentDownloadsResolver, MoveInsResolver } from './move-ins.resolver'
 import { EventPaymentResolver, PaymentsResolver } from './payments.resolver';
 import { OutboxResolver } from './outbox.resolver';
 import { EsignResolver } from './esign.resolver';
+import {
+  DocumentEsignResolver,
+  EsignLinksResolver,
+  EventEsignResolver,
+  OutboxMessageEsignResolver,
+} from './esign-status.resolver';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers
@@ -21,4 +27,8 @@ export const RESOLVERS = [
   EventPaymentResolver,
   OutboxResolver,
   EsignResolver,
+  DocumentEsignResolver,
+  EventEsignResolver,
+  OutboxMessageEsignResolver,
+  EsignLinksResolver,
 ] as const;

@@ -38,6 +38,30 @@ export type CreateNoteInput = {
   userId?: string | null | undefined;
 };
 
+/** What an audit trail entry records. */
+export type EsignAuditKind =
+  /** The link was withdrawn. */
+  | 'REVOKED'
+  /** A message with a signing link was queued for the recipient. */
+  | 'SENT'
+  /** Signed through the link: the signature record. */
+  | 'SIGNED'
+  /** The signing page was first opened through the link. */
+  | 'VIEWED';
+
+/** Where the signing of a document, a signing link or an event is. */
+export type EsignState =
+  /** Every link ran out before it was signed: send it again. */
+  | 'EXPIRED'
+  /** Its link was withdrawn before it was signed. */
+  | 'REVOKED'
+  /** Its signing link was sent and has not been opened yet. */
+  | 'SENT'
+  /** Signed: downloads answer the signed PDF. */
+  | 'SIGNED'
+  /** The signing page was opened; nothing is signed yet. */
+  | 'VIEWED';
+
 /** The events that own documents. */
 export type EventType =
   | 'MOVE_IN_UNIT_EVENT'
@@ -160,6 +184,30 @@ export type RetailPaymentItemInput = {
   /** A whole number from 1 to 1000. */
   quantity: number;
 };
+
+export type EventEsignQueryVariables = Exact<{
+  facilityId: string;
+  eventId: string;
+}>;
+
+
+export type EventEsignQuery = { facility: { id: string, event: { id: string, esignState: EsignState | null, documents: { entries: Array<{ id: string, description: string, esign: { state: EsignState, sentAt: string, firstViewedAt: string | null, signedAt: string | null, signerName: string | null, signedSha256: string | null, links: Array<{ messageId: string, eventId: string, channel: OutboxChannel, recipient: string, state: EsignState, createdAt: string, expiresAt: string, firstViewedAt: string | null, revokedAt: string | null, signedAt: string | null, documents: Array<{ documentId: string, description: string, documentSha256: string }> }>, auditTrail: Array<{ kind: EsignAuditKind, at: string, messageId: string, channel: OutboxChannel, recipient: string, signerName: string | null, ipAddress: string | null, userAgent: string | null, consentVersion: string | null, documentSha256: string | null, signedSha256: string | null }> } | null }> } } | null } | null };
+
+export type EventsByEsignStateQueryVariables = Exact<{
+  facilityId: string;
+  esignState?: EsignState | null | undefined;
+  perPage?: number | null | undefined;
+}>;
+
+
+export type EventsByEsignStateQuery = { facility: { id: string, events: { entries: Array<{ id: string, esignState: EsignState | null }>, pagination: { totalEntries: number } } } | null };
+
+export type OutboxEsignLinksQueryVariables = Exact<{
+  facilityId: string;
+}>;
+
+
+export type OutboxEsignLinksQuery = { facility: { id: string, outboxMessages: { entries: Array<{ id: string, channel: OutboxChannel, esignLink: { messageId: string, state: EsignState, recipient: string, expiresAt: string, revokedAt: string | null } | null }> } } | null };
 
 export type SendEsignableDocumentsMutationVariables = Exact<{
   facilityId: string;

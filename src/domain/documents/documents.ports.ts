@@ -28,14 +28,15 @@ export interface DocumentsRepository {
   findDocumentWithContext(facilityId: string, documentId: string): Promise<DocumentWithContext | undefined>;
 }
 
+/** Which of a facility's events a list holds: of some types, and (when `ids` is given) only those. */
+export interface EventFilter {
+  types: readonly EventType[];
+  ids?: readonly string[];
+}
+
 /** A facility's events, optionally of some types, page by page. */
 export interface EventsRepository {
-  count(facilityId: string, types: readonly EventType[]): Promise<number>;
+  count(facilityId: string, filter: EventFilter): Promise<number>;
   /** One page, by created_at then id. */
-  page(
-    facilityId: string,
-    types: readonly EventType[],
-    limit: number,
-    offset: number,
-  ): Promise<DocumentEvent[]>;
+  page(facilityId: string, filter: EventFilter, limit: number, offset: number): Promise<DocumentEvent[]>;
 }

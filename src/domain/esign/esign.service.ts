@@ -17,7 +17,7 @@ import {
 } from './esign.content';
 import type { EsignRepository } from './esign.ports';
 import { readRecipient } from './esign.recipients';
-import { eventEsignStatus, recordsByEvent, type EventEsignStatus } from './esign.state';
+import { eventEsignStatus, linkState, recordsByEvent, type EventEsignStatus } from './esign.state';
 import { newSigningToken, sha256Hex, tokenHash } from './esign.tokens';
 import type { EsignAuditEvent, EsignState, SigningLink } from './esign.types';
 
@@ -157,6 +157,11 @@ export class EsignService {
       return now ?? link;
     }
     return { ...link, revokedAt: at };
+  }
+
+  /** A link's state now. */
+  stateOfLink(link: SigningLink): EsignState {
+    return linkState(link, toStoredInstant(this.clock.now()));
   }
 
   /** The e-sign status of each event, in key order (DataLoader batch shape). */

@@ -39,6 +39,8 @@ export interface EventEsignStatus {
   documents: Map<string, DocumentEsignStatus>;
   /** By message id. */
   links: Map<string, SigningLink>;
+  /** Each link's state, by message id. */
+  linkStates: Map<string, EsignState>;
 }
 
 // An unsigned document or event shows its liveliest link: one being looked at, one waiting, then dead ones.
@@ -106,7 +108,13 @@ export function eventEsignStatus(eventId: string, records: EsignRecords, now: st
       ? 'signed'
       : (UNSIGNED_ORDER.find((candidate) => states.includes(candidate)) ?? null);
   }
-  return { eventId, state, documents, links: new Map(links.map((link) => [link.messageId, link])) };
+  return {
+    eventId,
+    state,
+    documents,
+    links: new Map(links.map((link) => [link.messageId, link])),
+    linkStates: new Map(links.map((link) => [link.messageId, linkState(link, now)])),
+  };
 }
 
 /** Splits a facility's records by event. */

@@ -9,19 +9,25 @@ export const EVENT_PAGE_LIMITS = { defaultPerPage: 100, maxPerPage: 100 } as con
 /** A page of a facility's events, of one type or (without one) all. */
 export interface EventsQuery extends PageInput {
   type?: EventType | null;
+  /** Only these events (those in an e-sign state, say); all of the facility's when not given. */
+  ids?: readonly string[];
 }
 
 /** The facility's move-in, move-out and successful payment events (the owners of documents). */
 export class EventsService {
   constructor(private readonly repository: EventsRepository) {}
 
-  /** One page of the facility's events, of one type or all, oldest first (created_at, then id). */
+  /**
+   * One page of the facility's events, of one type or all, optionally only some of them, oldest
+   * first (created_at, then id).
+   */
   async list(facility: Facility, query: EventsQuery): Promise<Page<DocumentEvent>> {
-    const types = query.type ? [query.type] : DOCUMENT_EVENT_TYPES;
+    const filter = { types: query.type ? [query.type] : DOCUMENT_EVENT_TYPES, ids: query.ids };
     const request = parsePageRequest(query, EVENT_PAGE_LIMITS);
+    if (filter.ids?.length === 0) return { entries: [], pagination: pageMeta(0, request) };
     const [total, entries] = await Promise.all([
-      this.repository.count(facility.id, types),
-      this.repository.page(facility.id, types, request.perPage, offsetOf(request)),
+      this.repository.count(facility.id, filter),
+      this.repository.page(facility.id, filter, request.perPage, offsetOf(request)),
     ]);
     return { entries, pagination: pageMeta(total, request) };
   }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { EventsRepository } from '../../domain/documents/documents.ports';
-import type { DocumentEvent, EventType } from '../../domain/documents/documents.types';
+import type { EventFilter, EventsRepository } from '../../domain/documents/documents.ports';
+import type { DocumentEvent } from '../../domain/documents/documents.types';
 import type { Db } from '../database';
 import { isPostgres } from '../dialect';
 import { eventRowToEvent } from './documents.repository';
@@ -18,15 +18,16 @@ export class SqlEventsRepository implements EventsRepository {
     return this.postgres ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
   }
 
-  private where(facilityId: string, types: readonly EventType[]) {
-    return this.db
+  private where(facilityId: string, filter: EventFilter) {
+    const query = this.db
       .selectFrom('events')
       .where('facility_id', '=', facilityId)
-      .where('type', 'in', [...types]);
+      .where('type', 'in', [...filter.types]);
+    return filter.ids ? query.where('id', 'in', [...filter.ids]) : query;
   }
 
-  async count(facilityId: string, types: readonly EventType[]): Promise<number> {
-    const row = await this.where(facilityId, types)
+  async count(facilityId: string, filter: EventFilter): Promise<number> {
+    const row = await this.where(facilityId, filter)
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);
@@ -35,11 +36,11 @@ export class SqlEventsRepository implements EventsRepository {
   /** One page, by created_at then id. */
   async page(
     facilityId: string,
-    types: readonly EventType[],
+    filter: EventFilter,
     limit: number,
     offset: number,
   ): Promise<DocumentEvent[]> {
-    const rows = await this.where(facilityId, types)
+    const rows = await this.where(facilityId, filter)
       .selectAll()
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
