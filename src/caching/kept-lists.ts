@@ -18,6 +18,12 @@ export const KEPT_LISTS = {
   flippers: { scope: () => 'flippers' } satisfies KeptList<Facility>,
   /** A facility's invoiceable items with their tiers and stock. */
   invoiceableItems: { scope: (facility: Facility) => `items:${facility.id}` } satisfies KeptList<Facility>,
+  /** A facility's ledgers with their insurance, services and discounts. */
+  ledgers: { scope: (facility: Facility) => `ledgers:${facility.id}` } satisfies KeptList<Facility>,
+  /** A facility's rate applied actions. */
+  rateAppliedActions: {
+    scope: (facility: Facility) => `actions:${facility.id}`,
+  } satisfies KeptList<Facility>,
   /** A company's rate changes with the names they show. */
   rateChangeUpdates: { scope: () => 'rate_changes' } satisfies KeptList<Company>,
 } as const;

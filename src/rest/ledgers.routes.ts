@@ -8,9 +8,11 @@ import {
   type LedgerServiceView,
 } from '../presenters/ledgers.presenter';
 import type { Services } from '../services';
-import { sendOk } from './envelope';
+import { KEPT_LISTS } from '../caching/kept-lists';
+import { sendOkSerialized, serializeFragment } from './envelope';
+import { keptPage } from './kept-pages';
 import { facilityIdParam, idParam } from './schemas';
-import { jsonResponses, nullableRefTo, refTo } from './openapi';
+import { conditional, jsonResponses, nullableRefTo, refTo } from './openapi';
 
 interface LedgerParams {
   facility_id: string;
@@ -66,15 +68,18 @@ export function registerLedgersRoutes(app: FastifyInstance, services: Services):
   app.get<{ Params: LedgerParams }>(
     '/v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts',
     {
+      config: { kept: KEPT_LISTS.ledgers },
       schema: {
         summary: "A ledger's current insurance, and its services and discounts",
         tags: ['ledgers'],
         operationId: 'getLedger',
-        response: jsonResponses("The ledger's current insurance (or null), services and discounts", {
-          insurance: nullableRefTo('LedgerInsurance'),
-          services: { type: 'array', items: refTo('LedgerService') },
-          discounts: { type: 'array', items: refTo('LedgerDiscount') },
-        }),
+        response: conditional(
+          jsonResponses("The ledger's current insurance (or null), services and discounts", {
+            insurance: nullableRefTo('LedgerInsurance'),
+            services: { type: 'array', items: refTo('LedgerService') },
+            discounts: { type: 'array', items: refTo('LedgerDiscount') },
+          }),
+        ),
         params: {
           type: 'object',
           properties: { facility_id: facilityIdParam, ledger_id: idParam('Ledger id (UUID)') },
@@ -84,12 +89,21 @@ export function registerLedgersRoutes(app: FastifyInstance, services: Services):
     },
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const result = await services.ledgers.insuranceServicesAndDiscounts(facility, request.params.ledger_id);
-      return sendOk(request, reply, {
-        insurance: result.insurance ? serializeInsurance(presentInsurance(result.insurance)) : null,
-        services: result.services.map((service) => serializeService(presentService(service))),
-        discounts: result.discounts.map((discount) => serializeDiscount(presentDiscount(discount))),
+      const ledgerId = request.params.ledger_id;
+      // The current insurance is today's at the facility: a new day, a new page.
+      const key = `${facility.id} ${ledgerId} ${services.ledgers.today(facility)}`;
+      const page = await keptPage(request, services.pages, facility, key, async () => {
+        const result = await services.ledgers.insuranceServicesAndDiscounts(facility, ledgerId);
+        return {
+          bytes: serializeFragment({
+            insurance: result.insurance ? serializeInsurance(presentInsurance(result.insurance)) : null,
+            services: result.services.map((service) => serializeService(presentService(service))),
+            discounts: result.discounts.map((discount) => serializeDiscount(presentDiscount(discount))),
+          }),
+          meta: null,
+        };
       });
+      return sendOkSerialized(request, reply, page.bytes);
     },
   );
 }

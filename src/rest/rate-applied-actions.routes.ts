@@ -4,9 +4,11 @@ import {
   type RateAppliedActionView,
 } from '../presenters/rate-applied-actions.presenter';
 import type { Services } from '../services';
-import { sendOk } from './envelope';
+import { KEPT_LISTS } from '../caching/kept-lists';
+import { sendOkSerialized, serializeFragment } from './envelope';
+import { keptPage } from './kept-pages';
 import { facilityIdParam, queryString } from './schemas';
-import { jsonResponses, refTo } from './openapi';
+import { conditional, jsonResponses, refTo } from './openapi';
 
 interface FacilityParams {
   facility_id: string;
@@ -42,14 +44,16 @@ export function registerRateAppliedActionsRoutes(app: FastifyInstance, services:
   app.get<{ Params: FacilityParams; Querystring: RangeQuery }>(
     '/v1/:facility_id/rate_applied_actions',
     {
-      config: { wrapper: 'rate_applied_action' },
+      config: { wrapper: 'rate_applied_action', kept: KEPT_LISTS.rateAppliedActions },
       schema: {
         summary: 'Rate applied actions completed in a date range (default: today at the facility)',
         tags: ['rate applied actions'],
         operationId: 'listRateAppliedActions',
-        response: jsonResponses('Every rate applied action in the range', {
-          rate_applied_actions: { type: 'array', items: refTo('RateAppliedAction') },
-        }),
+        response: conditional(
+          jsonResponses('Every rate applied action in the range', {
+            rate_applied_actions: { type: 'array', items: refTo('RateAppliedAction') },
+          }),
+        ),
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
         querystring: {
           type: 'object',
@@ -62,18 +66,31 @@ export function registerRateAppliedActionsRoutes(app: FastifyInstance, services:
     },
     async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const result = await services.rateAppliedActions.list(facility, {
+      const range = services.rateAppliedActions.range(facility, {
         startDate: request.query.start_date,
         endDate: request.query.end_date,
       });
       // The contract lists end_date before start_date in the echo.
-      if (result.defaulted.endDate) request.envelope.defaults.end_date = result.endDate;
-      if (result.defaulted.startDate) request.envelope.defaults.start_date = result.startDate;
-      return sendOk(request, reply, {
-        rate_applied_actions: result.actions.map((a) =>
-          serializeRateAppliedAction(presentRateAppliedAction(a, facility.timeZone)),
-        ),
-      });
+      if (range.defaulted.endDate) request.envelope.defaults.end_date = range.endDate;
+      if (range.defaulted.startDate) request.envelope.defaults.start_date = range.startDate;
+      const page = await keptPage(
+        request,
+        services.pages,
+        facility,
+        `${facility.id} ${facility.timeZone} ${range.startDate} ${range.endDate}`,
+        async () => {
+          const actions = await services.rateAppliedActions.between(facility, range.startDate, range.endDate);
+          return {
+            bytes: serializeFragment({
+              rate_applied_actions: actions.map((a) =>
+                serializeRateAppliedAction(presentRateAppliedAction(a, facility.timeZone)),
+              ),
+            }),
+            meta: null,
+          };
+        },
+      );
+      return sendOkSerialized(request, reply, page.bytes);
     },
   );
 }

@@ -5,6 +5,7 @@ import * as rateChangeCounts from './migrations/20261121130000_rate_change_count
 import * as paymentMethodGatewayToken from './migrations/20261121140000_payment_method_gateway_token';
 import * as dataRevisions from './migrations/20261121150000_data_revisions';
 import * as esignSigning from './migrations/20261124120000_esign_signing';
+import * as ledgerAndActionRevisions from './migrations/20261125090000_ledger_and_action_revisions';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261121140000_payment_method_gateway_token': paymentMethodGatewayToken,
   '20261121150000_data_revisions': dataRevisions,
   '20261124120000_esign_signing': esignSigning,
+  '20261125090000_ledger_and_action_revisions': ledgerAndActionRevisions,
 };
 
 /** Every migration's name, oldest first. */

@@ -65,7 +65,7 @@ describeEachDialect('GraphQL in gateway mode', (dialect) => {
     });
     return res.json() as {
       data?: Record<string, unknown>;
-      errors?: Array<{ message: string; extensions: { code: string } }>;
+      errors?: Array<{ message: string; path?: unknown[]; extensions: { code: string } }>;
     };
   };
 

@@ -1,11 +1,11 @@
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
-import { buildItem } from '../support/factories';
+import { buildItem, buildRateAppliedAction, buildService } from '../support/factories';
 import { loadRichWorld, type RichWorld } from '../support/rich-world';
 
 /**
  * Conditional requests: the kept GET answers (flippers, invoiceable item lists, rate change
- * updates) carry a weak ETag, and a caller that sends it back in If-None-Match gets 304 without a
+ * updates, a ledger's insurance, services and discounts, rate applied actions) carry a weak ETag, and a caller that sends it back in If-None-Match gets 304 without a
  * body while the data and the parameters are unchanged; any change of either answers 200 anew.
  */
 describeEachDialect('ETag and If-None-Match on the kept GET answers', (dialect) => {
@@ -33,29 +33,35 @@ describeEachDialect('ETag and If-None-Match on the kept GET answers', (dialect) 
       `${f}/invoiceable_items`,
       `${f}/invoiceable_items/retail?per_page=5`,
       `/v1/companies/${t.world.company.id}/rate_change_updates?${window}`,
+      `${f}/ledgers/${w.ledgerId}/insurance_services_and_discounts`,
+      `${f}/rate_applied_actions?start_date=${w.rateAppliedActionsOn}&end_date=${w.rateAppliedActionsOn}`,
+      `${f}/rate_applied_actions`,
     ];
   };
 
-  it.each([0, 1, 2, 3])('answers 304 without a body to a matching If-None-Match (url %i)', async (index) => {
-    const url = urls()[index];
-    const first = await get(url);
-    expect(first.statusCode).toBe(200);
-    const tag = first.headers.etag as string;
-    expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+  it.each([0, 1, 2, 3, 4, 5, 6])(
+    'answers 304 without a body to a matching If-None-Match (url %i)',
+    async (index) => {
+      const url = urls()[index];
+      const first = await get(url);
+      expect(first.statusCode).toBe(200);
+      const tag = first.headers.etag as string;
+      expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
 
-    const again = await get(url, { 'if-none-match': tag, 'x-request-id': 'conditional-1' });
-    expect(again.statusCode).toBe(304);
-    expect(again.body).toBe('');
-    expect(again.headers.etag).toBe(tag);
-    expect(again.headers['x-request-id']).toBe('conditional-1');
+      const again = await get(url, { 'if-none-match': tag, 'x-request-id': 'conditional-1' });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      expect(again.headers.etag).toBe(tag);
+      expect(again.headers['x-request-id']).toBe('conditional-1');
 
-    // A list of tags, or the tag without W/, match too; another tag does not.
-    expect((await get(url, { 'if-none-match': `"nope", ${tag}` })).statusCode).toBe(304);
-    expect((await get(url, { 'if-none-match': tag.slice(2) })).statusCode).toBe(304);
-    const other = await get(url, { 'if-none-match': 'W/"another"' });
-    expect(other.statusCode).toBe(200);
-    expect(other.headers.etag).toBe(tag);
-  });
+      // A list of tags, or the tag without W/, match too; another tag does not.
+      expect((await get(url, { 'if-none-match': `"nope", ${tag}` })).statusCode).toBe(304);
+      expect((await get(url, { 'if-none-match': tag.slice(2) })).statusCode).toBe(304);
+      const other = await get(url, { 'if-none-match': 'W/"another"' });
+      expect(other.statusCode).toBe(200);
+      expect(other.headers.etag).toBe(tag);
+    },
+  );
 
   it('answers 200 with a new tag once the data changed', async () => {
     const url = `/v1/${t.world.facility.id}/invoiceable_items`;
@@ -78,11 +84,50 @@ describeEachDialect('ETag and If-None-Match on the kept GET answers', (dialect) 
     expect(new Set(tags).size).toBe(4);
   });
 
-  it('sends no ETag on answers that are not kept (a ledger, a write)', async () => {
-    const ledger = await get(
-      `/v1/${t.world.facility.id}/ledgers/${w.ledgerId}/insurance_services_and_discounts`,
-    );
+  it('answers a ledger or the rate applied actions anew once any of their rows changed', async () => {
+    const f = t.world.facility.id;
+    const ledgerUrl = `/v1/${f}/ledgers/${w.ledgerId}/insurance_services_and_discounts`;
+    const actionsUrl = `/v1/${f}/rate_applied_actions?start_date=${w.rateAppliedActionsOn}&end_date=${w.rateAppliedActionsOn}`;
+    const ledgerTag = (await get(ledgerUrl)).headers.etag as string;
+    const actionsTag = (await get(actionsUrl)).headers.etag as string;
+    await t.load({
+      ledger_services: [
+        buildService({
+          ledger_id: w.ledgerId,
+          data: { description: 'Pest control', product_code: 'SVC-PEST' },
+        }),
+      ],
+    });
+    const ledger = await get(ledgerUrl, { 'if-none-match': ledgerTag });
     expect(ledger.statusCode).toBe(200);
-    expect(ledger.headers.etag).toBeUndefined();
+    expect(
+      ledger.json().services.map((s: { data: { description: string } }) => s.data.description),
+    ).toContain('Pest control');
+    // The actions did not change: still 304.
+    expect((await get(actionsUrl, { 'if-none-match': actionsTag })).statusCode).toBe(304);
+    await t.load({
+      rate_applied_actions: [
+        buildRateAppliedAction({
+          facility_id: f,
+          new_ledger_id: w.ledgerId,
+          unit_id: w.unitId,
+          completed_on: w.rateAppliedActionsOn,
+        }),
+      ],
+    });
+    const actions = await get(actionsUrl, { 'if-none-match': actionsTag });
+    expect(actions.statusCode).toBe(200);
+    expect(actions.json().rate_applied_actions).toHaveLength(2);
+  });
+
+  it('sends no ETag on answers that are not kept (a single flipper, a write)', async () => {
+    const flipper = await get(`/v1/${t.world.facility.id}/flippers/online_payments`);
+    expect(flipper.statusCode).toBe(200);
+    expect(flipper.headers.etag).toBeUndefined();
+    const note = await t.postJson(`/v1/${t.world.facility.id}/notes`, {
+      note: { note_text: 'No tag', tenant_id: w.tenantId },
+    });
+    expect(note.statusCode).toBe(200);
+    expect(note.headers.etag).toBeUndefined();
   });
 });

@@ -1,6 +1,17 @@
 import { migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
-import { buildItem, buildWorld, worldDataset } from '../support/factories';
+import {
+  buildDiscount,
+  buildInsurance,
+  buildItem,
+  buildLedger,
+  buildRateAppliedAction,
+  buildService,
+  buildTenant,
+  buildUnit,
+  buildWorld,
+  worldDataset,
+} from '../support/factories';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { createTestStore, describeEachDialect, type TestStore } from '../support/harness';
 
@@ -12,9 +23,12 @@ describeEachDialect('migrations', (dialect) => {
   afterAll(() => db.close());
 
   it('takes the revision counters down and back up, and they count writes again', async () => {
-    // The e-sign signing tables come after the counters: down they go first.
-    await migrateDown(db.store.db);
-    const down = await migrateDown(db.store.db);
+    // The migrations after the counters go down first.
+    let down = await migrateDown(db.store.db);
+    while (down.results?.[0]?.migrationName !== '20261121150000_data_revisions') {
+      expect(down.results).toHaveLength(1);
+      down = await migrateDown(db.store.db);
+    }
     expect(down.results?.map((r) => r.migrationName)).toEqual(['20261121150000_data_revisions']);
     const tables = await db.store.db.introspection.getTables();
     expect(tables.map((table) => table.name)).not.toContain('data_revisions');
@@ -30,5 +44,46 @@ describeEachDialect('migrations', (dialect) => {
     const before = await revisions.token(`items:${world.facility.id}`);
     await importDataset(db.store, { version: 1, invoiceable_items: [{ ...item, description: 'Renamed' }] });
     expect(await revisions.token(`items:${world.facility.id}`)).not.toBe(before);
+  });
+
+  it("moves a facility's ledger and rate applied action counters with every write to them", async () => {
+    await migrateToLatest(db.store.db);
+    const world = buildWorld();
+    await importDataset(db.store, worldDataset(world));
+    const revisions = new RevisionsRepository(db.store.db);
+    const f = world.facility.id;
+    const tokens = async () => [await revisions.token(`ledgers:${f}`), await revisions.token(`actions:${f}`)];
+    const tenant = buildTenant({ facility_id: f });
+    const unit = buildUnit({ facility_id: f });
+    const ledger = buildLedger({ facility_id: f, tenant_id: tenant.id, unit_id: unit.id });
+    let before = await tokens();
+    await importDataset(db.store, { version: 1, tenants: [tenant], units: [unit], ledgers: [ledger] });
+    let after = await tokens();
+    expect(after[0]).not.toBe(before[0]);
+    expect(after[1]).toBe(before[1]);
+
+    for (const part of [
+      { ledger_services: [buildService({ ledger_id: ledger.id })] },
+      { ledger_insurances: [buildInsurance({ ledger_id: ledger.id })] },
+      { ledger_discounts: [buildDiscount({ ledger_id: ledger.id })] },
+    ]) {
+      before = after;
+      await importDataset(db.store, { version: 1, ...part });
+      after = await tokens();
+      expect(after[0]).not.toBe(before[0]);
+    }
+    before = after;
+    await importDataset(db.store, {
+      version: 1,
+      rate_applied_actions: [
+        buildRateAppliedAction({ facility_id: f, new_ledger_id: ledger.id, unit_id: unit.id }),
+      ],
+    });
+    after = await tokens();
+    expect(after[1]).not.toBe(before[1]);
+    // Another facility's counters stay.
+    const other = buildWorld();
+    await importDataset(db.store, worldDataset(other));
+    expect(await tokens()).toEqual(after);
   });
 });

@@ -33,6 +33,16 @@ export class RateAppliedActionsService {
    * at the facility. Sorted by time_completed, then id.
    */
   async list(facility: Facility, query: RateAppliedActionsQuery): Promise<RateAppliedActionsResult> {
+    const range = this.range(facility, query);
+    const actions = await this.repository.listCompletedBetween(facility.id, range.startDate, range.endDate);
+    return { ...range, actions };
+  }
+
+  /**
+   * The range a query asks for, checked, with today at the facility for a missing bound; what the
+   * list's answer depends on besides the actions themselves.
+   */
+  range(facility: Facility, query: RateAppliedActionsQuery): Omit<RateAppliedActionsResult, 'actions'> {
     const today = localDate(this.clock.now(), facility.timeZone);
     const problems: Problem[] = [];
     const start = readDate(['startDate'], query.startDate, today, problems);
@@ -41,13 +51,16 @@ export class RateAppliedActionsService {
       problems.push(problem(['startDate'], ['must not be after ', field('endDate'), ` (${end.value})`]));
     }
     if (problems.length > 0) throw DomainError.invalid(problems);
-    const actions = await this.repository.listCompletedBetween(facility.id, start.value, end.value);
     return {
       startDate: start.value,
       endDate: end.value,
       defaulted: { startDate: start.defaulted, endDate: end.defaulted },
-      actions,
     };
+  }
+
+  /** The facility's actions completed in a range `range` checked. */
+  between(facility: Facility, startDate: string, endDate: string): Promise<RateAppliedAction[]> {
+    return this.repository.listCompletedBetween(facility.id, startDate, endDate);
   }
 
   /** Actions by id, in key order, null for a missing or malformed id (DataLoader batch shape). */
