@@ -63,6 +63,11 @@ export class AuthService {
   private lastNoncePurge = 0;
   /** Callers by token hash: the token itself is never kept. */
   private readonly bearerCallers = new TtlCache<string, Caller>(BEARER_CACHE_TTL_MS, 10_000);
+  /**
+   * Clients by consumer key, for as long as bearer callers: a gateway in front signs every call
+   * with the same key, most of them revalidations answered 304. Unknown keys are never remembered.
+   */
+  private readonly consumers = new TtlCache<string, ClientApplication>(BEARER_CACHE_TTL_MS, 10_000);
 
   constructor(
     private readonly clients: ClientsRepository,
@@ -144,8 +149,12 @@ export class AuthService {
       throw unauthenticated('oauth_timestamp is outside the accepted window');
     }
 
-    const client = await this.clients.findByConsumerKey(consumerKey);
-    if (!client) throw unauthenticated('unknown oauth_consumer_key');
+    let client = this.consumers.get(consumerKey);
+    if (!client) {
+      client = await this.clients.findByConsumerKey(consumerKey);
+      if (!client) throw unauthenticated('unknown oauth_consumer_key');
+      this.consumers.set(consumerKey, client);
+    }
 
     const signed: Array<[string, string]> = [...requestParams];
     for (const [k, v] of oauth) if (k !== 'oauth_signature' && k !== 'realm') signed.push([k, v]);
