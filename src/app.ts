@@ -11,7 +11,7 @@ import { KnownRoutes } from './edge/known-routes';
 import { requestIdFrom } from './edge/request-id';
 import { findShapeProblem, parameterName } from './edge/request-shape';
 import { createLogger, lazyChildLogger } from './logger';
-import { registerCacheMetrics, registerMetrics } from './ops/metrics';
+import { registerCacheMetrics, registerMetrics, registerUpstreamMetrics } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
@@ -185,6 +185,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const registry = registerMetrics(app);
   registerCacheMetrics(registry, services.cacheMemory);
+  if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
   registerOpsRoutes(app, store, registry, services.upstream);
   const upstream = services.upstream;
   if (upstream) {

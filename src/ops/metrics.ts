@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CacheMemory } from '../caching/cache-memory';
+import type { ContractUpstream } from '../domain/gateway/upstream.ports';
 
 /** Prometheus metrics of one app instance: request counts and durations by route and status. */
 export function registerMetrics(app: FastifyInstance): Registry {
@@ -38,6 +39,18 @@ export function registerMetrics(app: FastifyInstance): Registry {
     done();
   });
   return registry;
+}
+
+/** Gateway mode: calls of the upstream, sent or shared with one on its way. */
+export function registerUpstreamMetrics(registry: Registry, upstream: ContractUpstream): void {
+  const calls = new Counter({
+    name: 'upstream_calls_total',
+    help: 'Gateway mode: calls of the upstream, sent, or shared with the same GET on its way',
+    labelNames: ['call'] as const,
+    registers: [registry],
+  });
+  const children = { sent: calls.labels('sent'), shared: calls.labels('shared') };
+  upstream.onCall = (call) => children[call].inc();
 }
 
 /** Lookups of kept answers, by cache and result, and the bytes they hold. */

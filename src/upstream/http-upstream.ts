@@ -43,6 +43,7 @@ interface KeptUpstreamAnswer {
  * `meta.request_id` (meta is the envelope's last key; its request_id comes before `parameters`).
  */
 function withRequestId(answer: UpstreamAnswer, requestId: string): UpstreamAnswer {
+  if (!/json/.test(answer.headers['content-type'] ?? '')) return answer;
   const body = answer.body;
   const meta = body.lastIndexOf(ENVELOPE_META);
   const at = meta < 0 ? -1 : body.indexOf(REQUEST_ID, meta);
@@ -110,9 +111,35 @@ export class HttpUpstream implements ContractUpstream {
    * back with this request's id. Kept per company, path and query.
    */
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
-    if (call.method !== 'GET' || call.ifNoneMatch !== undefined || !this.memory?.enabled)
+    if (call.method !== 'GET' || call.ifNoneMatch !== undefined) {
+      this.onCall('sent');
       return this.callOnce(call);
+    }
     const key = JSON.stringify(['upstream', call.companyId.toLowerCase(), call.path, call.query]);
+    // Collapsed forwarding: concurrent requests for one page (a busy facility's lists, a ledger
+    // many actions name) cost the upstream one call; each gets the answer with its own request id.
+    const onItsWay = this.inFlight.get(key);
+    if (onItsWay) {
+      this.onCall('shared');
+      return withRequestId(await onItsWay, call.requestId);
+    }
+    this.onCall('sent');
+    const pending = this.revalidated(key, call);
+    this.inFlight.set(key, pending);
+    try {
+      return await pending;
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  /** Told of each call (metrics). */
+  onCall: (call: 'sent' | 'shared') => void = () => {};
+
+  private readonly inFlight = new Map<string, Promise<UpstreamAnswer>>();
+
+  private async revalidated(key: string, call: UpstreamCall): Promise<UpstreamAnswer> {
+    if (!this.memory?.enabled) return this.callOnce(call);
     const kept = this.memory.get<KeptUpstreamAnswer>(key);
     const answer = await this.callOnce(kept ? { ...call, ifNoneMatch: kept.etag } : call);
     if (kept && answer.status === 304) {

@@ -62,6 +62,46 @@ describe('gateway mode when the upstream fails', () => {
     await upstream?.close();
   });
 
+  /** Polls until the check holds; the test's own timeout bounds it. */
+  async function eventually(check: () => Promise<boolean>): Promise<void> {
+    while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  const sharedCalls = async () => {
+    const text = (await gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
+    return Number(/^upstream_calls_total\{call="shared"\} (\d+)/m.exec(text)?.[1] ?? 0);
+  };
+
+  it('shares one upstream call among requests for the same page made while it is on its way', async () => {
+    let release = () => undefined as void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const before = { calls, shared: await sharedCalls() };
+    const askAs = (id: string) =>
+      gateway.app.inject({
+        method: 'GET',
+        url: flippers(),
+        headers: { authorization: `Bearer ${upstream.world.client.bearer_token}`, 'x-request-id': id },
+      });
+    let first: ReturnType<typeof askAs>;
+    let second: ReturnType<typeof askAs>;
+    try {
+      first = askAs('shared-call-1');
+      await eventually(async () => calls === before.calls + 1);
+      second = askAs('shared-call-2');
+      await eventually(async () => (await sharedCalls()) === before.shared + 1);
+    } finally {
+      hold = null;
+      release();
+    }
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(calls).toBe(before.calls + 1);
+    // Each answer is the upstream's, with its own request id.
+    expect(a.json().meta.request_id).toBe('shared-call-1');
+    expect(b.json().meta.request_id).toBe('shared-call-2');
+    expect(b.body).toBe(a.body.replace('shared-call-1', 'shared-call-2'));
+  });
+
   // The timeout is long enough that no answer of a busy machine's upstream reaches it; the held
   // request waits for the test, not for a clock.
   it('answers 504 in the envelope when the upstream does not answer in time', async () => {

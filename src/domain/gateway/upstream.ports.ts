@@ -40,8 +40,14 @@ export interface UpstreamHealth {
 }
 
 export interface ContractUpstream {
-  /** One call; an answer the contract allows (any status but 5xx, the envelope or a PDF) or a DomainError. */
+  /**
+   * One call; an answer the contract allows (any status but 5xx, the envelope or a PDF) or a
+   * DomainError. A GET made while the same one (company, path and query) is on its way shares
+   * that call's answer, with its own request id.
+   */
   call(call: UpstreamCall): Promise<UpstreamAnswer>;
+  /** Told of each call: sent upstream, or answered by one on its way (metrics). */
+  onCall: (call: 'sent' | 'shared') => void;
   health(): UpstreamHealth;
   close(): Promise<void>;
 }
