@@ -403,6 +403,7 @@ async function main() {
   if (!fs.existsSync(path.join(options.dist, 'app.js')))
     throw new Error(`${options.dist} is not built: npm run build`);
   installHive();
+  const loadAtStart = loadAverage();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-bench-gateway-'));
   const children = [];
   try {
@@ -524,7 +525,7 @@ async function main() {
       '# Gateway mode against Hive Gateway, same upstream',
       '',
       `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; ` +
-        `load average before the run ${loadAverage()}. facility-ops ${require(path.join(ROOT, 'package.json')).version} ` +
+        `load average (1, 5, 15 min) ${loadAtStart} at the start, ${loadAverage()} at the end. facility-ops ${require(path.join(ROOT, 'package.json')).version} ` +
         `in gateway mode (OAuth 1.0 to the upstream, its page cache on) and Hive Gateway ${hive.version} ` +
         '(one process, NODE_ENV=production, defaults otherwise) serving a supergraph composed by @graphql-mesh/compose-cli ' +
         `${hivePackageVersion('@graphql-mesh/compose-cli')} with @omnigraph/openapi ${hivePackageVersion('@omnigraph/openapi')} ` +
