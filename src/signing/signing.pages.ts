@@ -22,8 +22,12 @@ export function escapeHtml(text: string): string {
 export function readableTime(stored: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', {
     timeZone,
-    dateStyle: 'long',
-    timeStyle: 'short',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
   }).format(new Date(stored));
 }
 
@@ -52,6 +56,7 @@ function layout(options: { title: string; facility: string | null; body: string;
     options.script ? `<script src="${SIGNING_SCRIPT.path}" defer></script>` : '',
     '</head>',
     '<body>',
+    options.script ? '<a class="skip" href="#sign">Skip to the signing form</a>' : '',
     facility,
     `<main id="main">${options.body}</main>`,
     '</body>',

@@ -255,7 +255,7 @@ describeEachDialect('the public signing page', (dialect) => {
     const page = await open(token);
     expect(page.statusCode).toBe(200);
     expect(visibleText(page.body)).toContain(
-      'You signed 2 documents from Main Street on November 24, 2026 at 10:05 AM as Grace Hopper.',
+      'You signed 2 documents from Main Street on November 24, 2026 at 10:05 AM EST as Grace Hopper.',
     );
     const viaPage = await t.app.inject({ method: 'GET', url: `/sign/${token}/documents/${lease.id}` });
     expect(sha256(viaPage.rawPayload)).toBe(leaseSignature.signed_sha256);
