@@ -36,8 +36,11 @@ function decoded(text: string): string {
   }
 }
 
-/** Paths whose next segment is a credential: a signing link's token (`/sign/<token>`, `/s/<token>`). */
-const TOKEN_PATH = /^(\/+(?:sign|s)\/+)[^/?#]+/i;
+/**
+ * Paths whose next segment is a credential: a signing link's token (`/sign/<token>`, `/s/<token>`;
+ * the page's own assets under `/sign/assets/` are not one).
+ */
+const TOKEN_PATH = /^(\/+(?:sign|s)\/+)(?!assets\/)[^/?#]+/i;
 
 /** Stands in a logged path where a signing link's token was. */
 export const TOKEN_PLACEHOLDER = '[token]';
