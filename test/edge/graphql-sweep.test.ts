@@ -194,6 +194,16 @@ describeEachDialect('a hostile sweep over the GraphQL endpoint', (dialect) => {
           },
         };
       }
+      if (mutation.name === 'revokeEsignLink') {
+        // A signing link of the facility to withdraw, queued as staff would.
+        const caller = { clientId: t.world.client.id, companyId: t.world.company.id, name: 'sweep' };
+        const facility = await t.services.facilities.facilityFor(caller, t.world.facility.id);
+        const [message] = await t.services.esign.sendEsignableDocuments(facility, {
+          eventId: w.eventId,
+          email: 'ada@example.com',
+        });
+        good.messageId = message.id;
+      }
       // The unaltered request succeeds, so each case below is refused for its one altered value.
       const base = await t.app.inject({
         method: 'POST',
