@@ -69,7 +69,11 @@ export class OutboxDocumentObject {
   @Field(() => String)
   description: string;
 
-  @Field(() => String, { description: 'The download address written in the message.' })
+  @Field(() => String, {
+    description:
+      'Its REST download path (API credentials needed; the SMS provider receives it). The message ' +
+      'itself carries one signing link to all its documents.',
+  })
   url: string;
 }
 
