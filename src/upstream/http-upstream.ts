@@ -87,6 +87,10 @@ export class HttpUpstream implements ContractUpstream {
   private readonly agent: http.Agent;
   private readonly base: URL;
   private readonly breaker: CircuitBreaker;
+  /** GETs on their way, by company, path and query: a GET made meanwhile shares the answer. */
+  private readonly inFlight = new Map<string, Promise<UpstreamAnswer>>();
+  /** Told of each call (metrics). */
+  onCall: (call: 'sent' | 'shared') => void = () => {};
 
   constructor(
     private readonly config: UpstreamConfig,
@@ -132,11 +136,6 @@ export class HttpUpstream implements ContractUpstream {
       this.inFlight.delete(key);
     }
   }
-
-  /** Told of each call (metrics). */
-  onCall: (call: 'sent' | 'shared') => void = () => {};
-
-  private readonly inFlight = new Map<string, Promise<UpstreamAnswer>>();
 
   private async revalidated(key: string, call: UpstreamCall): Promise<UpstreamAnswer> {
     if (!this.memory?.enabled) return this.callOnce(call);

@@ -84,6 +84,7 @@ describeEachDialect('GraphQL sendEsignableDocuments and the outbox', (dialect) =
     expect(message.id).toMatch(UUID);
     expect(res.data).toEqual({
       sendEsignableDocuments: {
+        eventId: moveIn.id,
         messages: [
           {
             id: message.id,
