@@ -38,8 +38,11 @@ const summarize = (results) => {
   };
 };
 
-/** The built service (`dist`) on a free loopback port, in a child process; resolves with its address. */
-function startService(dist, env) {
+/**
+ * The built service (`dist`) on a free loopback port, in a child process; resolves with its address.
+ * `execArgv`: Node's own options for the child (`--cpu-prof`, say).
+ */
+function startService(dist, env, execArgv = []) {
   const script = `
     const { loadConfig } = require(${JSON.stringify(path.join(dist, 'config'))});
     const { openStore } = require(${JSON.stringify(path.join(dist, 'store/database'))});
@@ -52,7 +55,7 @@ function startService(dist, env) {
       process.stdout.write(JSON.stringify({ address }) + '\\n');
       process.on('SIGTERM', () => app.close().then(() => store.close()).then(() => process.exit(0)));
     })().catch((error) => { process.stderr.write(String(error.stack) + '\\n'); process.exit(1); });`;
-  const child = spawn(process.execPath, ['-e', script], {
+  const child = spawn(process.execPath, [...execArgv, '-e', script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

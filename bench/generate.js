@@ -1,4 +1,5 @@
 'use strict';
+const { randomUUID } = require('node:crypto');
 /**
  * A deterministic company for the bench, written as a dataset file and loaded with
  * `facility-ops import`, so every row, sort key and per-day count is what a real import writes.
@@ -137,4 +138,86 @@ function companyDataset(plan) {
   return { dataset, companyId: out.companyId, facilityId: out.facilityId };
 }
 
-module.exports = { companyDataset, companyParts };
+const ACTIONS_DAY = '2026-11-20';
+const DAY = ACTIONS_DAY;
+
+/** The rate applied actions of one day, each on a ledger of its own with insurance, services and discounts. */
+function actionsPart(facilityId, count) {
+  const part = {
+    version: 1,
+    tenants: [],
+    units: [],
+    ledgers: [],
+    ledger_insurances: [],
+    ledger_services: [],
+    ledger_discounts: [],
+    rate_applied_actions: [],
+  };
+  for (let i = 0; i < count; i++) {
+    const tenant = { id: randomUUID(), facility_id: facilityId, first_name: 'Ada', last_name: `Mover${i}` };
+    const unit = { id: randomUUID(), facility_id: facilityId, name: `M-${i + 1}`, rate: 120 };
+    const ledger = { id: randomUUID(), facility_id: facilityId, tenant_id: tenant.id, unit_id: unit.id };
+    part.tenants.push(tenant);
+    part.units.push(unit);
+    part.ledgers.push(ledger);
+    part.ledger_insurances.push({
+      id: randomUUID(),
+      ledger_id: ledger.id,
+      effective_date: DAY,
+      cancel_date: null,
+      amount: 12.5,
+      data: {
+        description: 'Tenant protection 2000',
+        retain_type: 'percent',
+        product_code: 'INS-2000',
+        policy_number: `POL-${i}`,
+        retain_amount: '10.0',
+        coverage_amount: '2000.0',
+        coverage_percentage: '100.0',
+        insurance_provider_key: 'safeguard',
+      },
+    });
+    for (const [description, code] of [
+      ['Climate control', 'SVC-CLIMATE'],
+      ['Autopay', 'SVC-AUTOPAY'],
+    ]) {
+      part.ledger_services.push({
+        id: randomUUID(),
+        ledger_id: ledger.id,
+        effective_date: DAY,
+        cancel_date: null,
+        amount: 5,
+        data: { description, product_code: code },
+      });
+    }
+    part.ledger_discounts.push({
+      id: randomUUID(),
+      ledger_id: ledger.id,
+      name: 'First month free',
+      kind: 'always',
+      description: '100% off the first month',
+      start_date: DAY,
+      end_date: null,
+      min_occupancy_months: null,
+    });
+    part.rate_applied_actions.push({
+      id: randomUUID(),
+      facility_id: facilityId,
+      rate_info: { applied_rate: { name: 'Web rate', amount: 110 }, standard_rate: 120 },
+      source: 'Kiosk',
+      completed_on: DAY,
+      completed_by: '',
+      employee_id: '',
+      user_id: '',
+      time_completed: `${DAY}T${String(8 + (i % 10)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00-06:00`,
+      event: 'MoveInUnitEvent',
+      old_ledger_id: '',
+      new_ledger_id: ledger.id,
+      unit_id: unit.id,
+      lead_id: randomUUID(),
+    });
+  }
+  return part;
+}
+
+module.exports = { ACTIONS_DAY, actionsPart, companyDataset, companyParts };
