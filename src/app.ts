@@ -5,13 +5,19 @@ import { systemClock, type Clock } from './domain/shared/clock';
 import type { Config } from './config';
 import { DomainError, problem } from './domain/errors';
 import type { PaymentGateway } from './domain/payments/gateway';
+import type { HostResolver } from './domain/webhooks/webhooks.ports';
 import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
 import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
 import { KnownRoutes } from './edge/known-routes';
 import { requestIdFrom } from './edge/request-id';
 import { findShapeProblem, parameterName } from './edge/request-shape';
 import { createLogger, lazyChildLogger } from './logger';
-import { registerCacheMetrics, registerMetrics, registerUpstreamMetrics } from './ops/metrics';
+import {
+  registerCacheMetrics,
+  registerMetrics,
+  registerUpstreamMetrics,
+  registerWebhookMetrics,
+} from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
@@ -36,6 +42,8 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** The payment processor adapter (tests pass their own); the built-in test gateway otherwise. */
   paymentGateway?: PaymentGateway;
+  /** What webhook endpoint host names resolve to (tests pass their own); the system resolver otherwise. */
+  hostResolver?: HostResolver;
   /** Another GraphQL schema than the service's (tests add fields to it). */
   graphqlSchema?: GraphQLSchema;
 }
@@ -63,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
   const services = createServices(store, clock, config, {
     paymentGateway: options.paymentGateway,
+    hostResolver: options.hostResolver,
     upstreamLog: (details, message) => logger.warn(details, message),
   });
   const edge: EdgeContext = {
@@ -185,6 +194,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const registry = registerMetrics(app);
   registerCacheMetrics(registry, services.cacheMemory);
+  registerWebhookMetrics(registry, services.webhooks);
   if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
   registerOpsRoutes(app, store, registry, services.upstream);
   const upstream = services.upstream;

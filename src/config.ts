@@ -22,6 +22,7 @@ export interface Config {
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
   readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
+  readonly webhooks: WebhooksConfig;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
   readonly upstream: UpstreamConfig | null;
 }
@@ -68,6 +69,21 @@ export interface OutboxConfig {
   readonly backoffBaseMs: number;
   readonly backoffMaxMs: number;
   readonly pollIntervalMs: number;
+}
+
+/** Webhook delivery (through the outbox worker). */
+export interface WebhooksConfig {
+  /**
+   * Hosts (names or addresses, lower-case) an endpoint may name with plain http and reach at a
+   * private or loopback address: WEBHOOK_ALLOW_HOSTS, comma-separated. Empty: https and public only.
+   */
+  readonly allowHosts: readonly string[];
+  /** How long one delivery may take, connecting included, before it counts as failed. */
+  readonly timeoutMs: number;
+  /** How much of an endpoint's answer is read (the rest is dropped). */
+  readonly maxResponseBytes: number;
+  /** An endpoint whose deliveries fail (none succeeding) for this long is disabled. */
+  readonly disableAfterHours: number;
 }
 
 export class ConfigError extends Error {
@@ -166,6 +182,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pollIntervalMs: int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000),
   });
 
+  const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000);
+  // A claim must outlast a delivery's request too, or a second worker sends it meanwhile.
+  if (leaseMs <= webhookTimeoutMs * 2) {
+    problems.push(`OUTBOX_LEASE_MS: must be more than 2 x WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs * 2})`);
+  }
+  const webhooks: WebhooksConfig = Object.freeze({
+    allowHosts: Object.freeze(readHostList(env.WEBHOOK_ALLOW_HOSTS, problems)),
+    timeoutMs: webhookTimeoutMs,
+    maxResponseBytes: int('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * 1024 * 1024),
+    disableAfterHours: int('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365),
+  });
+
   const upstream = upstreamConfig(env, problems, int);
 
   const config: Config = {
@@ -184,10 +212,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     esignLinkTtlHours: int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),
     pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,
+    webhooks,
     upstream,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** `WEBHOOK_ALLOW_HOSTS`: host names or IP addresses, comma-separated (IPv6 with or without brackets). */
+function readHostList(raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const hosts: string[] = [];
+  for (const entry of raw.split(',')) {
+    const host = entry
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1');
+    if (host === '') continue;
+    if (!/^[a-z0-9.:_-]+$/.test(host)) {
+      problems.push(
+        `WEBHOOK_ALLOW_HOSTS: expected host names or addresses separated by commas, got "${entry.trim()}"`,
+      );
+      continue;
+    }
+    hosts.push(host);
+  }
+  return hosts;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,8 +1,9 @@
 import { SmtpEmailTransport } from './adapters/email/smtp.transport';
 import { HttpSmsTransport } from './adapters/sms/http-sms.transport';
+import { HttpWebhookTransport } from './adapters/webhooks/http-webhook.transport';
 import type { Config, OutboxConfig } from './config';
 import { DomainError } from './domain/errors';
-import type { EmailAttachment, OutboxTransports } from './domain/outbox/outbox.transports';
+import type { EmailAttachment, OutboxTransports, WebhookSender } from './domain/outbox/outbox.transports';
 import type { OutboxMessage } from './domain/outbox/outbox.types';
 import {
   OutboxWorker,
@@ -10,6 +11,7 @@ import {
   type OutboxWorkerSettings,
   type WorkerLog,
 } from './domain/outbox/outbox.worker';
+import { WebhookDispatcher } from './domain/webhooks/webhooks.dispatcher';
 import type { Services } from './services';
 
 /** The transports the configuration names; a channel without one keeps its messages pending. */
@@ -44,6 +46,31 @@ export function outboxSettingsFrom(config: OutboxConfig): OutboxWorkerSettings {
 }
 
 type AttachmentServices = Pick<Services, 'facilities' | 'documentPdfs'>;
+type WebhookServices = Pick<
+  Services,
+  'webhookEndpoints' | 'webhookEvents' | 'webhooks' | 'hostResolver' | 'clock'
+>;
+
+/** Webhook delivery: signed POSTs over Node's http/https with the configured safety rules. */
+export function webhookSenderFrom(
+  services: WebhookServices,
+  config: Pick<Config, 'webhooks'>,
+  log?: WorkerLog,
+): WebhookSender {
+  const transport = new HttpWebhookTransport({
+    timeoutMs: config.webhooks.timeoutMs,
+    maxResponseBytes: config.webhooks.maxResponseBytes,
+    allowHosts: config.webhooks.allowHosts,
+    resolver: services.hostResolver,
+  });
+  return new WebhookDispatcher(
+    services.webhookEndpoints,
+    transport,
+    services.clock,
+    { disableAfterMs: config.webhooks.disableAfterHours * 3_600_000 },
+    log,
+  );
+}
 
 /**
  * The rendered PDFs of the documents an email offers. A document removed since the message was
@@ -66,18 +93,32 @@ export function pdfAttachments(services: AttachmentServices) {
   };
 }
 
-/** A worker over the services' store and clock, the configured transports and PDF attachments (not started). */
+/**
+ * A worker over the services' store and clock, the configured transports, webhook delivery, PDF
+ * attachments, e-sign outcome events and webhook delivery counts (not started).
+ */
 export function createOutboxWorker(
-  services: Pick<Services, 'outboxQueue' | 'clock'> & AttachmentServices,
-  config: Pick<Config, 'outbox'>,
+  services: Pick<Services, 'outboxQueue' | 'clock'> & AttachmentServices & WebhookServices,
+  config: Pick<Config, 'outbox' | 'webhooks'>,
   options: OutboxWorkerOptions & { transports?: OutboxTransports } = {},
 ): OutboxWorker {
+  const transports = options.transports ?? {
+    ...outboxTransportsFrom(config.outbox),
+    webhook: webhookSenderFrom(services, config, options.log),
+  };
   return new OutboxWorker(
     services.outboxQueue,
     services.clock,
-    options.transports ?? outboxTransportsFrom(config.outbox),
+    transports,
     outboxSettingsFrom(config.outbox),
-    { attachments: pdfAttachments(services), ...options },
+    {
+      attachments: pdfAttachments(services),
+      events: services.webhookEvents,
+      onOutcome: (message, outcome) => {
+        if (message.channel === 'webhook') services.webhooks.reportDelivery(outcome);
+      },
+      ...options,
+    },
   );
 }
 
@@ -92,19 +133,20 @@ export interface RunningOutboxWorker {
  * request queues a message. Call `stop()` on shutdown before closing the store.
  */
 export function startOutboxWorker(
-  services: Pick<Services, 'outboxQueue' | 'clock' | 'outbox'> & AttachmentServices,
-  config: Pick<Config, 'outbox'>,
+  services: Pick<Services, 'outboxQueue' | 'clock' | 'outbox'> & AttachmentServices & WebhookServices,
+  config: Pick<Config, 'outbox' | 'webhooks'>,
   log?: WorkerLog,
 ): RunningOutboxWorker | null {
   if (!config.outbox.workerEnabled) return null;
-  const transports = outboxTransportsFrom(config.outbox);
+  const transports: OutboxTransports = {
+    ...outboxTransportsFrom(config.outbox),
+    webhook: webhookSenderFrom(services, config, log),
+  };
   const worker = createOutboxWorker(services, config, { transports, log });
-  const channels = worker.channels;
-  if (channels.length === 0) {
+  if (!transports.email && !transports.sms) {
     log?.warn({}, 'no SMTP_URL or SMS_WEBHOOK_URL: e-sign messages stay pending in the outbox');
-  } else {
-    log?.info({ worker: worker.id, channels }, 'outbox worker started');
   }
+  log?.info({ worker: worker.id, channels: worker.channels }, 'outbox worker started');
   const unsubscribe = services.outbox.onEnqueued(() => worker.wake());
   worker.start();
   return {
@@ -114,6 +156,7 @@ export function startOutboxWorker(
       await worker.stop();
       transports.email?.close();
       transports.sms?.close();
+      transports.webhook?.close();
     },
   };
 }

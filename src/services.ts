@@ -43,6 +43,12 @@ import { SqlRateChangesRepository } from './store/repositories/rate-changes.repo
 import { RevisionsRepository } from './store/repositories/revisions.repository';
 import { SqlTenantsRepository } from './store/repositories/tenants.repository';
 import { HttpUpstream, type UpstreamLog } from './upstream/http-upstream';
+import { DnsHostResolver } from './adapters/webhooks/http-webhook.transport';
+import { WebhookEvents } from './domain/webhooks/webhook-events';
+import type { HostResolver, WebhookEndpointsRepository } from './domain/webhooks/webhooks.ports';
+import { WebhooksService } from './domain/webhooks/webhooks.service';
+import { webhookPayloads } from './presenters/webhooks.presenter';
+import { SqlWebhookEndpointsRepository } from './store/repositories/webhooks.repository';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -68,6 +74,14 @@ export interface Services {
   readonly esign: EsignService;
   /** The public signing page's work: a link's token opens, shows and signs its documents. */
   readonly signing: SigningService;
+  /** Webhook endpoints of companies, and their deliveries. */
+  readonly webhooks: WebhooksService;
+  /** Where the delivery worker finds endpoints and their secrets. */
+  readonly webhookEndpoints: WebhookEndpointsRepository;
+  /** The webhook events each change writes with itself. */
+  readonly webhookEvents: WebhookEvents;
+  /** What endpoint host names resolve to (checked at registration and before each delivery). */
+  readonly hostResolver: HostResolver;
   /** Serialized list pages kept between requests while their data is unchanged. */
   readonly pages: PageCache;
   /** The revision counters kept answers are checked against. */
@@ -87,9 +101,11 @@ export function createServices(
   clock: Clock,
   config: Pick<
     Config,
-    'oauthWindowSeconds' | 'publicBaseUrl' | 'esignLinkTtlHours' | 'pageCacheBytes' | 'upstream'
+    'oauthWindowSeconds' | 'publicBaseUrl' | 'esignLinkTtlHours' | 'pageCacheBytes' | 'upstream' | 'webhooks'
   >,
   options: {
+    /** Resolves endpoint host names; the system resolver when none is given. */
+    hostResolver?: HostResolver;
     /** The payment processor adapter; the built-in test gateway (moves no money) when none is given. */
     paymentGateway?: PaymentGateway;
     /** Where gateway mode says why an upstream call failed. */
@@ -109,6 +125,16 @@ export function createServices(
   const facilities = new FacilitiesService(new SqlFacilitiesRepository(db), clock);
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
+  const hostResolver = options.hostResolver ?? new DnsHostResolver();
+  const webhookEndpoints = new SqlWebhookEndpointsRepository(db);
+  const webhookEvents = new WebhookEvents(
+    webhookPayloads,
+    {
+      facilitiesByIds: (ids) => facilities.facilitiesByIds(ids),
+      documentsByEventIds: (ids) => documents.documentsByEventIds(ids),
+    },
+    () => outbox.announce(),
+  );
   return {
     store,
     clock,
@@ -117,10 +143,10 @@ export function createServices(
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),
     ledgers: new LedgersService(new SqlLedgersRepository(db), clock),
-    notes: new NotesService(new SqlNotesRepository(db), people, clock),
+    notes: new NotesService(new SqlNotesRepository(db), people, clock, webhookEvents),
     documents,
     documentPdfs,
-    moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs),
+    moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs, webhookEvents),
     invoiceableItems: new InvoiceableItemsService(new SqlInvoiceableItemsRepository(db), clock),
     rateChanges: new RateChangesService(new SqlRateChangesRepository(db), clock),
     payments: new PaymentsService(
@@ -128,16 +154,36 @@ export function createServices(
       people,
       clock,
       options.paymentGateway ?? new TestPaymentGateway(),
+      webhookEvents,
     ),
     tenants: new TenantsService(people),
     events: new EventsService(new SqlEventsRepository(db)),
     outbox,
     outboxQueue,
-    esign: new EsignService(documents, documentPdfs, outbox, esignRepository, clock, {
-      publicBaseUrl: config.publicBaseUrl,
-      linkTtlMs: config.esignLinkTtlHours * 3_600_000,
+    esign: new EsignService(
+      documents,
+      documentPdfs,
+      outbox,
+      esignRepository,
+      clock,
+      { publicBaseUrl: config.publicBaseUrl, linkTtlMs: config.esignLinkTtlHours * 3_600_000 },
+      webhookEvents,
+    ),
+    signing: new SigningService(
+      esignRepository,
+      documentPdfs,
+      facilities,
+      outbox,
+      new PdfLibSigner(),
+      clock,
+      webhookEvents,
+    ),
+    webhooks: new WebhooksService(webhookEndpoints, hostResolver, clock, outbox, {
+      allowHosts: config.webhooks.allowHosts,
     }),
-    signing: new SigningService(esignRepository, documentPdfs, facilities, outbox, new PdfLibSigner(), clock),
+    webhookEndpoints,
+    webhookEvents,
+    hostResolver,
     pages: new PageCache(revisions, cacheMemory),
     revisions,
     cacheMemory,

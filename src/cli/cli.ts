@@ -9,6 +9,7 @@ import { migrateCommand } from './migrate.command';
 import { seedCommand } from './seed.command';
 import { serveCommand } from './serve.command';
 import { startCommand } from './start.command';
+import { webhooksCommand } from './webhooks.command';
 
 export const USAGE = `Usage: facility-ops <command> [options]
 
@@ -29,9 +30,17 @@ Commands:
   clients create --company <id> --name <name> [--json]
                              Make a client application; prints its consumer key and secret and a
                              bearer token, shown only this once.
+  webhooks create --company <id> --url <url> --events <type,...> [--description <text>] [--json]
+                             Register a webhook endpoint of a company; prints its signing secret,
+                             shown only this once.
+  webhooks list --company <id> [--json]
+  webhooks disable|enable|rotate-secret <endpoint id> [--json]
+  webhooks replay <delivery id>
+                             List, disable, enable an endpoint, make it a new secret (the old one
+                             signs too for 24 hours), or send a delivery again.
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
-import, seed and clients bring the schema up to date first.
+import, seed, clients and webhooks bring the schema up to date first.
 
 Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db),
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV.
@@ -75,6 +84,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await seedCommand(config(io), io, rest);
       case 'clients':
         return await clientsCommand(config(io), io, rest);
+      case 'webhooks':
+        return await webhooksCommand(config(io), io, rest);
       case 'serve':
         parseCommandArgs(rest, {}, 0);
         return await serveCommand(config(io), io);

@@ -67,6 +67,38 @@ Options:
 
 ${ENVIRONMENT}`,
 
+  webhooks: `Usage: facility-ops webhooks create --company <id> --url <url> --events <type,...>
+                                  [--description <text>] [--json]
+       facility-ops webhooks list --company <id> [--json]
+       facility-ops webhooks disable <endpoint id> [--json]
+       facility-ops webhooks enable <endpoint id> [--json]
+       facility-ops webhooks rotate-secret <endpoint id> [--json]
+       facility-ops webhooks replay <delivery id> [--json]
+
+Webhook endpoints of a company: events are POSTed to them as they happen, signed per Standard
+Webhooks (docs/webhooks.md).
+
+  create          Registers an endpoint and prints its signing secret (whsec_...), shown only
+                  this once. The URL must be https and reach a public address, except for hosts
+                  in WEBHOOK_ALLOW_HOSTS. Nothing is written when anything is refused (exit 1).
+  list            The company's endpoints, oldest first (never their secrets).
+  disable         Stops deliveries to the endpoint.
+  enable          Delivers to it again (also after the service disabled it for failing).
+  rotate-secret   Makes a new secret, printed only now; for 24 hours each delivery carries a
+                  signature with the old secret too.
+  replay          Sends a delivery again (same webhook-id and body) on the next worker run.
+
+Options:
+  --company <id>          The company's id (a UUID).
+  --url <url>             Where deliveries go.
+  --events <type,...>     Comma-separated: payment.succeeded, note.created, esign.sent,
+                          esign.delivered, esign.failed, document.viewed, document.signed,
+                          move_in.reviewed.
+  --description <text>    What the endpoint is for, at most 500 characters.
+  --json                  Print the answer as JSON.
+
+${ENVIRONMENT} WEBHOOK_ALLOW_HOSTS (hosts allowed over http and at private addresses).`,
+
   help: `Usage: facility-ops help [<command>]
 
 Shows the commands, or one command's help (the same as \`facility-ops <command> --help\`).`,

@@ -11,6 +11,7 @@ import {
   EventEsignResolver,
   OutboxMessageEsignResolver,
 } from './esign-status.resolver';
+import { CompanyWebhooksResolver, WebhookEndpointsResolver } from './webhooks.resolver';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers
@@ -31,4 +32,6 @@ export const RESOLVERS = [
   EventEsignResolver,
   OutboxMessageEsignResolver,
   EsignLinksResolver,
+  CompanyWebhooksResolver,
+  WebhookEndpointsResolver,
 ] as const;

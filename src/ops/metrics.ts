@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CacheMemory } from '../caching/cache-memory';
 import type { ContractUpstream } from '../domain/gateway/upstream.ports';
+import type { DeliveryOutcome } from '../domain/outbox/outbox.worker';
 
 /** Prometheus metrics of one app instance: request counts and durations by route and status. */
 export function registerMetrics(app: FastifyInstance): Registry {
@@ -51,6 +52,26 @@ export function registerUpstreamMetrics(registry: Registry, upstream: ContractUp
   });
   const children = { sent: calls.labels('sent'), shared: calls.labels('shared') };
   upstream.onCall = (call) => children[call].inc();
+}
+
+/** Webhook delivery attempts by outcome, as the outbox worker of this process ends them. */
+export function registerWebhookMetrics(
+  registry: Registry,
+  webhooks: { onDelivery: ((outcome: DeliveryOutcome) => void) | null },
+): void {
+  const deliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: sent (2xx answer), retrying (failed, tried again later), failed (given up), unrecorded (sent, outcome not written)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const children: Record<DeliveryOutcome, { inc(): void }> = {
+    sent: deliveries.labels('sent'),
+    retrying: deliveries.labels('retrying'),
+    failed: deliveries.labels('failed'),
+    unrecorded: deliveries.labels('unrecorded'),
+  };
+  webhooks.onDelivery = (outcome) => children[outcome].inc();
 }
 
 /** Lookups of kept answers, by cache and result, and the bytes they hold. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { presentDocument, type DocumentView } from '../presenters/documents.presenter';
+import { presentDocument, serializeEventDocument } from '../presenters/documents.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam, pageQuery } from './schemas';
@@ -13,17 +13,6 @@ interface EventDocumentsParams {
 interface PageQuery {
   page?: string;
   per_page?: string;
-}
-
-/** Contract 2.6, fields in the contract's order; body and esignable stay inside the service. */
-export function serializeEventDocument(document: DocumentView) {
-  return {
-    id: document.id,
-    description: document.description,
-    type: document.type,
-    is_relevant: document.isRelevant,
-    created_at: document.createdAt,
-  };
 }
 
 export function registerDocumentsRoutes(app: FastifyInstance, services: Services): void {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { presentMoveInReview, type MoveInReviewView } from '../presenters/move-ins.presenter';
+import { presentMoveInReview, serializeMoveInReview } from '../presenters/move-ins.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
@@ -11,29 +11,6 @@ interface FacilityParams {
 
 interface ReviewCostBody {
   move_in: { unit_id?: string | null; tenant_id?: string | null; move_in_date?: string | null };
-}
-
-/** The review answer (DESIGN 6, Move-in review): instants in the facility's zone, money in units. */
-export function serializeMoveInReview(review: MoveInReviewView) {
-  return {
-    session_id: review.sessionId,
-    expires_at: review.expiresAt,
-    unit_id: review.unitId,
-    tenant_id: review.tenantId,
-    move_in_date: review.moveInDate,
-    cost: {
-      rent: review.cost.rent,
-      fees: review.cost.fees.map((fee) => ({ id: fee.id, description: fee.description, amount: fee.amount })),
-      total: review.cost.total,
-    },
-    documents: review.documents.map((document) => ({
-      session_document_id: document.sessionDocumentId,
-      description: document.description,
-      type: document.type,
-      is_relevant: document.isRelevant,
-      created_at: document.createdAt,
-    })),
-  };
 }
 
 /** REST's names of the review command's fields. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError, problem, type Problem } from '../domain/errors';
 import type { CreateNoteCommand } from '../domain/notes/notes.types';
-import { presentNoteEvent, type NoteEventView } from '../presenters/notes.presenter';
+import { presentNoteEvent, serializeNoteEvent } from '../presenters/notes.presenter';
 import type { Services } from '../services';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
@@ -20,17 +20,6 @@ interface CreateNoteBody {
     user_id?: unknown;
   };
   user_id?: unknown;
-}
-
-/** Contract 2.5 note event. */
-export function serializeNoteEvent(event: NoteEventView) {
-  return {
-    id: event.id,
-    notes: event.notes.map((note) => ({ id: note.id, note: note.note, created_at: note.createdAt })),
-    created_by: { id: event.createdBy.id, name: event.createdBy.name, type: event.createdBy.type },
-    unit_id: event.unitId,
-    tenant_id: event.tenantId,
-  };
 }
 
 /** REST's names of the note command's fields. */

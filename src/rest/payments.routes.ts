@@ -4,7 +4,7 @@ import type { Facility } from '../domain/facilities/facilities.types';
 import { readIdempotencyKey } from '../domain/payments/idempotency';
 import type { PaymentIdempotency } from '../domain/payments/payments.service';
 import type { PaymentEvent, PayRetailCommand, RetailLineCommand } from '../domain/payments/payments.types';
-import { presentPayment, type PaymentView } from '../presenters/payments.presenter';
+import { presentPayment, serializePaymentEvent } from '../presenters/payments.presenter';
 import type { Services } from '../services';
 import { okBody } from './envelope';
 import { facilityIdParam } from './schemas';
@@ -24,32 +24,6 @@ interface RetailPaymentBody {
   } | null;
   payment_method?:
     (Record<string, unknown> & { billing_address_attributes?: Record<string, Text> | null }) | null;
-}
-
-/**
- * Contract 2.8: the card as asterisks and its last four digits, brand, expiry and billing address
- * (null for methods that are not cards). `change_due` is ours: what cash tendered above the charge.
- */
-export function serializePaymentEvent(payment: PaymentView) {
-  const method = payment.paymentMethod;
-  return {
-    id: payment.id,
-    amount: payment.amount,
-    success: payment.success,
-    date: payment.date,
-    payment_method: {
-      id: method.id,
-      kind: method.kind,
-      first_name: method.firstName,
-      last_name: method.lastName,
-      reuseable: method.reuseable,
-      card_number: method.cardNumber,
-      card_type: method.cardType,
-      expiration_date: method.expirationDate,
-      billing_address: method.billingAddress,
-    },
-    change_due: payment.changeDue,
-  };
 }
 
 /** REST's names of the payment command's fields (the rest are theirs in snake_case). */

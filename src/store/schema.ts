@@ -321,7 +321,8 @@ export interface OutboxMessagesTable {
   id: string;
   facility_id: string;
   event_id: string | null;
-  channel: 'email' | 'sms';
+  channel: 'email' | 'sms' | 'webhook';
+  /** An email address, a phone number, or (webhooks) the endpoint's id. */
   recipient: string;
   payload: string;
   status: 'pending' | 'sending' | 'sent' | 'failed';
@@ -332,6 +333,28 @@ export interface OutboxMessagesTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** The HTTP status of the last answer (webhooks); absent in rows written before it existed. */
+  response_code?: number | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  company_id: string;
+  url: string;
+  description: string | null;
+  /** Comma-separated event types. */
+  event_types: string;
+  /** `whsec_...`, kept as given: every delivery is signed with it. */
+  secret: string;
+  /** The secret a rotation replaced, honoured (both signatures sent) until it expires. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  secret_rotated_at: string | null;
+  disabled_at: string | null;
+  /** `manual` or `failing`. */
+  disabled_reason: string | null;
+  failing_since: string | null;
 }
 
 export interface EsignLinksTable {
@@ -424,4 +447,5 @@ export interface Database {
   esign_link_documents: EsignLinkDocumentsTable;
   esign_audit_events: EsignAuditEventsTable;
   esign_signed_documents: EsignSignedDocumentsTable;
+  webhook_endpoints: WebhookEndpointsTable;
 }

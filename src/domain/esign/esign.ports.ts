@@ -1,4 +1,5 @@
 import type { OutboxMessage } from '../outbox/outbox.types';
+import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type {
   EsignAuditEvent,
   EsignRecords,
@@ -13,24 +14,30 @@ export type SigningConflict = 'not_open' | 'already_signed';
 /** Where signing links, their audit trail and signed PDFs are kept. */
 export interface EsignRepository {
   /**
-   * Writes the outbox message, its link (with the SHA-256 of its token), the link's documents and
-   * their sent events in one transaction.
+   * Writes the outbox message, its link (with the SHA-256 of its token), the link's documents,
+   * their sent events and the webhook events reporting it in one transaction.
    */
   insertMessageWithLink(
     message: OutboxMessage,
     link: SigningLink,
     tokenHash: string,
     sent: readonly EsignAuditEvent[],
+    events?: readonly WebhookEvent[],
   ): Promise<void>;
   /** The link whose token has this SHA-256, with its documents. */
   findLinkByTokenHash(tokenHash: string): Promise<SigningLink | undefined>;
   /** The facility's link carried by this message. */
   findLink(facilityId: string, messageId: string): Promise<SigningLink | undefined>;
   /**
-   * Marks the link viewed at `at` and writes the viewed events, unless it was viewed before (then
-   * nothing is written and the answer is false).
+   * Marks the link viewed at `at` and writes the viewed events (and the webhook events reporting
+   * them), unless it was viewed before (then nothing is written and the answer is false).
    */
-  recordFirstView(messageId: string, at: string, viewed: readonly EsignAuditEvent[]): Promise<boolean>;
+  recordFirstView(
+    messageId: string,
+    at: string,
+    viewed: readonly EsignAuditEvent[],
+    events?: readonly WebhookEvent[],
+  ): Promise<boolean>;
   /**
    * In one transaction: completes the link if it is still open at `at` (neither completed, revoked
    * nor expired), writes the signature records and the signed PDFs. Writes nothing and answers the
@@ -41,6 +48,7 @@ export interface EsignRepository {
     at: string,
     signatures: readonly EsignAuditEvent[],
     signed: readonly SignedDocument[],
+    events?: readonly WebhookEvent[],
   ): Promise<SigningConflict | null>;
   /** Revokes an open link and writes the revoked events; false when it was revoked or signed before. */
   revoke(messageId: string, at: string, revoked: readonly EsignAuditEvent[]): Promise<boolean>;

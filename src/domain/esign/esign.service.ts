@@ -20,6 +20,7 @@ import { readRecipient } from './esign.recipients';
 import { eventEsignStatus, linkState, recordsByEvent, type EventEsignStatus } from './esign.state';
 import { newSigningToken, sha256Hex, tokenHash } from './esign.tokens';
 import type { EsignAuditEvent, EsignState, SigningLink } from './esign.types';
+import type { WebhookEvents } from '../webhooks/webhook-events';
 
 /** Send the event's esignable documents to exactly one of an email address and an SMS number. */
 export interface SendEsignableDocumentsCommand {
@@ -48,6 +49,8 @@ export class EsignService {
     private readonly repository: EsignRepository,
     private readonly clock: Clock,
     private readonly options: EsignOptions,
+    /** Writes `esign.sent` with each message; none when absent. */
+    private readonly webhooks?: WebhookEvents,
   ) {}
 
   /**
@@ -128,7 +131,8 @@ export class EsignService {
       auditEvent(signingLink, d.documentId, 'sent', createdAt, { documentSha256: d.documentSha256 }),
     );
     // The token's hash is all the link's record keeps of it.
-    await this.repository.insertMessageWithLink(message, signingLink, tokenHash(token), sent);
+    const events = this.webhooks ? [this.webhooks.esignSent(facility, message)] : [];
+    await this.repository.insertMessageWithLink(message, signingLink, tokenHash(token), sent, events);
     this.outbox.announce();
     return [message];
   }

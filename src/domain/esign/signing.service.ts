@@ -4,6 +4,7 @@ import type { OutboxMessage } from '../outbox/outbox.types';
 import type { DocumentPdfsService } from '../pdf/document-pdfs.service';
 import type { RenderedDocument, RenderedPdf } from '../pdf/pdf.types';
 import type { Clock } from '../shared/clock';
+import type { WebhookEvents } from '../webhooks/webhook-events';
 import { isUuid, normalizeId } from '../shared/ids';
 import { formatInstant, toStoredInstant } from '../shared/time';
 import { CONSENT_VERSION, consentText } from './esign.consent';
@@ -103,6 +104,8 @@ export class SigningService {
     private readonly messages: { messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> },
     private readonly signer: PdfSigner,
     private readonly clock: Clock,
+    /** Writes `document.viewed` and `document.signed`; none when absent. */
+    private readonly webhooks?: WebhookEvents,
   ) {}
 
   /** The page a link shows; opening a usable link records its first view. */
@@ -121,8 +124,14 @@ export class SigningService {
             documentSha256: shownHash(resolved.link, d.id),
           }),
         );
-      if (await this.repository.recordFirstView(resolved.link.messageId, at, viewed)) {
+      const events = await this.webhooks?.aboutDocuments(
+        resolved.facility,
+        resolved.link,
+        viewed.map((v) => ({ kind: 'viewed' as const, documentId: v.documentId, at })),
+      );
+      if (await this.repository.recordFirstView(resolved.link.messageId, at, viewed, events)) {
         page.link = { ...page.link, firstViewedAt: at };
+        this.webhooks?.announce();
       }
     }
     return page;
@@ -265,7 +274,18 @@ export class SigningService {
       });
     }
 
-    const conflict = await this.repository.recordSigning(link.messageId, at, signatures, signed);
+    const events = await this.webhooks?.aboutDocuments(
+      facility,
+      link,
+      signatures.map((s) => ({
+        kind: 'signed' as const,
+        documentId: s.documentId,
+        at,
+        signerName: s.signerName,
+        signedSha256: s.signedSha256,
+      })),
+    );
+    const conflict = await this.repository.recordSigning(link.messageId, at, signatures, signed, events);
     if (conflict === 'already_signed') return { kind: 'already_signed', facility };
     if (conflict === 'not_open') {
       // Signed, revoked or expired while this submit was being prepared: say which.
@@ -273,6 +293,7 @@ export class SigningService {
       if (now.kind === 'completed' || now.kind === 'usable') return { kind: 'already_signed', facility };
       return now;
     }
+    this.webhooks?.announce();
     return { kind: 'signed' };
   }
 

@@ -1,3 +1,4 @@
+import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { MoveInFee, MoveInSession, SessionDocument } from './move-ins.types';
 
 /** A session document with the filled-in text its PDF prints. */
@@ -9,8 +10,12 @@ export interface SessionDocumentWithBody extends SessionDocument {
 export interface MoveInsRepository {
   /** The facility's fee items required at move-in, by description (case-insensitive), then id. */
   moveInFees(facilityId: string): Promise<MoveInFee[]>;
-  /** Writes a session and its documents together. */
-  insertSession(session: MoveInSession, documents: readonly SessionDocumentWithBody[]): Promise<void>;
+  /** Writes a session, its documents and the webhook events reporting the review together. */
+  insertSession(
+    session: MoveInSession,
+    documents: readonly SessionDocumentWithBody[],
+    events?: readonly WebhookEvent[],
+  ): Promise<void>;
   findSession(facilityId: string, sessionId: string): Promise<MoveInSession | undefined>;
   findSessionDocument(sessionId: string, documentId: string): Promise<SessionDocumentWithBody | undefined>;
   /** Sessions by id, null for a missing id. */

@@ -17,6 +17,7 @@ import {
   type SessionDocument,
   type SessionDocumentQuery,
 } from './move-ins.types';
+import type { WebhookEvents } from '../webhooks/webhook-events';
 
 function readId(
   name: 'unitId' | 'tenantId',
@@ -55,6 +56,8 @@ export class MoveInsService {
     private readonly people: TenantsRepository,
     private readonly clock: Clock,
     private readonly pdfs: PdfRenderer,
+    /** Writes `move_in.reviewed` with each review; none when absent. */
+    private readonly webhooks?: WebhookEvents,
   ) {}
 
   /**
@@ -112,8 +115,14 @@ export class MoveInsService {
       createdAt,
       body: fillTemplate(template.body, values),
     }));
-    await this.repository.insertSession(session, documents);
-    return { session, documents: documents.map(({ body: _body, ...document }) => document) };
+    const review = { session, documents: documents.map(({ body: _body, ...document }) => document) };
+    await this.repository.insertSession(
+      session,
+      documents,
+      this.webhooks ? [this.webhooks.moveInReviewed(facility, review)] : [],
+    );
+    this.webhooks?.announce();
+    return review;
   }
 
   /**

@@ -1,12 +1,13 @@
 import type { Ledger } from '../ledgers/ledgers.types';
+import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { NoteEvent } from './notes.types';
 
 /** Where note events are written and read back; lists come in key order, oldest first. */
 export interface NotesRepository {
   /** The ledger, if it is one of this facility's. */
   findLedger(facilityId: string, ledgerId: string): Promise<Ledger | undefined>;
-  /** Writes the note event and its notes in one transaction. */
-  insertNoteEvent(event: NoteEvent): Promise<void>;
+  /** Writes the note event, its notes and the webhook events reporting it in one transaction. */
+  insertNoteEvent(event: NoteEvent, events?: readonly WebhookEvent[]): Promise<void>;
   /** Note events by id, null for a missing id. */
   noteEventsByIds(ids: readonly string[]): Promise<(NoteEvent | null)[]>;
   noteEventsByTenantIds(tenantIds: readonly string[]): Promise<NoteEvent[][]>;

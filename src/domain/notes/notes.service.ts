@@ -12,6 +12,7 @@ import {
   type CreateNoteCommand,
   type NoteEvent,
 } from './notes.types';
+import type { WebhookEvents } from '../webhooks/webhook-events';
 
 /** An optional id: undefined when blank, the stored form when a UUID, else a problem. */
 function readId(
@@ -82,6 +83,8 @@ export class NotesService {
     private readonly repository: NotesRepository,
     private readonly people: TenantsRepository,
     private readonly clock: Clock,
+    /** Writes `note.created` with each note event; none when absent. */
+    private readonly webhooks?: WebhookEvents,
   ) {}
 
   /**
@@ -133,7 +136,11 @@ export class NotesService {
       createdAt,
       notes: [{ id: newId(), noteEventId: id, note: valid.text, createdAt }],
     };
-    await this.repository.insertNoteEvent(event);
+    await this.repository.insertNoteEvent(
+      event,
+      this.webhooks ? [this.webhooks.noteCreated(facility, event)] : [],
+    );
+    this.webhooks?.announce();
     return event;
   }
 

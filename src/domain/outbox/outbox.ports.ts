@@ -1,11 +1,12 @@
-import type { OutboxChannel, OutboxContent, OutboxMessage, OutboxStatus } from './outbox.types';
+import type { WebhookEvent } from '../webhooks/webhooks.types';
+import type { DeliveryChannel, OutboxContent, OutboxMessage, OutboxStatus } from './outbox.types';
 
 /** What a claim needs: who claims, the time now, and until when the claim holds. */
 export interface ClaimRequest {
   workerId: string;
   now: string;
   leaseUntil: string;
-  channels: readonly OutboxChannel[];
+  channels: readonly DeliveryChannel[];
   limit: number;
 }
 
@@ -16,6 +17,20 @@ export interface AttemptFailure {
   lastError: string;
   /** A message that failed for good is kept with this content (its secrets removed). */
   keptContent?: OutboxContent;
+  /** The HTTP status the receiver answered, if it answered. */
+  responseCode?: number | null;
+  /** Webhook events reporting the outcome, written with it (only if this worker's record is). */
+  events?: readonly WebhookEvent[];
+}
+
+/** What a delivery's record holds beside its status. */
+export interface SentRecord {
+  /** Replaces the stored content (the message's secrets removed). */
+  keptContent?: OutboxContent;
+  /** The HTTP status the receiver answered. */
+  responseCode?: number | null;
+  /** Webhook events reporting the delivery, written with it (only by the first record of it). */
+  events?: readonly WebhookEvent[];
 }
 
 /** The durable outbox: messages written with the request that queues them, claimed by workers. */
@@ -25,14 +40,15 @@ export interface OutboxRepository {
   /** Claims up to `limit` due messages for one worker; a message is claimed by exactly one worker. */
   claimDue(request: ClaimRequest): Promise<OutboxMessage[]>;
   /**
-   * Records a delivery, whoever holds the claim now; `keptContent`, when given, replaces the stored
-   * content (the message's secrets removed).
+   * Records a delivery, whoever holds the claim now, in one transaction with `record.events`; a
+   * message recorded as sent already is left as it is (and no events are written again).
    */
-  markSent(id: string, sentAt: string, keptContent?: OutboxContent): Promise<void>;
+  markSent(id: string, sentAt: string, record?: SentRecord): Promise<void>;
   /** Records a failed attempt if this worker still holds the claim; true when recorded. */
   markAttemptFailed(id: string, workerId: string, failure: AttemptFailure): Promise<boolean>;
+  /** The facility's e-sign messages (email and SMS; webhook deliveries are listed by endpoint). */
   countForFacility(facilityId: string, filter: { status?: OutboxStatus }): Promise<number>;
-  /** One page of the facility's messages, newest first. */
+  /** One page of the facility's e-sign messages, newest first. */
   pageForFacility(
     facilityId: string,
     filter: { status?: OutboxStatus },

@@ -8,10 +8,12 @@ import { toStoredInstant } from '../shared/time';
 import {
   OUTBOX_STATUSES,
   type NewOutboxMessage,
+  type OutboxChannel,
   type OutboxContent,
   type OutboxDocument,
   type OutboxMessage,
   type OutboxStatus,
+  type OutboxWebhook,
 } from './outbox.types';
 
 /** Outbox lists: 50 a page by default, at most 200. */
@@ -59,6 +61,20 @@ export function parseOutboxContent(payload: string): OutboxContent | null {
     html,
     ...(secrets && secrets.length > 0 ? { secrets: [...(secrets as string[])] } : {}),
   };
+}
+
+/** A stored webhook delivery read back; null when it is not what this service wrote. */
+export function parseOutboxWebhook(payload: string): OutboxWebhook | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || value.kind !== 'webhook') return null;
+  const { type, body } = value;
+  if (typeof type !== 'string' || typeof body !== 'string') return null;
+  return { kind: 'webhook', type, body };
 }
 
 /** What stays stored of a message once it is sent or has failed for good: its secrets removed. */
@@ -115,7 +131,7 @@ export class OutboxService {
     eventId: string | null,
     message: NewOutboxMessage,
     id = newId(),
-  ): OutboxMessage {
+  ): OutboxMessage & { channel: OutboxChannel } {
     const now = toStoredInstant(this.clock.now());
     return {
       id,

@@ -1,3 +1,5 @@
+import type { OutboxMessage } from './outbox.types';
+
 /** An email ready to hand to a transport. */
 export interface OutgoingEmail {
   /** The outbox message id; the Message-ID header is derived from it, so a repeat is recognisable. */
@@ -37,8 +39,33 @@ export interface SmsTransport {
   close(): void;
 }
 
+/**
+ * Delivers webhook messages: finds the endpoint, signs and POSTs the body. Resolves with the HTTP
+ * status of a 2xx answer; rejects (a `DeliveryFailure` when it knows more) otherwise.
+ */
+export interface WebhookSender {
+  send(message: OutboxMessage): Promise<{ responseCode: number | null }>;
+  /** The wait before the next attempt after `attempts` failed ones; null when none is left. */
+  retryDelayMs(attempts: number): number | null;
+  close(): void;
+}
+
+/** A failed attempt with what the receiver answered, if it answered; `final` ones are not retried. */
+export class DeliveryFailure extends Error {
+  constructor(
+    message: string,
+    readonly responseCode: number | null = null,
+    readonly final = false,
+  ) {
+    super(message);
+    this.name = 'DeliveryFailure';
+  }
+}
+
 /** The transports a worker has; a channel without one keeps its messages pending. */
 export interface OutboxTransports {
   email: EmailTransport | null;
   sms: SmsTransport | null;
+  /** Webhook deliveries; none (or absent) keeps them pending. */
+  webhook?: WebhookSender | null;
 }

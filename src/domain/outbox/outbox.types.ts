@@ -1,4 +1,7 @@
+/** The channels of messages to people (e-sign delivery). */
 export type OutboxChannel = 'email' | 'sms';
+/** Every channel the outbox delivers: messages to people, and webhook deliveries to endpoints. */
+export type DeliveryChannel = OutboxChannel | 'webhook';
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sending', 'sent', 'failed'];
@@ -29,16 +32,28 @@ export interface OutboxContent {
   secrets?: string[];
 }
 
+/**
+ * What a webhook delivery sends: the event's type and its body, fixed when the event is written so
+ * that every attempt (and a replay) sends the same bytes. The endpoint is the message's recipient.
+ */
+export interface OutboxWebhook {
+  kind: 'webhook';
+  type: string;
+  body: string;
+}
+
 /** A message in the durable outbox and its delivery state. */
 export interface OutboxMessage {
   id: string;
   facilityId: string;
   eventId: string | null;
-  channel: OutboxChannel;
-  /** An email address, or a phone number in E.164 form. */
+  channel: DeliveryChannel;
+  /** An email address, a phone number in E.164 form, or (webhooks) the endpoint's id. */
   recipient: string;
-  /** Null when the stored payload cannot be read (it is then never sent). */
+  /** Email and SMS: what the message says; null when the stored payload cannot be read (it is then never sent) and for webhooks. */
   content: OutboxContent | null;
+  /** Webhooks: the event delivered; null or absent for other channels and when unreadable. */
+  webhook?: OutboxWebhook | null;
   status: OutboxStatus;
   /** Delivery attempts started so far. */
   attempts: number;
@@ -49,6 +64,8 @@ export interface OutboxMessage {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** The HTTP status of the last answer (webhooks), if there was one. */
+  responseCode?: number | null;
 }
 
 /** One message to queue. */

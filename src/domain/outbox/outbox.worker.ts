@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock';
+import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { OutboxRepository } from './outbox.ports';
 import { withoutSecrets } from './outbox.service';
-import type { EmailAttachment, OutboxTransports } from './outbox.transports';
-import type { OutboxChannel, OutboxContent, OutboxMessage } from './outbox.types';
+import { DeliveryFailure, type EmailAttachment, type OutboxTransports } from './outbox.transports';
+import type { DeliveryChannel, OutboxContent, OutboxMessage } from './outbox.types';
 
 export interface OutboxWorkerSettings {
   /** Messages claimed (and sent side by side) per run. */
@@ -38,12 +39,24 @@ export interface WorkerLog {
 
 const silentLog: WorkerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** Webhook events that report an e-sign message's outcome, written in the transaction recording it. */
+export interface DeliveryEvents {
+  /** The message as it is once delivered (status sent). */
+  delivered(message: OutboxMessage): Promise<WebhookEvent[]>;
+  /** The message as it is once given up on (status failed). */
+  failed(message: OutboxMessage): Promise<WebhookEvent[]>;
+}
+
 export interface OutboxWorkerOptions {
   /** Unique per worker; by default host, process id and a random part. */
   id?: string;
   log?: WorkerLog;
   /** The PDFs an email carries; none when not given (the email links to the documents). */
   attachments?: (message: OutboxMessage) => Promise<EmailAttachment[]>;
+  /** Events reporting e-sign messages delivered or failed (webhooks are not reported on). */
+  events?: DeliveryEvents;
+  /** Hears each attempt's outcome (metrics). */
+  onOutcome?: (message: OutboxMessage, outcome: DeliveryOutcome) => void;
 }
 
 export interface RunResult {
@@ -57,7 +70,9 @@ export interface RunResult {
   unrecorded: number;
 }
 
-type Outcome = 'sent' | 'retrying' | 'failed' | 'unrecorded';
+/** How an attempt ended: delivered, to be tried again, given up, or delivered without a record of it. */
+export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'unrecorded';
+type Outcome = DeliveryOutcome;
 
 const MAX_ERROR_LENGTH = 1000;
 
@@ -114,10 +129,11 @@ export class OutboxWorker {
   }
 
   /** Channels this worker can send. */
-  get channels(): OutboxChannel[] {
-    const channels: OutboxChannel[] = [];
+  get channels(): DeliveryChannel[] {
+    const channels: DeliveryChannel[] = [];
     if (this.transports.email) channels.push('email');
     if (this.transports.sms) channels.push('sms');
+    if (this.transports.webhook) channels.push('webhook');
     return channels;
   }
 
@@ -191,13 +207,38 @@ export class OutboxWorker {
   }
 
   private async deliver(message: OutboxMessage): Promise<Outcome> {
+    const outcome = await this.attempt(message);
     try {
-      await this.transmit(message);
+      this.options.onOutcome?.(message, outcome);
     } catch (error) {
-      return this.recordFailure(message, describeError(error));
+      this.log.warn({ err: error, outboxId: message.id }, 'outbox outcome listener failed');
+    }
+    return outcome;
+  }
+
+  private async attempt(message: OutboxMessage): Promise<Outcome> {
+    let responseCode: number | null = null;
+    try {
+      responseCode = (await this.transmit(message)).responseCode;
+    } catch (error) {
+      return this.recordFailure(message, error);
     }
     try {
-      await this.repository.markSent(message.id, iso(this.clock.now().getTime()), keptContent(message));
+      const sentAt = iso(this.clock.now().getTime());
+      const events = await this.outcomeEvents('delivered', {
+        ...message,
+        status: 'sent',
+        sentAt,
+        lastError: null,
+        responseCode,
+        claimedBy: null,
+        claimedUntil: null,
+      });
+      await this.repository.markSent(message.id, sentAt, {
+        keptContent: keptContent(message),
+        responseCode,
+        events,
+      });
     } catch (error) {
       this.log.error(
         { err: error, outboxId: message.id, worker: this.id },
@@ -206,13 +247,33 @@ export class OutboxWorker {
       return 'unrecorded';
     }
     this.log.info(
-      { outboxId: message.id, channel: message.channel, attempts: message.attempts },
+      { outboxId: message.id, channel: message.channel, attempts: message.attempts, responseCode },
       'outbox message sent',
     );
     return 'sent';
   }
 
-  private async transmit(message: OutboxMessage): Promise<void> {
+  /** The events reporting an e-sign message's outcome; none for webhook deliveries. */
+  private async outcomeEvents(
+    outcome: 'delivered' | 'failed',
+    message: OutboxMessage,
+  ): Promise<WebhookEvent[] | undefined> {
+    if (message.channel === 'webhook' || !this.options.events) return undefined;
+    return this.options.events[outcome](message);
+  }
+
+  private async transmit(message: OutboxMessage): Promise<{ responseCode: number | null }> {
+    if (message.channel === 'webhook') {
+      const sender = this.transports.webhook;
+      if (!sender) throw new Error('no webhook sender');
+      if (!message.webhook) throw new DeliveryFailure('the stored delivery cannot be read', null, true);
+      return sender.send(message);
+    }
+    await this.transmitToPerson(message);
+    return { responseCode: null };
+  }
+
+  private async transmitToPerson(message: OutboxMessage): Promise<void> {
     const content = message.content;
     if (!content) throw new Error('the stored message cannot be read');
     if (message.channel === 'email') {
@@ -239,18 +300,44 @@ export class OutboxWorker {
     });
   }
 
-  private async recordFailure(message: OutboxMessage, lastError: string): Promise<Outcome> {
+  /** The wait before the next attempt after the message's failed ones; null when none is left. */
+  private retryDelay(message: OutboxMessage): number | null {
+    if (message.channel === 'webhook' && this.transports.webhook) {
+      return this.transports.webhook.retryDelayMs(message.attempts);
+    }
+    return message.attempts >= this.settings.maxAttempts ? null : backoffMs(message.attempts, this.settings);
+  }
+
+  private async recordFailure(message: OutboxMessage, error: unknown): Promise<Outcome> {
+    const lastError = describeError(error);
+    const failure = error instanceof DeliveryFailure ? error : null;
     // An unreadable message never improves; anything else is tried again until the limit.
-    const giveUp = message.content === null || message.attempts >= this.settings.maxAttempts;
+    const readable = message.channel === 'webhook' ? Boolean(message.webhook) : message.content !== null;
+    const delay = this.retryDelay(message);
+    const giveUp = !readable || failure?.final === true || delay === null;
     const now = this.clock.now().getTime();
-    const nextAttemptAt = giveUp ? now : now + backoffMs(message.attempts, this.settings);
+    const nextAttemptAt = giveUp || delay === null ? now : now + delay;
+    const responseCode = failure?.responseCode ?? null;
     const details = { outboxId: message.id, channel: message.channel, attempts: message.attempts, lastError };
     try {
+      const events = giveUp
+        ? await this.outcomeEvents('failed', {
+            ...message,
+            status: 'failed',
+            nextAttemptAt: iso(nextAttemptAt),
+            lastError,
+            responseCode,
+            claimedBy: null,
+            claimedUntil: null,
+          })
+        : undefined;
       const recorded = await this.repository.markAttemptFailed(message.id, this.id, {
         status: giveUp ? 'failed' : 'pending',
         nextAttemptAt: iso(nextAttemptAt),
         lastError,
         keptContent: giveUp ? keptContent(message) : undefined,
+        responseCode,
+        events,
       });
       if (!recorded) this.log.warn(details, 'outbox claim lost before the failure was recorded');
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { InvoiceableItemKind } from '../invoiceable-items/invoiceable-items.types';
+import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { PaymentEvent, PaymentMethod } from './payments.types';
 
 /** What a payment needs to know of an item it sells. */
@@ -59,10 +60,10 @@ export interface PaymentsTransaction {
   /** Takes `quantity` of a retail item's stock if that many are left; false (nothing changed) otherwise. */
   reserveStock(itemId: string, quantity: number): Promise<boolean>;
   stockOf(itemId: string): Promise<number>;
-  /** The event, its method when new, the payment and its lines, and the receipt. */
+  /** The event, its method when new, the payment and its lines, the receipt, and the webhook events reporting it. */
   insertPayment(
     payment: PaymentEvent,
-    options: { methodIsNew: boolean; receipt: ReceiptDocument },
+    options: { methodIsNew: boolean; receipt: ReceiptDocument; events?: readonly WebhookEvent[] },
   ): Promise<void>;
   /** What the processor answered: its charge id, and its token when a new method was saved. */
   recordCharge(

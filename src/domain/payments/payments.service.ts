@@ -18,6 +18,7 @@ import {
   type ValidRetailPayment,
 } from './payments.types';
 import { validateRetailPayment, withArticle } from './payments.validation';
+import type { WebhookEvents } from '../webhooks/webhook-events';
 import { receiptTemplate } from './receipt';
 
 /** An Idempotency-Key as a transport passes it on. */
@@ -64,6 +65,8 @@ export class PaymentsService {
     private readonly people: TenantsRepository,
     private readonly clock: Clock,
     readonly gateway: PaymentGateway,
+    /** Writes `payment.succeeded` with each payment; none when absent. */
+    private readonly webhooks?: WebhookEvents,
   ) {}
 
   /**
@@ -107,7 +110,7 @@ export class PaymentsService {
     const event = this.eventFor(facility, prepared, newId(), nowStored);
     const charge = { approved: false };
     try {
-      return await this.repository.transaction(async (tx) => {
+      const outcome = await this.repository.transaction(async (tx) => {
         if (idempotency) {
           await tx.forgetExpiredKeys(caller.clientId, nowStored);
           const claimed = await tx.claimKey({
@@ -132,6 +135,8 @@ export class PaymentsService {
         }
         await tx.insertPayment(event, {
           methodIsNew: 'fresh' in prepared.method,
+          // Rolled back with everything else when the charge is declined.
+          events: this.webhooks ? [this.webhooks.paymentSucceeded(facility, event)] : [],
           receipt: {
             id: newId(),
             description: 'Receipt',
@@ -165,6 +170,8 @@ export class PaymentsService {
         }
         return { replayed: false as const, event };
       });
+      this.webhooks?.announce();
+      return outcome;
     } catch (error) {
       if (charge.approved) await this.voidAfterFailure(event.id, error);
       if (error instanceof KeyTaken && idempotency) {

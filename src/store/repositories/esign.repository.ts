@@ -18,7 +18,9 @@ import type {
   EsignLinksTable,
   EsignSignedDocumentsTable,
 } from '../schema';
+import type { WebhookEvent } from '../../domain/webhooks/webhooks.types';
 import { messageToRow } from './outbox.repository';
+import { insertWebhookEvents } from './webhook-events.writer';
 
 export type EsignLinkRow = EsignLinksTable;
 export type EsignAuditEventRow = EsignAuditEventsTable;
@@ -124,6 +126,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     link: SigningLink,
     tokenHash: string,
     sent: readonly EsignAuditEvent[],
+    events: readonly WebhookEvent[] = [],
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('outbox_messages').values(messageToRow(message)).execute();
@@ -156,6 +159,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
         )
         .execute();
       await this.insertEvents(trx, sent);
+      await insertWebhookEvents(trx, events);
     });
   }
 
@@ -182,7 +186,12 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
       : undefined;
   }
 
-  async recordFirstView(messageId: string, at: string, viewed: readonly EsignAuditEvent[]): Promise<boolean> {
+  async recordFirstView(
+    messageId: string,
+    at: string,
+    viewed: readonly EsignAuditEvent[],
+    events: readonly WebhookEvent[] = [],
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('esign_links')
@@ -192,6 +201,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await this.insertEvents(trx, viewed);
+      await insertWebhookEvents(trx, events);
       return true;
     });
   }
@@ -201,6 +211,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     at: string,
     signatures: readonly EsignAuditEvent[],
     signed: readonly SignedDocument[],
+    events: readonly WebhookEvent[] = [],
   ): Promise<SigningConflict | null> {
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -238,6 +249,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
           }
         }
         await this.insertEvents(trx, signatures);
+        await insertWebhookEvents(trx, events);
       });
     } catch (error) {
       if (error instanceof Conflict) return error.conflict;

@@ -4,6 +4,8 @@ import type { MoveInFee, MoveInSession, SessionDocument } from '../../domain/mov
 import { compareCodePoints } from '../../domain/shared/compare';
 import type { Db } from '../database';
 import type { MoveInSessionsTable, SessionDocumentsTable } from '../schema';
+import type { WebhookEvent } from '../../domain/webhooks/webhooks.types';
+import { insertWebhookEvents } from './webhook-events.writer';
 
 export type MoveInSessionRow = MoveInSessionsTable;
 export type SessionDocumentRow = SessionDocumentsTable;
@@ -87,7 +89,11 @@ export class SqlMoveInsRepository implements MoveInsRepository {
       .map(({ row }) => ({ id: row.id, description: row.description, amountCents: row.total_cents }));
   }
 
-  async insertSession(session: MoveInSession, documents: readonly SessionDocumentWithBody[]): Promise<void> {
+  async insertSession(
+    session: MoveInSession,
+    documents: readonly SessionDocumentWithBody[],
+    events: readonly WebhookEvent[] = [],
+  ): Promise<void> {
     const rows: SessionDocumentRow[] = documents.map((document) => ({
       id: document.id,
       session_id: document.sessionId,
@@ -99,6 +105,7 @@ export class SqlMoveInsRepository implements MoveInsRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('move_in_sessions').values(sessionToRow(session)).execute();
       if (rows.length > 0) await trx.insertInto('session_documents').values(rows).execute();
+      await insertWebhookEvents(trx, events);
     });
   }
 

@@ -5,6 +5,8 @@ import { compareCodePoints } from '../../domain/shared/compare';
 import type { Db } from '../database';
 import type { NoteEventsTable, NotesTable } from '../schema';
 import { ledgerRowToLedger } from './ledgers.repository';
+import type { WebhookEvent } from '../../domain/webhooks/webhooks.types';
+import { insertWebhookEvents } from './webhook-events.writer';
 
 export type NoteEventRow = NoteEventsTable;
 export type NoteRow = NotesTable;
@@ -56,7 +58,7 @@ export class SqlNotesRepository implements NotesRepository {
     return row && ledgerRowToLedger(row);
   }
 
-  async insertNoteEvent(event: NoteEvent): Promise<void> {
+  async insertNoteEvent(event: NoteEvent, events: readonly WebhookEvent[] = []): Promise<void> {
     const eventRow: NoteEventRow = {
       id: event.id,
       facility_id: event.facilityId,
@@ -76,6 +78,7 @@ export class SqlNotesRepository implements NotesRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('note_events').values(eventRow).execute();
       if (noteRows.length > 0) await trx.insertInto('notes').values(noteRows).execute();
+      await insertWebhookEvents(trx, events);
     });
   }
 

@@ -1,10 +1,19 @@
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
-import type { AttemptFailure, ClaimRequest, OutboxRepository } from '../../domain/outbox/outbox.ports';
-import { parseOutboxContent } from '../../domain/outbox/outbox.service';
-import type { OutboxContent, OutboxMessage, OutboxStatus } from '../../domain/outbox/outbox.types';
+import type {
+  AttemptFailure,
+  ClaimRequest,
+  OutboxRepository,
+  SentRecord,
+} from '../../domain/outbox/outbox.ports';
+import { parseOutboxContent, parseOutboxWebhook } from '../../domain/outbox/outbox.service';
+import type { OutboxMessage, OutboxStatus } from '../../domain/outbox/outbox.types';
 import type { Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { Database, OutboxMessagesTable } from '../schema';
+import { insertWebhookEvents } from './webhook-events.writer';
+
+/** The channels of messages to people, which a facility's outbox lists. */
+const PERSON_CHANNELS = ['email', 'sms'] as const;
 
 export type OutboxMessageRow = OutboxMessagesTable;
 
@@ -15,7 +24,8 @@ export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
     eventId: row.event_id,
     channel: row.channel,
     recipient: row.recipient,
-    content: parseOutboxContent(row.payload),
+    content: row.channel === 'webhook' ? null : parseOutboxContent(row.payload),
+    webhook: row.channel === 'webhook' ? parseOutboxWebhook(row.payload) : null,
     status: row.status,
     attempts: Number(row.attempts),
     nextAttemptAt: row.next_attempt_at,
@@ -24,6 +34,7 @@ export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
     lastError: row.last_error,
     createdAt: row.created_at,
     sentAt: row.sent_at,
+    responseCode: row.response_code ?? null,
   };
 }
 
@@ -34,7 +45,7 @@ export function messageToRow(message: OutboxMessage): OutboxMessageRow {
     event_id: message.eventId,
     channel: message.channel,
     recipient: message.recipient,
-    payload: JSON.stringify(message.content),
+    payload: JSON.stringify(message.channel === 'webhook' ? message.webhook : message.content),
     status: message.status,
     attempts: message.attempts,
     next_attempt_at: message.nextAttemptAt,
@@ -43,6 +54,7 @@ export function messageToRow(message: OutboxMessage): OutboxMessageRow {
     last_error: message.lastError,
     created_at: message.createdAt,
     sent_at: message.sentAt,
+    response_code: message.responseCode ?? null,
   };
 }
 
@@ -137,20 +149,29 @@ export class SqlOutboxRepository implements OutboxRepository {
     return claimed;
   }
 
-  /** Records a delivery. Whoever holds the claim now, the message went out: it is sent. */
-  async markSent(id: string, sentAt: string, keptContent?: OutboxContent): Promise<void> {
-    await this.db
-      .updateTable('outbox_messages')
-      .set({
-        status: 'sent',
-        sent_at: sentAt,
-        claimed_by: null,
-        claimed_until: null,
-        last_error: null,
-        ...(keptContent ? { payload: JSON.stringify(keptContent) } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+  /**
+   * Records a delivery. Whoever holds the claim now, the message went out: it is sent. The first
+   * record of it writes the events reporting it in the same transaction; a later one changes nothing.
+   */
+  async markSent(id: string, sentAt: string, record: SentRecord = {}): Promise<void> {
+    const { keptContent, responseCode, events = [] } = record;
+    await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('outbox_messages')
+        .set({
+          status: 'sent',
+          sent_at: sentAt,
+          claimed_by: null,
+          claimed_until: null,
+          last_error: null,
+          ...(responseCode !== undefined ? { response_code: responseCode } : {}),
+          ...(keptContent ? { payload: JSON.stringify(keptContent) } : {}),
+        })
+        .where('id', '=', id)
+        .where('status', '<>', 'sent')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) await insertWebhookEvents(trx, events);
+    });
   }
 
   /**
@@ -158,28 +179,34 @@ export class SqlOutboxRepository implements OutboxRepository {
    * another worker may have the message, and its outcome counts instead). True when recorded.
    */
   async markAttemptFailed(id: string, workerId: string, failure: AttemptFailure): Promise<boolean> {
-    const result = await this.db
-      .updateTable('outbox_messages')
-      .set({
-        status: failure.status,
-        next_attempt_at: failure.nextAttemptAt,
-        last_error: failure.lastError,
-        claimed_by: null,
-        claimed_until: null,
-        ...(failure.keptContent ? { payload: JSON.stringify(failure.keptContent) } : {}),
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'sending')
-      .where('claimed_by', '=', workerId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('outbox_messages')
+        .set({
+          status: failure.status,
+          next_attempt_at: failure.nextAttemptAt,
+          last_error: failure.lastError,
+          claimed_by: null,
+          claimed_until: null,
+          ...(failure.responseCode !== undefined ? { response_code: failure.responseCode } : {}),
+          ...(failure.keptContent ? { payload: JSON.stringify(failure.keptContent) } : {}),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'sending')
+        .where('claimed_by', '=', workerId)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await insertWebhookEvents(trx, failure.events ?? []);
+      return true;
+    });
   }
 
   async countForFacility(facilityId: string, filter: { status?: OutboxStatus }): Promise<number> {
     let query = this.db
       .selectFrom('outbox_messages')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('facility_id', '=', facilityId);
+      .where('facility_id', '=', facilityId)
+      .where('channel', 'in', PERSON_CHANNELS);
     if (filter.status) query = query.where('status', '=', filter.status);
     const row = await query.executeTakeFirstOrThrow();
     return Number(row.count);
@@ -192,7 +219,11 @@ export class SqlOutboxRepository implements OutboxRepository {
     limit: number,
     offset: number,
   ): Promise<OutboxMessage[]> {
-    let query = this.db.selectFrom('outbox_messages').selectAll().where('facility_id', '=', facilityId);
+    let query = this.db
+      .selectFrom('outbox_messages')
+      .selectAll()
+      .where('facility_id', '=', facilityId)
+      .where('channel', 'in', PERSON_CHANNELS);
     if (filter.status) query = query.where('status', '=', filter.status);
     const rows = await query
       .orderBy(this.binary('created_at'), 'desc')

@@ -16,6 +16,8 @@ import type {
 import type { Db } from '../database';
 import type { Database, PaymentLinesTable, PaymentMethodsTable, PaymentsTable } from '../schema';
 import { IdempotencyRepository } from './idempotency.repository';
+import type { WebhookEvent } from '../../domain/webhooks/webhooks.types';
+import { insertWebhookEvents } from './webhook-events.writer';
 
 export type PaymentMethodRow = PaymentMethodsTable;
 export type PaymentRow = PaymentsTable;
@@ -170,7 +172,7 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
 
   async insertPayment(
     payment: PaymentEvent,
-    options: { methodIsNew: boolean; receipt: ReceiptDocument },
+    options: { methodIsNew: boolean; receipt: ReceiptDocument; events?: readonly WebhookEvent[] },
   ): Promise<void> {
     const { receipt } = options;
     await this.trx
@@ -230,6 +232,7 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
         body: receipt.body,
       })
       .execute();
+    await insertWebhookEvents(this.trx, options.events ?? []);
   }
 
   async recordCharge(

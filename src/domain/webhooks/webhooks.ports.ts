@@ -1,0 +1,85 @@
+import type { EventDocument } from '../documents/documents.types';
+import type { Facility } from '../facilities/facilities.types';
+import type { MoveInReview } from '../move-ins/move-ins.types';
+import type { NoteEvent } from '../notes/notes.types';
+import type { OutboxMessage, OutboxStatus } from '../outbox/outbox.types';
+import type { PaymentEvent } from '../payments/payments.types';
+import type {
+  DisabledReason,
+  EndpointSecrets,
+  WebhookData,
+  StoredWebhookEndpoint,
+  WebhookDelivery,
+} from './webhooks.types';
+
+/** Where endpoints are kept, and their deliveries read back. */
+export interface WebhookEndpointsRepository {
+  insert(endpoint: StoredWebhookEndpoint): Promise<void>;
+  find(id: string): Promise<StoredWebhookEndpoint | undefined>;
+  /** The company's endpoints, oldest first. */
+  ofCompany(companyId: string): Promise<StoredWebhookEndpoint[]>;
+  countOfCompany(companyId: string): Promise<number>;
+  /** Disables (with why) or, with `at` null, enables; enabling forgets earlier failures. */
+  setDisabled(id: string, at: string | null, reason: DisabledReason | null): Promise<void>;
+  replaceSecrets(id: string, secrets: EndpointSecrets, rotatedAt: string): Promise<void>;
+  /** A delivery was answered 2xx: the endpoint is healthy again. */
+  recordSuccess(id: string): Promise<void>;
+  /**
+   * A delivery failed at `at`. Remembers when failures began, and disables the endpoint (reason
+   * `failing`) when they began at or before `disableIfFailingSince`; true when it disabled it now.
+   */
+  recordFailure(id: string, at: string, disableIfFailingSince: string): Promise<boolean>;
+  /** The endpoint's latest deliveries, newest first, optionally of one status. */
+  deliveries(endpointId: string, limit: number, status?: OutboxStatus): Promise<WebhookDelivery[]>;
+  /** A webhook delivery by its id (an outbox message of channel webhook). */
+  findDelivery(id: string): Promise<WebhookDelivery | undefined>;
+  /**
+   * Queues a delivery again, due at `at`, with a fresh count of attempts; false when it is being
+   * sent right now (then nothing changes).
+   */
+  requeueDelivery(id: string, at: string): Promise<boolean>;
+}
+
+/** What an endpoint URL's host name resolves to. */
+export interface HostResolver {
+  /** Every address of the name; an empty list when it does not resolve. */
+  addresses(host: string): Promise<string[]>;
+}
+
+/** One webhook POST, signed and ready. */
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the endpoint answered: its status and the start of its body. */
+export interface WebhookResponse {
+  status: number;
+  /** At most the adapter's bound, as text. */
+  body: string;
+}
+
+/**
+ * Sends one webhook over HTTP: resolves the host, refuses addresses that are not public (unless the
+ * host is allowed), connects to the checked address, follows no redirect and reads a bounded body.
+ * Rejects when no answer came (refused address, connection error, timeout).
+ */
+export interface WebhookHttpTransport {
+  post(request: WebhookRequest): Promise<WebhookResponse>;
+  close(): void;
+}
+
+/**
+ * The resources events carry, each as the REST contract shows it (instants in the facility's zone,
+ * a card only masked). Implemented by the presenters; the domain only asks.
+ */
+export interface WebhookPayloads {
+  payment(payment: PaymentEvent, facility: Facility): WebhookData;
+  note(note: NoteEvent, facility: Facility): WebhookData;
+  moveInReview(review: MoveInReview, facility: Facility): WebhookData;
+  /** An event document, with its facility's and event's ids. */
+  document(document: EventDocument, facility: Facility): WebhookData;
+  /** An e-sign message (no REST shape: GraphQL's fields in snake_case); never its text, which holds the signing link. */
+  esignMessage(message: OutboxMessage, facility: Facility): WebhookData;
+}
