@@ -1,5 +1,5 @@
 'use strict';
-/* global fetch */
+/* global fetch, performance */
 /**
  * `node bench/graphql.js` (after `npm run build`): GraphQL against REST for the same data, in one
  * run. Seeds a temporary SQLite database through the service's dataset import, starts the built
@@ -19,7 +19,7 @@ const path = require('node:path');
 const { URLSearchParams } = require('node:url');
 const { isDeepStrictEqual } = require('node:util');
 const { ROOT, cannon, fmt, log, median, startService, summarize } = require('./common');
-const { companyParts } = require('./generate');
+const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
 
 function parseArgs(argv) {
   const options = {
@@ -60,6 +60,7 @@ async function seed(dist, file, facilities) {
   const out = {};
   const plan = { seed: 42, name: 'Bench Storage', key: 'bench', facilities, tenants: 100, changes: 10, out };
   for (const part of companyParts(plan)) await importDataset(store, part);
+  await importDataset(store, actionsPart(out.facilityId, 30));
   await importDataset(store, {
     version: 1,
     client_applications: [{ id: randomUUID(), company_id: out.companyId, name: 'bench', ...client }],
@@ -117,6 +118,140 @@ const UPDATES_QUERY = `query BenchUpdates($id: UUID!, $after: DateTime!, $before
     }
   }
 }`;
+
+const NAVIGATION_QUERY = `query BenchNavigation($id: UUID!, $day: LocalDate!) {
+  facility(id: $id) {
+    rateAppliedActions(startDate: $day, endDate: $day) {
+      rateInfo { appliedRate { name amount } standardRate } source completedOn completedBy employeeId userId
+      timeCompleted event oldLedgerId newLedgerId unitId leadId
+      newLedger {
+        insurance { id effectiveDate cancelDate amount data { description retainType productCode policyNumber
+          retainAmount coverageAmount coveragePercentage insuranceProviderKey } }
+        services { id effectiveDate cancelDate amount data { description productCode } }
+        discounts { id name kind description startDate endDate minOccupancyMonths }
+      }
+    }
+  }
+}`;
+
+/**
+ * Runs `connections` loops of `operation` for `duration` seconds: operations per second and the
+ * latencies of one operation (an operation may be many requests, as a client makes them).
+ */
+async function drive(operation, { connections, duration }) {
+  const end = Date.now() + duration * 1000;
+  const latencies = [];
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) {
+        const started = performance.now();
+        await operation();
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))];
+  return { rate: latencies.length / duration, p50: at(0.5), p99: at(0.99), failed: 0 };
+}
+
+const okJson = async (res) => {
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+};
+
+/**
+ * The cold navigation (page cache off): the rate applied actions of a day with their new ledgers'
+ * insurance, services and discounts, as one GraphQL query and as the REST calls a client makes for
+ * the same data (the list, then every ledger at once). Both are checked to hold the same data.
+ */
+async function measureNavigation(dist, file, world, options) {
+  const cold = await startService(dist, {
+    DATABASE_URL: `sqlite:${file}`,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    OUTBOX_WORKER: 'false',
+    PAGE_CACHE_MB: '0',
+  });
+  try {
+    const auth = { authorization: `Bearer ${world.token}` };
+    const f = `${cold.address}/v1/${world.facilityId}`;
+    const rest = async () => {
+      const list = await okJson(
+        await fetch(`${f}/rate_applied_actions?start_date=${ACTIONS_DAY}&end_date=${ACTIONS_DAY}`, {
+          headers: auth,
+        }),
+      );
+      const ledgers = await Promise.all(
+        list.rate_applied_actions.map(async (action) =>
+          okJson(
+            await fetch(`${f}/ledgers/${action.new_ledger_id}/insurance_services_and_discounts`, {
+              headers: auth,
+            }),
+          ),
+        ),
+      );
+      return { list, ledgers };
+    };
+    const body = JSON.stringify({
+      query: NAVIGATION_QUERY,
+      variables: { id: world.facilityId, day: ACTIONS_DAY },
+    });
+    const graphql = async () => {
+      const answer = await okJson(
+        await fetch(`${cold.address}/graphql`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body,
+        }),
+      );
+      if (answer.errors) throw new Error(JSON.stringify(answer.errors).slice(0, 300));
+      return answer.data;
+    };
+    const { list, ledgers } = await rest();
+    const data = await graphql();
+    const fromRest = list.rate_applied_actions.map((action, i) => ({
+      ledger: action.new_ledger_id,
+      insurance: ledgers[i].insurance?.id ?? null,
+      services: ledgers[i].services.map((x) => x.id),
+      discounts: ledgers[i].discounts.map((x) => x.id),
+    }));
+    const fromGraphql = data.facility.rateAppliedActions.map((action) => ({
+      ledger: action.newLedgerId,
+      insurance: action.newLedger.insurance?.id ?? null,
+      services: action.newLedger.services.map((x) => x.id),
+      discounts: action.newLedger.discounts.map((x) => x.id),
+    }));
+    if (fromRest.length === 0 || !isDeepStrictEqual(fromRest, fromGraphql))
+      throw new Error('the navigation: GraphQL and REST data differ');
+    const sides = { REST: rest, GraphQL: graphql };
+    for (const kind of Object.keys(sides))
+      await drive(sides[kind], { connections: options.connections, duration: 2 });
+    const rounds = { REST: [], GraphQL: [] };
+    for (let round = 0; round < options.rounds; round++) {
+      for (const kind of Object.keys(sides)) {
+        log(`measuring ${kind} (round ${round + 1}/${options.rounds}): cold navigation`);
+        rounds[kind].push(await drive(sides[kind], options));
+      }
+    }
+    const mid = (results) =>
+      [...results].sort((x, y) => x.rate - y.rate)[Math.floor((results.length - 1) / 2)];
+    const row = (results) => ({
+      ...mid(results),
+      rate: results.reduce((sum, r) => sum + r.rate, 0) / results.length,
+    });
+    return {
+      actions: fromRest.length,
+      REST: row(rounds.REST),
+      GraphQL: row(rounds.GraphQL),
+      share: median(rounds.GraphQL.map((r, i) => r.rate / rounds.REST[i].rate)),
+    };
+  } finally {
+    cold.child.kill('SIGTERM');
+  }
+}
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
@@ -216,6 +351,8 @@ async function main() {
       });
     }
 
+    const navigation = await measureNavigation(options.dist, file, world, options);
+
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     const line = (name, bytes, r) =>
       `| ${name} | ${fmt(bytes)} | ${fmt(r.rate, 1)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} |`;
@@ -241,6 +378,17 @@ async function main() {
       '| data | GraphQL req/s as a share of REST |',
       '|---|---:|',
       ...rows.map(({ pair, share }) => `| ${pair.name} | ${fmt(100 * share, 0)}% |`),
+      '',
+      `Cold navigation (page cache off): the rate applied actions of a day (${navigation.actions}) with their new ` +
+        "ledgers' insurance, services and discounts, as one GraphQL query and as the REST calls a client makes " +
+        `(the list, then the ${navigation.actions} ledgers at once), each an operation of ${options.connections} ` +
+        'concurrent loops in the bench; the same rounds.',
+      '',
+      '| operation | operations/s | p50 ms | p99 ms |',
+      '|---|---:|---:|---:|',
+      `| REST: 1 list + ${navigation.actions} ledger calls | ${fmt(navigation.REST.rate, 1)} | ${fmt(navigation.REST.p50, 1)} | ${fmt(navigation.REST.p99, 1)} |`,
+      `| GraphQL: one query | ${fmt(navigation.GraphQL.rate, 1)} | ${fmt(navigation.GraphQL.p50, 1)} | ${fmt(navigation.GraphQL.p99, 1)} |`,
+      `| GraphQL as a share of the REST calls | ${fmt(100 * navigation.share, 0)}% | | |`,
     ].join('\n');
     process.stdout.write(`${report}\n`);
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
