@@ -11,7 +11,8 @@
  * Options (after `npm run bench --`): --scale N (default 100: 1,000,000 rate changes in the demo
  * company), --duration S (5: seconds of each side in each round), --rounds N (3), --connections N
  * (10), --keep (keep the temporary database), --only TEXT (measure only the scenarios whose name
- * contains TEXT). Unknown options throw.
+ * contains TEXT), --store postgres (seed and serve on a schema of its own in the PostgreSQL at
+ * 127.0.0.1:5432; results in bench/results/latest-postgres.md). Unknown options throw.
  */
 const { Buffer } = require('node:buffer');
 const { spawn, spawnSync } = require('node:child_process');
@@ -22,6 +23,7 @@ const readline = require('node:readline');
 const { URL, URLSearchParams } = require('node:url');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
+const { Pool } = require('pg');
 const { companyDataset } = require('./generate');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -33,12 +35,33 @@ const BENCH_ENV = {
   OUTBOX_WORKER: 'false',
 };
 
+const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** One statement on the PostgreSQL database itself (the schema's creation and removal). */
+async function pgAdmin(text) {
+  const pool = new Pool({ connectionString: PG_URL, max: 1 });
+  try {
+    await pool.query(text);
+  } finally {
+    await pool.end();
+  }
+}
+
 function parseArgs(argv) {
-  const options = { scale: 100, duration: 5, rounds: 3, connections: 10, keep: false, only: null };
+  const options = {
+    scale: 100,
+    duration: 5,
+    rounds: 3,
+    connections: 10,
+    keep: false,
+    only: null,
+    store: 'sqlite',
+  };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'keep') options.keep = true;
     else if (name === 'only') options.only = String(argv[++i] ?? '');
+    else if (name === 'store') options.store = String(argv[++i] ?? '');
     else if (name in options) options[name] = Number(argv[++i]);
     else throw new Error(`unknown option ${argv[i]}`);
   }
@@ -46,6 +69,7 @@ function parseArgs(argv) {
     if (!Number.isInteger(options[name]) || options[name] < 1)
       throw new Error(`--${name} must be a whole number >= 1`);
   }
+  if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store must be sqlite or postgres');
   return options;
 }
 
@@ -127,43 +151,61 @@ async function fetchOnce(url, headers) {
   return body;
 }
 
-/** What the scenarios need from the seeded file: companies, a facility, a creator, a day. */
-function survey(file, smallCompanyId) {
-  const db = new Database(file, { readonly: true });
+/** Read-only queries of the seeded database: `?` placeholders, rows as objects. */
+function reader(store) {
+  if (store.file) {
+    const db = new Database(store.file, { readonly: true });
+    return { all: async (text, ...params) => db.prepare(text).all(...params), close: async () => db.close() };
+  }
+  const pool = new Pool({ connectionString: store.url, max: 1 });
+  return {
+    all: async (text, ...params) => {
+      let n = 0;
+      return (
+        await pool.query(
+          text.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows;
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** What the scenarios need from the seeded database: companies, a facility, a creator, a day. */
+async function survey(store, smallCompanyId) {
+  const db = reader(store);
+  const one = async (text, ...params) => (await db.all(text, ...params))[0];
   try {
-    const large = db
-      .prepare(
-        'select company_id, count(*) as n from rate_changes group by company_id order by n desc limit 1',
-      )
-      .get();
-    const small = db
-      .prepare('select count(*) as n from rate_changes where company_id = ?')
-      .get(smallCompanyId);
-    const facility = db
-      .prepare(
-        `select f.id from facilities f join invoiceable_items i on i.facility_id = f.id
-         where f.company_id = ? group by f.id order by count(*) desc, f.id limit 1`,
-      )
-      .get(large.company_id);
-    const creator = db
-      .prepare(
-        `select created_by from rate_change_creator_daily_counts where company_id = ?
-         group by created_by order by sum(entries) desc limit 1`,
-      )
-      .get(large.company_id);
-    const days = db
-      .prepare('select day from rate_change_daily_counts where company_id = ? and entries > 0 order by day')
-      .all(large.company_id);
+    const large = await one(
+      'select company_id, count(*) as n from rate_changes group by company_id order by n desc limit 1',
+    );
+    const small = await one('select count(*) as n from rate_changes where company_id = ?', smallCompanyId);
+    const facility = await one(
+      `select f.id from facilities f join invoiceable_items i on i.facility_id = f.id
+       where f.company_id = ? group by f.id order by count(*) desc, f.id limit 1`,
+      large.company_id,
+    );
+    const creator = await one(
+      `select created_by from rate_change_creator_daily_counts where company_id = ?
+       group by created_by order by sum(entries) desc limit 1`,
+      large.company_id,
+    );
+    const days = await db.all(
+      'select day from rate_change_daily_counts where company_id = ? and entries > 0 order by day',
+      large.company_id,
+    );
+    const day = (row) => (row.day instanceof Date ? row.day.toISOString().slice(0, 10) : String(row.day));
     return {
-      large: { companyId: large.company_id, rows: large.n, facilityId: facility.id },
-      small: { companyId: smallCompanyId, rows: small.n },
+      large: { companyId: large.company_id, rows: Number(large.n), facilityId: facility.id },
+      small: { companyId: smallCompanyId, rows: Number(small.n) },
       createdBy: creator.created_by,
-      day: days[Math.floor(days.length / 2)].day,
-      days: days.map((row) => row.day),
-      total: db.prepare('select count(*) as n from rate_changes').get().n,
+      day: day(days[Math.floor(days.length / 2)]),
+      days: days.map(day),
+      total: Number((await one('select count(*) as n from rate_changes')).n),
     };
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -207,11 +249,20 @@ async function main() {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-bench-'));
   const file = path.join(dir, 'bench.db');
-  const env = { ...BENCH_ENV, DATABASE_URL: `sqlite:${file}` };
+  // PostgreSQL: a schema of its own in the database at 127.0.0.1:5432, dropped at the end.
+  const schema = `bench_${process.pid}_${Date.now()}`;
+  const store =
+    options.store === 'postgres'
+      ? { url: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
+      : { file, url: `sqlite:${file}` };
+  const env = { ...BENCH_ENV, DATABASE_URL: store.url };
   const children = [];
+  if (options.store === 'postgres') await pgAdmin(`create schema ${schema}`);
   try {
     const started = Date.now();
-    log(`seeding ${file} at scale ${options.scale}`);
+    log(
+      `seeding ${options.store === 'postgres' ? `PostgreSQL schema ${schema}` : file} at scale ${options.scale}`,
+    );
     cli(['seed', '--scale', String(options.scale)], env);
     const small = companyDataset({
       key: 'small',
@@ -225,7 +276,7 @@ async function main() {
     fs.writeFileSync(smallFile, JSON.stringify(small.dataset));
     cli(['import', smallFile], env);
     const seedSeconds = (Date.now() - started) / 1000;
-    const world = survey(file, small.companyId);
+    const world = await survey(store, small.companyId);
     const tokens = {
       large: createClient(env, world.large.companyId),
       small: createClient(env, world.small.companyId),
@@ -371,10 +422,13 @@ async function main() {
       before: new Date(params.updated_before).toISOString(),
       createdBy: null,
     });
-    const plans = [
-      ['whole history', await explainPage(file, windowOf(whole))],
-      [`one day (${world.day})`, await explainPage(file, windowOf(oneDay))],
-    ];
+    // The plans are SQLite's (EXPLAIN QUERY PLAN of the repository's own statements).
+    const plans = store.file
+      ? [
+          ['whole history', await explainPage(file, windowOf(whole))],
+          [`one day (${world.day})`, await explainPage(file, windowOf(oneDay))],
+        ]
+      : [];
 
     const table = results.map(({ name, bytes, total, summary }) => {
       const share = 100 * summary.share;
@@ -399,7 +453,8 @@ async function main() {
         `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}; 1-minute load average ` +
         `${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the measurements.`,
       '',
-      `SQLite (WAL) seeded with \`facility-ops seed --scale ${options.scale}\` plus a 10,000-row company ` +
+      `${store.file ? 'SQLite (WAL)' : 'PostgreSQL (127.0.0.1:5432, a schema of its own)'} seeded with ` +
+        `\`facility-ops seed --scale ${options.scale}\` plus a 10,000-row company ` +
         `(${fmt(world.total)} rate changes in all; ${seedSeconds.toFixed(0)} s to load). \`facility-ops serve\` ` +
         'with NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. autocannon on the same ' +
         `machine, ${options.connections} connections.`,
@@ -431,10 +486,12 @@ async function main() {
     ].join('\n');
     process.stdout.write(`${report}\n`);
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, 'results', 'latest.md'), `${report}\n`);
-    log('written to bench/results/latest.md');
+    const out = store.file ? 'latest.md' : 'latest-postgres.md';
+    fs.writeFileSync(path.join(__dirname, 'results', out), `${report}\n`);
+    log(`written to bench/results/${out}`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
+    if (options.store === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
     if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
     else log(`kept ${dir}`);
   }
