@@ -68,6 +68,27 @@ function startService(dist, env, execArgv = []) {
   });
 }
 
+/**
+ * Command line options against their defaults: a boolean default makes a flag, a number one a
+ * whole number >= 1, `dist` a path, anything else a string. An unknown option throws.
+ */
+function parseOptions(argv, defaults) {
+  const options = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (!argv[i].startsWith('--') || !Object.hasOwn(defaults, name))
+      throw new Error(`unknown option ${argv[i]}`);
+    if (typeof defaults[name] === 'boolean') options[name] = true;
+    else if (typeof defaults[name] === 'number') {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number >= 1`);
+      options[name] = value;
+    } else if (name === 'dist') options[name] = path.resolve(String(argv[++i] ?? ''));
+    else options[name] = String(argv[++i] ?? '');
+  }
+  return options;
+}
+
 /** The machine's load averages, as a row of the report records them. */
 const loadAverage = () =>
   require('node:os')
@@ -75,4 +96,4 @@ const loadAverage = () =>
     .map((n) => n.toFixed(2))
     .join(' / ');
 
-module.exports = { ROOT, log, fmt, mean, median, cannon, summarize, startService, loadAverage };
+module.exports = { ROOT, log, fmt, mean, median, cannon, summarize, startService, loadAverage, parseOptions };

@@ -28,13 +28,23 @@ const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 const { isDeepStrictEqual } = require('node:util');
-const { ROOT, cannon, fmt, loadAverage, log, median, startService, summarize } = require('./common');
+const {
+  ROOT,
+  cannon,
+  fmt,
+  loadAverage,
+  log,
+  median,
+  parseOptions,
+  startService,
+  summarize,
+} = require('./common');
 const { ACTIONS_DAY: DAY, actionsPart, companyParts } = require('./generate');
 
 const HIVE = path.join(__dirname, 'hive');
 
 function parseArgs(argv) {
-  const options = {
+  return parseOptions(argv, {
     facilities: 10,
     actions: 30,
     duration: 5,
@@ -42,19 +52,7 @@ function parseArgs(argv) {
     connections: 10,
     dist: path.join(ROOT, 'dist'),
     keep: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].replace(/^--/, '');
-    if (name === 'keep') options.keep = true;
-    else if (name === 'dist') options.dist = path.resolve(argv[++i]);
-    else if (name in options) options[name] = Number(argv[++i]);
-    else throw new Error(`unknown option ${argv[i]}`);
-  }
-  for (const name of ['facilities', 'actions', 'duration', 'rounds', 'connections']) {
-    if (!Number.isInteger(options[name]) || options[name] < 1)
-      throw new Error(`--${name} must be a whole number >= 1`);
-  }
-  return options;
+  });
 }
 
 async function withStore(dist, file, work) {

@@ -18,30 +18,18 @@ const os = require('node:os');
 const path = require('node:path');
 const { URLSearchParams } = require('node:url');
 const { isDeepStrictEqual } = require('node:util');
-const { ROOT, cannon, fmt, log, median, startService, summarize } = require('./common');
+const { ROOT, cannon, fmt, log, median, parseOptions, startService, summarize } = require('./common');
 const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
 
 function parseArgs(argv) {
-  const options = {
+  return parseOptions(argv, {
     facilities: 20,
     duration: 5,
     rounds: 3,
     connections: 10,
     dist: path.join(ROOT, 'dist'),
     keep: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].replace(/^--/, '');
-    if (name === 'keep') options.keep = true;
-    else if (name === 'dist') options.dist = path.resolve(argv[++i]);
-    else if (name in options) options[name] = Number(argv[++i]);
-    else throw new Error(`unknown option ${argv[i]}`);
-  }
-  for (const name of ['facilities', 'duration', 'rounds', 'connections']) {
-    if (!Number.isInteger(options[name]) || options[name] < 1)
-      throw new Error(`--${name} must be a whole number >= 1`);
-  }
-  return options;
+  });
 }
 
 async function seed(dist, file, facilities) {

@@ -19,34 +19,21 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { URLSearchParams } = require('node:url');
-const { ROOT, cannon, fmt, loadAverage, log } = require('./common');
-const { startService } = require('./common');
+const { ROOT, cannon, fmt, loadAverage, log, parseOptions, startService } = require('./common');
 const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
 
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 function parseArgs(argv) {
-  const options = {
+  const options = parseOptions(argv, {
     store: 'sqlite',
-    scenario: null,
+    scenario: '',
     duration: 10,
     connections: 10,
     dist: path.join(ROOT, 'dist'),
     keep: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].replace(/^--/, '');
-    if (name === 'keep') options.keep = true;
-    else if (name === 'dist') options.dist = path.resolve(argv[++i]);
-    else if (name === 'store' || name === 'scenario') options[name] = argv[++i];
-    else if (name in options) options[name] = Number(argv[++i]);
-    else throw new Error(`unknown option ${argv[i]}`);
-  }
+  });
   if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store must be sqlite or postgres');
-  for (const name of ['duration', 'connections']) {
-    if (!Number.isInteger(options[name]) || options[name] < 1)
-      throw new Error(`--${name} must be a whole number >= 1`);
-  }
   return options;
 }
 
@@ -68,7 +55,10 @@ const STAGES = [
   ['GraphQL execution', /graphql\/|graphql-jit|@apollo|type-graphql|dataloader|\/dist\/graphql\//],
   ['domain services', /\/dist\/domain\//],
   ['parsing and routing', /fastify|find-my-way|ajv|querystring|\/dist\/edge\/|\/dist\/rest\//],
-  ['sockets (HTTP server and database client)', /node:_http|node:net|node:internal\/stream|node:stream|node:internal\/http/],
+  [
+    'sockets (HTTP server and database client)',
+    /node:_http|node:net|node:internal\/stream|node:stream|node:internal\/http/,
+  ],
 ];
 
 function stagesOf(file) {
@@ -198,7 +188,7 @@ async function main() {
     log(`seeding ${options.store === 'postgres' ? `schema ${schema}` : databaseUrl}`);
     const world = await seed(options, databaseUrl, dir);
     const all = scenarios(world, '');
-    const names = options.scenario ? [options.scenario] : Object.keys(all);
+    const names = options.scenario !== '' ? [options.scenario] : Object.keys(all);
     for (const name of names) {
       if (!all[name]) throw new Error(`--scenario ${name}: one of ${Object.keys(all).join(', ')}`);
       const profiles = path.join(dir, `profile-${name}`);

@@ -24,6 +24,7 @@ const { URL, URLSearchParams } = require('node:url');
 const autocannon = require('autocannon');
 const Database = require('better-sqlite3');
 const { Pool } = require('pg');
+const { parseOptions } = require('./common');
 const { companyDataset } = require('./generate');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -48,27 +49,15 @@ async function pgAdmin(text) {
 }
 
 function parseArgs(argv) {
-  const options = {
+  const options = parseOptions(argv, {
     scale: 100,
     duration: 5,
     rounds: 3,
     connections: 10,
     keep: false,
-    only: null,
+    only: '',
     store: 'sqlite',
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].replace(/^--/, '');
-    if (name === 'keep') options.keep = true;
-    else if (name === 'only') options.only = String(argv[++i] ?? '');
-    else if (name === 'store') options.store = String(argv[++i] ?? '');
-    else if (name in options) options[name] = Number(argv[++i]);
-    else throw new Error(`unknown option ${argv[i]}`);
-  }
-  for (const name of ['scale', 'duration', 'rounds', 'connections']) {
-    if (!Number.isInteger(options[name]) || options[name] < 1)
-      throw new Error(`--${name} must be a whole number >= 1`);
-  }
+  });
   if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store must be sqlite or postgres');
   return options;
 }
@@ -356,7 +345,7 @@ async function main() {
         kept: true,
       },
     ];
-    if (options.only !== null) {
+    if (options.only !== '') {
       const chosen = scenarios.filter((s) => s.name.includes(options.only));
       if (chosen.length === 0) throw new Error(`--only ${options.only}: no scenario has that in its name`);
       scenarios.splice(0, scenarios.length, ...chosen);
