@@ -65,12 +65,14 @@ export function registerWebhookMetrics(
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const children: Record<DeliveryOutcome, { inc(): void }> = {
+  const children: Record<DeliveryOutcome, { inc(value?: number): void }> = {
     sent: deliveries.labels('sent'),
     retrying: deliveries.labels('retrying'),
     failed: deliveries.labels('failed'),
     unrecorded: deliveries.labels('unrecorded'),
   };
+  // Every outcome is listed from the start, at zero.
+  for (const child of Object.values(children)) child.inc(0);
   webhooks.onDelivery = (outcome) => children[outcome].inc();
 }
 
