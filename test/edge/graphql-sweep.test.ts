@@ -61,6 +61,8 @@ function knownValues(t: TestApp, w: RichWorld): Record<string, Json> {
     securityCode: '123',
     expirationDate: '12/39',
     quantity: 1,
+    url: 'https://hooks.example.com/sweep',
+    eventTypes: ['note.created'],
   };
 }
 
@@ -203,6 +205,31 @@ describeEachDialect('a hostile sweep over the GraphQL endpoint', (dialect) => {
           email: 'ada@example.com',
         });
         good.messageId = message.id;
+      }
+      if (
+        ['disableWebhookEndpoint', 'enableWebhookEndpoint', 'rotateWebhookSecret'].includes(mutation.name)
+      ) {
+        const { endpoint } = await t.services.webhooks.createEndpoint(t.world.company.id, {
+          url: 'https://hooks.example.com/sweep',
+          eventTypes: ['note.created'],
+        });
+        good.id = endpoint.id;
+      }
+      if (mutation.name === 'replayWebhookMessage') {
+        // A delivery of the company's: a note reported to an endpoint.
+        const caller = { clientId: t.world.client.id, companyId: t.world.company.id, name: 'sweep' };
+        const facility = await t.services.facilities.facilityFor(caller, t.world.facility.id);
+        await t.services.webhooks.createEndpoint(t.world.company.id, {
+          url: 'https://hooks.example.com/replayed',
+          eventTypes: ['note.created'],
+        });
+        await t.services.notes.createNote(facility, caller, { noteText: 'Reported', unitId: w.unitId });
+        const delivery = await t.db.store.db
+          .selectFrom('outbox_messages')
+          .select('id')
+          .where('channel', '=', 'webhook')
+          .executeTakeFirstOrThrow();
+        good.id = delivery.id;
       }
       // The unaltered request succeeds, so each case below is refused for its one altered value.
       const base = await t.app.inject({
