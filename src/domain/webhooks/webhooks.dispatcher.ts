@@ -30,6 +30,17 @@ export const RETRY_JITTER = 0.2;
 /** How much of an answer's body a failure records. */
 const ANSWER_EXCERPT = 200;
 
+/**
+ * The wait after `attempts` failed attempts: the schedule's, moved by up to the jitter either way
+ * (`random` gives numbers in [0, 1)); null when the schedule has no more attempts.
+ */
+export function webhookRetryDelayMs(attempts: number, random: () => number = Math.random): number | null {
+  const base = WEBHOOK_RETRY_SCHEDULE_MS[Math.max(0, attempts - 1)];
+  if (base === undefined) return null;
+  const factor = 1 - RETRY_JITTER + 2 * RETRY_JITTER * random();
+  return Math.round(base * factor);
+}
+
 export interface DispatchSettings {
   /** An endpoint whose deliveries have failed (none succeeding) for this long is disabled. */
   disableAfterMs: number;
@@ -104,10 +115,7 @@ export class WebhookDispatcher implements WebhookSender {
 
   /** The schedule's wait after `attempts` failed attempts, with jitter; null after the last. */
   retryDelayMs(attempts: number): number | null {
-    const base = WEBHOOK_RETRY_SCHEDULE_MS[Math.max(0, attempts - 1)];
-    if (base === undefined) return null;
-    const factor = 1 - RETRY_JITTER + 2 * RETRY_JITTER * this.random();
-    return Math.round(base * factor);
+    return webhookRetryDelayMs(attempts, this.random);
   }
 
   close(): void {
