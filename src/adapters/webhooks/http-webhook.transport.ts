@@ -11,13 +11,27 @@ import type {
   WebhookResponse,
 } from '../../domain/webhooks/webhooks.ports';
 
-/** The system resolver (getaddrinfo, as the rest of the process resolves names). */
+/**
+ * The system resolver (getaddrinfo, as the rest of the process resolves names). A name that does
+ * not resolve within `timeoutMs` counts as not resolving (a delivery then fails and is retried).
+ */
 export class DnsHostResolver implements HostResolver {
+  constructor(private readonly timeoutMs = 5_000) {}
+
   async addresses(host: string): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<string[]>((resolve) => {
+      timer = setTimeout(() => resolve([]), this.timeoutMs);
+      timer.unref();
+    });
+    const resolved = lookup(host, { all: true, verbatim: true }).then(
+      (entries) => entries.map((entry) => entry.address),
+      () => [],
+    );
     try {
-      return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-    } catch {
-      return [];
+      return await Promise.race([resolved, gaveUp]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
