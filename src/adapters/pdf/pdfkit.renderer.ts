@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 
 import type { PdfContent, PdfRenderer } from '../../domain/pdf/pdf.ports';
+import { withoutAccents } from '../../domain/shared/letters';
 
 export type { PdfContent };
 
@@ -10,17 +11,6 @@ const FOOTER_OFFSET = 48;
 
 // The standard PDF fonts need no embedding (fast, small files) but only cover Windows-1252.
 const WIN_ANSI_EXTRAS = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
-
-// Latin letters that Unicode does not decompose into a base letter and an accent.
-const UNDECOMPOSED: Readonly<Record<string, string>> = {
-  Ł: 'L',
-  ł: 'l',
-  Đ: 'D',
-  đ: 'd',
-  Ħ: 'H',
-  ħ: 'h',
-  ı: 'i',
-};
 
 function isWinAnsi(char: string): boolean {
   const code = char.codePointAt(0) ?? 0;
@@ -37,7 +27,7 @@ export function printableText(text: string): string {
     if (char === '\n' || isWinAnsi(char)) out += char;
     else if (/\p{Cc}|\p{Cf}/u.test(char)) continue;
     else {
-      const base = UNDECOMPOSED[char] ?? char.normalize('NFKD').replace(/\p{M}+/gu, '');
+      const base = withoutAccents(char);
       out += base !== '' && [...base].every(isWinAnsi) ? base : '?';
     }
   }

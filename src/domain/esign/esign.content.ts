@@ -1,4 +1,5 @@
 import type { OutboxContent, OutboxDocument } from '../outbox/outbox.types';
+import { withoutAccents } from '../shared/letters';
 
 /** The address a document is downloaded from with API credentials (GET /v1/:facility_id/documents/:id). */
 export function documentUrl(baseUrl: string, facilityId: string, documentId: string): string {
@@ -105,17 +106,6 @@ const GSM_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXTENDED = '^{}\\[~]|€';
 
-// Latin letters that Unicode does not decompose into a base letter and an accent.
-const UNDECOMPOSED: Readonly<Record<string, string>> = {
-  Ł: 'L',
-  ł: 'l',
-  Đ: 'D',
-  đ: 'd',
-  Ħ: 'H',
-  ħ: 'h',
-  ı: 'i',
-};
-
 /** The length of a GSM-7 text in septets (extension characters count twice). */
 export function gsmLength(text: string): number {
   let length = 0;
@@ -129,7 +119,7 @@ export function toGsm(text: string): string {
   for (const char of text.replace(/\s+/g, ' ').trim()) {
     if (GSM_BASIC.includes(char) || GSM_EXTENDED.includes(char)) out += char;
     else {
-      const base = UNDECOMPOSED[char] ?? char.normalize('NFKD').replace(/\p{M}+/gu, '');
+      const base = withoutAccents(char);
       out += base !== '' && [...base].every((c) => GSM_BASIC.includes(c)) ? base : '?';
     }
   }
