@@ -91,7 +91,7 @@ export function registerLedgersRoutes(app: FastifyInstance, services: Services):
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const ledgerId = request.params.ledger_id;
       // The current insurance is today's at the facility: a new day, a new page.
-      const key = `${facility.id} ${ledgerId} ${services.ledgers.today(facility)}`;
+      const key = `${facility.id} ${ledgerId} ${services.facilities.today(facility)}`;
       const page = await keptPage(request, services.pages, facility, key, async () => {
         const result = await services.ledgers.insuranceServicesAndDiscounts(facility, ledgerId);
         return {

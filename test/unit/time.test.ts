@@ -51,6 +51,30 @@ describe('dates and instants', () => {
     expect(localDate(instant, 'America/Los_Angeles')).toBe('2026-11-20');
     expect(localDate(instant, 'Pacific/Auckland')).toBe('2026-11-21');
   });
+
+  it("agrees with Intl's calendar date at every quarter hour of a year, transitions included", () => {
+    const zones = [
+      'America/New_York',
+      'Europe/London',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+      'Asia/Kolkata',
+    ];
+    for (const zone of zones) {
+      const intl = new Intl.DateTimeFormat('en-CA', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      });
+      const wrong: string[] = [];
+      for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 15 * 60_000) {
+        const instant = new Date(ms);
+        if (localDate(instant, zone) !== intl.format(instant)) wrong.push(`${zone} ${instant.toISOString()}`);
+      }
+      expect(wrong).toEqual([]);
+    }
+  });
 });
 
 describe('will_paginate pages', () => {

@@ -61,13 +61,8 @@ export class LedgersService {
       this.repository.servicesByLedgerIds(keys),
       this.repository.discountsByLedgerIds(keys),
     ]);
-    const today = this.today(facility);
+    const today = localDate(this.clock.now(), facility.timeZone);
     return { ledger, insurance: currentInsurance(insurances, today), services, discounts };
-  }
-
-  /** Today at the facility: the day a ledger's current insurance is chosen for. */
-  today(facility: Facility): string {
-    return localDate(this.clock.now(), facility.timeZone);
   }
 
   /** Ledgers by id, in key order, null for a missing id (DataLoader batch shape). */

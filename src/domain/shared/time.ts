@@ -71,10 +71,15 @@ function localParts(instant: Date, zone: string): LocalParts {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** The local calendar date in the zone at that instant. */
+/**
+ * The local calendar date in the zone at that instant: the instant moved by the zone's offset
+ * (`offsetMinutes`, remembered per zone and day), read as UTC. Pages kept per day (a ledger's
+ * current insurance, the default range of rate applied actions) ask it on every request; Intl is
+ * asked once per zone and day.
+ */
 export function localDate(instant: Date, zone: string): string {
-  const p = localParts(instant, zone);
-  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
+  const local = new Date(instant.getTime() + offsetMinutes(instant, zone) * 60_000);
+  return `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
 }
 
 const DAY_MS = 86_400_000;
