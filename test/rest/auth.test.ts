@@ -3,6 +3,7 @@ import OAuth from 'oauth-1.0a';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { describeEachDialect } from '../support/harness';
+import { buildClient } from '../support/factories';
 import { createTestApp, oauthHeader, type TestApp } from '../support/http';
 
 function signedQuery(client: { consumer_key: string; consumer_secret: string }, url: string): string {
@@ -67,6 +68,24 @@ describeEachDialect('authentication', (dialect) => {
       });
       expect(res.statusCode).toBe(200);
     }
+  });
+
+  it('knows a consumer key at once once it is imported, though it was refused just before', async () => {
+    const client = buildClient({ company_id: t.world.company.id });
+    const ask = () =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: oauthHeader(client, { method: 'GET', url }) },
+      });
+    expect401(await ask(), /oauth_consumer_key/);
+    await t.load({ client_applications: [client] });
+    expect((await ask()).statusCode).toBe(200);
+    // A known consumer signs many requests; each nonce still counts once.
+    const header = oauthHeader(client, { method: 'GET', url });
+    const once = () => t.app.inject({ method: 'GET', url, headers: { authorization: header } });
+    expect((await once()).statusCode).toBe(200);
+    expect401(await once(), /nonce/);
   });
 
   it('accepts OAuth parameters in the query string, and signs other query parameters too', async () => {
