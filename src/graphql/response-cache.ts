@@ -32,8 +32,8 @@ interface Keeping {
   tokens(): Tokens | null;
 }
 
-/** How responses are kept: checked by revision counters, by the upstream's ETags, or not at all. */
-export type KeepingMode = 'revisions' | 'upstream' | 'off';
+/** How kept responses are checked: by revision counters, or by the upstream's ETags (gateway mode). */
+export type KeepingMode = 'revisions' | 'upstream';
 
 interface StoredResponse {
   tokens: Tokens;
@@ -174,7 +174,7 @@ export class GraphqlResponseCache {
   ) {}
 
   private get enabled(): boolean {
-    return this.mode !== 'off' && this.memory.enabled;
+    return this.memory.enabled;
   }
 
   plugin(): ApolloServerPlugin<GraphqlContext> {
