@@ -117,7 +117,7 @@ export class UpstreamReads {
       requestId: this.requestId,
     });
     if (answer.status === 200) return answer;
-    const meta = (JSON.parse(answer.body.toString('utf8')) as Envelope).meta ?? {};
+    const meta = envelopeOf(answer).meta ?? {};
     const errors = (meta as { errors?: Array<{ parameter: string; message: string }> }).errors ?? [];
     throw new DomainError(
       kindOf(answer.status, meta.error_code),
