@@ -77,7 +77,7 @@ export function registerRateAppliedActionsRoutes(app: FastifyInstance, services:
         request,
         services.pages,
         facility,
-        `${facility.id} ${facility.timeZone} ${range.startDate} ${range.endDate}`,
+        `${facility.id} ${range.startDate} ${range.endDate}`,
         async () => {
           const actions = await services.rateAppliedActions.between(facility, range.startDate, range.endDate);
           return {

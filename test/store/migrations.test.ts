@@ -81,6 +81,15 @@ describeEachDialect('migrations', (dialect) => {
     });
     after = await tokens();
     expect(after[1]).not.toBe(before[1]);
+    // The facility's time zone decides "today" and the offsets shown: both counters move with it.
+    before = after;
+    await importDataset(db.store, {
+      version: 1,
+      facilities: [{ ...world.facility, time_zone: 'Asia/Tokyo' }],
+    });
+    after = await tokens();
+    expect(after[0]).not.toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
     // Another facility's counters stay.
     const other = buildWorld();
     await importDataset(db.store, worldDataset(other));
