@@ -75,6 +75,56 @@ describe('dates and instants', () => {
       expect(wrong).toEqual([]);
     }
   });
+
+  it("agrees with Intl's local time and offset at every 37 minutes and 13 ms of a year, and at the last stored instant", () => {
+    const zones = [
+      'America/New_York',
+      'Europe/London',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+      'Asia/Kolkata',
+      'UTC',
+    ];
+    /** The local time with its offset as Intl writes them, built without formatInstant's code. */
+    const formatters = new Map<string, Intl.DateTimeFormat>();
+    const expected = (ms: number, zone: string) => {
+      let formatter = formatters.get(zone);
+      if (!formatter) {
+        formatter = new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          timeZoneName: 'longOffset',
+        });
+        formatters.set(zone, formatter);
+      }
+      const parts = Object.fromEntries(
+        formatter.formatToParts(new Date(ms)).map((part) => [part.type, part.value]),
+      );
+      const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.slice(3);
+      const millis = ms % 1000 === 0 ? '' : `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0')}`;
+      const year = parts.year.padStart(4, '0');
+      return `${year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${millis}${offset}`;
+    };
+    const instants: number[] = [];
+    for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 37 * 60_000 + 13) instants.push(ms);
+    instants.push(Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(1970, 0, 1, 0, 0, 0, 1));
+    for (const zone of zones) {
+      const wrong: string[] = [];
+      for (const ms of instants) {
+        const stored = new Date(ms).toISOString();
+        const want = expected(ms, zone);
+        if (formatInstant(stored, zone) !== want)
+          wrong.push(`${zone} ${stored}: ${formatInstant(stored, zone)} not ${want}`);
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+    }
+  });
 });
 
 describe('will_paginate pages', () => {
