@@ -148,7 +148,7 @@ export function createServices(
     documentPdfs,
     moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs, webhookEvents),
     invoiceableItems: new InvoiceableItemsService(new SqlInvoiceableItemsRepository(db), clock),
-    rateChanges: new RateChangesService(new SqlRateChangesRepository(db), clock),
+    rateChanges: new RateChangesService(new SqlRateChangesRepository(db, store.arrays), clock),
     payments: new PaymentsService(
       new SqlPaymentsRepository(db),
       people,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   SqliteDialect,
@@ -9,7 +10,7 @@ import {
   type KyselyPlugin,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
-import { Pool, types } from 'pg';
+import { Pool, types, type QueryArrayConfig } from 'pg';
 import type { Database } from './schema';
 import type { DialectName } from './dialect';
 
@@ -58,8 +59,20 @@ export interface Store {
   readonly sqlite: SqliteDatabase.Database | null;
   /** The pg pool on PostgreSQL, for bulk loading; null on SQLite. */
   readonly pgPool: Pool | null;
+  /** Runs a read whose rows come back as arrays of values in select order (see ArrayRows). */
+  readonly arrays: ArrayRows;
   close(): Promise<void>;
 }
+
+/**
+ * Runs a read whose rows come back as arrays of column values in select order, with no object per
+ * row: better-sqlite3's raw mode and pg's array row mode. A cold 500-row page of rate changes spent
+ * a third of its time making row objects the repository then copied. Give every selected column
+ * its own name: the fallback below goes through Kysely's row objects.
+ */
+export type ArrayRows = <R extends readonly unknown[]>(query: {
+  compile(db: Db): CompiledQuery;
+}) => Promise<R[]>;
 
 export interface StoreOptions {
   /** PostgreSQL schema to use (tests give each file its own). */
@@ -103,6 +116,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       dialect: 'sqlite',
       sqlite: handle,
       pgPool: null,
+      arrays: sqliteArrays(db, handle, options.onQuery),
       close: () => db.destroy(),
     };
   }
@@ -115,12 +129,55 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: options.plugins, log });
+  const arrays: ArrayRows = async <R extends readonly unknown[]>(query: {
+    compile(db: Db): CompiledQuery;
+  }) => {
+    const compiled = query.compile(db);
+    options.onQuery?.(compiled.sql);
+    const config: QueryArrayConfig = {
+      text: compiled.sql,
+      values: compiled.parameters as unknown[],
+      rowMode: 'array',
+    };
+    const result = await pool.query(config);
+    return result.rows as unknown as R[];
+  };
   return {
     db,
     dialect: 'postgres',
     sqlite: null,
     pgPool: pool,
+    arrays,
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * ArrayRows on SQLite: the read runs on the raw handle, prepared once per SQL text (its own
+ * statements: raw mode is a statement's setting, and Kysely's share its cache). While a Kysely
+ * transaction is open on the connection, the read goes through Kysely instead, so it waits its
+ * turn rather than reading between that transaction's statements.
+ */
+function sqliteArrays(
+  db: Db,
+  handle: SqliteDatabase.Database,
+  onQuery: ((sqlText: string) => void) | undefined,
+): ArrayRows {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return async <R extends readonly unknown[]>(query: { compile(db: Db): CompiledQuery }) => {
+    const compiled = query.compile(db);
+    if (handle.inTransaction) {
+      const result = await db.executeQuery<Record<string, unknown>>(compiled);
+      return result.rows.map((row) => Object.values(row) as unknown as R);
+    }
+    onQuery?.(compiled.sql);
+    let statement = statements.get(compiled.sql);
+    if (!statement) {
+      statement = handle.prepare(compiled.sql).raw(true);
+      if (statements.size >= SQLITE_STATEMENT_CACHE_SIZE) statements.clear();
+      statements.set(compiled.sql, statement);
+    }
+    return statement.all(...(compiled.parameters as unknown[])) as R[];
   };
 }
 

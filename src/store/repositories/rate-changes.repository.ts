@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type {
   RateChangePage,
   RateChangesRepository,
@@ -6,50 +6,64 @@ import type {
 } from '../../domain/rate-changes/rate-changes.ports';
 import type { RateChange } from '../../domain/rate-changes/rate-changes.types';
 import { centsToAmount } from '../../domain/shared/money';
-import type { Db } from '../database';
+import type { ArrayRows, Db } from '../database';
 import { isPostgres } from '../dialect';
-import type { Database } from '../schema';
 
-/** A rate change with the names and zone its item shows. */
-export interface RateChangeDetailRow {
-  id: string;
-  facility_id: string;
-  facility_name: string;
-  time_zone: string;
-  tenant_id: string;
-  first_name: string;
-  last_name: string;
-  unit_id: string;
-  unit_name: string;
-  changed_at: string;
-  old_rate_cents: number;
-  new_rate_cents: number;
-  effective_on_date: string;
-  created_by: number | null;
+/**
+ * A rate change with the names and zone its item shows, as an array in this order (see ArrayRows):
+ * id, facility_id, facility name, time zone, tenant_id, tenant name, unit_id, unit name, changed_at,
+ * old_rate_cents, new_rate_cents, effective_on_date, created_by.
+ */
+type RateChangeRow = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  number,
+  string,
+  number | null,
+];
+
+/** The columns of a RateChangeRow, from rate_changes `rc` and its facility `f`, tenant `t` and unit `u`. */
+const ROW_COLUMNS = sql`rc.id as id, rc.facility_id as facility_id, f.name as facility_name,
+  f.time_zone as time_zone, rc.tenant_id as tenant_id, t.first_name || ' ' || t.last_name as tenant_name,
+  rc.unit_id as unit_id, u.name as unit_name, rc.changed_at as changed_at,
+  rc.old_rate_cents as old_rate_cents, rc.new_rate_cents as new_rate_cents,
+  rc.effective_on_date as effective_on_date, rc.created_by as created_by`;
+
+/**
+ * Joins rate_changes `rc` to the facility, tenant and unit it names (foreign keys: each has one).
+ * SQLite's CROSS JOIN keeps the left side as the outer loop, so rows come in the left side's order;
+ * PostgreSQL has no CROSS JOIN with ON and orders by ORDER BY alone.
+ */
+function joinNames(join: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`${join} facilities f on f.id = rc.facility_id
+    ${join} tenants t on t.id = rc.tenant_id
+    ${join} units u on u.id = rc.unit_id`;
 }
 
-export function rateChangeRowToRateChange(row: RateChangeDetailRow): RateChange {
+function rateChangeOf(row: RateChangeRow): RateChange {
   return {
-    id: row.id,
-    facilityId: row.facility_id,
-    facilityName: row.facility_name,
-    timeZone: row.time_zone,
-    tenantId: row.tenant_id,
-    tenantName: `${row.first_name} ${row.last_name}`,
-    unitId: row.unit_id,
-    unitName: row.unit_name,
-    changedAt: row.changed_at,
-    oldRate: centsToAmount(row.old_rate_cents),
-    newRate: centsToAmount(row.new_rate_cents),
-    effectiveOnDate: row.effective_on_date,
-    createdBy: row.created_by,
+    id: row[0],
+    facilityId: row[1],
+    facilityName: row[2],
+    timeZone: row[3],
+    tenantId: row[4],
+    tenantName: row[5],
+    unitId: row[6],
+    unitName: row[7],
+    changedAt: row[8],
+    oldRate: centsToAmount(row[9]),
+    newRate: centsToAmount(row[10]),
+    effectiveOnDate: row[11],
+    createdBy: row[12],
   };
-}
-
-/** Keys of rate change rows: ids, or on SQLite rowids. */
-interface RowKeys {
-  column: 'id' | 'rowid';
-  values: readonly (string | number)[];
 }
 
 interface WindowCounts {
@@ -107,9 +121,15 @@ export function choosePagePlan(counts: WindowCounts, wanted: number, filtered: b
 
 export class SqlRateChangesRepository implements RateChangesRepository {
   private readonly postgres: boolean;
+  /** `join` on PostgreSQL, `cross join` on SQLite (see joinNames). */
+  private readonly join: RawBuilder<unknown>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly arrays: ArrayRows,
+  ) {
     this.postgres = isPostgres(db);
+    this.join = this.postgres ? sql`join` : sql`cross join`;
   }
 
   /**
@@ -119,176 +139,120 @@ export class SqlRateChangesRepository implements RateChangesRepository {
    * or the window's own entries, whichever is fewer.
    */
   async pageInWindow(window: RateChangeWindow, offset: number, limit: number): Promise<RateChangePage> {
-    if (!this.postgres) return this.readPage(this.db, window, offset, limit);
-    // One snapshot, so total_entries always describes the page read with it.
-    return this.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .setAccessMode('read only')
-      .execute((trx) => this.readPage(trx, window, offset, limit));
+    return this.postgres
+      ? this.readPagePostgres(window, offset, limit)
+      : this.readPageSqlite(window, offset, limit);
   }
 
-  private async readPage(
-    db: Kysely<Database>,
+  /** SQLite: the counts, then the page in one statement along the index they choose. */
+  private async readPageSqlite(
     window: RateChangeWindow,
     offset: number,
     limit: number,
   ): Promise<RateChangePage> {
-    const counts = await this.countWindow(db, window);
+    const counts = await this.countWindow(window);
     if (counts.entries <= offset) return { totalEntries: counts.entries, rateChanges: [] };
     const wanted = Math.min(offset + limit, counts.entries);
     const plan = choosePagePlan(counts, wanted, window.createdBy !== null);
-    const keys = await this.pageKeys(db, window, offset, limit, plan);
-    const rows = await this.detailsByKeys(db, keys);
-    const rateChanges: RateChange[] = [];
-    for (const row of rows) if (row !== null) rateChanges.push(rateChangeRowToRateChange(row));
-    return { totalEntries: counts.entries, rateChanges };
-  }
-
-  private indexedBy(index: 'rate_changes_order' | 'rate_changes_window'): RawBuilder<unknown> {
-    return this.postgres ? sql`` : sql`indexed by ${sql.id(index)}`;
-  }
-
-  private async countWindow(db: Kysely<Database>, window: RateChangeWindow): Promise<WindowCounts> {
-    const { companyId, createdBy } = window;
-    const split = splitWindow(window.after, window.before);
-    const exact = (range: readonly [string, string] | null, creator: number | null) =>
-      range === null
-        ? sql`0`
-        : sql`(select count(*) from rate_changes ${this.indexedBy('rate_changes_window')}
-               where company_id = ${companyId} and changed_at >= ${range[0]} and changed_at < ${range[1]}
-               ${creator === null ? sql`` : sql`and created_by = ${creator}`})`;
-    const days = (creator: number | null) => {
-      if (split.days === null) return sql`0`;
-      const [first, end] = split.days;
-      return creator === null
-        ? sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
-               where company_id = ${companyId} and day >= ${first} and day < ${end})`
-        : sql`(select coalesce(sum(entries), 0) from rate_change_creator_daily_counts
-               where company_id = ${companyId} and created_by = ${creator} and day >= ${first} and day < ${end})`;
-    };
-    const total = (creator: number | null) =>
-      sql`${days(creator)} + ${exact(split.head, creator)} + ${exact(split.tail, creator)}`;
-    // Only SQLite's plan choice reads window_entries and company_entries.
-    const companyTotal = sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
-                              where company_id = ${companyId})`;
-    const result = await sql<{ entries: number; window_entries: number; company_entries: number }>`
-      select ${total(createdBy)} as entries,
-             ${createdBy === null || this.postgres ? sql`0` : total(null)} as window_entries,
-             ${this.postgres ? sql`0` : companyTotal} as company_entries`.execute(db);
-    const row = result.rows[0];
-    const entries = Number(row.entries);
-    return {
-      entries,
-      windowEntries: createdBy === null ? entries : Number(row.window_entries),
-      companyEntries: Number(row.company_entries),
-    };
+    const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
+    // The page's rowids in order (each index entry carries one, so a row is one B-tree search away
+    // instead of two through the id index); the cross joins keep that order, SQLite's outer loop
+    // being the left side of a CROSS JOIN.
+    const rows = await this.arrays<RateChangeRow>(sql`
+      select ${ROW_COLUMNS}
+      from (select rowid as "key" from rate_changes indexed by ${sql.id(index)}
+            where ${this.inWindow(window)}
+            order by facility_sort, tenant_sort, changed_at, id
+            limit ${limit} offset ${offset}) page
+      cross join rate_changes rc on rc.rowid = page."key"
+      ${joinNames(this.join)}`);
+    return { totalEntries: counts.entries, rateChanges: rows.map(rateChangeOf) };
   }
 
   /**
-   * The page's keys in order: rowids on SQLite (each index entry carries it, and a row is then one
-   * B-tree search away instead of two through the id index), ids on PostgreSQL.
+   * PostgreSQL: the count and the page in one statement, so one snapshot and one round trip; the
+   * page is not read when the count leaves it empty.
    */
-  private async pageKeys(
-    db: Kysely<Database>,
+  private async readPagePostgres(
     window: RateChangeWindow,
     offset: number,
     limit: number,
-    plan: PagePlan,
-  ): Promise<RowKeys> {
-    const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
-    const column = this.postgres ? 'id' : 'rowid';
-    const result = await sql<{ key: string | number }>`
-      select ${sql.raw(column)} as "key" from rate_changes ${this.indexedBy(index)}
-      where company_id = ${window.companyId}
-        and changed_at >= ${window.after} and changed_at < ${window.before}
-        ${window.createdBy === null ? sql`` : sql`and created_by = ${window.createdBy}`}
-      order by facility_sort, tenant_sort, changed_at, id
-      limit ${limit} offset ${offset}`.execute(db);
-    return { column, values: result.rows.map((row) => row.key) };
+  ): Promise<RateChangePage> {
+    const rows = await this.arrays<[...RateChangeRow, string, string, number]>(sql`
+      select page.*, counts.entries
+      from (select ${this.windowTotal(window, window.createdBy)} as entries) counts
+      left join lateral (
+        select ${ROW_COLUMNS}, keys.facility_sort, keys.tenant_sort
+        from (select id, facility_sort, tenant_sort from rate_changes
+              where ${this.inWindow(window)} and counts.entries > ${offset}
+              order by facility_sort, tenant_sort, changed_at, id
+              limit ${limit} offset ${offset}) keys
+        join rate_changes rc on rc.id = keys.id
+        ${joinNames(this.join)}) page on true
+      order by page.facility_sort, page.tenant_sort, page.changed_at, page.id`);
+    const rateChanges: RateChange[] = [];
+    for (const row of rows)
+      if (row[0] !== null) rateChanges.push(rateChangeOf(row as unknown as RateChangeRow));
+    return { totalEntries: Number(rows[0]?.[15] ?? 0), rateChanges };
+  }
+
+  private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
+    return sql<SqlBool>`company_id = ${window.companyId}
+      and changed_at >= ${window.after} and changed_at < ${window.before}
+      ${window.createdBy === null ? sql`` : sql`and created_by = ${window.createdBy}`}`;
+  }
+
+  /** The rows in the window (of one creator when given): whole UTC days from the per-day tables, and the partial days at its ends. */
+  private windowTotal(window: RateChangeWindow, creator: number | null): RawBuilder<number> {
+    const { companyId } = window;
+    const split = splitWindow(window.after, window.before);
+    const index = this.postgres ? sql`` : sql`indexed by rate_changes_window`;
+    const exact = (range: readonly [string, string] | null) =>
+      range === null
+        ? sql`0`
+        : sql`(select count(*) from rate_changes ${index}
+               where company_id = ${companyId} and changed_at >= ${range[0]} and changed_at < ${range[1]}
+               ${creator === null ? sql`` : sql`and created_by = ${creator}`})`;
+    let days = sql`0`;
+    if (split.days !== null) {
+      const [first, end] = split.days;
+      days =
+        creator === null
+          ? sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
+                 where company_id = ${companyId} and day >= ${first} and day < ${end})`
+          : sql`(select coalesce(sum(entries), 0) from rate_change_creator_daily_counts
+                 where company_id = ${companyId} and created_by = ${creator} and day >= ${first} and day < ${end})`;
+    }
+    return sql<number>`(${days} + ${exact(split.head)} + ${exact(split.tail)})`;
+  }
+
+  /** SQLite's counts: the matches, and for its plan choice the window's and the company's rows. */
+  private async countWindow(window: RateChangeWindow): Promise<WindowCounts> {
+    const { companyId, createdBy } = window;
+    const [[entries, windowEntries, companyEntries]] = await this.arrays<[number, number, number]>(sql`
+      select ${this.windowTotal(window, createdBy)} as entries,
+             ${createdBy === null ? sql`0` : this.windowTotal(window, null)} as window_entries,
+             (select coalesce(sum(entries), 0) from rate_change_daily_counts
+              where company_id = ${companyId}) as company_entries`);
+    return {
+      entries: Number(entries),
+      windowEntries: createdBy === null ? Number(entries) : Number(windowEntries),
+      companyEntries: Number(companyEntries),
+    };
   }
 
   /** Rate changes with their names, by id, in key order, null for a missing id. */
   async findByIds(ids: readonly string[]): Promise<(RateChange | null)[]> {
-    const rows = await this.detailsByKeys(this.db, { column: 'id', values: ids });
-    return rows.map((row) => (row === null ? null : rateChangeRowToRateChange(row)));
-  }
-
-  /** `column` is one of the keys, passed as one parameter whatever their number. */
-  private keyIn(column: 'id' | 'rowid', values: readonly (string | number)[]): RawBuilder<SqlBool> {
-    return this.postgres
-      ? sql<SqlBool>`${sql.raw(column)} = any(${[...values]})`
-      : sql<SqlBool>`${sql.raw(column)} in (select value from json_each(${JSON.stringify(values)}))`;
-  }
-
-  /**
-   * One lookup by primary key per table rather than a join: with a join PostgreSQL may hash the
-   * whole tenants or units table instead of reading the few hundred rows a page names.
-   */
-  private async detailsByKeys(db: Kysely<Database>, keys: RowKeys): Promise<(RateChangeDetailRow | null)[]> {
-    if (keys.values.length === 0) return [];
-    const changes = await db
-      .selectFrom('rate_changes')
-      .select([
-        sql<string | number>`${sql.raw(keys.column)}`.as('key'),
-        'id',
-        'facility_id',
-        'tenant_id',
-        'unit_id',
-        'changed_at',
-        'old_rate_cents',
-        'new_rate_cents',
-        'effective_on_date',
-        'created_by',
-      ])
-      .where(this.keyIn(keys.column, unique(keys.values)))
-      .execute();
-    if (changes.length === 0) return keys.values.map(() => null);
-    const facilities = await db
-      .selectFrom('facilities')
-      .select(['id', 'name', 'time_zone'])
-      .where(this.keyIn('id', unique(changes.map((c) => c.facility_id))))
-      .execute();
-    const tenants = await db
-      .selectFrom('tenants')
-      .select(['id', 'first_name', 'last_name'])
-      .where(this.keyIn('id', unique(changes.map((c) => c.tenant_id))))
-      .execute();
-    const units = await db
-      .selectFrom('units')
-      .select(['id', 'name'])
-      .where(this.keyIn('id', unique(changes.map((c) => c.unit_id))))
-      .execute();
-    const facilityById = new Map(facilities.map((f) => [f.id, f]));
-    const tenantById = new Map(tenants.map((t) => [t.id, t]));
-    const unitById = new Map(units.map((u) => [u.id, u]));
-    const byKey = new Map<string | number, RateChangeDetailRow>();
-    for (const change of changes) {
-      const facility = facilityById.get(change.facility_id);
-      const tenant = tenantById.get(change.tenant_id);
-      const unit = unitById.get(change.unit_id);
-      // Foreign keys make these always present; a row without them is left out as missing.
-      if (!facility || !tenant || !unit) continue;
-      // Named fields, not a spread: spreading the driver's row objects costs about 2 µs a row.
-      byKey.set(change.key, {
-        id: change.id,
-        facility_id: change.facility_id,
-        facility_name: facility.name,
-        time_zone: facility.time_zone,
-        tenant_id: change.tenant_id,
-        first_name: tenant.first_name,
-        last_name: tenant.last_name,
-        unit_id: change.unit_id,
-        unit_name: unit.name,
-        changed_at: change.changed_at,
-        old_rate_cents: change.old_rate_cents,
-        new_rate_cents: change.new_rate_cents,
-        effective_on_date: change.effective_on_date,
-        created_by: change.created_by,
-      });
-    }
-    return keys.values.map((key) => byKey.get(key) ?? null);
+    if (ids.length === 0) return [];
+    const wanted = [...new Set(ids)];
+    const keys = this.postgres
+      ? sql`(select unnest(${wanted}::text[]) as id) wanted`
+      : sql`(select value as id from json_each(${JSON.stringify(wanted)})) wanted`;
+    const rows = await this.arrays<RateChangeRow>(sql`
+      select ${ROW_COLUMNS} from ${keys}
+      ${this.join} rate_changes rc on rc.id = wanted.id
+      ${joinNames(this.join)}`);
+    const byId = new Map(rows.map((row) => [row[0], rateChangeOf(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
   }
 }
-
-const unique = <T>(values: readonly T[]) => [...new Set(values)];
