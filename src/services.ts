@@ -147,7 +147,7 @@ export function createServices(
     documents,
     documentPdfs,
     moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs, webhookEvents),
-    invoiceableItems: new InvoiceableItemsService(new SqlInvoiceableItemsRepository(db), clock),
+    invoiceableItems: new InvoiceableItemsService(new SqlInvoiceableItemsRepository(db, store.arrays), clock),
     rateChanges: new RateChangesService(new SqlRateChangesRepository(db, store.arrays), clock),
     payments: new PaymentsService(
       new SqlPaymentsRepository(db),

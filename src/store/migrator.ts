@@ -7,6 +7,7 @@ import * as dataRevisions from './migrations/20261121150000_data_revisions';
 import * as esignSigning from './migrations/20261124120000_esign_signing';
 import * as ledgerAndActionRevisions from './migrations/20261125090000_ledger_and_action_revisions';
 import * as webhooks from './migrations/20261125100000_webhooks';
+import * as itemListOrder from './migrations/20261125120000_item_list_order';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261124120000_esign_signing': esignSigning,
   '20261125090000_ledger_and_action_revisions': ledgerAndActionRevisions,
   '20261125100000_webhooks': webhooks,
+  '20261125120000_item_list_order': itemListOrder,
 };
 
 /** Every migration's name, oldest first. */

@@ -1,4 +1,9 @@
-import type { InvoiceableAmount, InvoiceableItem, InvoiceableItemKind } from './invoiceable-items.types';
+import type {
+  InvoiceableAmount,
+  InvoiceableItem,
+  InvoiceableItemKind,
+  PricedItem,
+} from './invoiceable-items.types';
 
 /** Which of a facility's items a list holds. */
 export interface ItemFilter {
@@ -8,9 +13,16 @@ export interface ItemFilter {
 
 /** Where invoiceable items and their amount tiers are read from; lists in key order. */
 export interface InvoiceableItemsRepository {
-  count(facilityId: string, filter: ItemFilter): Promise<number>;
-  /** One page of the facility's items matching the filter: kind, description (case-insensitive), id. */
-  page(facilityId: string, filter: ItemFilter, limit: number, offset: number): Promise<InvoiceableItem[]>;
+  /**
+   * One page of the facility's items matching the filter, with their tiers, in list order (kind,
+   * description case-insensitively, id), and how many items match.
+   */
+  pricedPage(
+    facilityId: string,
+    filter: ItemFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; entries: PricedItem[] }>;
   /** Every item of the facility matching the filter, in list order. */
   all(facilityId: string, filter: ItemFilter): Promise<InvoiceableItem[]>;
   /** Items by id, null for a missing id. */

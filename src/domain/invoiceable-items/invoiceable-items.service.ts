@@ -61,11 +61,13 @@ export class InvoiceableItemsService {
     request: PageRequest,
   ): Promise<Page<PricedItem>> {
     const filter = LIST_FILTERS[list];
-    const [total, items] = await Promise.all([
-      this.repository.count(facility.id, filter),
-      this.repository.page(facility.id, filter, request.perPage, offsetOf(request)),
-    ]);
-    return { entries: await this.withTiers(items), pagination: pageMeta(total, request) };
+    const { total, entries } = await this.repository.pricedPage(
+      facility.id,
+      filter,
+      request.perPage,
+      offsetOf(request),
+    );
+    return { entries, pagination: pageMeta(total, request) };
   }
 
   /** The facility's fee items by fee category; single-item categories take the first in list order. */
