@@ -1,0 +1,248 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { InvoiceableItem, PricedItem } from '../../src/domain/invoiceable-items/invoiceable-items.types';
+import { presentInvoiceableItem } from '../../src/presenters/invoiceable-items.presenter';
+import { presentRateChange } from '../../src/presenters/rate-changes.presenter';
+import { serializeInvoiceableItem } from '../../src/rest/invoiceable-items.routes';
+import { serializeRateChange } from '../../src/rest/rate-changes.routes';
+import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
+import { describeEachDialect } from '../support/harness';
+import { createInstance, createTestApp, oauthHeader, type TestApp } from '../support/http';
+
+// Names that JSON escapes, that take two to four bytes in UTF-8, and that sort differently by
+// bytes than by letters.
+const NAMES = [
+  'Zürich "Nord" \\ Lager',
+  '東京 倉庫 😀',
+  'line\nbreak\ttab \u0001 \u2028 end',
+  "apostrophe's <b>&amp;</b>",
+  'ÅSA Åland',
+  'a',
+  'B',
+];
+
+/** Byte order of UTF-8 after ASCII-only lower-casing, as the stores sort. */
+const byBytes = (a: string, b: string) =>
+  Buffer.compare(
+    Buffer.from(a.replace(/[A-Z]/g, (c) => c.toLowerCase())),
+    Buffer.from(b.replace(/[A-Z]/g, (c) => c.toLowerCase())),
+  );
+
+/** The bytes an answer's data part must have: what the previous builder wrote (JSON.stringify, then Buffer.from). */
+const dataPart = (data: Record<string, unknown>) =>
+  Buffer.from(`${JSON.stringify(data).slice(0, -1)},"meta":`);
+
+const startsWith = (res: LightMyRequestResponse, prefix: Buffer) => {
+  expect(res.statusCode).toBe(200);
+  const head = res.rawPayload.subarray(0, prefix.length);
+  // Compared as text first, for a readable difference; then byte for byte.
+  expect(head.toString()).toBe(prefix.toString());
+  expect(head.equals(prefix)).toBe(true);
+};
+
+describeEachDialect('cold pages built from the database', (dialect) => {
+  let t: TestApp;
+  let uncached: Awaited<ReturnType<typeof createInstance>>;
+  const get = async (url: string) =>
+    uncached.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: oauthHeader(t.world.client, { method: 'GET', url }) },
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    uncached = await createInstance(t.db.store, { env: { PAGE_CACHE_MB: '0' }, clock: t.clock });
+  });
+  afterAll(async () => {
+    await uncached.app.close();
+    await t.close();
+  });
+
+  it('writes a rate change page byte for byte as JSON.stringify of the presented rows, cold and kept', async () => {
+    const zones = ['Asia/Kolkata', 'America/New_York', 'Australia/Lord_Howe', 'UTC'];
+    const facilities = NAMES.slice(0, 4).map((name, i) =>
+      buildFacility({ company_id: t.world.company.id, name, time_zone: zones[i] }),
+    );
+    const tenants = facilities.flatMap((facility, i) =>
+      NAMES.map((name, j) =>
+        buildTenant({ facility_id: facility.id, first_name: name, last_name: NAMES[(i + j) % 7] }),
+      ),
+    );
+    const units = facilities.map((facility, i) =>
+      buildUnit({ facility_id: facility.id, name: NAMES[6 - i] }),
+    );
+    // Instants on both sides of daylight saving changes, with and without milliseconds; rates with
+    // and without cents.
+    const instants = [
+      '2026-03-08T06:59:59.999Z',
+      '2026-03-08T07:00:00Z',
+      '2026-04-04T14:59:00Z',
+      '2026-11-01T05:59:59.5Z',
+      '2026-11-01T06:00:00Z',
+      '2026-12-31T23:30:00Z',
+    ];
+    const rates = [0.01, 42, 39.2, 1234567.89, 0.1, 99.99];
+    const rateChanges = tenants.map((tenant, i) =>
+      buildRateChange({
+        facility_id: tenant.facility_id,
+        tenant_id: tenant.id,
+        unit_id: units[facilities.findIndex((f) => f.id === tenant.facility_id)].id,
+        changed_at: instants[i % instants.length],
+        old_rate: rates[i % rates.length],
+        new_rate: rates[(i + 1) % rates.length],
+        created_by: i % 2 === 0 ? null : 7,
+      }),
+    );
+    await t.load({ facilities, tenants, units, rate_changes: rateChanges });
+
+    // The expected rows, from the dataset alone, in the contract's order.
+    const facilityOf = new Map(facilities.map((f) => [f.id, f]));
+    const expected = rateChanges
+      .map((change) => {
+        const facility = facilityOf.get(change.facility_id)!;
+        const tenant = tenants.find((x) => x.id === change.tenant_id)!;
+        return {
+          id: change.id,
+          facilityId: facility.id,
+          facilityName: facility.name,
+          timeZone: facility.time_zone!,
+          tenantId: tenant.id,
+          tenantName: `${tenant.first_name} ${tenant.last_name}`,
+          unitId: change.unit_id,
+          unitName: units.find((u) => u.id === change.unit_id)!.name,
+          changedAt: new Date(change.changed_at).toISOString(),
+          oldRate: change.old_rate,
+          newRate: change.new_rate,
+          effectiveOnDate: change.effective_on_date,
+          createdBy: change.created_by ?? null,
+        };
+      })
+      .sort(
+        (a, b) =>
+          byBytes(a.facilityName, b.facilityName) ||
+          byBytes(a.tenantName, b.tenantName) ||
+          (a.changedAt < b.changedAt ? -1 : a.changedAt > b.changedAt ? 1 : 0) ||
+          (a.id < b.id ? -1 : 1),
+      );
+    const url = (after: string, extra = '') =>
+      `/v1/companies/${t.world.company.id}/rate_change_updates?updated_after=${encodeURIComponent(after)}` +
+      `&updated_before=2027-06-01T00:00:00Z${extra}`;
+
+    const wide = url('2026-01-01T00:00:00Z');
+    const all = dataPart({
+      rate_change_updates: expected.map((c) => serializeRateChange(presentRateChange(c))),
+    });
+    startsWith(await get(wide), all);
+    await t.get(wide);
+    startsWith(await t.get(wide), all);
+
+    // A later page of a narrower window, and a creator's rows.
+    const narrow = expected.filter((c) => c.changedAt >= '2026-04-01T00:00:00.000Z');
+    startsWith(
+      await get(url('2026-04-01T00:00:00Z', '&per_page=5&page=2')),
+      dataPart({
+        rate_change_updates: narrow.slice(5, 10).map((c) => serializeRateChange(presentRateChange(c))),
+      }),
+    );
+    startsWith(
+      await get(url('2026-01-01T00:00:00Z', '&created_by=7')),
+      dataPart({
+        rate_change_updates: expected
+          .filter((c) => c.createdBy === 7)
+          .map((c) => serializeRateChange(presentRateChange(c))),
+      }),
+    );
+  });
+
+  it('writes an item page byte for byte as JSON.stringify of the presented items, cold and kept', async () => {
+    const facility = buildFacility({ company_id: t.world.company.id, name: 'Items' });
+    const kinds = ['retail', 'insurance', 'fee', 'service'] as const;
+    const tierSets = [
+      [],
+      [{ id: '', amount: 12.5, kind: 'amount' as const, limit: null }],
+      [
+        { id: '', amount: 3, kind: 'percent' as const, limit: 0.1 },
+        { id: '', amount: 7.25, kind: 'amount' as const, limit: 1 / 3 },
+      ],
+    ];
+    const items = NAMES.flatMap((name, i) =>
+      kinds.map((kind, k) => {
+        const taxTotal = [0, 0.8, 1.01][i % 3];
+        // A retail item has one tier, and its total is that amount plus tax.
+        const retailAmount = [12.5, 0.07, 3][(i + k) % 3];
+        const tiers =
+          kind === 'retail'
+            ? [{ id: '', amount: retailAmount, kind: 'amount' as const, limit: null }]
+            : tierSets[(i + k) % 3];
+        return buildItem({
+          facility_id: facility.id,
+          kind,
+          description: `${name} ${k}`,
+          short_description: i % 2 === 0 ? null : name,
+          tax_total: taxTotal,
+          total:
+            kind === 'retail'
+              ? Math.round((retailAmount + taxTotal) * 100) / 100
+              : [10.8, 42, 0.07][(i + k) % 3],
+          invoiceable_amounts: tiers.map((tier) => ({ ...tier, id: randomUUID() })),
+          ...(kind === 'insurance' ? { coverage_percentage: 2 / 3, provider_name: name } : {}),
+          ...(kind === 'retail' ? { quantity: i, is_rental_center_lock: i % 2 === 0 } : {}),
+        });
+      }),
+    );
+    await t.load({ facilities: [facility], invoiceable_items: items });
+
+    const priced: PricedItem[] = items
+      .map((source) => {
+        const item: InvoiceableItem = {
+          id: source.id,
+          facilityId: facility.id,
+          kind: source.kind,
+          productCode: source.product_code,
+          description: source.description,
+          shortDescription: source.short_description ?? null,
+          requiredAtMoveIn: source.required_at_move_in ?? false,
+          requiredAtTransfer: source.required_at_transfer ?? false,
+          showInSalesCenter: source.show_in_sales_center ?? true,
+          taxTotalCents: Math.round(source.tax_total * 100),
+          totalCents: Math.round(source.total * 100),
+          feeCategory: source.kind === 'fee' ? (source.fee_category ?? 'other') : null,
+          coverageAmountCents:
+            source.coverage_amount == null ? null : Math.round(source.coverage_amount * 100),
+          coveragePercentage: source.coverage_percentage ?? null,
+          providerName: source.provider_name ?? null,
+          providerKey: source.provider_key ?? null,
+          quantity: source.quantity ?? null,
+          isRentalCenterLock: source.is_rental_center_lock ?? false,
+          rentalCenterEligible: source.rental_center_eligible ?? false,
+        };
+        const tiers = (source.invoiceable_amounts ?? []).map((tier, position) => ({
+          id: tier.id,
+          itemId: source.id,
+          position,
+          kind: tier.kind,
+          amountHundredths: Math.round(tier.amount * 100),
+          limit: tier.limit ?? null,
+        }));
+        return { item, tiers };
+      })
+      .sort(
+        (a, b) =>
+          byBytes(a.item.kind, b.item.kind) ||
+          byBytes(a.item.description, b.item.description) ||
+          (a.item.id < b.item.id ? -1 : 1),
+      );
+    const serialize = (entries: PricedItem[]) =>
+      dataPart({
+        invoiceable_items: entries.map((p) => serializeInvoiceableItem(presentInvoiceableItem(p))),
+      });
+
+    const list = `/v1/${facility.id}/invoiceable_items`;
+    startsWith(await get(list), serialize(priced));
+    await t.get(list);
+    startsWith(await t.get(list), serialize(priced));
+    startsWith(await get(`${list}?per_page=4&page=3`), serialize(priced.slice(8, 12)));
+    startsWith(await get(`${list}/insurance`), serialize(priced.filter((p) => p.item.kind === 'insurance')));
+  });
+});
