@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Config } from '../config';
-import { importDataset } from '../store/dataset/dataset.import';
+import { importDataset, refreshPlannerStatistics } from '../store/dataset/dataset.import';
 import { CommandFailure } from './args';
 import { countLines, describeDatabase, withMigratedStore } from './context';
 import type { CliIo } from './io';
@@ -9,7 +9,11 @@ import type { CliIo } from './io';
 export async function importCommand(config: Config, io: CliIo, file: string): Promise<number> {
   let dataset = await readDatasetFile(file);
   if (config.upstream) dataset = gatewayPart(dataset, io);
-  const counts = await withMigratedStore(config, io, (store) => importDataset(store, dataset));
+  const counts = await withMigratedStore(config, io, async (store) => {
+    const written = await importDataset(store, dataset);
+    await refreshPlannerStatistics(store, written);
+    return written;
+  });
   io.out(`imported ${file} into ${describeDatabase(config)}:`);
   for (const line of countLines(counts)) io.out(line);
   return 0;

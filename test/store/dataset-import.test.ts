@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { parseOffsetDateTime } from '../../src/domain/shared/time';
-import { DatasetError, importDataset, storedInstant } from '../../src/store/dataset/dataset.import';
+import { sql } from 'kysely';
+import {
+  ANALYZE_AFTER_ROWS,
+  DatasetError,
+  importDataset,
+  refreshPlannerStatistics,
+  storedInstant,
+} from '../../src/store/dataset/dataset.import';
 import type { Dataset } from '../../src/store/dataset/dataset.types';
 import type { Store } from '../../src/store/database';
 import {
@@ -81,6 +88,33 @@ describeEachDialect('importDataset', (dialect) => {
     t = await createTestStore(dialect);
   });
   afterEach(() => t.close());
+
+  if (dialect === 'postgres') {
+    it('gives the planner statistics of the tables a large load wrote, and leaves small loads to autovacuum', async () => {
+      /** PostgreSQL's estimate of a table's rows: -1 until the table is first analyzed. */
+      const estimate = async (table: string) => {
+        const result = await sql<{ rows: number }>`
+          select reltuples::float8 as rows from pg_class
+          where oid = to_regclass(${table})`.execute(t.store.db);
+        return Number(result.rows[0].rows);
+      };
+      const { world } = sampleFile();
+      const facility = world.facility;
+      const tenant = buildTenant({ facility_id: facility.id });
+      const unit = buildUnit({ facility_id: facility.id });
+      const small = { ...worldDataset(world), tenants: [tenant], units: [unit] };
+      await refreshPlannerStatistics(t.store, await importDataset(t.store, small));
+      expect(await estimate('tenants')).toBe(-1);
+
+      const many = Array.from({ length: ANALYZE_AFTER_ROWS }, () =>
+        buildRateChange({ facility_id: facility.id, tenant_id: tenant.id, unit_id: unit.id }),
+      );
+      await refreshPlannerStatistics(t.store, await importDataset(t.store, { version: small.version, rate_changes: many }));
+      expect(await estimate('rate_changes')).toBe(ANALYZE_AFTER_ROWS);
+      expect(await estimate('rate_change_daily_counts')).toBeGreaterThanOrEqual(1);
+      expect(await estimate('tenants')).toBe(-1);
+    });
+  }
 
   it('loads a valid file and answers the count of every table', async () => {
     const { dataset, tenants } = sampleFile();

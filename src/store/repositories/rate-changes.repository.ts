@@ -30,22 +30,38 @@ type RateChangeRow = [
   number | null,
 ];
 
-/** The columns of a RateChangeRow, from rate_changes `rc` and its facility `f`, tenant `t` and unit `u`. */
-const ROW_COLUMNS = sql`rc.id as id, rc.facility_id as facility_id, f.name as facility_name,
-  f.time_zone as time_zone, rc.tenant_id as tenant_id, t.first_name || ' ' || t.last_name as tenant_name,
-  rc.unit_id as unit_id, u.name as unit_name, rc.changed_at as changed_at,
-  rc.old_rate_cents as old_rate_cents, rc.new_rate_cents as new_rate_cents,
-  rc.effective_on_date as effective_on_date, rc.created_by as created_by`;
-
 /**
- * Joins rate_changes `rc` to the facility, tenant and unit it names (foreign keys: each has one).
- * SQLite's CROSS JOIN keeps the left side as the outer loop, so rows come in the left side's order;
- * PostgreSQL has no CROSS JOIN with ON and orders by ORDER BY alone.
+ * The rows of rate changes by key, each a RateChangeRow followed by `extra` columns. `keys` is a
+ * FROM item `k` with a column `key`, in the order the rows should come, naming rate_changes'
+ * rowids (SQLite) or ids; a key without a row is left out.
+ *
+ * SQLite joins each key to its row, facility, tenant and unit: its CROSS JOIN keeps the left side as
+ * the outer loop, so rows come in the keys' order. PostgreSQL orders by ORDER BY alone, and given
+ * joins it may hash the whole of rate_changes, tenants or units rather than look up the few
+ * hundred rows a page names; a LATERAL subquery it cannot flatten (OFFSET 0) and correlated
+ * subqueries for the names make each a lookup by primary key.
  */
-function joinNames(join: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`${join} facilities f on f.id = rc.facility_id
-    ${join} tenants t on t.id = rc.tenant_id
-    ${join} units u on u.id = rc.unit_id`;
+function rowsByKeys(postgres: boolean, keys: RawBuilder<unknown>, extra: RawBuilder<unknown> = sql``) {
+  const columns = (names: readonly RawBuilder<unknown>[]) => sql`
+    rc.id as id, rc.facility_id as facility_id, ${names[0]} as facility_name, ${names[1]} as time_zone,
+    rc.tenant_id as tenant_id, ${names[2]} as tenant_name, rc.unit_id as unit_id, ${names[3]} as unit_name,
+    rc.changed_at as changed_at, rc.old_rate_cents as old_rate_cents, rc.new_rate_cents as new_rate_cents,
+    rc.effective_on_date as effective_on_date, rc.created_by as created_by ${extra}`;
+  if (postgres) {
+    return sql`select ${columns([
+      sql`(select f.name from facilities f where f.id = rc.facility_id)`,
+      sql`(select f.time_zone from facilities f where f.id = rc.facility_id)`,
+      sql`(select t.first_name || ' ' || t.last_name from tenants t where t.id = rc.tenant_id)`,
+      sql`(select u.name from units u where u.id = rc.unit_id)`,
+    ])}
+      from ${keys} cross join lateral (select * from rate_changes r where r.id = k."key" offset 0) rc`;
+  }
+  return sql`select ${columns([sql`f.name`, sql`f.time_zone`, sql`t.first_name || ' ' || t.last_name`, sql`u.name`])}
+    from ${keys}
+    cross join rate_changes rc on rc.rowid = k."key"
+    cross join facilities f on f.id = rc.facility_id
+    cross join tenants t on t.id = rc.tenant_id
+    cross join units u on u.id = rc.unit_id`;
 }
 
 function rateChangeOf(row: RateChangeRow): RateChange {
@@ -121,15 +137,12 @@ export function choosePagePlan(counts: WindowCounts, wanted: number, filtered: b
 
 export class SqlRateChangesRepository implements RateChangesRepository {
   private readonly postgres: boolean;
-  /** `join` on PostgreSQL, `cross join` on SQLite (see joinNames). */
-  private readonly join: RawBuilder<unknown>;
 
   constructor(
     db: Db,
     private readonly arrays: ArrayRows,
   ) {
     this.postgres = isPostgres(db);
-    this.join = this.postgres ? sql`join` : sql`cross join`;
   }
 
   /**
@@ -155,17 +168,17 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     const wanted = Math.min(offset + limit, counts.entries);
     const plan = choosePagePlan(counts, wanted, window.createdBy !== null);
     const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
-    // The page's rowids in order (each index entry carries one, so a row is one B-tree search away
-    // instead of two through the id index); the cross joins keep that order, SQLite's outer loop
-    // being the left side of a CROSS JOIN.
-    const rows = await this.arrays<RateChangeRow>(sql`
-      select ${ROW_COLUMNS}
-      from (select rowid as "key" from rate_changes indexed by ${sql.id(index)}
-            where ${this.inWindow(window)}
-            order by facility_sort, tenant_sort, changed_at, id
-            limit ${limit} offset ${offset}) page
-      cross join rate_changes rc on rc.rowid = page."key"
-      ${joinNames(this.join)}`);
+    // The page's rowids in order: each index entry carries one, so a row is one B-tree search away
+    // instead of two through the id index.
+    const rows = await this.arrays<RateChangeRow>(
+      rowsByKeys(
+        false,
+        sql`(select rowid as "key" from rate_changes indexed by ${sql.id(index)}
+             where ${this.inWindow(window)}
+             order by facility_sort, tenant_sort, changed_at, id
+             limit ${limit} offset ${offset}) k`,
+      ),
+    );
     return { totalEntries: counts.entries, rateChanges: rows.map(rateChangeOf) };
   }
 
@@ -178,17 +191,18 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     offset: number,
     limit: number,
   ): Promise<RateChangePage> {
+    // The count is read once (a materialized CTE) and decides whether the page is read at all.
+    const page = rowsByKeys(
+      true,
+      sql`(select id as "key", facility_sort, tenant_sort from rate_changes
+           where ${this.inWindow(window)} and counts.entries > ${offset}
+           order by facility_sort, tenant_sort, changed_at, id
+           limit ${limit} offset ${offset}) k`,
+      sql`, k.facility_sort as facility_sort, k.tenant_sort as tenant_sort`,
+    );
     const rows = await this.arrays<[...RateChangeRow, string, string, number]>(sql`
-      select page.*, counts.entries
-      from (select ${this.windowTotal(window, window.createdBy)} as entries) counts
-      left join lateral (
-        select ${ROW_COLUMNS}, keys.facility_sort, keys.tenant_sort
-        from (select id, facility_sort, tenant_sort from rate_changes
-              where ${this.inWindow(window)} and counts.entries > ${offset}
-              order by facility_sort, tenant_sort, changed_at, id
-              limit ${limit} offset ${offset}) keys
-        join rate_changes rc on rc.id = keys.id
-        ${joinNames(this.join)}) page on true
+      with counts as materialized (select ${this.windowTotal(window, window.createdBy)} as entries)
+      select page.*, counts.entries from counts left join lateral (${page}) page on true
       order by page.facility_sort, page.tenant_sort, page.changed_at, page.id`);
     const rateChanges: RateChange[] = [];
     for (const row of rows)
@@ -245,13 +259,12 @@ export class SqlRateChangesRepository implements RateChangesRepository {
   async findByIds(ids: readonly string[]): Promise<(RateChange | null)[]> {
     if (ids.length === 0) return [];
     const wanted = [...new Set(ids)];
+    // On SQLite the ids are looked up through the id index to their rowids.
     const keys = this.postgres
-      ? sql`(select unnest(${wanted}::text[]) as id) wanted`
-      : sql`(select value as id from json_each(${JSON.stringify(wanted)})) wanted`;
-    const rows = await this.arrays<RateChangeRow>(sql`
-      select ${ROW_COLUMNS} from ${keys}
-      ${this.join} rate_changes rc on rc.id = wanted.id
-      ${joinNames(this.join)}`);
+      ? sql`(select unnest(${wanted}::text[]) as "key") k`
+      : sql`(select r.rowid as "key" from json_each(${JSON.stringify(wanted)}) j
+             cross join rate_changes r on r.id = j.value) k`;
+    const rows = await this.arrays<RateChangeRow>(rowsByKeys(this.postgres, keys));
     const byId = new Map(rows.map((row) => [row[0], rateChangeOf(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Store } from '../database';
-import { importDataset, type ImportCounts } from '../dataset/dataset.import';
+import { importDataset, refreshPlannerStatistics, type ImportCounts } from '../dataset/dataset.import';
 import { demoDatasetParts, type DemoOptions } from './demo-data';
 
 export interface SeedResult {
@@ -51,6 +51,7 @@ export async function seedDemoData(
 
   if (store.sqlite) await inSqliteFastPath(store.sqlite, loadAll);
   else await loadAll();
+  await refreshPlannerStatistics(store, counts);
 
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return { counts, records, seconds, recordsPerSecond: Math.round(records / Math.max(seconds, 1e-3)) };
