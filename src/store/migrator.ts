@@ -8,6 +8,7 @@ import * as esignSigning from './migrations/20261124120000_esign_signing';
 import * as ledgerAndActionRevisions from './migrations/20261125090000_ledger_and_action_revisions';
 import * as webhooks from './migrations/20261125100000_webhooks';
 import * as itemListOrder from './migrations/20261125120000_item_list_order';
+import * as rateChangeNames from './migrations/20261125130000_rate_change_names';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125090000_ledger_and_action_revisions': ledgerAndActionRevisions,
   '20261125100000_webhooks': webhooks,
   '20261125120000_item_list_order': itemListOrder,
+  '20261125130000_rate_change_names': rateChangeNames,
 };
 
 /** Every migration's name, oldest first. */

@@ -231,6 +231,10 @@ export interface RateChangesTable {
   /** Lower-cased facility and tenant names, kept in step on import, for the contract's ordering. */
   facility_sort: string;
   tenant_sort: string;
+  /** The tenant's first and last name, kept in step by the import. */
+  tenant_name: string;
+  /** The unit's name, kept in step by the import. */
+  unit_name: string;
 }
 
 /** Rate changes per company and UTC day of changed_at, kept exact by triggers (may hold 0). */

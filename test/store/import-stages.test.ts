@@ -94,13 +94,18 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
     });
   });
 
-  it('keeps stored rate changes in step with a renamed facility and tenant', () => {
+  it('keeps stored rate changes in step with a renamed facility, tenant and unit', () => {
     const data = file();
     const facility = data.facilities![0];
     const tenant = data.tenants![0];
+    const unit = data.units![0];
     const stored = {
       facilities: new Map([[facility.id, { name: 'Old name', company_id: facility.company_id }]]),
       tenants: new Map([[tenant.id, 'Old Tenant']]),
+      units: new Map([
+        [unit.id, 'Old unit'],
+        [data.units![1].id, data.units![1].name],
+      ]),
     };
     const plan = planWrites(
       data,
@@ -119,11 +124,12 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
       '2026-11-24T00:00:00.000Z',
     );
     const statements = plan.steps.filter((step) => step.kind === 'statement');
+    const tenantName = `${tenant.first_name} ${tenant.last_name}`;
     expect(statements).toEqual([
       expect.objectContaining({ params: [[facility.name.toLowerCase(), facility.company_id, facility.id]] }),
-      expect.objectContaining({
-        params: [[`${tenant.first_name} ${tenant.last_name}`.toLowerCase(), tenant.id]],
-      }),
+      expect.objectContaining({ params: [[tenantName.toLowerCase(), tenantName, tenant.id]] }),
+      // Only the unit whose stored name differs.
+      expect.objectContaining({ params: [[unit.name, unit.id]] }),
     ]);
   });
 });

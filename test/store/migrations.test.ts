@@ -1,4 +1,5 @@
 import { migrateDown, migrateToLatest } from '../../src/store/migrator';
+import { SqlRateChangesRepository } from '../../src/store/repositories/rate-changes.repository';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 import {
   buildDiscount,
@@ -6,6 +7,7 @@ import {
   buildItem,
   buildLedger,
   buildRateAppliedAction,
+  buildRateChange,
   buildService,
   buildTenant,
   buildUnit,
@@ -94,5 +96,30 @@ describeEachDialect('migrations', (dialect) => {
     const other = buildWorld();
     await importDataset(db.store, worldDataset(other));
     expect(await tokens()).toEqual(after);
+  });
+
+  it('gives the rate changes stored before it the names of their tenants and units', async () => {
+    await migrateToLatest(db.store.db);
+    const world = buildWorld();
+    const f = world.facility.id;
+    const tenant = buildTenant({ facility_id: f, first_name: 'Grace', last_name: 'Hopper' });
+    const unit = buildUnit({ facility_id: f, name: 'B-202' });
+    const change = buildRateChange({ facility_id: f, tenant_id: tenant.id, unit_id: unit.id });
+    await importDataset(db.store, {
+      ...worldDataset(world),
+      tenants: [tenant],
+      units: [unit],
+      rate_changes: [change],
+    });
+
+    const down = await migrateDown(db.store.db);
+    expect(down.results?.map((r) => r.migrationName)).toEqual(['20261125130000_rate_change_names']);
+    await migrateToLatest(db.store.db);
+    const [read] = await new SqlRateChangesRepository(db.store.db, db.store.arrays).findByIds([change.id]);
+    expect(read).toMatchObject({
+      tenantName: 'Grace Hopper',
+      unitName: 'B-202',
+      facilityName: world.facility.name,
+    });
   });
 });

@@ -373,10 +373,13 @@ export function planWrites(
       'created_by',
       'facility_sort',
       'tenant_sort',
+      'tenant_name',
+      'unit_name',
     ],
     (data.rate_changes ?? []).map((r) => {
       const facility = resolved.known.facility.get(lower(r.facility_id));
       const tenant = resolved.known.tenant.get(lower(r.tenant_id));
+      const unit = resolved.known.unit.get(lower(r.unit_id));
       return [
         lower(r.id),
         facility?.company_id ?? '',
@@ -390,14 +393,16 @@ export function planWrites(
         r.created_by ?? null,
         sortKey(facility?.name ?? ''),
         sortKey(tenant?.name ?? ''),
+        tenant?.name ?? '',
+        unit?.name ?? '',
       ];
     }),
   );
 
-  // Renamed facilities and tenants, or a facility moved to another company, keep their rate changes in step.
-  // Only records already stored under another name (or company) can have stale rows.
+  // Renamed facilities, tenants and units, or a facility moved to another company, keep their rate
+  // changes in step. Only records already stored under another name (or company) can have stale rows.
   if (resolved.stored) {
-    const { facilities: storedFacilities, tenants: storedTenants } = resolved.stored;
+    const { facilities: storedFacilities, tenants: storedTenants, units: storedUnits } = resolved.stored;
     const movedFacilities = (data.facilities ?? []).filter((f) => {
       const stored = storedFacilities.get(lower(f.id));
       return stored !== undefined && (stored.name !== f.name || stored.company_id !== lower(f.company_id));
@@ -416,8 +421,22 @@ export function planWrites(
     if (renamedTenants.length) {
       steps.push({
         kind: 'statement',
-        sql: 'update rate_changes set tenant_sort = ? where tenant_id = ?',
-        params: renamedTenants.map((t) => [sortKey(`${t.first_name} ${t.last_name}`), lower(t.id)]),
+        sql: 'update rate_changes set tenant_sort = ?, tenant_name = ? where tenant_id = ?',
+        params: renamedTenants.map((t) => {
+          const name = `${t.first_name} ${t.last_name}`;
+          return [sortKey(name), name, lower(t.id)];
+        }),
+      });
+    }
+    const renamedUnits = (data.units ?? []).filter((u) => {
+      const stored = storedUnits.get(lower(u.id));
+      return stored !== undefined && stored !== u.name;
+    });
+    if (renamedUnits.length) {
+      steps.push({
+        kind: 'statement',
+        sql: 'update rate_changes set unit_name = ? where unit_id = ?',
+        params: renamedUnits.map((u) => [u.name, lower(u.id)]),
       });
     }
   }

@@ -7,7 +7,7 @@ export interface KnownRecords {
   facility: Map<string, { company_id: string; name: string }>;
   company: Set<string>;
   tenant: Map<string, { facility_id: string; name: string }>;
-  unit: Map<string, { facility_id: string }>;
+  unit: Map<string, { facility_id: string; name: string }>;
   ledger: Map<string, { facility_id: string }>;
   event: Map<string, { facility_id: string }>;
 }
@@ -24,12 +24,14 @@ export interface ResolvedReferences {
   known: KnownRecords;
   problems: string[];
   /**
-   * Names and companies the database holds for the file's facilities, and names for its tenants,
-   * when any rate change is stored (its sort keys must follow a rename); null otherwise.
+   * Names and companies the database holds for the file's facilities, and names for its tenants
+   * and units, when any rate change is stored (its sort keys and names must follow a rename); null
+   * otherwise.
    */
   stored: {
     facilities: Map<string, { name: string; company_id: string }>;
     tenants: Map<string, string>;
+    units: Map<string, string>;
   } | null;
 }
 
@@ -79,7 +81,7 @@ function knownInFile(file: CheckedFile): KnownRecords {
     });
   }
   for (const [u] of records(file, 'units'))
-    known.unit.set(lower(u.id), { facility_id: lower(u.facility_id) });
+    known.unit.set(lower(u.id), { facility_id: lower(u.facility_id), name: u.name });
   for (const [l] of records(file, 'ledgers'))
     known.ledger.set(lower(l.id), { facility_id: lower(l.facility_id) });
   for (const [e] of records(file, 'events'))
@@ -179,8 +181,19 @@ async function loadFromDatabase(
       known.tenant.set(row.id, { facility_id: row.facility_id, name: `${row.first_name} ${row.last_name}` });
     }
   }
-  for (const kind of ['unit', 'ledger', 'event'] as const) {
-    const table = kind === 'unit' ? 'units' : kind === 'ledger' ? 'ledgers' : 'events';
+  for (const ids of chunks(
+    [...wanted.unit].filter((id) => !known.unit.has(id)),
+    500,
+  )) {
+    const rows = await db
+      .selectFrom('units')
+      .select(['id', 'facility_id', 'name'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const row of rows) known.unit.set(row.id, { facility_id: row.facility_id, name: row.name });
+  }
+  for (const kind of ['ledger', 'event'] as const) {
+    const table = kind === 'ledger' ? 'ledgers' : 'events';
     for (const ids of chunks(
       [...wanted[kind]].filter((id) => !known[kind].has(id)),
       500,
@@ -414,5 +427,13 @@ async function storedNames(store: Store, file: CheckedFile): Promise<ResolvedRef
       .execute();
     for (const row of rows) tenants.set(row.id, `${row.first_name} ${row.last_name}`);
   }
-  return { facilities, tenants };
+  const units = new Map<string, string>();
+  for (const ids of chunks(
+    records(file, 'units').map(([u]) => lower(u.id)),
+    500,
+  )) {
+    const rows = await store.db.selectFrom('units').select(['id', 'name']).where('id', 'in', ids).execute();
+    for (const row of rows) units.set(row.id, row.name);
+  }
+  return { facilities, tenants, units };
 }

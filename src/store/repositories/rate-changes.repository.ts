@@ -11,23 +11,35 @@ import { isPostgres } from '../dialect';
 
 /**
  * A rate change's own columns as an array (see ArrayRows): id, facility_id, tenant_id, unit_id,
- * changed_at, old_rate_cents, new_rate_cents, effective_on_date, created_by.
+ * changed_at, old_rate_cents, new_rate_cents, effective_on_date, created_by, and the tenant's and
+ * unit's names it keeps (migration 20261125130000_rate_change_names).
  */
-type ChangeRow = [string, string, string, string, string, number, number, string, number | null];
+type ChangeRow = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  number,
+  string,
+  number | null,
+  string,
+  string,
+];
 
 const CHANGE_COLUMNS = sql`rc.id as id, rc.facility_id as facility_id, rc.tenant_id as tenant_id,
   rc.unit_id as unit_id, rc.changed_at as changed_at, rc.old_rate_cents as old_rate_cents,
-  rc.new_rate_cents as new_rate_cents, rc.effective_on_date as effective_on_date, rc.created_by as created_by`;
+  rc.new_rate_cents as new_rate_cents, rc.effective_on_date as effective_on_date, rc.created_by as created_by,
+  rc.tenant_name as tenant_name, rc.unit_name as unit_name`;
 
-/** A ChangeRow, then its facility's name and time zone, its tenant's name and its unit's name. */
-type NamedRow = [...ChangeRow, string, string, string, string];
+/** A ChangeRow, then its facility's name and time zone. */
+type NamedRow = [...ChangeRow, string, string];
 
 function rateChangeOf(
   row: readonly [...ChangeRow, ...unknown[]],
   facilityName: string,
   timeZone: string,
-  tenantName: string,
-  unitName: string,
 ): RateChange {
   return {
     id: row[0],
@@ -35,9 +47,9 @@ function rateChangeOf(
     facilityName,
     timeZone,
     tenantId: row[2],
-    tenantName,
+    tenantName: row[9],
     unitId: row[3],
-    unitName,
+    unitName: row[10],
     changedAt: row[4],
     oldRate: centsToAmount(row[5]),
     newRate: centsToAmount(row[6]),
@@ -46,21 +58,19 @@ function rateChangeOf(
   };
 }
 
-const namedRateChange = (row: NamedRow) => rateChangeOf(row, row[9], row[10], row[11], row[12]);
+const namedRateChange = (row: NamedRow) => rateChangeOf(row, row[11], row[12]);
 
 /**
  * PostgreSQL: the rows of rate changes by key, each a NamedRow followed by `extra` columns. `keys`
  * is a FROM item `k` with a column `key` naming rate_changes' ids; a key without a row is left
- * out. Given joins, PostgreSQL may hash the whole of rate_changes, tenants or units rather than
- * look up the few hundred rows a page names: a LATERAL subquery it cannot flatten (OFFSET 0) and
- * correlated subqueries for the names make each a lookup by primary key.
+ * out. Given a join, PostgreSQL may hash the whole of rate_changes rather than look up the few
+ * hundred rows a page names: a LATERAL subquery it cannot flatten (OFFSET 0) and correlated
+ * subqueries for the facility make each a lookup by primary key.
  */
 function namedRowsPostgres(keys: RawBuilder<unknown>, extra: RawBuilder<unknown> = sql``) {
   return sql`select ${CHANGE_COLUMNS},
       (select f.name from facilities f where f.id = rc.facility_id) as facility_name,
-      (select f.time_zone from facilities f where f.id = rc.facility_id) as time_zone,
-      (select t.first_name || ' ' || t.last_name from tenants t where t.id = rc.tenant_id) as tenant_name,
-      (select u.name from units u where u.id = rc.unit_id) as unit_name
+      (select f.time_zone from facilities f where f.id = rc.facility_id) as time_zone
       ${extra}
     from ${keys} cross join lateral (select * from rate_changes r where r.id = k."key" offset 0) rc`;
 }
@@ -164,46 +174,26 @@ export class SqlRateChangesRepository implements RateChangesRepository {
 
   /**
    * SQLite: rate changes by rowid, in the order of `keys` (a FROM item `k` with a column `key`), a
-   * key without a row left out. The rows' own columns come first, in one statement: its CROSS
-   * JOIN keeps the keys as the outer loop, so their order. Then the names and zones, once each, in
-   * a second: a page of 500 names one facility and about 50 tenants and units, and reading them
-   * with every row took a fifth of the time.
+   * key without a row left out: the rows in one statement (its CROSS JOIN keeps the keys as the
+   * outer loop, so their order), then the names and zones of their facilities, once each (a page
+   * of 500 names one to a few).
    */
   private async sqliteRateChanges(keys: RawBuilder<unknown>): Promise<RateChange[]> {
     const rows = await this.arrays<ChangeRow>(sql`
       select ${CHANGE_COLUMNS} from ${keys} cross join rate_changes rc on rc.rowid = k."key"`);
     if (rows.length === 0) return [];
-    const ids = [new Set<string>(), new Set<string>(), new Set<string>()];
-    for (const row of rows) {
-      ids[0].add(row[1]);
-      ids[1].add(row[2]);
-      ids[2].add(row[3]);
-    }
-    const [facilityIds, tenantIds, unitIds] = ids.map((set) => JSON.stringify([...set]));
-    const names = await this.arrays<[0 | 1 | 2, string, string, string | null]>(sql`
-      select 0 as list, f.id as id, f.name as name, f.time_zone as time_zone
-        from json_each(${facilityIds}) j cross join facilities f on f.id = j.value
-      union all
-      select 1, t.id, t.first_name || ' ' || t.last_name, null
-        from json_each(${tenantIds}) j cross join tenants t on t.id = j.value
-      union all
-      select 2, u.id, u.name, null from json_each(${unitIds}) j cross join units u on u.id = j.value`);
+    const facilityIds = new Set<string>();
+    for (const row of rows) facilityIds.add(row[1]);
     const facilities = new Map<string, [string, string]>();
-    const tenants = new Map<string, string>();
-    const units = new Map<string, string>();
-    for (const [list, id, name, zone] of names) {
-      if (list === 0) facilities.set(id, [name, zone!]);
-      else if (list === 1) tenants.set(id, name);
-      else units.set(id, name);
-    }
+    const named = await this.arrays<[string, string, string]>(sql`
+      select f.id as id, f.name as name, f.time_zone as time_zone
+      from json_each(${JSON.stringify([...facilityIds])}) j cross join facilities f on f.id = j.value`);
+    for (const [id, name, zone] of named) facilities.set(id, [name, zone]);
     const rateChanges: RateChange[] = [];
     for (const row of rows) {
       const facility = facilities.get(row[1]);
-      const tenant = tenants.get(row[2]);
-      const unit = units.get(row[3]);
-      // Foreign keys make these always present; a row without them is left out as missing.
-      if (facility === undefined || tenant === undefined || unit === undefined) continue;
-      rateChanges.push(rateChangeOf(row, facility[0], facility[1], tenant, unit));
+      // A foreign key makes it always present; a row without it is left out as missing.
+      if (facility !== undefined) rateChanges.push(rateChangeOf(row, facility[0], facility[1]));
     }
     return rateChanges;
   }
