@@ -480,7 +480,8 @@ async function main() {
     log(`written to bench/results/${out}`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    if (options.store === 'postgres' && !options.keep) await pgAdmin(`drop schema if exists ${schema} cascade`);
+    if (options.store === 'postgres' && !options.keep)
+      await pgAdmin(`drop schema if exists ${schema} cascade`);
     if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
     else log(`kept ${options.store === 'postgres' ? `PostgreSQL schema ${schema} and ` : ''}${dir}`);
   }

@@ -109,7 +109,10 @@ describeEachDialect('importDataset', (dialect) => {
       const many = Array.from({ length: ANALYZE_AFTER_ROWS }, () =>
         buildRateChange({ facility_id: facility.id, tenant_id: tenant.id, unit_id: unit.id }),
       );
-      await refreshPlannerStatistics(t.store, await importDataset(t.store, { version: small.version, rate_changes: many }));
+      await refreshPlannerStatistics(
+        t.store,
+        await importDataset(t.store, { version: small.version, rate_changes: many }),
+      );
       expect(await estimate('rate_changes')).toBe(ANALYZE_AFTER_ROWS);
       expect(await estimate('rate_change_daily_counts')).toBeGreaterThanOrEqual(1);
       expect(await estimate('tenants')).toBe(-1);
