@@ -95,7 +95,9 @@ function stagesOf(file) {
 async function seed(options, databaseUrl, dir) {
   const { openStore } = require(path.join(options.dist, 'store/database'));
   const { migrateToLatest } = require(path.join(options.dist, 'store/migrator'));
-  const { importDataset } = require(path.join(options.dist, 'store/dataset/dataset.import'));
+  const { importDataset, refreshPlannerStatistics } = require(
+    path.join(options.dist, 'store/dataset/dataset.import'),
+  );
   const store = openStore(databaseUrl);
   const out = {};
   const token = randomBytes(24).toString('base64url');
@@ -110,8 +112,16 @@ async function seed(options, databaseUrl, dir) {
       changes: 10,
       out,
     };
-    for (const part of companyParts(plan)) await importDataset(store, part);
-    await importDataset(store, actionsPart(out.facilityId, 30));
+    // Written as `facility-ops import` writes, statistics included (PostgreSQL plans from them).
+    const counts = {};
+    const load = async (part) => {
+      for (const [table, rows] of Object.entries(await importDataset(store, part))) {
+        counts[table] = (counts[table] ?? 0) + rows;
+      }
+    };
+    for (const part of companyParts(plan)) await load(part);
+    await load(actionsPart(out.facilityId, 30));
+    await refreshPlannerStatistics(store, counts);
     await importDataset(store, {
       version: 1,
       client_applications: [
