@@ -149,7 +149,8 @@ export function serializeFragment(data: Record<string, unknown>): Buffer {
   return utf8(text.slice(1, -1));
 }
 
-/** Text up to this many UTF-16 units is encoded through the scratch buffer (at most 3 bytes each). */
+/** Text from SMALL_UNITS up to SCRATCH_UNITS UTF-16 units is encoded through the scratch buffer. */
+const SMALL_UNITS = 4096;
 const SCRATCH_UNITS = 1 << 20;
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
@@ -160,7 +161,8 @@ let scratch = Buffer.allocUnsafeSlow(64 * 1024);
  * of 500 rate changes that took 270 us of a cold answer, this 120.
  */
 export function utf8(text: string): Buffer {
-  if (text.length > SCRATCH_UNITS) return Buffer.from(text);
+  // Small texts (a meta, an error) come from Buffer's shared pool as they are.
+  if (text.length < SMALL_UNITS || text.length > SCRATCH_UNITS) return Buffer.from(text);
   if (text.length * 3 > scratch.length) {
     scratch = Buffer.allocUnsafeSlow(Math.max(text.length * 3, scratch.length * 2));
   }
