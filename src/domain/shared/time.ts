@@ -96,10 +96,8 @@ function zoneOffsetAt(ms: number, zone: string): number {
 // each instant is asked of Intl: two days a year in zones with daylight saving time).
 const dayOffsets = new Map<string, Map<number, number | null>>();
 
-/** Minutes east of UTC of the zone at that instant. */
-export function offsetMinutes(instant: Date, zone: string): number {
-  const ms = instant.getTime();
-  const day = Math.floor(ms / DAY_MS);
+/** The zone's offset throughout a UTC day (days since the epoch), or null on a transition day. */
+function dayOffset(zone: string, day: number): number | null {
   let days = dayOffsets.get(zone);
   let offset = days?.get(day);
   if (offset === undefined) {
@@ -112,7 +110,13 @@ export function offsetMinutes(instant: Date, zone: string): number {
     if (days.size > 100_000) days.clear();
     days.set(day, offset);
   }
-  return offset ?? zoneOffsetAt(ms, zone);
+  return offset;
+}
+
+/** Minutes east of UTC of the zone at that instant. */
+export function offsetMinutes(instant: Date, zone: string): number {
+  const ms = instant.getTime();
+  return dayOffset(zone, Math.floor(ms / DAY_MS)) ?? zoneOffsetAt(ms, zone);
 }
 
 /** `+hh:mm` of an offset in minutes, made once per offset. */
@@ -136,7 +140,7 @@ interface ZoneDay {
   dates: readonly [string, string, string];
 }
 
-/** Per zone, per stored UTC date (`YYYY-MM-DD`): its ZoneDay, or null on a transition day. */
+/** Per zone, per stored UTC date (`YYYY-MM-DD`): its ZoneDay, or null on a transition day (its offset from dayOffset). */
 const zoneDays = new Map<string, Map<string, ZoneDay | null>>();
 
 /** `HH:mm` of each minute of a day. */
@@ -150,15 +154,15 @@ function zoneDay(date: string, zone: string): ZoneDay | null {
   let day = days?.get(date);
   if (day === undefined) {
     const start = Date.parse(`${date}T00:00:00.000Z`);
-    const first = zoneOffsetAt(start, zone);
+    const offset = Number.isNaN(start) ? null : dayOffset(zone, start / DAY_MS);
     day =
-      first === zoneOffsetAt(start + DAY_MS - 1, zone) && !Number.isNaN(start)
-        ? {
-            offset: first,
-            suffix: offsetSuffix(first),
+      offset === null
+        ? null
+        : {
+            offset,
+            suffix: offsetSuffix(offset),
             dates: [utcDate(start - DAY_MS), date, utcDate(start + DAY_MS)],
-          }
-        : null;
+          };
     if (!days) {
       days = new Map();
       zoneDays.set(zone, days);
