@@ -58,7 +58,7 @@ function rateChangeOf(
   };
 }
 
-const namedRateChange = (row: NamedRow) => rateChangeOf(row, row[11], row[12]);
+const namedRateChange = (row: readonly [...NamedRow, ...unknown[]]) => rateChangeOf(row, row[11], row[12]);
 
 /**
  * PostgreSQL: the rows of rate changes by key, each a NamedRow followed by `extra` columns. `keys`
@@ -215,14 +215,16 @@ export class SqlRateChangesRepository implements RateChangesRepository {
            limit ${limit} offset ${offset}) k`,
       sql`, k.facility_sort as facility_sort, k.tenant_sort as tenant_sort`,
     );
+    // Each row is a NamedRow, the page's two sort keys, then the count (its last column); with no
+    // page, the one row holds nulls and the count.
     const rows = await this.arrays<[...NamedRow, string, string, number]>(sql`
       with counts as materialized (select ${this.windowTotal(window, window.createdBy)} as entries)
       select page.*, counts.entries from counts left join lateral (${page}) page on true
       order by page.facility_sort, page.tenant_sort, page.changed_at, page.id`);
     const rateChanges: RateChange[] = [];
-    for (const row of rows)
-      if (row[0] !== null) rateChanges.push(namedRateChange(row as unknown as NamedRow));
-    return { totalEntries: Number(rows[0]?.[15] ?? 0), rateChanges };
+    for (const row of rows) if (row[0] !== null) rateChanges.push(namedRateChange(row));
+    const entries = rows.length === 0 ? 0 : rows[0][rows[0].length - 1];
+    return { totalEntries: Number(entries), rateChanges };
   }
 
   private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
