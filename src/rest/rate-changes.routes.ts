@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { presentRateChange, type RateChangeUpdateView } from '../presenters/rate-changes.presenter';
 import { KEPT_LISTS } from '../caching/kept-lists';
 import type { Services } from '../services';
-import { sendOkSerialized, serializeFragment } from './envelope';
+import { sendOkSerialized } from './envelope';
 import { keptPage } from './kept-pages';
 import { idParam, pageQuery, queryString } from './schemas';
 import { conditional, jsonResponses, refTo } from './openapi';
@@ -19,21 +18,8 @@ interface RateChangeUpdatesQuery {
   per_page?: string;
 }
 
-/** Contract 2.9, fields in the contract's order; changed_at in the facility's zone. */
-export function serializeRateChange(change: RateChangeUpdateView) {
-  return {
-    id: change.id,
-    facility_name: change.facilityName,
-    tenant_id: change.tenantId,
-    tenant_name: change.tenantName,
-    unit_id: change.unitId,
-    unit_name: change.unitName,
-    changed_at: change.changedAt,
-    old_rate: change.oldRate,
-    new_rate: change.newRate,
-    effective_on_date: change.effectiveOnDate,
-  };
-}
+const LIST_OPEN = Buffer.from('"rate_change_updates":[');
+const LIST_CLOSE = Buffer.from(']');
 
 export function registerRateChangesRoutes(app: FastifyInstance, services: Services): void {
   app.get<{ Params: CompanyParams; Querystring: RateChangeUpdatesQuery }>(
@@ -83,11 +69,10 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
         perPage: per_page,
       });
       const page = await keptPage(request, services.pages, company, query.key, async () => {
-        const { rateChanges, pagination } = await services.rateChanges.page(query);
-        const bytes = serializeFragment({
-          rate_change_updates: rateChanges.map((change) => serializeRateChange(presentRateChange(change))),
-        });
-        return { bytes, meta: pagination };
+        // Each rate change is kept as the contract lists it (rateChangeListing): the page is their
+        // texts, joined by the database.
+        const { listings, pagination } = await services.rateChanges.listingPage(query);
+        return { bytes: Buffer.concat([LIST_OPEN, listings, LIST_CLOSE]), meta: pagination };
       });
       Object.assign(request.envelope.defaults, query.defaults);
       request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };

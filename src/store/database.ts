@@ -19,8 +19,11 @@ types.setTypeParser(types.builtins.INT8, (value) => Number(value));
 
 export type Db = Kysely<Database>;
 
-/** SQLite memory-mapped I/O limit (`PRAGMA mmap_size`). */
-export const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
+/**
+ * SQLite memory-mapped I/O limit (`PRAGMA mmap_size`): 2 GiB, which SQLite lowers to its build's
+ * largest map (2,147,418,112 bytes with this driver).
+ */
+export const SQLITE_MMAP_BYTES = 2 * 1024 * 1024 * 1024;
 /** SQLite page cache per connection, in KiB (`PRAGMA cache_size` takes it negated). */
 export const SQLITE_CACHE_KIB = 64 * 1024;
 /** Prepared SQLite statements kept, by SQL text, least recently used dropped first. */
@@ -100,10 +103,11 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     handle.pragma('busy_timeout = 5000');
     // Read paths touch scattered pages (a rate change page reads 500 rows, their tenants and units
     // by key). Memory-mapped reads skip a read() call and a copy per page: 500 scattered rate
-    // changes with their tenants and units read in about 6 ms instead of 10 (1,290,000 rows). The
-    // map is address space shared with the OS page cache, not heap; files above 1 GiB are read
-    // through the page cache beyond it. A 64 MiB page cache per connection (the driver's default
-    // is 16 MB) holds the indexes and rows of hot pages.
+    // changes with their tenants and units read in about 6 ms instead of 10 (1,290,000 rows), and
+    // the 500 scattered rows of a random day in 0.6 ms instead of 1.1 with a 2 GiB map rather than
+    // 1 GiB (a 2.2 GB file). The map is address space shared with the OS page cache, not heap;
+    // files above it are read through the page cache beyond it. A 64 MiB page cache per connection
+    // (the driver's default is 16 MB) holds the indexes and rows of hot pages.
     handle.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
     handle.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     const db = new Kysely<Database>({

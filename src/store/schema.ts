@@ -235,6 +235,8 @@ export interface RateChangesTable {
   tenant_name: string;
   /** The unit's name, kept in step by the import. */
   unit_name: string;
+  /** The contract's JSON text of the rate change (rateChangeListing), kept in step by the import. */
+  listing: string;
 }
 
 /** Rate changes per company and UTC day of changed_at, kept exact by triggers (may hold 0). */

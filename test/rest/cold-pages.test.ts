@@ -4,7 +4,7 @@ import type { InvoiceableItem, PricedItem } from '../../src/domain/invoiceable-i
 import { presentInvoiceableItem } from '../../src/presenters/invoiceable-items.presenter';
 import { presentRateChange } from '../../src/presenters/rate-changes.presenter';
 import { serializeInvoiceableItem } from '../../src/rest/invoiceable-items.routes';
-import { serializeRateChange } from '../../src/rest/rate-changes.routes';
+import type { RateChangeUpdateView } from '../../src/presenters/rate-changes.presenter';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, oauthHeader, type TestApp } from '../support/http';
@@ -27,6 +27,20 @@ const byBytes = (a: string, b: string) =>
     Buffer.from(a.replace(/[A-Z]/g, (c) => c.toLowerCase())),
     Buffer.from(b.replace(/[A-Z]/g, (c) => c.toLowerCase())),
   );
+
+/** The contract's rate change update (2.9), fields in its order: what the previous serializer wrote. */
+const contractRateChange = (change: RateChangeUpdateView) => ({
+  id: change.id,
+  facility_name: change.facilityName,
+  tenant_id: change.tenantId,
+  tenant_name: change.tenantName,
+  unit_id: change.unitId,
+  unit_name: change.unitName,
+  changed_at: change.changedAt,
+  old_rate: change.oldRate,
+  new_rate: change.newRate,
+  effective_on_date: change.effectiveOnDate,
+});
 
 /** The bytes an answer's data part must have: what the previous builder wrote (JSON.stringify, then Buffer.from). */
 const dataPart = (data: Record<string, unknown>) =>
@@ -125,13 +139,13 @@ describeEachDialect('cold pages built from the database', (dialect) => {
           (a.changedAt < b.changedAt ? -1 : a.changedAt > b.changedAt ? 1 : 0) ||
           (a.id < b.id ? -1 : 1),
       );
-    const url = (after: string, extra = '') =>
+    const url = (after: string, extra = '', before = '2027-06-01T00:00:00Z') =>
       `/v1/companies/${t.world.company.id}/rate_change_updates?updated_after=${encodeURIComponent(after)}` +
-      `&updated_before=2027-06-01T00:00:00Z${extra}`;
+      `&updated_before=${encodeURIComponent(before)}${extra}`;
 
     const wide = url('2026-01-01T00:00:00Z');
     const all = dataPart({
-      rate_change_updates: expected.map((c) => serializeRateChange(presentRateChange(c))),
+      rate_change_updates: expected.map((c) => contractRateChange(presentRateChange(c))),
     });
     startsWith(await get(wide), all);
     await t.get(wide);
@@ -142,7 +156,7 @@ describeEachDialect('cold pages built from the database', (dialect) => {
     startsWith(
       await get(url('2026-04-01T00:00:00Z', '&per_page=5&page=2')),
       dataPart({
-        rate_change_updates: narrow.slice(5, 10).map((c) => serializeRateChange(presentRateChange(c))),
+        rate_change_updates: narrow.slice(5, 10).map((c) => contractRateChange(presentRateChange(c))),
       }),
     );
     startsWith(
@@ -150,9 +164,85 @@ describeEachDialect('cold pages built from the database', (dialect) => {
       dataPart({
         rate_change_updates: expected
           .filter((c) => c.createdBy === 7)
-          .map((c) => serializeRateChange(presentRateChange(c))),
+          .map((c) => contractRateChange(presentRateChange(c))),
       }),
     );
+
+    // Windows of a few days, read as a merge of each UTC day's rows: a local day that spans two
+    // UTC days, three days with a creator, and a later page.
+    const within = (after: string, before: string) =>
+      expected.filter((c) => c.changedAt >= after && c.changedAt < before);
+    const fewDays: Array<
+      [string, string, string, (c: (typeof expected)[number]) => boolean, number, number]
+    > = [
+      ['2026-03-07T22:00:00-05:00', '2026-03-08T22:00:00-05:00', '', () => true, 0, 500],
+      ['2026-10-30T00:00:00Z', '2026-11-02T00:00:00Z', '&created_by=7', (c) => c.createdBy === 7, 0, 500],
+      ['2026-10-30T00:00:00Z', '2026-11-02T00:00:00Z', '&per_page=3&page=2', () => true, 3, 6],
+    ];
+    for (const [after, before, extra, keep, from, to] of fewDays) {
+      const rows = within(new Date(after).toISOString(), new Date(before).toISOString()).filter(keep);
+      expect(rows.slice(from, to).length).toBeGreaterThan(0);
+      startsWith(
+        await get(url(after, extra, before)),
+        dataPart({
+          rate_change_updates: rows.slice(from, to).map((c) => contractRateChange(presentRateChange(c))),
+        }),
+      );
+    }
+    // Those windows were read along the day index, in runs merged (the plan SQLite chose).
+    if (dialect === 'sqlite') expect(t.db.queries.some((q) => q.includes('rate_changes_day'))).toBe(true);
+  });
+
+  it('keeps each rate change as listed in step with a re-import that renames and moves its facility, tenant and unit', async () => {
+    const facility = buildFacility({
+      company_id: t.world.company.id,
+      name: 'Before Storage',
+      time_zone: 'America/New_York',
+    });
+    const tenant = buildTenant({ facility_id: facility.id, first_name: 'Old', last_name: 'Name' });
+    const unit = buildUnit({ facility_id: facility.id, name: 'U-1' });
+    const changes = ['2030-07-01T12:00:00Z', '2030-07-01T20:30:00.250Z'].map((changed_at) =>
+      buildRateChange({ facility_id: facility.id, tenant_id: tenant.id, unit_id: unit.id, changed_at }),
+    );
+    await t.load({ facilities: [facility], tenants: [tenant], units: [unit], rate_changes: changes });
+    const url =
+      `/v1/companies/${t.world.company.id}/rate_change_updates` +
+      `?updated_after=2030-07-01T00:00:00Z&updated_before=2030-07-02T00:00:00Z`;
+    const page = (facilityName: string, timeZone: string, tenantName: string, unitName: string) =>
+      dataPart({
+        rate_change_updates: changes.map((change) =>
+          contractRateChange(
+            presentRateChange({
+              id: change.id,
+              facilityId: facility.id,
+              facilityName,
+              timeZone,
+              tenantId: tenant.id,
+              tenantName,
+              unitId: unit.id,
+              unitName,
+              changedAt: new Date(change.changed_at).toISOString(),
+              oldRate: change.old_rate,
+              newRate: change.new_rate,
+              effectiveOnDate: change.effective_on_date,
+              createdBy: change.created_by ?? null,
+            }),
+          ),
+        ),
+      });
+    startsWith(await get(url), page('Before Storage', 'America/New_York', 'Old Name', 'U-1'));
+    startsWith(await t.get(url), page('Before Storage', 'America/New_York', 'Old Name', 'U-1'));
+
+    // Only the facility, tenant and unit are imported again; their rate changes are not.
+    await t.load({
+      facilities: [{ ...facility, name: 'After "Storage"', time_zone: 'Asia/Tokyo' }],
+      tenants: [{ ...tenant, first_name: 'Nöu', last_name: 'Name' }],
+      units: [{ ...unit, name: 'U-2 😀' }],
+    });
+    const after = page('After "Storage"', 'Asia/Tokyo', 'Nöu Name', 'U-2 😀');
+    expect(after.toString()).toContain('"changed_at":"2030-07-02T05:30:00.250+09:00"');
+    startsWith(await get(url), after);
+    startsWith(await t.get(url), after);
   });
 
   it('writes an item page byte for byte as JSON.stringify of the presented items, cold and kept', async () => {

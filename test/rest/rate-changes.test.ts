@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DatasetRateChange } from '../../src/store/dataset/dataset.types';
-import { choosePagePlan, splitWindow } from '../../src/store/repositories/rate-changes.repository';
+import {
+  choosePagePlan,
+  MAX_DAY_RUNS,
+  splitWindow,
+  utcDays,
+} from '../../src/store/repositories/rate-changes.repository';
 import { buildFacility, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
@@ -724,17 +729,49 @@ describe('rate change window arithmetic', () => {
 
   it('walks the ordering index when matches are dense and sorts the window when they are few', () => {
     const company = 1_000_000;
+    // Windows of many days, whose runs would not be merged.
+    const wide = MAX_DAY_RUNS + 1;
     expect(
-      choosePagePlan({ entries: company, windowEntries: company, companyEntries: company }, 500, false),
+      choosePagePlan({ entries: company, windowEntries: company, companyEntries: company }, 500, false, 731),
     ).toBe('ordering');
     expect(
-      choosePagePlan({ entries: 1_700, windowEntries: 1_700, companyEntries: company }, 500, false),
+      choosePagePlan({ entries: 1_700, windowEntries: 1_700, companyEntries: company }, 500, false, wide),
     ).toBe('window');
     expect(
-      choosePagePlan({ entries: 40_000, windowEntries: 900_000, companyEntries: company }, 500, true),
+      choosePagePlan({ entries: 40_000, windowEntries: 900_000, companyEntries: company }, 500, true, wide),
     ).toBe('ordering');
-    expect(choosePagePlan({ entries: 300, windowEntries: 10_000, companyEntries: company }, 300, true)).toBe(
-      'window',
-    );
+    expect(
+      choosePagePlan({ entries: 300, windowEntries: 10_000, companyEntries: company }, 300, true, wide),
+    ).toBe('window');
+  });
+
+  it('merges the runs of a window of a few days instead of sorting it', () => {
+    const company = 1_000_000;
+    // A day, and a week, of a large company.
+    expect(
+      choosePagePlan({ entries: 1_400, windowEntries: 1_400, companyEntries: company }, 500, false, 1),
+    ).toBe('days');
+    expect(
+      choosePagePlan({ entries: 10_000, windowEntries: 10_000, companyEntries: company }, 500, false, 7),
+    ).toBe('days');
+    // The whole history lies in the ordering index's order already.
+    expect(
+      choosePagePlan({ entries: company, windowEntries: company, companyEntries: company }, 500, false, 31),
+    ).toBe('ordering');
+  });
+
+  it('names the UTC days a window touches', () => {
+    expect(utcDays('2026-03-02T12:00:00.000Z', '2026-03-04T00:00:00.000Z')).toEqual([
+      '2026-03-02',
+      '2026-03-03',
+    ]);
+    expect(utcDays('2026-03-02T00:00:00.000Z', '2026-03-02T00:00:00.001Z')).toEqual(['2026-03-02']);
+    // A local day west of UTC spans two UTC days.
+    expect(utcDays('2026-03-02T05:00:00.000Z', '2026-03-03T05:00:00.000Z')).toEqual([
+      '2026-03-02',
+      '2026-03-03',
+    ]);
+    // Past the most runs merged, one more day says so.
+    expect(utcDays('2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z')).toHaveLength(MAX_DAY_RUNS + 1);
   });
 });

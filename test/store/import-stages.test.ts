@@ -100,7 +100,12 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
     const tenant = data.tenants![0];
     const unit = data.units![0];
     const stored = {
-      facilities: new Map([[facility.id, { name: 'Old name', company_id: facility.company_id }]]),
+      facilities: new Map([
+        [
+          facility.id,
+          { name: 'Old name', company_id: facility.company_id, time_zone: facility.time_zone ?? 'UTC' },
+        ],
+      ]),
       tenants: new Map([[tenant.id, 'Old Tenant']]),
       units: new Map([
         [unit.id, 'Old unit'],
@@ -131,6 +136,39 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
       // Only the unit whose stored name differs.
       expect.objectContaining({ params: [[unit.name, unit.id]] }),
     ]);
+    // Then their listings, made from the names just written.
+    const rewrites = plan.steps.filter((step) => step.kind === 'rewrite');
+    expect(
+      rewrites.map((step) => [step.select.slice(step.select.lastIndexOf('where')), step.params]),
+    ).toEqual([
+      ['where rc.facility_id = ?', [[facility.id]]],
+      ['where rc.tenant_id = ?', [[tenant.id]]],
+      ['where rc.unit_id = ?', [[unit.id]]],
+    ]);
+  });
+
+  it('rewrites the listings of a facility moved to another zone, and nothing else', () => {
+    const data = file();
+    const facility = data.facilities![0];
+    const stored = {
+      facilities: new Map([
+        [facility.id, { name: facility.name, company_id: facility.company_id, time_zone: 'Asia/Tokyo' }],
+      ]),
+      tenants: new Map(data.tenants!.map((t) => [t.id, `${t.first_name} ${t.last_name}`])),
+      units: new Map(data.units!.map((u) => [u.id, u.name])),
+    };
+    const known = {
+      facility: new Map(),
+      company: new Set<string>(),
+      tenant: new Map(),
+      unit: new Map(),
+      ledger: new Map(),
+      event: new Map(),
+    };
+    const plan = planWrites(data, { known, problems: [], stored }, '2026-11-24T00:00:00.000Z');
+    const rewrites = plan.steps.filter((step) => step.kind === 'rewrite');
+    expect(rewrites).toHaveLength(1);
+    expect(rewrites[0]).toMatchObject({ column: 'listing', params: [[facility.id]] });
   });
 });
 

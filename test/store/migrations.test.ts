@@ -1,3 +1,4 @@
+import { rateChangeListing } from '../../src/domain/rate-changes/rate-change-listing';
 import { migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { SqlRateChangesRepository } from '../../src/store/repositories/rate-changes.repository';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
@@ -112,8 +113,12 @@ describeEachDialect('migrations', (dialect) => {
       rate_changes: [change],
     });
 
-    const down = await migrateDown(db.store.db);
-    expect(down.results?.map((r) => r.migrationName)).toEqual(['20261125130000_rate_change_names']);
+    // The listings, which are made from those names, go down first.
+    const downs = [await migrateDown(db.store.db), await migrateDown(db.store.db)];
+    expect(downs.map((down) => down.results?.map((r) => r.migrationName))).toEqual([
+      ['20261125140000_rate_change_listings'],
+      ['20261125130000_rate_change_names'],
+    ]);
     await migrateToLatest(db.store.db);
     const [read] = await new SqlRateChangesRepository(db.store.db, db.store.arrays).findByIds([change.id]);
     expect(read).toMatchObject({
@@ -121,5 +126,51 @@ describeEachDialect('migrations', (dialect) => {
       unitName: 'B-202',
       facilityName: world.facility.name,
     });
+  });
+
+  it('gives the rate changes stored before it their listings, whatever their number', async () => {
+    await migrateToLatest(db.store.db);
+    const world = buildWorld();
+    const f = world.facility.id;
+    const tenant = buildTenant({ facility_id: f, first_name: 'Ada "the first"', last_name: 'Lovelace' });
+    const unit = buildUnit({ facility_id: f, name: 'Ü-1' });
+    // More than one chunk of the migration's writes.
+    const changes = Array.from({ length: 5003 }, (_, i) =>
+      buildRateChange({
+        facility_id: f,
+        tenant_id: tenant.id,
+        unit_id: unit.id,
+        changed_at: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
+      }),
+    );
+    await importDataset(db.store, {
+      ...worldDataset(world),
+      tenants: [tenant],
+      units: [unit],
+      rate_changes: changes,
+    });
+    const repository = new SqlRateChangesRepository(db.store.db, db.store.arrays);
+    const window = {
+      companyId: world.company.id,
+      after: '2031-01-01T00:00:00.000Z',
+      before: '2032-01-01T00:00:00.000Z',
+      createdBy: null,
+    };
+    const listed = async () =>
+      Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
+    const imported = await listed();
+
+    const down = await migrateDown(db.store.db);
+    expect(down.results?.map((r) => r.migrationName)).toEqual(['20261125140000_rate_change_listings']);
+    await migrateToLatest(db.store.db);
+    expect(await listed()).toBe(imported);
+    const { rateChanges } = await repository.pageInWindow(window, 0, 2000);
+    expect(imported).toBe(rateChanges.map(rateChangeListing).join(','));
+    const [{ empty }] = await db.store.db
+      .selectFrom('rate_changes')
+      .select((eb) => eb.fn.countAll<number>().as('empty'))
+      .where('listing', '=', '')
+      .execute();
+    expect(Number(empty)).toBe(0);
   });
 });

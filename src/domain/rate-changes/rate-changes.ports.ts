@@ -13,6 +13,13 @@ export interface RateChangePage {
   rateChanges: RateChange[];
 }
 
+/** A page of rate changes as the contract lists them. */
+export interface RateChangeListingPage {
+  totalEntries: number;
+  /** The page's rate changes, each its listing (rateChangeListing), joined by commas, as UTF-8. */
+  listings: Uint8Array;
+}
+
 /** Where rate changes are read from. */
 export interface RateChangesRepository {
   /**
@@ -20,6 +27,8 @@ export interface RateChangesRepository {
    * byte-wise) and the number of matching rows, from one snapshot.
    */
   pageInWindow(window: RateChangeWindow, offset: number, limit: number): Promise<RateChangePage>;
+  /** The same page as pageInWindow, each rate change as its listing. */
+  listingInWindow(window: RateChangeWindow, offset: number, limit: number): Promise<RateChangeListingPage>;
   /** Rate changes by id, in key order, null for a missing one. */
   findByIds(ids: readonly string[]): Promise<(RateChange | null)[]>;
 }

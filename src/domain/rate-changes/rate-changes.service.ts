@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock';
 import { DomainError, field, problem, type Path, type Problem } from '../errors';
 import type { Company } from '../facilities/facilities.types';
 import { normalizeId } from '../shared/ids';
-import { offsetOf, pageMeta, parsePageRequest } from '../shared/pagination';
+import { offsetOf, pageMeta, parsePageRequest, type PageMeta } from '../shared/pagination';
 import { parseOffsetDateTime } from '../shared/time';
 import type { RateChangesRepository } from './rate-changes.ports';
 import type {
@@ -123,6 +123,21 @@ export class RateChangesService {
       request.page.perPage,
     );
     return { rateChanges: result.rateChanges, pagination: pageMeta(result.totalEntries, request.page) };
+  }
+
+  /**
+   * The page a checked request asks for, each rate change as the contract lists it
+   * (rateChangeListing), joined by commas: the members of the JSON array REST answers.
+   */
+  async listingPage(
+    request: RateChangeUpdatesRequest,
+  ): Promise<{ listings: Uint8Array; pagination: PageMeta }> {
+    const result = await this.repository.listingInWindow(
+      request.window,
+      offsetOf(request.page),
+      request.page.perPage,
+    );
+    return { listings: result.listings, pagination: pageMeta(result.totalEntries, request.page) };
   }
 
   /** Rate changes by id, in key order, null for a missing one (DataLoader batch shape). */

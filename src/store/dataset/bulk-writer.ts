@@ -5,7 +5,20 @@ import type { Store } from '../database';
 export type WriteStep =
   | { kind: 'upsert'; table: string; columns: string[]; key: string[]; rows: unknown[][] }
   | { kind: 'deleteIn'; table: string; column: string; values: string[] }
-  | { kind: 'statement'; sql: string; params: unknown[][] };
+  | { kind: 'statement'; sql: string; params: unknown[][] }
+  | {
+      /**
+       * Rewrites one column of the rows `select` finds, once for each of `params`: `value` makes a
+       * selected row (an array of its values) into its key and the column's new value.
+       */
+      kind: 'rewrite';
+      table: string;
+      key: string;
+      column: string;
+      select: string;
+      params: unknown[][];
+      value: (row: unknown[]) => [unknown, unknown];
+    };
 
 const quote = (name: string) => `"${name}"`;
 
@@ -62,6 +75,18 @@ export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<voi
             `delete from ${quote(step.table)} where ${quote(step.column)} = ?`,
           );
           for (const value of step.values) statement.run(value);
+        } else if (step.kind === 'rewrite') {
+          const select = prepared(handle, step.select);
+          const update = prepared(
+            handle,
+            `update ${quote(step.table)} set ${quote(step.column)} = ? where ${quote(step.key)} = ?`,
+          );
+          for (const params of step.params) {
+            for (const row of select.raw(true).all(params) as unknown[][]) {
+              const [key, value] = step.value(row);
+              update.run(value, key);
+            }
+          }
         } else {
           const statement = prepared(handle, step.sql);
           for (const params of step.params) statement.run(params);
@@ -103,6 +128,18 @@ export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<voi
           await client.query(`delete from ${quote(step.table)} where ${quote(step.column)} = any($1)`, [
             step.values.slice(start, start + 5000),
           ]);
+        }
+      } else if (step.kind === 'rewrite') {
+        const select = numbered(step.select);
+        const update =
+          `update ${quote(step.table)} set ${quote(step.column)} = v.value ` +
+          `from unnest($1::text[], $2::text[]) as v(key, value) where ${quote(step.table)}.${quote(step.key)} = v.key`;
+        for (const params of step.params) {
+          const { rows } = await client.query<unknown[]>({ text: select, values: params, rowMode: 'array' });
+          for (let start = 0; start < rows.length; start += 5000) {
+            const rewritten = rows.slice(start, start + 5000).map(step.value);
+            await client.query(update, [rewritten.map(([key]) => key), rewritten.map(([, value]) => value)]);
+          }
         }
       } else {
         const text = numbered(step.sql);

@@ -1,5 +1,8 @@
 import { amountToCents } from '../../domain/shared/money';
 import { hashToken } from '../../auth/auth.service';
+import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing';
+import { centsToAmount } from '../../domain/shared/money';
+import { LISTING_SOURCE, listingOfRow } from '../repositories/rate-changes.repository';
 import type { WriteStep } from './bulk-writer';
 import type { Dataset } from './dataset.types';
 import { storedInstant } from './import.check';
@@ -375,43 +378,66 @@ export function planWrites(
       'tenant_sort',
       'tenant_name',
       'unit_name',
+      'listing',
     ],
     (data.rate_changes ?? []).map((r) => {
       const facility = resolved.known.facility.get(lower(r.facility_id));
       const tenant = resolved.known.tenant.get(lower(r.tenant_id));
       const unit = resolved.known.unit.get(lower(r.unit_id));
+      const change = {
+        id: lower(r.id),
+        facilityId: lower(r.facility_id),
+        facilityName: facility?.name ?? '',
+        timeZone: facility?.time_zone ?? 'UTC',
+        tenantId: lower(r.tenant_id),
+        tenantName: tenant?.name ?? '',
+        unitId: lower(r.unit_id),
+        unitName: unit?.name ?? '',
+        changedAt: instant(r.changed_at),
+        oldRate: centsToAmount(cents(r.old_rate)),
+        newRate: centsToAmount(cents(r.new_rate)),
+        effectiveOnDate: r.effective_on_date,
+        createdBy: r.created_by ?? null,
+      };
       return [
-        lower(r.id),
+        change.id,
         facility?.company_id ?? '',
-        lower(r.facility_id),
-        lower(r.tenant_id),
-        lower(r.unit_id),
-        instant(r.changed_at),
+        change.facilityId,
+        change.tenantId,
+        change.unitId,
+        change.changedAt,
         cents(r.old_rate),
         cents(r.new_rate),
-        r.effective_on_date,
-        r.created_by ?? null,
-        sortKey(facility?.name ?? ''),
-        sortKey(tenant?.name ?? ''),
-        tenant?.name ?? '',
-        unit?.name ?? '',
+        change.effectiveOnDate,
+        change.createdBy,
+        sortKey(change.facilityName),
+        sortKey(change.tenantName),
+        change.tenantName,
+        change.unitName,
+        rateChangeListing(change),
       ];
     }),
   );
 
-  // Renamed facilities, tenants and units, or a facility moved to another company, keep their rate
-  // changes in step. Only records already stored under another name (or company) can have stale rows.
+  // Renamed facilities, tenants and units, a facility moved to another company or zone, keep their
+  // rate changes in step: sort keys, names and listings. Only records already stored under another
+  // name (or company, or zone) can have stale rows.
   if (resolved.stored) {
     const { facilities: storedFacilities, tenants: storedTenants, units: storedUnits } = resolved.stored;
-    const movedFacilities = (data.facilities ?? []).filter((f) => {
+    const changedFacilities = (data.facilities ?? []).filter((f) => {
       const stored = storedFacilities.get(lower(f.id));
-      return stored !== undefined && (stored.name !== f.name || stored.company_id !== lower(f.company_id));
+      return (
+        stored !== undefined &&
+        (stored.name !== f.name ||
+          stored.company_id !== lower(f.company_id) ||
+          stored.time_zone !== (f.time_zone ?? 'UTC'))
+      );
     });
-    if (movedFacilities.length) {
+    if (changedFacilities.length) {
       steps.push({
         kind: 'statement',
         sql: 'update rate_changes set facility_sort = ?, company_id = ? where facility_id = ?',
-        params: movedFacilities.map((f) => [sortKey(f.name), lower(f.company_id), lower(f.id)]),
+        params: changedFacilities.map((f) => [sortKey(f.name), lower(f.company_id), lower(f.id)]),
       });
     }
     const renamedTenants = (data.tenants ?? []).filter((t) => {
@@ -439,6 +465,31 @@ export function planWrites(
         params: renamedUnits.map((u) => [u.name, lower(u.id)]),
       });
     }
+    // Last, so each listing is made from the names and zones written above.
+    const rewriteListings = (column: string, ids: string[]) => {
+      if (ids.length === 0) return;
+      steps.push({
+        kind: 'rewrite',
+        table: 'rate_changes',
+        key: 'id',
+        column: 'listing',
+        select: `${LISTING_SOURCE} where rc.${column} = ?`,
+        params: ids.map((id) => [id]),
+        value: (row) => [row[0], listingOfRow(row)],
+      });
+    };
+    rewriteListings(
+      'facility_id',
+      changedFacilities.map((f) => lower(f.id)),
+    );
+    rewriteListings(
+      'tenant_id',
+      renamedTenants.map((t) => lower(t.id)),
+    );
+    rewriteListings(
+      'unit_id',
+      renamedUnits.map((u) => lower(u.id)),
+    );
   }
 
   const clients = data.client_applications ?? [];

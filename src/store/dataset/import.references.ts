@@ -4,7 +4,7 @@ import { records, type CheckedFile, type DatasetList } from './import.check';
 
 /** The records a file may name, from the file itself or the database. */
 export interface KnownRecords {
-  facility: Map<string, { company_id: string; name: string }>;
+  facility: Map<string, { company_id: string; name: string; time_zone: string }>;
   company: Set<string>;
   tenant: Map<string, { facility_id: string; name: string }>;
   unit: Map<string, { facility_id: string; name: string }>;
@@ -24,12 +24,12 @@ export interface ResolvedReferences {
   known: KnownRecords;
   problems: string[];
   /**
-   * Names and companies the database holds for the file's facilities, and names for its tenants
-   * and units, when any rate change is stored (its sort keys and names must follow a rename); null
-   * otherwise.
+   * Names, zones and companies the database holds for the file's facilities, and names for its
+   * tenants and units, when any rate change is stored (its sort keys, names and listing must follow
+   * a rename); null otherwise.
    */
   stored: {
-    facilities: Map<string, { name: string; company_id: string }>;
+    facilities: Map<string, { name: string; company_id: string; time_zone: string }>;
     tenants: Map<string, string>;
     units: Map<string, string>;
   } | null;
@@ -72,7 +72,11 @@ function knownInFile(file: CheckedFile): KnownRecords {
     event: new Map(),
   };
   for (const [f] of records(file, 'facilities')) {
-    known.facility.set(lower(f.id), { company_id: lower(f.company_id), name: f.name });
+    known.facility.set(lower(f.id), {
+      company_id: lower(f.company_id),
+      name: f.name,
+      time_zone: f.time_zone ?? 'UTC',
+    });
   }
   for (const [t] of records(file, 'tenants')) {
     known.tenant.set(lower(t.id), {
@@ -163,10 +167,12 @@ async function loadFromDatabase(
   )) {
     const rows = await db
       .selectFrom('facilities')
-      .select(['id', 'company_id', 'name'])
+      .select(['id', 'company_id', 'name', 'time_zone'])
       .where('id', 'in', ids)
       .execute();
-    for (const row of rows) known.facility.set(row.id, { company_id: row.company_id, name: row.name });
+    for (const row of rows) {
+      known.facility.set(row.id, { company_id: row.company_id, name: row.name, time_zone: row.time_zone });
+    }
   }
   for (const ids of chunks(
     [...wanted.tenant].filter((id) => !known.tenant.has(id)),
@@ -403,17 +409,19 @@ function checkReferences(file: CheckedFile, known: KnownRecords, problems: strin
 async function storedNames(store: Store, file: CheckedFile): Promise<ResolvedReferences['stored']> {
   const anyRateChange = await store.db.selectFrom('rate_changes').select('id').limit(1).executeTakeFirst();
   if (!anyRateChange) return null;
-  const facilities = new Map<string, { name: string; company_id: string }>();
+  const facilities = new Map<string, { name: string; company_id: string; time_zone: string }>();
   for (const ids of chunks(
     records(file, 'facilities').map(([f]) => lower(f.id)),
     500,
   )) {
     const rows = await store.db
       .selectFrom('facilities')
-      .select(['id', 'name', 'company_id'])
+      .select(['id', 'name', 'company_id', 'time_zone'])
       .where('id', 'in', ids)
       .execute();
-    for (const row of rows) facilities.set(row.id, { name: row.name, company_id: row.company_id });
+    for (const row of rows) {
+      facilities.set(row.id, { name: row.name, company_id: row.company_id, time_zone: row.time_zone });
+    }
   }
   const tenants = new Map<string, string>();
   for (const ids of chunks(

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing';
 import type {
+  RateChangeListingPage,
   RateChangePage,
   RateChangesRepository,
   RateChangeWindow,
@@ -61,6 +63,18 @@ function rateChangeOf(
 const namedRateChange = (row: readonly [...NamedRow, ...unknown[]]) => rateChangeOf(row, row[11], row[12]);
 
 /**
+ * What a rate change's listing is made from, as a NamedRow: select it, then a `where` on
+ * rate_changes `rc` (the import and the migration that writes listings complete it).
+ */
+export const LISTING_SOURCE = `select rc.id, rc.facility_id, rc.tenant_id, rc.unit_id, rc.changed_at,
+  rc.old_rate_cents, rc.new_rate_cents, rc.effective_on_date, rc.created_by, rc.tenant_name, rc.unit_name,
+  f.name, f.time_zone from rate_changes rc join facilities f on f.id = rc.facility_id`;
+
+/** The listing of a row of LISTING_SOURCE (see rateChangeListing). */
+export const listingOfRow = (row: readonly unknown[]): string =>
+  rateChangeListing(namedRateChange(row as unknown as NamedRow));
+
+/**
  * PostgreSQL: the rows of rate changes by key, each a NamedRow followed by `extra` columns. `keys`
  * is a FROM item `k` with a column `key` naming rate_changes' ids; a key without a row is left
  * out. Given a join, PostgreSQL may hash the whole of rate_changes rather than look up the few
@@ -107,26 +121,55 @@ export function splitWindow(after: string, before: string) {
 
 // Relative costs on SQLite, measured on 1,000,000 rows (bench/README.md): walking the ordering
 // index costs 1 per entry (3 when created_by is checked); the window plan costs 1 per entry of the
-// time window plus 4 per match it sorts.
+// time window plus 4 per match it sorts; merging runs of days costs MERGE_COST per row taken and
+// day merged, besides walking the entries it passes.
 const WALK_COST = 1;
 const WALK_COST_FILTERED = 3;
 const SCAN_COST = 1;
 const SORT_COST = 4;
+const MERGE_COST = 0.1;
+/** The most UTC days a window may span for the merge of runs. */
+export const MAX_DAY_RUNS = 31;
 
-export type PagePlan = 'ordering' | 'window';
+export type PagePlan = 'ordering' | 'window' | 'days';
 
 /**
  * The cheaper way to a page: walk the ordering index until enough matches are found (cheap when
- * matches are dense), or read the time window from the window index and sort it (cheap when the
- * window holds few rows). Only SQLite needs telling; PostgreSQL's planner weighs the same choice.
+ * matches are dense); read the time window from the window index and sort it (cheap when the
+ * window holds few rows); or walk each UTC day of the window along the day index, each already in
+ * the page's order, and merge them (cheap when the window spans few days, whatever their rows).
+ * Only SQLite needs telling; PostgreSQL's planner weighs the same choice.
  */
-export function choosePagePlan(counts: WindowCounts, wanted: number, filtered: boolean): PagePlan {
+export function choosePagePlan(
+  counts: WindowCounts,
+  wanted: number,
+  filtered: boolean,
+  days: number,
+): PagePlan {
   if (counts.entries === 0) return 'window';
+  const perEntry = filtered ? WALK_COST_FILTERED : WALK_COST;
   const walked = Math.min(counts.companyEntries, (wanted * counts.companyEntries) / counts.entries);
-  const walk = walked * (filtered ? WALK_COST_FILTERED : WALK_COST);
-  const scan = counts.windowEntries * SCAN_COST + counts.entries * SORT_COST;
-  return walk <= scan ? 'ordering' : 'window';
+  const costs: Array<[PagePlan, number]> = [
+    ['ordering', walked * perEntry],
+    ['window', counts.windowEntries * SCAN_COST + counts.entries * SORT_COST],
+  ];
+  if (days <= MAX_DAY_RUNS) {
+    const passed = Math.min(counts.windowEntries, (wanted * counts.windowEntries) / counts.entries);
+    costs.push(['days', passed * perEntry + wanted * days * MERGE_COST]);
+  }
+  return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
 }
+
+/** The UTC days (YYYY-MM-DD) holding instants of [after, before), which must not be empty. */
+export function utcDays(after: string, before: string): string[] {
+  const first = Math.floor(Date.parse(after) / DAY_MS);
+  const last = Math.floor((Date.parse(before) - 1) / DAY_MS);
+  const days: string[] = [];
+  for (let day = first; day <= last && days.length <= MAX_DAY_RUNS; day++) days.push(dayOf(day * DAY_MS));
+  return days;
+}
+
+const NO_LISTINGS = new Uint8Array(0);
 
 export class SqlRateChangesRepository implements RateChangesRepository {
   private readonly postgres: boolean;
@@ -150,26 +193,74 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       : this.readPageSqlite(window, offset, limit);
   }
 
-  /** SQLite: the counts, then the page in one statement along the index they choose. */
+  /**
+   * The page's rate changes as their listings (rateChangeListing), joined by the database into
+   * one text: no value per column and no object per row reaches JavaScript.
+   */
+  async listingInWindow(
+    window: RateChangeWindow,
+    offset: number,
+    limit: number,
+  ): Promise<RateChangeListingPage> {
+    if (this.postgres) return this.listingPagePostgres(window, offset, limit);
+    const { entries, keys } = await this.sqlitePageKeys(window, offset, limit);
+    if (keys === null) return { totalEntries: entries, listings: NO_LISTINGS };
+    // The CROSS JOIN keeps the keys as the outer loop, so group_concat takes the rows in their order.
+    const [[listings]] = await this.arrays<[Uint8Array | null]>(sql`
+      select cast(group_concat(rc.listing, ',') as blob) as listings
+      from ${keys} cross join rate_changes rc on rc.rowid = k."key"`);
+    return { totalEntries: entries, listings: listings ?? NO_LISTINGS };
+  }
+
+  /** SQLite: the counts, then the page in one statement along the plan they choose. */
   private async readPageSqlite(
     window: RateChangeWindow,
     offset: number,
     limit: number,
   ): Promise<RateChangePage> {
+    const { entries, keys } = await this.sqlitePageKeys(window, offset, limit);
+    if (keys === null) return { totalEntries: entries, rateChanges: [] };
+    return { totalEntries: entries, rateChanges: await this.sqliteRateChanges(keys) };
+  }
+
+  /**
+   * SQLite: the number of matches, and a FROM item `k` whose column `key` gives the page's rowids
+   * in order (null when the page is past the matches). Each index entry carries a rowid, so a row
+   * is one B-tree search away instead of two through the id index.
+   */
+  private async sqlitePageKeys(
+    window: RateChangeWindow,
+    offset: number,
+    limit: number,
+  ): Promise<{ entries: number; keys: RawBuilder<unknown> | null }> {
     const counts = await this.countWindow(window);
-    if (counts.entries <= offset) return { totalEntries: counts.entries, rateChanges: [] };
+    if (counts.entries <= offset) return { entries: counts.entries, keys: null };
     const wanted = Math.min(offset + limit, counts.entries);
-    const plan = choosePagePlan(counts, wanted, window.createdBy !== null);
-    const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
-    // The page's rowids in order: each index entry carries one, so a row is one B-tree search away
-    // instead of two through the id index.
-    const rateChanges = await this.sqliteRateChanges(
-      sql`(select rowid as "key" from rate_changes indexed by ${sql.id(index)}
-           where ${this.inWindow(window)}
-           order by facility_sort, tenant_sort, changed_at, id
-           limit ${limit} offset ${offset}) k`,
+    const days = utcDays(window.after, window.before);
+    const plan = choosePagePlan(counts, wanted, window.createdBy !== null, days.length);
+    const page = sql`order by 2, 3, 4, 5 limit ${limit} offset ${offset}`;
+    const entriesOf = (index: string, where: RawBuilder<SqlBool>) =>
+      sql`select rowid as "key", facility_sort, tenant_sort, changed_at, id
+          from rate_changes indexed by ${sql.id(index)} where ${where}`;
+    if (plan !== 'days') {
+      const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
+      return {
+        entries: counts.entries,
+        keys: sql`(select "key" from (${entriesOf(index, this.inWindow(window))} ${page})) k`,
+      };
+    }
+    // One run per UTC day, each in the page's order along rate_changes_day. A compound select's
+    // ORDER BY over runs that each come in that order is a merge, which stops at the page's end.
+    const runs = days.map((day) =>
+      entriesOf(
+        'rate_changes_day',
+        sql<SqlBool>`${this.inWindow(window)} and substr(changed_at, 1, 10) = ${day}`,
+      ),
     );
-    return { totalEntries: counts.entries, rateChanges };
+    return {
+      entries: counts.entries,
+      keys: sql`(select "key" from (${sql.join(runs, sql` union all `)} ${page})) k`,
+    };
   }
 
   /**
@@ -225,6 +316,28 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     for (const row of rows) if (row[0] !== null) rateChanges.push(namedRateChange(row));
     const entries = rows.length === 0 ? 0 : rows[0][rows[0].length - 1];
     return { totalEntries: Number(entries), rateChanges };
+  }
+
+  /** PostgreSQL: the count and the page's listings, joined in page order, in one statement. */
+  private async listingPagePostgres(
+    window: RateChangeWindow,
+    offset: number,
+    limit: number,
+  ): Promise<RateChangeListingPage> {
+    const [[entries, listings]] = await this.arrays<[number | string, string | null]>(sql`
+      with counts as materialized (select ${this.windowTotal(window, window.createdBy)} as entries)
+      select counts.entries,
+        (select string_agg(rc.listing, ',' order by k.facility_sort, k.tenant_sort, k.changed_at, k.id)
+         from (select id as "key", facility_sort, tenant_sort, changed_at, id from rate_changes
+               where ${this.inWindow(window)} and counts.entries > ${offset}
+               order by facility_sort, tenant_sort, changed_at, id
+               limit ${limit} offset ${offset}) k
+         cross join lateral (select r.listing from rate_changes r where r.id = k."key" offset 0) rc) as listings
+      from counts`);
+    return {
+      totalEntries: Number(entries),
+      listings: listings === null ? NO_LISTINGS : Buffer.from(listings),
+    };
   }
 
   private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
