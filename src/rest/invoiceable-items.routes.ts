@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import { parsePageRequest } from '../domain/shared/pagination';
-import { presentInvoiceableItem, type InvoiceableItemView } from '../presenters/invoiceable-items.presenter';
+import { presentInvoiceableItem } from '../presenters/invoiceable-items.presenter';
+import { contractItem } from '../presenters/listings';
 import { KEPT_LISTS } from '../caching/kept-lists';
 import type { Services } from '../services';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
@@ -19,41 +20,10 @@ interface PageQuery {
   per_page?: string;
 }
 
-/** Contract 2.7, fields in the contract's order; insurance and retail items add their own. */
-export function serializeInvoiceableItem(item: InvoiceableItemView): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: item.id,
-    product_code: item.productCode,
-    kind: item.kind,
-    description: item.description,
-    required_at_move_in: item.requiredAtMoveIn,
-    required_at_transfer: item.requiredAtTransfer,
-    amount: item.amount,
-    short_description: item.shortDescription,
-    show_in_sales_center: item.showInSalesCenter,
-    tax_total: item.taxTotal,
-    total: item.total,
-    invoiceable_amounts: item.invoiceableAmounts.map((tier) => ({
-      id: tier.id,
-      amount: tier.amount,
-      kind: tier.kind,
-      limit: tier.limit,
-    })),
-  };
-  if (item.insurance) {
-    out.coverage_amount = item.insurance.coverageAmount;
-    out.coverage_percentage = item.insurance.coveragePercentage;
-    out.provider_name = item.insurance.providerName;
-    out.provider_key = item.insurance.providerKey;
-  }
-  if (item.retail) {
-    out.quantity = item.retail.quantity;
-    out.is_rental_center_lock = item.retail.isRentalCenterLock;
-  }
-  return out;
-}
+const serializePricedItem = (item: PricedItem) => contractItem(presentInvoiceableItem(item));
 
-const serializePricedItem = (item: PricedItem) => serializeInvoiceableItem(presentInvoiceableItem(item));
+const LIST_OPEN = Buffer.from('"invoiceable_items":[');
+const LIST_CLOSE = Buffer.from(']');
 
 const facilityParams = {
   type: 'object',
@@ -123,11 +93,15 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
         );
         const key = `${facility.id} ${pageRequest.page} ${pageRequest.perPage}`;
         const page = await keptPage(request, services.pages, facility, key, async () => {
-          const result = await services.invoiceableItems.listPage(facility, list, pageRequest);
-          const bytes = serializeFragment({
-            invoiceable_items: result.entries.map(serializePricedItem),
-          });
-          return { bytes, meta: result.pagination };
+          // Each item is kept as the contract lists it (itemListing): the page is their texts,
+          // joined by the database.
+          const { listings, pagination } = await services.invoiceableItems.listingPage(
+            facility,
+            list,
+            pageRequest,
+          );
+          const bytes = Buffer.concat([LIST_OPEN, listings, LIST_CLOSE]);
+          return { bytes, meta: pagination };
         });
         request.envelope.defaults = { page: page.meta.current_page, per_page: page.meta.per_page };
         return sendOkSerialized(request, reply, page.bytes, page.meta);

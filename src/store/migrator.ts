@@ -10,6 +10,7 @@ import * as webhooks from './migrations/20261125100000_webhooks';
 import * as itemListOrder from './migrations/20261125120000_item_list_order';
 import * as rateChangeNames from './migrations/20261125130000_rate_change_names';
 import * as rateChangeListings from './migrations/20261125140000_rate_change_listings';
+import * as itemListings from './migrations/20261125150000_item_listings';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125120000_item_list_order': itemListOrder,
   '20261125130000_rate_change_names': rateChangeNames,
   '20261125140000_rate_change_listings': rateChangeListings,
+  '20261125150000_item_listings': itemListings,
 };
 
 /** Every migration's name, oldest first. */

@@ -153,6 +153,10 @@ export interface InvoiceableItemsTable {
   quantity: number | null;
   is_rental_center_lock: Flag;
   rental_center_eligible: Flag;
+  /** The contract's JSON text of the item with its tiers (itemListing); a retail item's up to its quantity. */
+  listing: string;
+  /** A retail item's listing after its quantity; null for other items. */
+  listing_rest: string | null;
 }
 
 export interface InvoiceableAmountsTable {

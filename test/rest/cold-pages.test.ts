@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { InvoiceableItem, PricedItem } from '../../src/domain/invoiceable-items/invoiceable-items.types';
 import { presentInvoiceableItem } from '../../src/presenters/invoiceable-items.presenter';
 import { presentRateChange } from '../../src/presenters/rate-changes.presenter';
-import { serializeInvoiceableItem } from '../../src/rest/invoiceable-items.routes';
+import { contractItem } from '../../src/presenters/listings';
 import type { RateChangeUpdateView } from '../../src/presenters/rate-changes.presenter';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
@@ -325,7 +325,7 @@ describeEachDialect('cold pages built from the database', (dialect) => {
       );
     const serialize = (entries: PricedItem[]) =>
       dataPart({
-        invoiceable_items: entries.map((p) => serializeInvoiceableItem(presentInvoiceableItem(p))),
+        invoiceable_items: entries.map((p) => contractItem(presentInvoiceableItem(p))),
       });
 
     const list = `/v1/${facility.id}/invoiceable_items`;
@@ -334,5 +334,29 @@ describeEachDialect('cold pages built from the database', (dialect) => {
     startsWith(await t.get(list), serialize(priced));
     startsWith(await get(`${list}?per_page=4&page=3`), serialize(priced.slice(8, 12)));
     startsWith(await get(`${list}/insurance`), serialize(priced.filter((p) => p.item.kind === 'insurance')));
+
+    // A retail item's quantity is read from its column, whoever writes it (a sale takes stock
+    // with one UPDATE of it); its listing is kept either side of the quantity.
+    const retail = priced.filter((p) => p.item.kind === 'retail');
+    await t.db.store.db
+      .updateTable('invoiceable_items')
+      .set({ quantity: 12345 })
+      .where('id', '=', retail[1].item.id)
+      .execute();
+    await t.db.store.db
+      .updateTable('invoiceable_items')
+      .set({ quantity: null })
+      .where('id', '=', retail[2].item.id)
+      .execute();
+    const sold = retail.map((p, i) =>
+      i === 0
+        ? p
+        : { ...p, item: { ...p.item, quantity: i === 1 ? 12345 : i === 2 ? null : p.item.quantity } },
+    );
+    const retailPage = serialize(sold);
+    expect(retailPage.toString()).toContain('"quantity":12345,');
+    expect(retailPage.toString()).toContain('"quantity":null,');
+    startsWith(await get(`${list}/retail`), retailPage);
+    startsWith(await t.get(`${list}/retail`), retailPage);
   });
 });

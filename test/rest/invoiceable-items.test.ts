@@ -337,14 +337,22 @@ describeEachDialect('GET /v1/:facility_id/invoiceable_items', (dialect) => {
     }
   });
 
-  it('loads a page of items with one statement for the items and their count, and one for all their tiers', async () => {
+  it('loads a page of items, with their tiers and count, in one statement of their kept listings', async () => {
     // A page size no other test asks for, so the page is not kept from an earlier request.
     t.db.queries.length = 0;
     const res = await t.get(`${base()}?per_page=7`);
     expect(res.statusCode).toBe(200);
     expect(res.json().invoiceable_items).toHaveLength(7);
-    expect(t.db.queries.filter((q) => /from "?invoiceable_amounts"?/.test(q))).toHaveLength(1);
+    // Each item's listing holds its tiers: none is read.
+    expect(t.db.queries.filter((q) => /from "?invoiceable_amounts"?/.test(q))).toHaveLength(0);
     expect(t.db.queries.filter((q) => /from "?invoiceable_items"?/.test(q))).toHaveLength(1);
+    expect(
+      res
+        .json()
+        .invoiceable_items.some(
+          (item: { invoiceable_amounts: unknown[] }) => item.invoiceable_amounts.length > 0,
+        ),
+    ).toBe(true);
 
     // Asked again with nothing changed, it is sent as kept: no item or tier is read.
     t.db.queries.length = 0;

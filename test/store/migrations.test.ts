@@ -1,4 +1,6 @@
-import { rateChangeListing } from '../../src/domain/rate-changes/rate-change-listing';
+import { contractItem, rateChangeListing } from '../../src/presenters/listings';
+import { presentInvoiceableItem } from '../../src/presenters/invoiceable-items.presenter';
+import { SqlInvoiceableItemsRepository } from '../../src/store/repositories/invoiceable-items.repository';
 import { migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { SqlRateChangesRepository } from '../../src/store/repositories/rate-changes.repository';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
@@ -26,6 +28,10 @@ describeEachDialect('migrations', (dialect) => {
   afterAll(() => db.close());
 
   it('takes the revision counters down and back up, and they count writes again', async () => {
+    const world = buildWorld();
+    await importDataset(db.store, worldDataset(world));
+    const item = buildItem({ facility_id: world.facility.id });
+    await importDataset(db.store, { version: 1, invoiceable_items: [item] });
     // The migrations after the counters go down first.
     let down = await migrateDown(db.store.db);
     while (down.results?.[0]?.migrationName !== '20261121150000_data_revisions') {
@@ -36,16 +42,26 @@ describeEachDialect('migrations', (dialect) => {
     const tables = await db.store.db.introspection.getTables();
     expect(tables.map((table) => table.name)).not.toContain('data_revisions');
 
-    // With the counters gone, writes still work: no trigger is left behind.
-    const world = buildWorld();
-    await importDataset(db.store, worldDataset(world));
-    const item = buildItem({ facility_id: world.facility.id });
-    await importDataset(db.store, { version: 1, invoiceable_items: [item] });
+    // With the counters gone, writes still work: no trigger is left behind. (The import writes
+    // the columns of the latest schema, so these writes are made directly.)
+    await db.store.db
+      .updateTable('facilities')
+      .set({ name: 'Renamed' })
+      .where('id', '=', world.facility.id)
+      .execute();
+    await db.store.db
+      .updateTable('invoiceable_items')
+      .set({ description: 'Renamed' })
+      .where('id', '=', item.id)
+      .execute();
 
     await migrateToLatest(db.store.db);
     const revisions = new RevisionsRepository(db.store.db);
     const before = await revisions.token(`items:${world.facility.id}`);
-    await importDataset(db.store, { version: 1, invoiceable_items: [{ ...item, description: 'Renamed' }] });
+    await importDataset(db.store, {
+      version: 1,
+      invoiceable_items: [{ ...item, description: 'Renamed again' }],
+    });
     expect(await revisions.token(`items:${world.facility.id}`)).not.toBe(before);
   });
 
@@ -114,8 +130,13 @@ describeEachDialect('migrations', (dialect) => {
     });
 
     // The listings, which are made from those names, go down first.
-    const downs = [await migrateDown(db.store.db), await migrateDown(db.store.db)];
+    const downs = [
+      await migrateDown(db.store.db),
+      await migrateDown(db.store.db),
+      await migrateDown(db.store.db),
+    ];
     expect(downs.map((down) => down.results?.map((r) => r.migrationName))).toEqual([
+      ['20261125150000_item_listings'],
       ['20261125140000_rate_change_listings'],
       ['20261125130000_rate_change_names'],
     ]);
@@ -160,8 +181,11 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    const down = await migrateDown(db.store.db);
-    expect(down.results?.map((r) => r.migrationName)).toEqual(['20261125140000_rate_change_listings']);
+    const downs = [await migrateDown(db.store.db), await migrateDown(db.store.db)];
+    expect(downs.map((down) => down.results?.map((r) => r.migrationName))).toEqual([
+      ['20261125150000_item_listings'],
+      ['20261125140000_rate_change_listings'],
+    ]);
     await migrateToLatest(db.store.db);
     expect(await listed()).toBe(imported);
     const { rateChanges } = await repository.pageInWindow(window, 0, 2000);
@@ -172,5 +196,30 @@ describeEachDialect('migrations', (dialect) => {
       .where('listing', '=', '')
       .execute();
     expect(Number(empty)).toBe(0);
+  });
+
+  it('gives the items stored before it their listings, retail ones either side of the quantity', async () => {
+    await migrateToLatest(db.store.db);
+    const world = buildWorld();
+    const f = world.facility.id;
+    const items = [
+      buildItem({ facility_id: f, kind: 'retail', description: 'Lock "disc"', quantity: 3 }),
+      buildItem({ facility_id: f, kind: 'insurance', description: 'Cover', coverage_percentage: 2 / 3 }),
+      buildItem({ facility_id: f, kind: 'fee', description: 'Admin' }),
+    ];
+    await importDataset(db.store, { ...worldDataset(world), invoiceable_items: items });
+    const repository = new SqlInvoiceableItemsRepository(db.store.db, db.store.arrays);
+    const listed = async () => Buffer.from((await repository.listingPage(f, {}, 100, 0)).listings).toString();
+    const imported = await listed();
+    expect(imported).toContain('"quantity":3,');
+
+    const down = await migrateDown(db.store.db);
+    expect(down.results?.map((r) => r.migrationName)).toEqual(['20261125150000_item_listings']);
+    await migrateToLatest(db.store.db);
+    expect(await listed()).toBe(imported);
+    const { entries } = await repository.pricedPage(f, {}, 100, 0);
+    expect(imported).toBe(
+      entries.map((priced) => JSON.stringify(contractItem(presentInvoiceableItem(priced)))).join(','),
+    );
   });
 });

@@ -23,6 +23,16 @@ export interface InvoiceableItemsRepository {
     limit: number,
     offset: number,
   ): Promise<{ total: number; entries: PricedItem[] }>;
+  /**
+   * The same page as pricedPage, each item as the contract lists it (itemListing), joined by commas
+   * as UTF-8, and how many items match.
+   */
+  listingPage(
+    facilityId: string,
+    filter: ItemFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; listings: Uint8Array }>;
   /** Every item of the facility matching the filter, in list order. */
   all(facilityId: string, filter: ItemFilter): Promise<InvoiceableItem[]>;
   /** Items by id, null for a missing id. */

@@ -8,6 +8,7 @@ import {
   parsePageRequest,
   type Page,
   type PageInput,
+  type PageMeta,
   type PageRequest,
 } from '../shared/pagination';
 import type { InvoiceableItemsRepository, ItemFilter } from './invoiceable-items.ports';
@@ -68,6 +69,24 @@ export class InvoiceableItemsService {
       offsetOf(request),
     );
     return { entries, pagination: pageMeta(total, request) };
+  }
+
+  /**
+   * The same page as listPage, each item as the contract lists it, joined by commas: the members
+   * of the JSON array REST answers.
+   */
+  async listingPage(
+    facility: Facility,
+    list: InvoiceableItemList,
+    request: PageRequest,
+  ): Promise<{ listings: Uint8Array; pagination: PageMeta }> {
+    const { total, listings } = await this.repository.listingPage(
+      facility.id,
+      LIST_FILTERS[list],
+      request.perPage,
+      offsetOf(request),
+    );
+    return { listings, pagination: pageMeta(total, request) };
   }
 
   /** The facility's fee items by fee category; single-item categories take the first in list order. */

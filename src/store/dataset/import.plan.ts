@@ -1,6 +1,7 @@
 import { amountToCents } from '../../domain/shared/money';
 import { hashToken } from '../../auth/auth.service';
-import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing';
+import { itemListing, rateChangeListing } from '../../presenters/listings';
+import { itemOf, type ItemArray } from '../repositories/invoiceable-items.repository';
 import { centsToAmount } from '../../domain/shared/money';
 import { LISTING_SOURCE, listingOfRow } from '../repositories/rate-changes.repository';
 import type { WriteStep } from './bulk-writer';
@@ -273,11 +274,13 @@ export function planWrites(
       'quantity',
       'is_rental_center_lock',
       'rental_center_eligible',
+      'listing',
+      'listing_rest',
     ],
     items.map((item) => {
       const tax = cents(item.tax_total);
       const total = cents(item.total);
-      return [
+      const row: ItemArray = [
         lower(item.id),
         lower(item.facility_id),
         item.kind,
@@ -298,6 +301,16 @@ export function planWrites(
         flag(item.is_rental_center_lock, false),
         flag(item.rental_center_eligible, false),
       ];
+      const tiers = item.invoiceable_amounts.map((tier, position) => ({
+        id: lower(tier.id),
+        itemId: row[0],
+        position,
+        kind: tier.kind,
+        amountHundredths: cents(tier.amount),
+        limit: tier.limit ?? null,
+      }));
+      const listing = itemListing({ item: itemOf(row), tiers });
+      return [...row, listing.text, listing.rest];
     }),
   );
   if (items.length) {

@@ -13,7 +13,7 @@ import { isPostgres } from '../dialect';
 import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../schema';
 
 /** The columns an item is read from, in the order of ItemArray. */
-const ITEM_COLUMNS = [
+export const ITEM_COLUMNS = [
   'id',
   'facility_id',
   'kind',
@@ -40,7 +40,7 @@ type Item = InvoiceableItemsTable;
 const ITEM_SELECT = sql.join(ITEM_COLUMNS.map((column) => sql.ref(column)));
 
 /** An item as an array of ITEM_COLUMNS' values (see ArrayRows). */
-type ItemArray = [
+export type ItemArray = [
   string,
   string,
   Item['kind'],
@@ -62,7 +62,7 @@ type ItemArray = [
   number,
 ];
 
-function itemOf(row: readonly [...ItemArray, ...unknown[]]): InvoiceableItem {
+export function itemOf(row: readonly [...ItemArray, ...unknown[]]): InvoiceableItem {
   return {
     id: row[0],
     facilityId: row[1],
@@ -87,7 +87,27 @@ function itemOf(row: readonly [...ItemArray, ...unknown[]]): InvoiceableItem {
 }
 
 /** A tier as an array: id, its item's id, position, kind, amount_cents, limit_value. */
-type TierArray = [string, string, number, InvoiceableAmountsTable['kind'], number, number | string | null];
+export type TierArray = [
+  string,
+  string,
+  number,
+  InvoiceableAmountsTable['kind'],
+  number,
+  number | string | null,
+];
+
+export function tierOf(row: TierArray): InvoiceableAmount {
+  return {
+    id: row[0],
+    itemId: row[1],
+    position: row[2],
+    kind: row[3],
+    amountHundredths: row[4],
+    limit: row[5] === null ? null : Number(row[5]),
+  };
+}
+
+const NO_LISTINGS = new Uint8Array(0);
 
 export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository {
   private readonly postgres: boolean;
@@ -151,6 +171,40 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     return { total: Number(rows[0][19]), entries: items.map((item, i) => ({ item, tiers: tiers[i] })) };
   }
 
+  /**
+   * The same page as pricedPage, each item as its listing (itemListing; a retail item's stored
+   * quantity put between its two parts), joined by the database into one text, with the count.
+   */
+  async listingPage(
+    facilityId: string,
+    filter: ItemFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; listings: Uint8Array }> {
+    const where = this.matching(facilityId, filter);
+    const quantity = this.postgres ? sql`"quantity"::text` : sql`"quantity"`;
+    const listing = sql`"listing" || case when "listing_rest" is null then ''
+      else coalesce(${quantity}, 'null') || "listing_rest" end`;
+    const order = this.listOrder();
+    // PostgreSQL joins in the order it is told (the page's order, as three named columns); SQLite
+    // in the order the page's rows come.
+    const keys = this.postgres
+      ? sql`, ${this.binary('kind')} as "o1", ${this.binary('description', true)} as "o2", ${this.binary('id')} as "o3"`
+      : sql``;
+    const page = sql`select ${listing} as "listing" ${keys} from "invoiceable_items" where ${where}
+      order by ${order} limit ${limit} offset ${offset}`;
+    const joined = this.postgres
+      ? sql`(select string_agg(p."listing", ',' order by p."o1", p."o2", p."o3") from (${page}) p)`
+      : sql`(select cast(group_concat(p."listing", ',') as blob) from (${page}) p)`;
+    const [[total, listings]] = await this.arrays<[number | string, Uint8Array | string | null]>(sql`
+      select (select count(*) from "invoiceable_items" where ${where}) as "total", ${joined} as "listings"`);
+    return {
+      total: Number(total),
+      listings:
+        listings === null ? NO_LISTINGS : typeof listings === 'string' ? Buffer.from(listings) : listings,
+    };
+  }
+
   /** Every item of the facility matching the filter, in list order. */
   async all(facilityId: string, filter: ItemFilter): Promise<InvoiceableItem[]> {
     const rows = await this.arrays<ItemArray>(sql`
@@ -191,14 +245,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     );
     const byItem = new Map<string, InvoiceableAmount[]>();
     for (const row of rows) {
-      const tier: InvoiceableAmount = {
-        id: row[0],
-        itemId: row[1],
-        position: row[2],
-        kind: row[3],
-        amountHundredths: row[4],
-        limit: row[5] === null ? null : Number(row[5]),
-      };
+      const tier = tierOf(row);
       const list = byItem.get(tier.itemId);
       if (list) list.push(tier);
       else byItem.set(tier.itemId, [tier]);

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing';
+import { rateChangeListing } from '../../presenters/listings';
 import type {
   RateChangeListingPage,
   RateChangePage,
