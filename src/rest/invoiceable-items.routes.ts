@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import { parsePageRequest } from '../domain/shared/pagination';
-import { presentInvoiceableItem } from '../presenters/invoiceable-items.presenter';
-import { contractItem } from '../presenters/listings';
+import { contractItem } from '../domain/invoiceable-items/item-listing';
 import { KEPT_LISTS } from '../caching/kept-lists';
 import type { Services } from '../services';
-import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
+import { sendOk, sendOkSerialized } from './envelope';
 import { keptPage } from './kept-pages';
 import { facilityIdParam, pageQuery } from './schemas';
 import { conditional, jsonResponses, nullableRefTo, refTo } from './openapi';
@@ -20,7 +19,7 @@ interface PageQuery {
   per_page?: string;
 }
 
-const serializePricedItem = (item: PricedItem) => contractItem(presentInvoiceableItem(item));
+const serializePricedItem = contractItem;
 
 const LIST_OPEN = Buffer.from('"invoiceable_items":[');
 const LIST_CLOSE = Buffer.from(']');

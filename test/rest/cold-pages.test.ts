@@ -1,9 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { InvoiceableItem, PricedItem } from '../../src/domain/invoiceable-items/invoiceable-items.types';
-import { presentInvoiceableItem } from '../../src/presenters/invoiceable-items.presenter';
+import {
+  presentInvoiceableItem,
+  type InvoiceableItemView,
+} from '../../src/presenters/invoiceable-items.presenter';
 import { presentRateChange } from '../../src/presenters/rate-changes.presenter';
-import { contractItem } from '../../src/presenters/listings';
 import type { RateChangeUpdateView } from '../../src/presenters/rate-changes.presenter';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
@@ -40,6 +42,38 @@ const contractRateChange = (change: RateChangeUpdateView) => ({
   old_rate: change.oldRate,
   new_rate: change.newRate,
   effective_on_date: change.effectiveOnDate,
+});
+
+/** The contract's invoiceable item (2.7) from the presenters' view: what the previous serializer wrote. */
+const contractItemOfView = (item: InvoiceableItemView) => ({
+  id: item.id,
+  product_code: item.productCode,
+  kind: item.kind,
+  description: item.description,
+  required_at_move_in: item.requiredAtMoveIn,
+  required_at_transfer: item.requiredAtTransfer,
+  amount: item.amount,
+  short_description: item.shortDescription,
+  show_in_sales_center: item.showInSalesCenter,
+  tax_total: item.taxTotal,
+  total: item.total,
+  invoiceable_amounts: item.invoiceableAmounts.map((tier) => ({
+    id: tier.id,
+    amount: tier.amount,
+    kind: tier.kind,
+    limit: tier.limit,
+  })),
+  ...(item.insurance
+    ? {
+        coverage_amount: item.insurance.coverageAmount,
+        coverage_percentage: item.insurance.coveragePercentage,
+        provider_name: item.insurance.providerName,
+        provider_key: item.insurance.providerKey,
+      }
+    : {}),
+  ...(item.retail
+    ? { quantity: item.retail.quantity, is_rental_center_lock: item.retail.isRentalCenterLock }
+    : {}),
 });
 
 /** The bytes an answer's data part must have: what the previous builder wrote (JSON.stringify, then Buffer.from). */
@@ -325,7 +359,7 @@ describeEachDialect('cold pages built from the database', (dialect) => {
       );
     const serialize = (entries: PricedItem[]) =>
       dataPart({
-        invoiceable_items: entries.map((p) => contractItem(presentInvoiceableItem(p))),
+        invoiceable_items: entries.map((p) => contractItemOfView(presentInvoiceableItem(p))),
       });
 
     const list = `/v1/${facility.id}/invoiceable_items`;

@@ -1,5 +1,5 @@
-import { contractItem, rateChangeListing } from '../../src/presenters/listings';
-import { presentInvoiceableItem } from '../../src/presenters/invoiceable-items.presenter';
+import { contractItem } from '../../src/domain/invoiceable-items/item-listing';
+import { rateChangeListing } from '../../src/domain/rate-changes/rate-change-listing';
 import { SqlInvoiceableItemsRepository } from '../../src/store/repositories/invoiceable-items.repository';
 import { migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { SqlRateChangesRepository } from '../../src/store/repositories/rate-changes.repository';
@@ -218,8 +218,6 @@ describeEachDialect('migrations', (dialect) => {
     await migrateToLatest(db.store.db);
     expect(await listed()).toBe(imported);
     const { entries } = await repository.pricedPage(f, {}, 100, 0);
-    expect(imported).toBe(
-      entries.map((priced) => JSON.stringify(contractItem(presentInvoiceableItem(priced)))).join(','),
-    );
+    expect(imported).toBe(entries.map((priced) => JSON.stringify(contractItem(priced))).join(','));
   });
 });

@@ -1,6 +1,7 @@
 import { amountToCents } from '../../domain/shared/money';
 import { hashToken } from '../../auth/auth.service';
-import { itemListing, rateChangeListing } from '../../presenters/listings';
+import { itemListing } from '../../domain/invoiceable-items/item-listing';
+import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing';
 import { itemOf, type ItemArray } from '../repositories/invoiceable-items.repository';
 import { centsToAmount } from '../../domain/shared/money';
 import { LISTING_SOURCE, listingOfRow } from '../repositories/rate-changes.repository';

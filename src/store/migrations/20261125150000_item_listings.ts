@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { itemListing } from '../../presenters/listings';
+import { itemListing } from '../../domain/invoiceable-items/item-listing';
 import {
   ITEM_COLUMNS,
   itemOf,

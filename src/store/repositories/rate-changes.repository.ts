@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { rateChangeListing } from '../../presenters/listings';
+import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing';
 import type {
   RateChangeListingPage,
   RateChangePage,
