@@ -771,7 +771,9 @@ describe('rate change window arithmetic', () => {
       '2026-03-02',
       '2026-03-03',
     ]);
-    // Past the most runs merged, one more day says so.
-    expect(utcDays('2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z')).toHaveLength(MAX_DAY_RUNS + 1);
+    // Past the most runs merged, none.
+    expect(utcDays('2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z')).toHaveLength(MAX_DAY_RUNS);
+    expect(utcDays('2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.001Z')).toBeNull();
+    expect(utcDays('2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z')).toBeNull();
   });
 });

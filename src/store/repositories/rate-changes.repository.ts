@@ -160,12 +160,16 @@ export function choosePagePlan(
   return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
 }
 
-/** The UTC days (YYYY-MM-DD) holding instants of [after, before), which must not be empty. */
-export function utcDays(after: string, before: string): string[] {
+/**
+ * The UTC days (YYYY-MM-DD) holding instants of [after, before), which must not be empty; null when
+ * they are more than MAX_DAY_RUNS.
+ */
+export function utcDays(after: string, before: string): string[] | null {
   const first = Math.floor(Date.parse(after) / DAY_MS);
   const last = Math.floor((Date.parse(before) - 1) / DAY_MS);
+  if (last - first >= MAX_DAY_RUNS) return null;
   const days: string[] = [];
-  for (let day = first; day <= last && days.length <= MAX_DAY_RUNS; day++) days.push(dayOf(day * DAY_MS));
+  for (let day = first; day <= last; day++) days.push(dayOf(day * DAY_MS));
   return days;
 }
 
@@ -237,7 +241,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     if (counts.entries <= offset) return { entries: counts.entries, keys: null };
     const wanted = Math.min(offset + limit, counts.entries);
     const days = utcDays(window.after, window.before);
-    const plan = choosePagePlan(counts, wanted, window.createdBy !== null, days.length);
+    const plan = choosePagePlan(counts, wanted, window.createdBy !== null, days?.length ?? Infinity);
     const page = sql`order by 2, 3, 4, 5 limit ${limit} offset ${offset}`;
     const entriesOf = (index: string, where: RawBuilder<SqlBool>) =>
       sql`select rowid as "key", facility_sort, tenant_sort, changed_at, id
@@ -251,7 +255,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     }
     // One run per UTC day, each in the page's order along rate_changes_day. A compound select's
     // ORDER BY over runs that each come in that order is a merge, which stops at the page's end.
-    const runs = days.map((day) =>
+    const runs = days!.map((day) =>
       entriesOf(
         'rate_changes_day',
         sql<SqlBool>`${this.inWindow(window)} and substr(changed_at, 1, 10) = ${day}`,
