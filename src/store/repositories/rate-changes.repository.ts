@@ -207,12 +207,21 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     limit: number,
   ): Promise<RateChangeListingPage> {
     if (this.postgres) return this.listingPagePostgres(window, offset, limit);
-    const { entries, keys } = await this.sqlitePageKeys(window, offset, limit);
-    if (keys === null) return { totalEntries: entries, listings: NO_LISTINGS };
-    // The CROSS JOIN keeps the keys as the outer loop, so group_concat takes the rows in their order.
-    const [[listings]] = await this.arrays<[Uint8Array | null]>(sql`
-      select cast(group_concat(rc.listing, ',') as blob) as listings
-      from ${keys} cross join rate_changes rc on rc.rowid = k."key"`);
+    const { entries, plan, days } = await this.sqlitePagePlan(window, offset, limit);
+    if (plan === null) return { totalEntries: entries, listings: NO_LISTINGS };
+    // Along the ordering index, which carries the listing, no row of the table is read. Otherwise
+    // the CROSS JOIN keeps the keys as the outer loop, so group_concat takes the rows in their order.
+    const joined =
+      plan === 'ordering'
+        ? sql`select cast(group_concat(p.listing, ',') as blob) as listings from (${this.sqliteEntries(
+            'rate_changes_order',
+            this.inWindow(window),
+            sql`listing`,
+          )} ${this.pageOf(offset, limit)}) p`
+        : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
+            from ${this.sqliteKeys(window, plan, days, offset, limit)}
+            cross join rate_changes rc on rc.rowid = k."key"`;
+    const [[listings]] = await this.arrays<[Uint8Array | null]>(joined);
     return { totalEntries: entries, listings: listings ?? NO_LISTINGS };
   }
 
@@ -222,49 +231,69 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     offset: number,
     limit: number,
   ): Promise<RateChangePage> {
-    const { entries, keys } = await this.sqlitePageKeys(window, offset, limit);
-    if (keys === null) return { totalEntries: entries, rateChanges: [] };
-    return { totalEntries: entries, rateChanges: await this.sqliteRateChanges(keys) };
+    const { entries, plan, days } = await this.sqlitePagePlan(window, offset, limit);
+    if (plan === null) return { totalEntries: entries, rateChanges: [] };
+    return {
+      totalEntries: entries,
+      rateChanges: await this.sqliteRateChanges(this.sqliteKeys(window, plan, days, offset, limit)),
+    };
   }
 
   /**
-   * SQLite: the number of matches, and a FROM item `k` whose column `key` gives the page's rowids
-   * in order (null when the page is past the matches). Each index entry carries a rowid, so a row
-   * is one B-tree search away instead of two through the id index.
+   * SQLite: the number of matches, and the plan that reads the page from them (null when the page
+   * is past the matches), with the UTC days of the window when they are few enough to merge.
    */
-  private async sqlitePageKeys(
+  private async sqlitePagePlan(
     window: RateChangeWindow,
     offset: number,
     limit: number,
-  ): Promise<{ entries: number; keys: RawBuilder<unknown> | null }> {
+  ): Promise<{ entries: number; plan: PagePlan | null; days: string[] | null }> {
     const counts = await this.countWindow(window);
-    if (counts.entries <= offset) return { entries: counts.entries, keys: null };
+    if (counts.entries <= offset) return { entries: counts.entries, plan: null, days: null };
     const wanted = Math.min(offset + limit, counts.entries);
     const days = utcDays(window.after, window.before);
     const plan = choosePagePlan(counts, wanted, window.createdBy !== null, days?.length ?? Infinity);
-    const page = sql`order by 2, 3, 4, 5 limit ${limit} offset ${offset}`;
-    const entriesOf = (index: string, where: RawBuilder<SqlBool>) =>
-      sql`select rowid as "key", facility_sort, tenant_sort, changed_at, id
-          from rate_changes indexed by ${sql.id(index)} where ${where}`;
-    if (plan !== 'days') {
+    return { entries: counts.entries, plan, days };
+  }
+
+  /**
+   * SQLite: a FROM item `k` whose column `key` gives the page's rowids in order, read along the
+   * plan's index. Each index entry carries a rowid, so a row is one B-tree search away instead of
+   * two through the id index.
+   */
+  private sqliteKeys(
+    window: RateChangeWindow,
+    plan: PagePlan,
+    days: string[] | null,
+    offset: number,
+    limit: number,
+  ): RawBuilder<unknown> {
+    const page = this.pageOf(offset, limit);
+    if (plan !== 'days' || days === null) {
       const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
-      return {
-        entries: counts.entries,
-        keys: sql`(select "key" from (${entriesOf(index, this.inWindow(window))} ${page})) k`,
-      };
+      return sql`(select "key" from (${this.sqliteEntries(index, this.inWindow(window), sql`rowid as "key"`)} ${page})) k`;
     }
     // One run per UTC day, each in the page's order along rate_changes_day. A compound select's
     // ORDER BY over runs that each come in that order is a merge, which stops at the page's end.
-    const runs = days!.map((day) =>
-      entriesOf(
+    const runs = days.map((day) =>
+      this.sqliteEntries(
         'rate_changes_day',
         sql<SqlBool>`${this.inWindow(window)} and substr(changed_at, 1, 10) = ${day}`,
+        sql`rowid as "key"`,
       ),
     );
-    return {
-      entries: counts.entries,
-      keys: sql`(select "key" from (${sql.join(runs, sql` union all `)} ${page})) k`,
-    };
+    return sql`(select "key" from (${sql.join(runs, sql` union all `)} ${page})) k`;
+  }
+
+  /** SQLite: `first`, then the four columns of the page's order (2 to 5), along `index`. */
+  private sqliteEntries(index: string, where: RawBuilder<SqlBool>, first: RawBuilder<unknown>) {
+    return sql`select ${first}, facility_sort, tenant_sort, changed_at, id
+      from rate_changes indexed by ${sql.id(index)} where ${where}`;
+  }
+
+  /** The page of entries whose columns 2 to 5 are the page's order. */
+  private pageOf(offset: number, limit: number): RawBuilder<unknown> {
+    return sql`order by 2, 3, 4, 5 limit ${limit} offset ${offset}`;
   }
 
   /**
