@@ -351,7 +351,10 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     return { totalEntries: Number(entries), rateChanges };
   }
 
-  /** PostgreSQL: the count and the page's listings, joined in page order, in one statement. */
+  /**
+   * PostgreSQL: the count and the page's listings, joined in page order, in one statement. The
+   * ordering index includes the listing, so a page walked along it is an index-only scan.
+   */
   private async listingPagePostgres(
     window: RateChangeWindow,
     offset: number,
@@ -360,12 +363,11 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     const [[entries, listings]] = await this.arrays<[number | string, string | null]>(sql`
       with counts as materialized (select ${this.windowTotal(window, window.createdBy)} as entries)
       select counts.entries,
-        (select string_agg(rc.listing, ',' order by k.facility_sort, k.tenant_sort, k.changed_at, k.id)
-         from (select id as "key", facility_sort, tenant_sort, changed_at, id from rate_changes
+        (select string_agg(p.listing, ',' order by p.facility_sort, p.tenant_sort, p.changed_at, p.id)
+         from (select listing, facility_sort, tenant_sort, changed_at, id from rate_changes
                where ${this.inWindow(window)} and counts.entries > ${offset}
                order by facility_sort, tenant_sort, changed_at, id
-               limit ${limit} offset ${offset}) k
-         cross join lateral (select r.listing from rate_changes r where r.id = k."key" offset 0) rc) as listings
+               limit ${limit} offset ${offset}) p) as listings
       from counts`);
     return {
       totalEntries: Number(entries),
