@@ -2,7 +2,7 @@ import { amountToCents } from '../../domain/shared/money';
 import { hashToken } from '../../auth/auth.service';
 import { itemListing } from '../../domain/invoiceable-items/item-listing';
 import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing';
-import { itemOf, type ItemArray } from '../repositories/invoiceable-items.repository';
+import { ITEM_COLUMNS, itemOf, type ItemArray } from '../repositories/invoiceable-items.repository';
 import { centsToAmount } from '../../domain/shared/money';
 import { LISTING_SOURCE, listingOfRow } from '../repositories/rate-changes.repository';
 import type { WriteStep } from './bulk-writer';
@@ -253,34 +253,12 @@ export function planWrites(
   );
 
   const items = data.invoiceable_items ?? [];
+  // Each item's tiers, as rows of invoiceable_amounts, made once for its listing and its rows.
+  const amounts: unknown[][] = [];
   upsert(
     'invoiceable_items',
-    [
-      'id',
-      'facility_id',
-      'kind',
-      'product_code',
-      'description',
-      'short_description',
-      'required_at_move_in',
-      'required_at_transfer',
-      'show_in_sales_center',
-      'tax_total_cents',
-      'total_cents',
-      'fee_category',
-      'coverage_amount_cents',
-      'coverage_percentage',
-      'provider_name',
-      'provider_key',
-      'quantity',
-      'is_rental_center_lock',
-      'rental_center_eligible',
-      'listing',
-      'listing_rest',
-    ],
+    [...ITEM_COLUMNS, 'listing', 'listing_rest'],
     items.map((item) => {
-      const tax = cents(item.tax_total);
-      const total = cents(item.total);
       const row: ItemArray = [
         lower(item.id),
         lower(item.facility_id),
@@ -291,8 +269,8 @@ export function planWrites(
         flag(item.required_at_move_in, false),
         flag(item.required_at_transfer, false),
         flag(item.show_in_sales_center, true),
-        tax,
-        total,
+        cents(item.tax_total),
+        cents(item.total),
         item.kind === 'fee' ? (item.fee_category ?? 'other') : null,
         item.coverage_amount === undefined ? null : cents(item.coverage_amount),
         item.coverage_percentage ?? null,
@@ -310,6 +288,9 @@ export function planWrites(
         amountHundredths: cents(tier.amount),
         limit: tier.limit ?? null,
       }));
+      for (const tier of tiers) {
+        amounts.push([tier.id, tier.itemId, tier.position, tier.amountHundredths, tier.kind, tier.limit]);
+      }
       const listing = itemListing({ item: itemOf(row), tiers });
       return [...row, listing.text, listing.rest];
     }),
@@ -321,19 +302,6 @@ export function planWrites(
       column: 'invoiceable_item_id',
       values: items.map((item) => lower(item.id)),
     });
-    const amounts: unknown[][] = [];
-    items.forEach((item) =>
-      item.invoiceable_amounts.forEach((tier, position) => {
-        amounts.push([
-          lower(tier.id),
-          lower(item.id),
-          position,
-          cents(tier.amount),
-          tier.kind,
-          tier.limit ?? null,
-        ]);
-      }),
-    );
     upsert(
       'invoiceable_amounts',
       ['id', 'invoiceable_item_id', 'position', 'amount_cents', 'kind', 'limit_value'],
