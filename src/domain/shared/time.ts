@@ -98,19 +98,24 @@ const dayOffsets = new Map<string, Map<number, number | null>>();
 
 /** The zone's offset throughout a UTC day (days since the epoch), or null on a transition day. */
 function dayOffset(zone: string, day: number): number | null {
-  let days = dayOffsets.get(zone);
-  let offset = days?.get(day);
+  const days = zoneCache(dayOffsets, zone);
+  let offset = days.get(day);
   if (offset === undefined) {
     const first = zoneOffsetAt(day * DAY_MS, zone);
     offset = first === zoneOffsetAt(day * DAY_MS + DAY_MS - 1, zone) ? first : null;
-    if (!days) {
-      days = new Map();
-      dayOffsets.set(zone, days);
-    }
-    if (days.size > 100_000) days.clear();
     days.set(day, offset);
   }
   return offset;
+}
+
+/** A zone's cache of days in `caches`, emptied once it holds more than 100,000 days. */
+function zoneCache<K, V>(caches: Map<string, Map<K, V>>, zone: string): Map<K, V> {
+  let days = caches.get(zone);
+  if (!days) {
+    days = new Map();
+    caches.set(zone, days);
+  } else if (days.size > 100_000) days.clear();
+  return days;
 }
 
 /** Minutes east of UTC of the zone at that instant. */
@@ -150,8 +155,8 @@ const CLOCK = Array.from(
 );
 
 function zoneDay(date: string, zone: string): ZoneDay | null {
-  let days = zoneDays.get(zone);
-  let day = days?.get(date);
+  const days = zoneCache(zoneDays, zone);
+  let day = days.get(date);
   if (day === undefined) {
     const start = Date.parse(`${date}T00:00:00.000Z`);
     const offset = Number.isNaN(start) ? null : dayOffset(zone, start / DAY_MS);
@@ -163,11 +168,6 @@ function zoneDay(date: string, zone: string): ZoneDay | null {
             suffix: offsetSuffix(offset),
             dates: [utcDate(start - DAY_MS), date, utcDate(start + DAY_MS)],
           };
-    if (!days) {
-      days = new Map();
-      zoneDays.set(zone, days);
-    }
-    if (days.size > 100_000) days.clear();
     days.set(date, day);
   }
   return day;
