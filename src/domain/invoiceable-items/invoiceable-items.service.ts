@@ -52,19 +52,10 @@ export class InvoiceableItemsService {
 
   /** One page of a list of contract 4.10, sorted by kind, description (case-insensitive), id. */
   async list(facility: Facility, list: InvoiceableItemList, input: PageInput): Promise<Page<PricedItem>> {
-    return this.listPage(facility, list, parsePageRequest(input, ITEM_PAGE_LIMITS));
-  }
-
-  /** One page of a list, the page already read from the request (see ITEM_PAGE_LIMITS). */
-  async listPage(
-    facility: Facility,
-    list: InvoiceableItemList,
-    request: PageRequest,
-  ): Promise<Page<PricedItem>> {
-    const filter = LIST_FILTERS[list];
+    const request = parsePageRequest(input, ITEM_PAGE_LIMITS);
     const { total, entries } = await this.repository.pricedPage(
       facility.id,
-      filter,
+      LIST_FILTERS[list],
       request.perPage,
       offsetOf(request),
     );
@@ -72,8 +63,8 @@ export class InvoiceableItemsService {
   }
 
   /**
-   * The same page as listPage, each item as the contract lists it, joined by commas: the members
-   * of the JSON array REST answers.
+   * The same page as list, the page already read from the request (see ITEM_PAGE_LIMITS), each
+   * item as the contract lists it, joined by commas: the members of the JSON array REST answers.
    */
   async listingPage(
     facility: Facility,
