@@ -27,6 +27,15 @@ describeEachDialect('migrations', (dialect) => {
   });
   afterAll(() => db.close());
 
+  /** Takes the latest `steps` migrations down one at a time: the names each step took down. */
+  const takeDown = async (steps: number) => {
+    const names: (string[] | undefined)[] = [];
+    for (let step = 0; step < steps; step++) {
+      names.push((await migrateDown(db.store.db)).results?.map((r) => r.migrationName));
+    }
+    return names;
+  };
+
   it('takes the revision counters down and back up, and they count writes again', async () => {
     const world = buildWorld();
     await importDataset(db.store, worldDataset(world));
@@ -130,12 +139,7 @@ describeEachDialect('migrations', (dialect) => {
     });
 
     // The listings, which are made from those names, go down first.
-    const downs = [
-      await migrateDown(db.store.db),
-      await migrateDown(db.store.db),
-      await migrateDown(db.store.db),
-    ];
-    expect(downs.map((down) => down.results?.map((r) => r.migrationName))).toEqual([
+    expect(await takeDown(3)).toEqual([
       ['20261125150000_item_listings'],
       ['20261125140000_rate_change_listings'],
       ['20261125130000_rate_change_names'],
@@ -181,8 +185,7 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    const downs = [await migrateDown(db.store.db), await migrateDown(db.store.db)];
-    expect(downs.map((down) => down.results?.map((r) => r.migrationName))).toEqual([
+    expect(await takeDown(2)).toEqual([
       ['20261125150000_item_listings'],
       ['20261125140000_rate_change_listings'],
     ]);
@@ -213,8 +216,7 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    const down = await migrateDown(db.store.db);
-    expect(down.results?.map((r) => r.migrationName)).toEqual(['20261125150000_item_listings']);
+    expect(await takeDown(1)).toEqual([['20261125150000_item_listings']]);
     await migrateToLatest(db.store.db);
     expect(await listed()).toBe(imported);
     const { entries } = await repository.pricedPage(f, {}, 100, 0);
