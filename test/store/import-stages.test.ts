@@ -169,6 +169,21 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
     const rewrites = plan.steps.filter((step) => step.kind === 'rewrite');
     expect(rewrites).toHaveLength(1);
     expect(rewrites[0]).toMatchObject({ column: 'listing', params: [[facility.id]] });
+    // Its name and company stand: the rows' sort keys and company are not written.
+    expect(plan.steps.filter((step) => step.kind === 'statement')).toEqual([]);
+
+    // Moved to another company alone, the rows follow it, and no listing (which shows no company) is rewritten.
+    const otherCompany = randomUUID();
+    stored.facilities.set(facility.id, {
+      name: facility.name,
+      company_id: otherCompany,
+      time_zone: facility.time_zone ?? 'UTC',
+    });
+    const moved = planWrites(data, { known, problems: [], stored }, '2026-11-24T00:00:00.000Z');
+    expect(moved.steps.filter((step) => step.kind === 'rewrite')).toEqual([]);
+    expect(moved.steps.filter((step) => step.kind === 'statement')).toEqual([
+      expect.objectContaining({ params: [[facility.name.toLowerCase(), facility.company_id, facility.id]] }),
+    ]);
   });
 });
 

@@ -406,22 +406,24 @@ export function planWrites(
   // name (or company, or zone) can have stale rows.
   if (resolved.stored) {
     const { facilities: storedFacilities, tenants: storedTenants, units: storedUnits } = resolved.stored;
-    const changedFacilities = (data.facilities ?? []).filter((f) => {
-      const stored = storedFacilities.get(lower(f.id));
-      return (
-        stored !== undefined &&
-        (stored.name !== f.name ||
-          stored.company_id !== lower(f.company_id) ||
-          stored.time_zone !== (f.time_zone ?? 'UTC'))
-      );
+    // A facility's name and company are kept in its rate changes' rows; its name and zone in their
+    // listings. Each write follows only what changed.
+    const storedFacility = (f: { id: string }) => storedFacilities.get(lower(f.id));
+    const movedFacilities = (data.facilities ?? []).filter((f) => {
+      const stored = storedFacility(f);
+      return stored !== undefined && (stored.name !== f.name || stored.company_id !== lower(f.company_id));
     });
-    if (changedFacilities.length) {
+    if (movedFacilities.length) {
       steps.push({
         kind: 'statement',
         sql: 'update rate_changes set facility_sort = ?, company_id = ? where facility_id = ?',
-        params: changedFacilities.map((f) => [sortKey(f.name), lower(f.company_id), lower(f.id)]),
+        params: movedFacilities.map((f) => [sortKey(f.name), lower(f.company_id), lower(f.id)]),
       });
     }
+    const relistedFacilities = (data.facilities ?? []).filter((f) => {
+      const stored = storedFacility(f);
+      return stored !== undefined && (stored.name !== f.name || stored.time_zone !== (f.time_zone ?? 'UTC'));
+    });
     const renamedTenants = (data.tenants ?? []).filter((t) => {
       const stored = storedTenants.get(lower(t.id));
       return stored !== undefined && stored !== `${t.first_name} ${t.last_name}`;
@@ -462,7 +464,7 @@ export function planWrites(
     };
     rewriteListings(
       'facility_id',
-      changedFacilities.map((f) => lower(f.id)),
+      relistedFacilities.map((f) => lower(f.id)),
     );
     rewriteListings(
       'tenant_id',
