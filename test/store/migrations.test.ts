@@ -145,7 +145,7 @@ describeEachDialect('migrations', (dialect) => {
       ['20261125130000_rate_change_names'],
     ]);
     await migrateToLatest(db.store.db);
-    const [read] = await new SqlRateChangesRepository(db.store.db, db.store.arrays).findByIds([change.id]);
+    const [read] = await new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes).findByIds([change.id]);
     expect(read).toMatchObject({
       tenantName: 'Grace Hopper',
       unitName: 'B-202',
@@ -174,7 +174,7 @@ describeEachDialect('migrations', (dialect) => {
       units: [unit],
       rate_changes: changes,
     });
-    const repository = new SqlRateChangesRepository(db.store.db, db.store.arrays);
+    const repository = new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes);
     const window = {
       companyId: world.company.id,
       after: '2031-01-01T00:00:00.000Z',
@@ -211,7 +211,7 @@ describeEachDialect('migrations', (dialect) => {
       buildItem({ facility_id: f, kind: 'fee', description: 'Admin' }),
     ];
     await importDataset(db.store, { ...worldDataset(world), invoiceable_items: items });
-    const repository = new SqlInvoiceableItemsRepository(db.store.db, db.store.arrays);
+    const repository = new SqlInvoiceableItemsRepository(db.store.db, db.store.arrays, db.store.bytes);
     const listed = async () => Buffer.from((await repository.listingPage(f, {}, 100, 0)).listings).toString();
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');

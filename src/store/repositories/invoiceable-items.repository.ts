@@ -8,7 +8,7 @@ import type {
   InvoiceableItem,
   PricedItem,
 } from '../../domain/invoiceable-items/invoiceable-items.types';
-import type { ArrayRows, Db } from '../database';
+import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../schema';
 
@@ -115,6 +115,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
   constructor(
     private readonly db: Db,
     private readonly arrays: ArrayRows,
+    private readonly bytes: ByteRows,
   ) {
     this.postgres = isPostgres(db);
   }
@@ -196,13 +197,10 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     const joined = this.postgres
       ? sql`(select string_agg(p."listing", ',' order by p."o1", p."o2", p."o3") from (${page}) p)`
       : sql`(select cast(group_concat(p."listing", ',') as blob) from (${page}) p)`;
-    const [[total, listings]] = await this.arrays<[number | string, Uint8Array | string | null]>(sql`
-      select (select count(*) from "invoiceable_items" where ${where}) as "total", ${joined} as "listings"`);
-    return {
-      total: Number(total),
-      listings:
-        listings === null ? NO_LISTINGS : typeof listings === 'string' ? Buffer.from(listings) : listings,
-    };
+    const [[total, listings]] = await this.bytes(sql`
+      select cast((select count(*) from "invoiceable_items" where ${where}) as text) as "total",
+        ${joined} as "listings"`);
+    return { total: Number(total?.toString()), listings: listings ?? NO_LISTINGS };
   }
 
   /** Every item of the facility matching the filter, in list order. */

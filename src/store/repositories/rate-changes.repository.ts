@@ -8,7 +8,7 @@ import type {
 } from '../../domain/rate-changes/rate-changes.ports';
 import type { RateChange } from '../../domain/rate-changes/rate-changes.types';
 import { centsToAmount } from '../../domain/shared/money';
-import type { ArrayRows, Db } from '../database';
+import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 
 /**
@@ -181,6 +181,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
   constructor(
     db: Db,
     private readonly arrays: ArrayRows,
+    private readonly bytes: ByteRows,
   ) {
     this.postgres = isPostgres(db);
   }
@@ -221,7 +222,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
         : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
             from ${this.sqliteKeys(window, plan, days, offset, limit)}
             cross join rate_changes rc on rc.rowid = k."key"`;
-    const [[listings]] = await this.arrays<[Uint8Array | null]>(joined);
+    const [[listings]] = await this.bytes(joined);
     return { totalEntries: entries, listings: listings ?? NO_LISTINGS };
   }
 
@@ -352,27 +353,24 @@ export class SqlRateChangesRepository implements RateChangesRepository {
   }
 
   /**
-   * PostgreSQL: the count and the page's listings, joined in page order, in one statement. The
-   * ordering index includes the listing, so a page walked along it is an index-only scan.
+   * PostgreSQL: the count and the page's listings, joined in page order, in one statement read as
+   * bytes. The ordering index includes the listing, so a page walked along it is an index-only scan.
    */
   private async listingPagePostgres(
     window: RateChangeWindow,
     offset: number,
     limit: number,
   ): Promise<RateChangeListingPage> {
-    const [[entries, listings]] = await this.arrays<[number | string, string | null]>(sql`
+    const [[entries, listings]] = await this.bytes(sql`
       with counts as materialized (select ${this.windowTotal(window, window.createdBy)} as entries)
-      select counts.entries,
+      select counts.entries::text,
         (select string_agg(p.listing, ',' order by p.facility_sort, p.tenant_sort, p.changed_at, p.id)
          from (select listing, facility_sort, tenant_sort, changed_at, id from rate_changes
                where ${this.inWindow(window)} and counts.entries > ${offset}
                order by facility_sort, tenant_sort, changed_at, id
                limit ${limit} offset ${offset}) p) as listings
       from counts`);
-    return {
-      totalEntries: Number(entries),
-      listings: listings === null ? NO_LISTINGS : Buffer.from(listings),
-    };
+    return { totalEntries: Number(entries?.toString()), listings: listings ?? NO_LISTINGS };
   }
 
   private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
