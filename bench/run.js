@@ -217,7 +217,7 @@ async function explainPage(file, window) {
     };
     return statement;
   };
-  await new SqlRateChangesRepository(store.db, store.arrays).listingInWindow(window, 0, 500);
+  await new SqlRateChangesRepository(store.db, store.arrays, store.bytes).listingInWindow(window, 0, 500);
   handle.prepare = prepare;
   const plans = statements.map(({ text, params }) => ({
     sql: text
