@@ -210,6 +210,22 @@ describeEachDialect('cold pages built from the database', (dialect) => {
       }),
     );
 
+    // The count beside the rows; and with no rows (a page past the matches, a window holding
+    // none), still the count.
+    const counted: Array<[string, number, number]> = [
+      [wide, expected.length, Math.min(expected.length, 500)],
+      [url('2026-04-01T00:00:00Z', '&per_page=5&page=2'), narrow.length, 5],
+      [url('2026-04-01T00:00:00Z', '&per_page=5&page=999'), narrow.length, 0],
+      [url('2026-01-01T00:00:00Z', '', '2026-01-02T00:00:00Z'), 0, 0],
+    ];
+    for (const [address, total, rows] of counted) {
+      const body = JSON.parse((await get(address)).body);
+      expect(body.rate_change_updates).toHaveLength(rows);
+      expect(body.meta.pagination.total_entries).toBe(total);
+    }
+    expect(narrow.length).toBeGreaterThan(0);
+    expect(expected.some((c) => c.changedAt < '2026-01-02T00:00:00.000Z')).toBe(false);
+
     // Windows of a few days, read as a merge of each UTC day's rows: a local day that spans two
     // UTC days, three days with a creator, and a later page.
     const within = (after: string, before: string) =>

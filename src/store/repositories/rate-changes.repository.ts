@@ -8,6 +8,7 @@ import type {
 } from '../../domain/rate-changes/rate-changes.ports';
 import type { RateChange } from '../../domain/rate-changes/rate-changes.types';
 import { centsToAmount } from '../../domain/shared/money';
+import { joinedColumn } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 
@@ -174,6 +175,7 @@ export function utcDays(after: string, before: string): string[] | null {
 }
 
 const NO_LISTINGS = new Uint8Array(0);
+const COMMA = 0x2c;
 
 export class SqlRateChangesRepository implements RateChangesRepository {
   private readonly postgres: boolean;
@@ -353,24 +355,29 @@ export class SqlRateChangesRepository implements RateChangesRepository {
   }
 
   /**
-   * PostgreSQL: the count and the page's listings, joined in page order, in one statement read as
-   * bytes. The ordering index includes the listing, so a page walked along it is an index-only scan.
+   * PostgreSQL: the page's listings, each row with the count, in one statement read as bytes, then
+   * joined here. The statement's own ORDER BY gives the rows' order, along the ordering index, which
+   * includes the listing (an index-only scan). Joined by string_agg, the page had cost PostgreSQL
+   * twice the time: the aggregate sorts its input again and builds a 173 KB text. A page with no
+   * rows carries no count, which a second statement reads.
    */
   private async listingPagePostgres(
     window: RateChangeWindow,
     offset: number,
     limit: number,
   ): Promise<RateChangeListingPage> {
-    const [[entries, listings]] = await this.bytes(sql`
-      with counts as materialized (select ${this.windowTotal(window, window.createdBy)} as entries)
-      select counts.entries::text,
-        (select string_agg(p.listing, ',' order by p.facility_sort, p.tenant_sort, p.changed_at, p.id)
-         from (select listing, facility_sort, tenant_sort, changed_at, id from rate_changes
-               where ${this.inWindow(window)} and counts.entries > ${offset}
-               order by facility_sort, tenant_sort, changed_at, id
-               limit ${limit} offset ${offset}) p) as listings
-      from counts`);
-    return { totalEntries: Number(entries?.toString()), listings: listings ?? NO_LISTINGS };
+    const total = this.windowTotal(window, window.createdBy);
+    const rows = await this.bytes(sql`
+      with counts as materialized (select ${total} as entries)
+      select (select entries from counts)::text, listing from rate_changes
+      where ${this.inWindow(window)} and (select entries from counts) > ${offset}
+      order by facility_sort, tenant_sort, changed_at, id
+      limit ${limit} offset ${offset}`);
+    if (rows.length === 0) {
+      const [[entries]] = await this.arrays<[number | string]>(sql`select ${total} as entries`);
+      return { totalEntries: Number(entries), listings: NO_LISTINGS };
+    }
+    return { totalEntries: Number(rows[0][0]?.toString()), listings: joinedColumn(rows, 1, COMMA) };
   }
 
   private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
@@ -385,7 +392,8 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     const split = splitWindow(window.after, window.before);
     const index = this.postgres ? sql`` : sql`indexed by rate_changes_window`;
     const exact = (range: readonly [string, string] | null) =>
-      range === null
+      // An empty edge (a window starting or ending at midnight) is not counted, or planned.
+      range === null || Date.parse(range[0]) >= Date.parse(range[1])
         ? sql`0`
         : sql`(select count(*) from rate_changes ${index}
                where company_id = ${companyId} and changed_at >= ${range[0]} and changed_at < ${range[1]}
