@@ -1,5 +1,6 @@
-import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './database';
+import { isPostgres } from './dialect';
 import * as initial from './migrations/20261121120000_initial';
 import * as rateChangeCounts from './migrations/20261121130000_rate_change_counts';
 import * as paymentMethodGatewayToken from './migrations/20261121140000_payment_method_gateway_token';
@@ -11,6 +12,7 @@ import * as itemListOrder from './migrations/20261125120000_item_list_order';
 import * as rateChangeNames from './migrations/20261125130000_rate_change_names';
 import * as rateChangeListings from './migrations/20261125140000_rate_change_listings';
 import * as itemListings from './migrations/20261125150000_item_listings';
+import * as countKeysCarryCounts from './migrations/20261125160000_count_keys_carry_counts';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125130000_rate_change_names': rateChangeNames,
   '20261125140000_rate_change_listings': rateChangeListings,
   '20261125150000_item_listings': itemListings,
+  '20261125160000_count_keys_carry_counts': countKeysCarryCounts,
 };
 
 /** Every migration's name, oldest first. */
@@ -37,19 +40,30 @@ export interface MigrateOptions {
   schema?: string;
 }
 
-function migrator(db: Db, options: MigrateOptions): Migrator {
-  return new Migrator({ db, provider, migrationTableSchema: options.schema });
+/**
+ * The migrator, its tables in `options.schema` or else, on PostgreSQL, in the connection's current
+ * schema (the first of its search_path). Told no schema, Kysely looks for its tables in every
+ * schema of the database: a second instance kept in another schema of the same database took the
+ * first's tables for its own and failed.
+ */
+async function migrator(db: Db, options: MigrateOptions): Promise<Migrator> {
+  let schema = options.schema;
+  if (schema === undefined && isPostgres(db)) {
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    schema = rows[0]?.schema ?? undefined;
+  }
+  return new Migrator({ db, provider, migrationTableSchema: schema });
 }
 
 /** Brings the database to the latest schema; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<MigrationResultSet> {
-  const result = await migrator(db, options).migrateToLatest();
+  const result = await (await migrator(db, options)).migrateToLatest();
   if (result.error) throw result.error;
   return result;
 }
 
 export async function migrateDown(db: Db, options: MigrateOptions = {}): Promise<MigrationResultSet> {
-  const result = await migrator(db, options).migrateDown();
+  const result = await (await migrator(db, options)).migrateDown();
   if (result.error) throw result.error;
   return result;
 }

@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { sql } from 'kysely';
 import { contractItem } from '../../src/domain/invoiceable-items/item-listing';
 import { rateChangeListing } from '../../src/domain/rate-changes/rate-change-listing';
 import { SqlInvoiceableItemsRepository } from '../../src/store/repositories/invoiceable-items.repository';
-import { migrateDown, migrateToLatest } from '../../src/store/migrator';
+import { MIGRATION_NAMES, migrateDown, migrateToLatest } from '../../src/store/migrator';
+import { openStore } from '../../src/store/database';
 import { SqlRateChangesRepository } from '../../src/store/repositories/rate-changes.repository';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 import {
@@ -18,7 +22,8 @@ import {
   worldDataset,
 } from '../support/factories';
 import { importDataset } from '../../src/store/dataset/dataset.import';
-import { createTestStore, describeEachDialect, type TestStore } from '../support/harness';
+import { activeDialects, createTestStore, describeEachDialect, type TestStore } from '../support/harness';
+import { POSTGRES_URL } from '../support/dialects';
 
 describeEachDialect('migrations', (dialect) => {
   let db: TestStore;
@@ -139,13 +144,16 @@ describeEachDialect('migrations', (dialect) => {
     });
 
     // The listings, which are made from those names, go down first.
-    expect(await takeDown(3)).toEqual([
+    expect(await takeDown(4)).toEqual([
+      ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
       ['20261125140000_rate_change_listings'],
       ['20261125130000_rate_change_names'],
     ]);
     await migrateToLatest(db.store.db);
-    const [read] = await new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes).findByIds([change.id]);
+    const [read] = await new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes).findByIds(
+      [change.id],
+    );
     expect(read).toMatchObject({
       tenantName: 'Grace Hopper',
       unitName: 'B-202',
@@ -185,7 +193,8 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    expect(await takeDown(2)).toEqual([
+    expect(await takeDown(3)).toEqual([
+      ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
       ['20261125140000_rate_change_listings'],
     ]);
@@ -216,10 +225,114 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    expect(await takeDown(1)).toEqual([['20261125150000_item_listings']]);
+    expect(await takeDown(2)).toEqual([
+      ['20261125160000_count_keys_carry_counts'],
+      ['20261125150000_item_listings'],
+    ]);
     await migrateToLatest(db.store.db);
     expect(await listed()).toBe(imported);
     const { entries } = await repository.pricedPage(f, {}, 100, 0);
     expect(imported).toBe(entries.map((priced) => JSON.stringify(contractItem(priced))).join(','));
   });
+
+  it('keeps every window count right down and back up the count keys, which then carry the counts', async () => {
+    await migrateToLatest(db.store.db);
+    const world = buildWorld();
+    const tenant = buildTenant({ facility_id: world.facility.id });
+    const unit = buildUnit({ facility_id: world.facility.id });
+    const of = { facility_id: world.facility.id, tenant_id: tenant.id, unit_id: unit.id };
+    const changes = Array.from({ length: 30 }, (_, i) =>
+      buildRateChange({
+        ...of,
+        created_by: i % 3,
+        changed_at: new Date(Date.UTC(2033, 0, 1) + i * 7 * 3_600_000).toISOString(),
+      }),
+    );
+    await importDataset(db.store, {
+      ...worldDataset(world),
+      tenants: [tenant],
+      units: [unit],
+      rate_changes: changes,
+    });
+    const repository = new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes);
+    const windows = [null, 0, 2].map((createdBy) => ({
+      companyId: world.company.id,
+      after: '2033-01-02T00:00:00.000Z',
+      before: '2033-01-07T12:00:00.000Z',
+      createdBy,
+    }));
+    const counts = async () =>
+      Promise.all(
+        windows.map(async (window) => (await repository.listingInWindow(window, 0, 5)).totalEntries),
+      );
+    const expected = windows.map(
+      (window) =>
+        changes.filter(
+          (c) =>
+            c.changed_at >= window.after &&
+            c.changed_at < window.before &&
+            (window.createdBy === null || c.created_by === window.createdBy),
+        ).length,
+    );
+    expect(expected[0]).toBeGreaterThan(expected[1]);
+    expect(await counts()).toEqual(expected);
+
+    expect(await takeDown(1)).toEqual([['20261125160000_count_keys_carry_counts']]);
+    expect(await counts()).toEqual(expected);
+    await migrateToLatest(db.store.db);
+    expect(await counts()).toEqual(expected);
+    // A write after the change still counts (the triggers' upserts find the new keys).
+    await importDataset(db.store, {
+      version: 1,
+      rate_changes: [buildRateChange({ ...of, changed_at: '2033-01-03T00:00:00.000Z' })],
+    });
+    expect((await counts())[0]).toBe(expected[0] + 1);
+    if (dialect === 'postgres') {
+      const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
+        where schemaname = current_schema() and indexname like 'rate_change%daily_counts_pk'`.execute(
+        db.store.db,
+      );
+      expect(rows).toHaveLength(2);
+      for (const row of rows) expect(row.indexdef).toMatch(/INCLUDE \(entries\)/);
+    }
+  });
+});
+
+describe('migrations of instances sharing one PostgreSQL database', () => {
+  const postgres = activeDialects().includes('postgres');
+  (postgres ? it : it.skip)(
+    postgres
+      ? "migrates each schema named by its URL, another instance's tables beside it"
+      : 'migrates each schema named by its URL (SKIPPED: PostgreSQL did not answer, or DIALECTS leaves it out)',
+    async () => {
+      const schemas = [0, 1].map(() => `t_${randomBytes(6).toString('hex')}`);
+      const admin = new Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        for (const schema of schemas) await admin.query(`create schema ${schema}`);
+        for (const schema of schemas) {
+          // As `serve` and `migrate` open it: the schema in the URL's options, no schema given.
+          const store = openStore(
+            `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+          );
+          try {
+            const result = await migrateToLatest(store.db);
+            expect(result.results?.map((r) => r.migrationName)).toEqual(MIGRATION_NAMES);
+          } finally {
+            await store.close();
+          }
+        }
+        const { rows } = await admin.query<{ schema: string }>(
+          `select table_schema as schema from information_schema.tables
+           where table_name = 'kysely_migration' and table_schema = any($1) order by 1`,
+          [schemas],
+        );
+        expect(rows.map((row) => row.schema)).toEqual([...schemas].sort());
+      } finally {
+        for (const schema of schemas) await admin.query(`drop schema if exists ${schema} cascade`);
+        await admin.end();
+      }
+    },
+    60_000,
+  );
 });
