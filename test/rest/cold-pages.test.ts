@@ -392,6 +392,15 @@ describeEachDialect('cold pages built from the database', (dialect) => {
     startsWith(await t.get(list), serialize(priced));
     startsWith(await get(`${list}?per_page=4&page=3`), serialize(priced.slice(8, 12)));
     startsWith(await get(`${list}/insurance`), serialize(priced.filter((p) => p.item.kind === 'insurance')));
+    // The count beside the rows, and past the last page (no rows) still the count.
+    for (const [page, rows] of [
+      ['?per_page=4&page=3', 4],
+      ['?per_page=4&page=99', 0],
+    ] as const) {
+      const body = JSON.parse((await get(`${list}${page}`)).body);
+      expect(body.invoiceable_items).toHaveLength(rows);
+      expect(body.meta.pagination.total_entries).toBe(priced.length);
+    }
 
     // A retail item's quantity is read from its column, whoever writes it (a sale takes stock
     // with one UPDATE of it); its listing is kept either side of the quantity.

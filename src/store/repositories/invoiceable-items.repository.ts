@@ -8,6 +8,7 @@ import type {
   InvoiceableItem,
   PricedItem,
 } from '../../domain/invoiceable-items/invoiceable-items.types';
+import { joinedColumn } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../schema';
@@ -108,6 +109,7 @@ export function tierOf(row: TierArray): InvoiceableAmount {
 }
 
 const NO_LISTINGS = new Uint8Array(0);
+const COMMA = 0x2c;
 
 export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository {
   private readonly postgres: boolean;
@@ -174,7 +176,8 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
 
   /**
    * The same page as pricedPage, each item as its listing (itemListing; a retail item's stored
-   * quantity put between its two parts), joined by the database into one text, with the count.
+   * quantity put between its two parts), joined into one text, with the count: by SQLite in one
+   * statement, or here from PostgreSQL's rows.
    */
   async listingPage(
     facilityId: string,
@@ -186,21 +189,26 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     const quantity = this.postgres ? sql`"quantity"::text` : sql`"quantity"`;
     const listing = sql`"listing" || case when "listing_rest" is null then ''
       else coalesce(${quantity}, 'null') || "listing_rest" end`;
-    const order = this.listOrder();
-    // PostgreSQL joins in the order it is told (the page's order, as three named columns); SQLite
-    // in the order the page's rows come.
-    const keys = this.postgres
-      ? sql`, ${this.binary('kind')} as "o1", ${this.binary('description', true)} as "o2", ${this.binary('id')} as "o3"`
-      : sql``;
-    const page = sql`select ${listing} as "listing" ${keys} from "invoiceable_items" where ${where}
-      order by ${order} limit ${limit} offset ${offset}`;
-    const joined = this.postgres
-      ? sql`(select string_agg(p."listing", ',' order by p."o1", p."o2", p."o3") from (${page}) p)`
-      : sql`(select cast(group_concat(p."listing", ',') as blob) from (${page}) p)`;
-    const [[total, listings]] = await this.bytes(sql`
-      select cast((select count(*) from "invoiceable_items" where ${where}) as text) as "total",
-        ${joined} as "listings"`);
-    return { total: Number(total?.toString()), listings: listings ?? NO_LISTINGS };
+    const count = sql`(select count(*) from "invoiceable_items" where ${where})`;
+    const page = sql`from "invoiceable_items" where ${where}
+      order by ${this.listOrder()} limit ${limit} offset ${offset}`;
+    if (!this.postgres) {
+      // SQLite joins the listings in the order the page's rows come.
+      const [[total, listings]] = await this.arrays<
+        [number, Uint8Array | null]
+      >(sql`select ${count} as "total",
+        (select cast(group_concat(p."listing", ',') as blob) from (select ${listing} as "listing" ${page}) p)
+        as "listings"`);
+      return { total, listings: listings ?? NO_LISTINGS };
+    }
+    // PostgreSQL: the listings as rows, each with the count, joined here (see the rate change
+    // repository's listingPagePostgres); a page with no rows carries no count.
+    const rows = await this.bytes(sql`select ${count}::text, ${listing} ${page}`);
+    if (rows.length === 0) {
+      const [[total]] = await this.arrays<[number]>(sql`select ${count} as "total"`);
+      return { total: Number(total), listings: NO_LISTINGS };
+    }
+    return { total: Number(rows[0][0]?.toString()), listings: joinedColumn(rows, 1, COMMA) };
   }
 
   /** Every item of the facility matching the filter, in list order. */
