@@ -10,11 +10,45 @@ import type { ArrayRows, Db } from './database';
  * as a binary COPY, whose rows arrive as bytes; the statement's text must hold no `$` but its
  * parameters'.
  */
-export type ByteRows = (query: { compile(db: Db): CompiledQuery }) => Promise<(Buffer | null)[][]>;
+export type ByteRows = (query: { compile(db: Db): CompiledQuery }) => Promise<ByteTable>;
+
+/** The rows of a ByteRows read. */
+export interface ByteTable {
+  readonly rows: number;
+  /** The value in `column` of `row`, null for SQL's null. */
+  value(row: number, column: number): Buffer | null;
+  /** `column` of every row, joined by the byte `separator`; a null counts as empty. */
+  joined(column: number, separator: number): Buffer;
+}
+
+/** A ByteTable of values already made. */
+class ValueTable implements ByteTable {
+  constructor(private readonly values: readonly (readonly (Buffer | null)[])[]) {}
+
+  get rows(): number {
+    return this.values.length;
+  }
+
+  value(row: number, column: number): Buffer | null {
+    return this.values[row][column];
+  }
+
+  joined(column: number, separator: number): Buffer {
+    let length = Math.max(this.values.length - 1, 0);
+    for (const row of this.values) length += row[column]?.length ?? 0;
+    const joined = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const [index, row] of this.values.entries()) {
+      if (index > 0) joined[at++] = separator;
+      at += row[column]?.copy(joined, at) ?? 0;
+    }
+    return joined;
+  }
+}
 
 /** ByteRows on SQLite: the read's values, each turned into bytes. */
 export function sqliteByteRows(arrays: ArrayRows): ByteRows {
-  return async (query) => (await arrays<unknown[]>(query)).map((row) => row.map(sqliteBytes));
+  return async (query) => new ValueTable((await arrays<unknown[]>(query)).map((row) => row.map(sqliteBytes)));
 }
 
 /** ByteRows on PostgreSQL: the read as a binary COPY, its parameters written as literals. */
@@ -24,7 +58,7 @@ export function pgByteRows(db: Db, pool: Pool, onQuery?: (sqlText: string) => vo
     onQuery?.(text);
     const client = await pool.connect();
     try {
-      return binaryCopyRows(await copyOut(client, text));
+      return new BinaryCopyTable(await copyOut(client, text));
     } finally {
       client.release();
     }
@@ -64,22 +98,34 @@ export function withLiterals(compiled: CompiledQuery): string {
  * submits as it is (the form pg-cursor and pg-query-stream take), given each CopyData message's
  * bytes before they are decoded.
  */
+/** Room first made for a COPY's output, doubled as it grows. */
+const COPY_FIRST_BYTES = 64 * 1024;
+
 function copyOut(client: PoolClient, text: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let data = Buffer.allocUnsafe(COPY_FIRST_BYTES);
+    let length = 0;
     let failure: Error | null = null;
     const ignore = () => undefined;
     client.query({
       submit: (connection: { query(text: string): void }) => connection.query(text),
-      // The message's chunk is a view of pg's read buffer, which the next read may overwrite.
-      handleCopyData: (message: { chunk: Buffer }) => chunks.push(Buffer.from(message.chunk)),
+      // The message's chunk is a view of pg's read buffer, which the next read may overwrite: it is
+      // copied at once, after the others (a page of rows is one message a row).
+      handleCopyData: ({ chunk }: { chunk: Buffer }) => {
+        if (length + chunk.length > data.length) {
+          const grown = Buffer.allocUnsafe(Math.max(2 * data.length, length + chunk.length));
+          data.copy(grown, 0, 0, length);
+          data = grown;
+        }
+        length += chunk.copy(data, length);
+      },
       handleError: (error: Error) => {
         // pg sends no ReadyForQuery to a query that failed; the client is ready for the next one.
         failure = error;
         reject(error);
       },
       handleReadyForQuery: () => {
-        if (failure === null) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+        if (failure === null) resolve(data.subarray(0, length));
       },
       handleRowDescription: ignore,
       handleDataRow: ignore,
@@ -96,42 +142,60 @@ const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 /**
  * The rows of a binary COPY (PostgreSQL's "COPY" reference, "Binary Format"): a signature, flags
  * and a header extension, then each row as its field count and each field as its length (-1 for
- * null) and bytes, then -1.
+ * null) and bytes, then -1. Each value is kept as its place in `data`, not as a Buffer of its own:
+ * a page of 500 rows read as 1,000 Buffers took 160 us, and joining them as many again.
  */
-export function binaryCopyRows(data: Buffer): (Buffer | null)[][] {
-  if (!data.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) {
-    throw new Error('not a binary COPY: the signature is missing');
-  }
-  let at = COPY_SIGNATURE.length + 4;
-  at += 4 + data.readInt32BE(at);
-  const rows: (Buffer | null)[][] = [];
-  for (let fields = data.readInt16BE(at); fields !== -1; fields = data.readInt16BE(at)) {
-    at += 2;
-    const row: (Buffer | null)[] = [];
-    for (let field = 0; field < fields; field++) {
-      const length = data.readInt32BE(at);
-      at += 4;
-      if (length === -1) {
-        row.push(null);
-      } else {
-        row.push(data.subarray(at, at + length));
-        at += length;
+export class BinaryCopyTable implements ByteTable {
+  /** Per value, row by row: where its bytes start in `data`, and their length (-1 for null). */
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly width: number;
+
+  constructor(private readonly data: Buffer) {
+    if (!data.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) {
+      throw new Error('not a binary COPY: the signature is missing');
+    }
+    let at = COPY_SIGNATURE.length + 4;
+    at += 4 + data.readInt32BE(at);
+    let width = -1;
+    for (let fields = data.readInt16BE(at); fields !== -1; fields = data.readInt16BE(at)) {
+      if (width === -1) width = fields;
+      if (fields !== width) throw new Error(`a binary COPY row of ${fields} fields among rows of ${width}`);
+      at += 2;
+      for (let field = 0; field < fields; field++) {
+        const length = data.readInt32BE(at);
+        at += 4;
+        this.starts.push(at);
+        this.lengths.push(length);
+        if (length > 0) at += length;
       }
     }
-    rows.push(row);
+    this.width = Math.max(width, 0);
   }
-  return rows;
-}
 
-/** Column `column` of every row, joined by `separator`; a null counts as empty. */
-export function joinedColumn(rows: readonly (Buffer | null)[][], column: number, separator: number): Buffer {
-  let length = Math.max(rows.length - 1, 0);
-  for (const row of rows) length += row[column]?.length ?? 0;
-  const joined = Buffer.allocUnsafe(length);
-  let at = 0;
-  for (const [index, row] of rows.entries()) {
-    if (index > 0) joined[at++] = separator;
-    at += row[column]?.copy(joined, at) ?? 0;
+  get rows(): number {
+    return this.width === 0 ? 0 : this.starts.length / this.width;
   }
-  return joined;
+
+  value(row: number, column: number): Buffer | null {
+    const index = row * this.width + column;
+    const length = this.lengths[index];
+    return length === -1 ? null : this.data.subarray(this.starts[index], this.starts[index] + length);
+  }
+
+  joined(column: number, separator: number): Buffer {
+    const rows = this.rows;
+    let length = Math.max(rows - 1, 0);
+    for (let index = column; index < this.lengths.length; index += this.width) {
+      length += Math.max(this.lengths[index], 0);
+    }
+    const joined = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (let row = 0, index = column; row < rows; row++, index += this.width) {
+      if (row > 0) joined[at++] = separator;
+      const start = this.starts[index];
+      at += this.data.copy(joined, at, start, start + Math.max(this.lengths[index], 0));
+    }
+    return joined;
+  }
 }

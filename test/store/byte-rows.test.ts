@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import { binaryCopyRows, joinedColumn, withLiterals } from '../../src/store/byte-rows';
+import { BinaryCopyTable, withLiterals } from '../../src/store/byte-rows';
 import { createTestStore, describeEachDialect, type TestStore } from '../support/harness';
 
 // Texts a page of listings holds, and texts that would break a statement if a parameter were not
@@ -26,10 +26,10 @@ describeEachDialect('ByteRows', (dialect) => {
       const rows = await db.store.bytes(
         sql`select ${text} as "text", cast(cast(${text.length} as integer) as text) as "length", null as "none"`,
       );
-      expect(rows).toHaveLength(1);
-      expect(rows[0][0]?.equals(Buffer.from(text))).toBe(true);
-      expect(rows[0][1]?.toString()).toBe(String(text.length));
-      expect(rows[0][2]).toBeNull();
+      expect(rows.rows).toBe(1);
+      expect(rows.value(0, 0)?.equals(Buffer.from(text))).toBe(true);
+      expect(rows.value(0, 1)?.toString()).toBe(String(text.length));
+      expect(rows.value(0, 2)).toBeNull();
     }
   });
 
@@ -38,14 +38,25 @@ describeEachDialect('ByteRows', (dialect) => {
     const rows = await db.store.bytes(
       sql`select ${long} as "t" union all select ${'second'} union all select ${'third'}`,
     );
-    expect(rows.map((row) => row[0]?.toString())).toEqual([long, 'second', 'third']);
+    expect(rows.rows).toBe(3);
+    expect([0, 1, 2].map((row) => rows.value(row, 0)?.toString())).toEqual([long, 'second', 'third']);
+  });
+
+  it('joins a column of every row with a separator, a null as empty; no rows join to nothing', async () => {
+    const rows = await db.store.bytes(sql`select ${'1'} as "n", ${'{"a":"é"}'} as "t"
+      union all select ${'2'}, null union all select ${'3'}, ${'{"b":2}'}`);
+    expect(rows.joined(1, 0x2c).toString()).toBe('{"a":"é"},,{"b":2}');
+    expect(rows.joined(0, 0x2c).toString()).toBe('1,2,3');
+    const none = await db.store.bytes(sql`select ${'x'} as "t" where 1 = 0`);
+    expect(none.rows).toBe(0);
+    expect(none.joined(0, 0x2c)).toHaveLength(0);
   });
 
   it('passes numbers, negative ones included, as the values they are', async () => {
     const rows = await db.store.bytes(
       sql`select cast(cast(10-${-3} as integer) as text) as "difference", cast(${2.5} * 2 as text) as "product"`,
     );
-    expect(rows[0].map((value) => value?.toString())).toEqual(['13', '5.0']);
+    expect([0, 1].map((column) => rows.value(0, column)?.toString())).toEqual(['13', '5.0']);
   });
 
   it('rejects a failing statement, and the store answers the next one', async () => {
@@ -54,7 +65,7 @@ describeEachDialect('ByteRows', (dialect) => {
       message: expect.stringMatching(/no_such_table/),
     });
     const rows = await db.store.bytes(sql`select ${'after'} as "t"`);
-    expect(rows[0][0]?.toString()).toBe('after');
+    expect(rows.value(0, 0)?.toString()).toBe('after');
   });
 });
 
@@ -74,20 +85,8 @@ describe('withLiterals', () => {
   });
 });
 
-describe('binaryCopyRows', () => {
+describe('BinaryCopyTable', () => {
   it('refuses bytes that are not a binary COPY', () => {
-    expect(() => binaryCopyRows(Buffer.from('id,name\n1,a\n'))).toThrow(/signature/);
-  });
-});
-
-describe('joinedColumn', () => {
-  it('joins one column of the rows with the separator, a null as empty', () => {
-    const rows = [
-      [Buffer.from('1'), Buffer.from('{"a":"é"}')],
-      [Buffer.from('1'), null],
-      [Buffer.from('1'), Buffer.from('{"b":2}')],
-    ];
-    expect(joinedColumn(rows, 1, 0x2c).toString()).toBe('{"a":"é"},,{"b":2}');
-    expect(joinedColumn([], 1, 0x2c)).toHaveLength(0);
+    expect(() => new BinaryCopyTable(Buffer.from('id,name\n1,a\n'))).toThrow(/signature/);
   });
 });

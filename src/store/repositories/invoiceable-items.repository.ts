@@ -8,7 +8,6 @@ import type {
   InvoiceableItem,
   PricedItem,
 } from '../../domain/invoiceable-items/invoiceable-items.types';
-import { joinedColumn } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../schema';
@@ -204,11 +203,11 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     // PostgreSQL: the listings as rows, each with the count, joined here (see the rate change
     // repository's listingPagePostgres); a page with no rows carries no count.
     const rows = await this.bytes(sql`select ${count}::text, ${listing} ${page}`);
-    if (rows.length === 0) {
+    if (rows.rows === 0) {
       const [[total]] = await this.arrays<[number]>(sql`select ${count} as "total"`);
       return { total: Number(total), listings: NO_LISTINGS };
     }
-    return { total: Number(rows[0][0]?.toString()), listings: joinedColumn(rows, 1, COMMA) };
+    return { total: Number(rows.value(0, 0)?.toString()), listings: rows.joined(1, COMMA) };
   }
 
   /** Every item of the facility matching the filter, in list order. */

@@ -8,7 +8,6 @@ import type {
 } from '../../domain/rate-changes/rate-changes.ports';
 import type { RateChange } from '../../domain/rate-changes/rate-changes.types';
 import { centsToAmount } from '../../domain/shared/money';
-import { joinedColumn } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 
@@ -224,7 +223,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
         : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
             from ${this.sqliteKeys(window, plan, days, offset, limit)}
             cross join rate_changes rc on rc.rowid = k."key"`;
-    const [[listings]] = await this.bytes(joined);
+    const listings = (await this.bytes(joined)).value(0, 0);
     return { totalEntries: entries, listings: listings ?? NO_LISTINGS };
   }
 
@@ -373,11 +372,11 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       where ${this.inWindow(window)} and (select entries from counts) > ${offset}
       order by facility_sort, tenant_sort, changed_at, id
       limit ${limit} offset ${offset}`);
-    if (rows.length === 0) {
+    if (rows.rows === 0) {
       const [[entries]] = await this.arrays<[number | string]>(sql`select ${total} as entries`);
       return { totalEntries: Number(entries), listings: NO_LISTINGS };
     }
-    return { totalEntries: Number(rows[0][0]?.toString()), listings: joinedColumn(rows, 1, COMMA) };
+    return { totalEntries: Number(rows.value(0, 0)?.toString()), listings: rows.joined(1, COMMA) };
   }
 
   private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
