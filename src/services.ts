@@ -147,7 +147,10 @@ export function createServices(
     documents,
     documentPdfs,
     moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs, webhookEvents),
-    invoiceableItems: new InvoiceableItemsService(new SqlInvoiceableItemsRepository(db, store.arrays, store.bytes), clock),
+    invoiceableItems: new InvoiceableItemsService(
+      new SqlInvoiceableItemsRepository(db, store.arrays, store.bytes),
+      clock,
+    ),
     rateChanges: new RateChangesService(new SqlRateChangesRepository(db, store.arrays, store.bytes), clock),
     payments: new PaymentsService(
       new SqlPaymentsRepository(db),
