@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import { escapeLiteral, type Pool, type PoolClient } from 'pg';
 import type { ArrayRows, Db } from './database';
 
@@ -202,4 +202,21 @@ export class BinaryCopyTable implements ByteTable {
     }
     return joined;
   }
+}
+
+const COMMA = 0x2c;
+
+/**
+ * A page of listings read as rows of its count (as text) and a listing: the count, and the listings
+ * joined by commas as the members of a JSON array. A page with no rows carries no count, so then
+ * `count`, an expression, is read on its own.
+ */
+export async function countedListings(
+  rows: ByteTable,
+  arrays: ArrayRows,
+  count: RawBuilder<unknown>,
+): Promise<{ total: number; listings: Buffer }> {
+  if (rows.rows > 0) return { total: Number(rows.value(0, 0)?.toString()), listings: rows.joined(1, COMMA) };
+  const [[total]] = await arrays<[number | string]>(sql`select ${count} as "total"`);
+  return { total: Number(total), listings: Buffer.alloc(0) };
 }

@@ -8,6 +8,7 @@ import type {
   InvoiceableItem,
   PricedItem,
 } from '../../domain/invoiceable-items/invoiceable-items.types';
+import { countedListings } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../schema';
@@ -108,7 +109,6 @@ export function tierOf(row: TierArray): InvoiceableAmount {
 }
 
 const NO_LISTINGS = new Uint8Array(0);
-const COMMA = 0x2c;
 
 export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository {
   private readonly postgres: boolean;
@@ -191,23 +191,20 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     const count = sql`(select count(*) from "invoiceable_items" where ${where})`;
     const page = sql`from "invoiceable_items" where ${where}
       order by ${this.listOrder()} limit ${limit} offset ${offset}`;
-    if (!this.postgres) {
-      // SQLite joins the listings in the order the page's rows come.
-      const [[total, listings]] = await this.arrays<
-        [number, Uint8Array | null]
-      >(sql`select ${count} as "total",
-        (select cast(group_concat(p."listing", ',') as blob) from (select ${listing} as "listing" ${page}) p)
-        as "listings"`);
-      return { total, listings: listings ?? NO_LISTINGS };
+    if (this.postgres) {
+      // PostgreSQL: the listings as rows, each with the count, joined by the store.
+      return countedListings(
+        await this.bytes(sql`select ${count}::text, ${listing} ${page}`),
+        this.arrays,
+        count,
+      );
     }
-    // PostgreSQL: the listings as rows, each with the count, joined here (see the rate change
-    // repository's listingPagePostgres); a page with no rows carries no count.
-    const rows = await this.bytes(sql`select ${count}::text, ${listing} ${page}`);
-    if (rows.rows === 0) {
-      const [[total]] = await this.arrays<[number]>(sql`select ${count} as "total"`);
-      return { total: Number(total), listings: NO_LISTINGS };
-    }
-    return { total: Number(rows.value(0, 0)?.toString()), listings: rows.joined(1, COMMA) };
+    // SQLite joins the listings in the order the page's rows come.
+    const joined = sql`select ${count} as "total",
+      (select cast(group_concat(p."listing", ',') as blob) from (select ${listing} as "listing" ${page}) p)
+      as "listings"`;
+    const [[total, listings]] = await this.arrays<[number, Uint8Array | null]>(joined);
+    return { total, listings: listings ?? NO_LISTINGS };
   }
 
   /** Every item of the facility matching the filter, in list order. */

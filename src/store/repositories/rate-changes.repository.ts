@@ -8,6 +8,7 @@ import type {
 } from '../../domain/rate-changes/rate-changes.ports';
 import type { RateChange } from '../../domain/rate-changes/rate-changes.types';
 import { centsToAmount } from '../../domain/shared/money';
+import { countedListings } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres } from '../dialect';
 
@@ -174,7 +175,6 @@ export function utcDays(after: string, before: string): string[] | null {
 }
 
 const NO_LISTINGS = new Uint8Array(0);
-const COMMA = 0x2c;
 
 export class SqlRateChangesRepository implements RateChangesRepository {
   private readonly postgres: boolean;
@@ -355,10 +355,9 @@ export class SqlRateChangesRepository implements RateChangesRepository {
 
   /**
    * PostgreSQL: the page's listings, each row with the count, in one statement read as bytes, then
-   * joined here. The statement's own ORDER BY gives the rows' order, along the ordering index, which
+   * joined by the store (countedListings). The statement's own ORDER BY gives the rows' order, along the ordering index, which
    * includes the listing (an index-only scan). Joined by string_agg, the page had cost PostgreSQL
-   * twice the time: the aggregate sorts its input again and builds a 173 KB text. A page with no
-   * rows carries no count, which a second statement reads.
+   * twice the time: the aggregate sorts its input again and builds a 173 KB text.
    */
   private async listingPagePostgres(
     window: RateChangeWindow,
@@ -372,11 +371,8 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       where ${this.inWindow(window)} and (select entries from counts) > ${offset}
       order by facility_sort, tenant_sort, changed_at, id
       limit ${limit} offset ${offset}`);
-    if (rows.rows === 0) {
-      const [[entries]] = await this.arrays<[number | string]>(sql`select ${total} as entries`);
-      return { totalEntries: Number(entries), listings: NO_LISTINGS };
-    }
-    return { totalEntries: Number(rows.value(0, 0)?.toString()), listings: rows.joined(1, COMMA) };
+    const page = await countedListings(rows, this.arrays, total);
+    return { totalEntries: page.total, listings: page.listings };
   }
 
   private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
