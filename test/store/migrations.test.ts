@@ -20,9 +20,11 @@ import {
   buildUnit,
   buildWorld,
   worldDataset,
+  type World,
 } from '../support/factories';
 import { importDataset } from '../../src/store/dataset/dataset.import';
-import { activeDialects, createTestStore, describeEachDialect, type TestStore } from '../support/harness';
+import type { DatasetRateChange, DatasetTenant, DatasetUnit } from '../../src/store/dataset/dataset.types';
+import { createTestStore, describeEachDialect, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
 
 describeEachDialect('migrations', (dialect) => {
@@ -40,6 +42,23 @@ describeEachDialect('migrations', (dialect) => {
     }
     return names;
   };
+
+  const rateChangeRepository = () =>
+    new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes);
+
+  /** Imports the world with its one tenant, unit and their rate changes. */
+  const importChanges = (
+    world: World,
+    tenant: DatasetTenant,
+    unit: DatasetUnit,
+    changes: DatasetRateChange[],
+  ) =>
+    importDataset(db.store, {
+      ...worldDataset(world),
+      tenants: [tenant],
+      units: [unit],
+      rate_changes: changes,
+    });
 
   it('takes the revision counters down and back up, and they count writes again', async () => {
     const world = buildWorld();
@@ -136,12 +155,7 @@ describeEachDialect('migrations', (dialect) => {
     const tenant = buildTenant({ facility_id: f, first_name: 'Grace', last_name: 'Hopper' });
     const unit = buildUnit({ facility_id: f, name: 'B-202' });
     const change = buildRateChange({ facility_id: f, tenant_id: tenant.id, unit_id: unit.id });
-    await importDataset(db.store, {
-      ...worldDataset(world),
-      tenants: [tenant],
-      units: [unit],
-      rate_changes: [change],
-    });
+    await importChanges(world, tenant, unit, [change]);
 
     // The listings, which are made from those names, go down first.
     expect(await takeDown(4)).toEqual([
@@ -151,9 +165,7 @@ describeEachDialect('migrations', (dialect) => {
       ['20261125130000_rate_change_names'],
     ]);
     await migrateToLatest(db.store.db);
-    const [read] = await new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes).findByIds(
-      [change.id],
-    );
+    const [read] = await rateChangeRepository().findByIds([change.id]);
     expect(read).toMatchObject({
       tenantName: 'Grace Hopper',
       unitName: 'B-202',
@@ -176,13 +188,8 @@ describeEachDialect('migrations', (dialect) => {
         changed_at: new Date(Date.UTC(2031, 0, 1) + i * 60_000).toISOString(),
       }),
     );
-    await importDataset(db.store, {
-      ...worldDataset(world),
-      tenants: [tenant],
-      units: [unit],
-      rate_changes: changes,
-    });
-    const repository = new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes);
+    await importChanges(world, tenant, unit, changes);
+    const repository = rateChangeRepository();
     const window = {
       companyId: world.company.id,
       after: '2031-01-01T00:00:00.000Z',
@@ -248,13 +255,8 @@ describeEachDialect('migrations', (dialect) => {
         changed_at: new Date(Date.UTC(2033, 0, 1) + i * 7 * 3_600_000).toISOString(),
       }),
     );
-    await importDataset(db.store, {
-      ...worldDataset(world),
-      tenants: [tenant],
-      units: [unit],
-      rate_changes: changes,
-    });
-    const repository = new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes);
+    await importChanges(world, tenant, unit, changes);
+    const repository = rateChangeRepository();
     const windows = [null, 0, 2].map((createdBy) => ({
       companyId: world.company.id,
       after: '2033-01-02T00:00:00.000Z',
@@ -299,11 +301,8 @@ describeEachDialect('migrations', (dialect) => {
 });
 
 describe('migrations of instances sharing one PostgreSQL database', () => {
-  const postgres = activeDialects().includes('postgres');
-  (postgres ? it : it.skip)(
-    postgres
-      ? "migrates each schema named by its URL, another instance's tables beside it"
-      : 'migrates each schema named by its URL (SKIPPED: PostgreSQL did not answer, or DIALECTS leaves it out)',
+  itOnPostgres(
+    "migrates each schema named by its URL, another instance's tables beside it",
     async () => {
       const schemas = [0, 1].map(() => `t_${randomBytes(6).toString('hex')}`);
       const admin = new Client({ connectionString: POSTGRES_URL });

@@ -58,3 +58,12 @@ export function describeEachDialect(name: string, block: (dialect: Dialect) => v
     describe(`${name} [${dialect}]`, () => block(dialect));
   }
 }
+
+/**
+ * A test that needs PostgreSQL: run when it is an active dialect, else skipped under a name that
+ * says why.
+ */
+export function itOnPostgres(name: string, test: () => Promise<void>, timeout?: number): void {
+  if (activeDialects().includes('postgres')) it(name, test, timeout);
+  else it.skip(`${name} (SKIPPED: PostgreSQL did not answer, or DIALECTS leaves it out)`, test, timeout);
+}

@@ -11,7 +11,7 @@ import { migrateToLatest } from '../../src/store/migrator';
 import { tempDir } from '../cli/cli-support';
 import { buildUnit, buildWorld, worldDataset, type World } from '../support/factories';
 import { POSTGRES_URL } from '../support/dialects';
-import { activeDialects } from '../support/harness';
+import { itOnPostgres } from '../support/harness';
 import { startReceiver, verifyDelivery, type TestReceiver } from './receiver';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -144,11 +144,8 @@ describe('webhook delivery across processes', () => {
     expect(row.attempts).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
-  const postgres = activeDialects().includes('postgres');
-  (postgres ? it : it.skip)(
-    postgres
-      ? 'two instances on one PostgreSQL deliver each message once'
-      : 'two instances on one PostgreSQL deliver each message once (SKIPPED: PostgreSQL did not answer, or DIALECTS leaves it out)',
+  itOnPostgres(
+    'two instances on one PostgreSQL deliver each message once',
     async () => {
       const schema = `t_${randomBytes(6).toString('hex')}`;
       const admin = new Client({ connectionString: POSTGRES_URL });
