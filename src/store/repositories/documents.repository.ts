@@ -6,7 +6,7 @@ import {
   type EventDocument,
 } from '../../domain/documents/documents.types';
 import type { Db } from '../database';
-import { isPostgres } from '../dialect';
+import { isPostgres, rowLimit } from '../dialect';
 import type { EventDocumentsTable, EventsTable } from '../schema';
 
 export type EventRow = EventsTable;
@@ -93,7 +93,7 @@ export class SqlDocumentsRepository implements DocumentsRepository {
       .where('event_id', '=', eventId)
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
-      .limit(limit)
+      .limit(rowLimit(limit))
       .offset(offset)
       .execute();
     return rows.map(documentRowToDocument);

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { EventFilter, EventsRepository } from '../../domain/documents/documents.ports';
 import type { DocumentEvent } from '../../domain/documents/documents.types';
 import type { Db } from '../database';
-import { isPostgres } from '../dialect';
+import { isPostgres, rowLimit } from '../dialect';
 import { eventRowToEvent } from './documents.repository';
 
 /** A facility's events, optionally of one type, listed page by page. */
@@ -44,7 +44,7 @@ export class SqlEventsRepository implements EventsRepository {
       .selectAll()
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
-      .limit(limit)
+      .limit(rowLimit(limit))
       .offset(offset)
       .execute();
     return rows.map(eventRowToEvent);

@@ -10,7 +10,7 @@ import type {
 } from '../../domain/invoiceable-items/invoiceable-items.types';
 import { countedListings } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
-import { isPostgres } from '../dialect';
+import { isPostgres, rowLimit } from '../dialect';
 import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../schema';
 
 /** The columns an item is read from, in the order of ItemArray. */
@@ -163,7 +163,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     const count = sql`select count(*) from "invoiceable_items" where ${where}`;
     const rows = await this.arrays<[...ItemArray, number]>(sql`
       select ${ITEM_SELECT}, (${count}) as "total" from "invoiceable_items" where ${where}
-      order by ${this.listOrder()} limit ${limit} offset ${offset}`);
+      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${offset}`);
     if (rows.length === 0) {
       const [[total]] = await this.arrays<[number]>(count);
       return { total: Number(total), entries: [] };
@@ -190,7 +190,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
       else coalesce(${quantity}, 'null') || "listing_rest" end`;
     const count = sql`(select count(*) from "invoiceable_items" where ${where})`;
     const page = sql`from "invoiceable_items" where ${where}
-      order by ${this.listOrder()} limit ${limit} offset ${offset}`;
+      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${offset}`;
     if (this.postgres) {
       // PostgreSQL: the listings as rows, each with the count, joined by the store.
       return countedListings(

@@ -8,7 +8,7 @@ import type {
 import { parseOutboxContent, parseOutboxWebhook } from '../../domain/outbox/outbox.service';
 import type { OutboxMessage, OutboxStatus } from '../../domain/outbox/outbox.types';
 import type { Db } from '../database';
-import { isPostgres } from '../dialect';
+import { isPostgres, rowLimit } from '../dialect';
 import type { Database, OutboxMessagesTable } from '../schema';
 import { insertWebhookEvents } from './webhook-events.writer';
 
@@ -114,7 +114,7 @@ export class SqlOutboxRepository implements OutboxRepository {
               .where(candidates)
               .orderBy(this.binary('next_attempt_at'))
               .orderBy(this.binary('id'))
-              .limit(request.limit)
+              .limit(rowLimit(request.limit))
               .forUpdate()
               .skipLocked(),
         )
@@ -133,7 +133,7 @@ export class SqlOutboxRepository implements OutboxRepository {
       .where(candidates)
       .orderBy('next_attempt_at')
       .orderBy('id')
-      .limit(request.limit)
+      .limit(rowLimit(request.limit))
       .execute();
     const claimed: OutboxMessage[] = [];
     for (const { id } of due) {
@@ -228,7 +228,7 @@ export class SqlOutboxRepository implements OutboxRepository {
     const rows = await query
       .orderBy(this.binary('created_at'), 'desc')
       .orderBy(this.binary('id'), 'desc')
-      .limit(limit)
+      .limit(rowLimit(limit))
       .offset(offset)
       .execute();
     return rows.map(outboxRowToMessage);

@@ -10,7 +10,7 @@ import type { RateChange } from '../../domain/rate-changes/rate-changes.types';
 import { centsToAmount } from '../../domain/shared/money';
 import { countedListings } from '../byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../database';
-import { isPostgres } from '../dialect';
+import { isPostgres, rowLimit } from '../dialect';
 
 /**
  * A rate change's own columns as an array (see ArrayRows): id, facility_id, tenant_id, unit_id,
@@ -295,7 +295,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
 
   /** The page of entries whose columns 2 to 5 are the page's order. */
   private pageOf(offset: number, limit: number): RawBuilder<unknown> {
-    return sql`order by 2, 3, 4, 5 limit ${limit} offset ${offset}`;
+    return sql`order by 2, 3, 4, 5 limit ${rowLimit(limit)} offset ${offset}`;
   }
 
   /**
@@ -338,7 +338,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       sql`(select id as "key", facility_sort, tenant_sort from rate_changes
            where ${this.inWindow(window)} and counts.entries > ${offset}
            order by facility_sort, tenant_sort, changed_at, id
-           limit ${limit} offset ${offset}) k`,
+           limit ${rowLimit(limit)} offset ${offset}) k`,
       sql`, k.facility_sort as facility_sort, k.tenant_sort as tenant_sort`,
     );
     // Each row is a NamedRow, the page's two sort keys, then the count (its last column); with no
@@ -370,7 +370,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       select (select entries from counts)::text, listing from rate_changes
       where ${this.inWindow(window)} and (select entries from counts) > ${offset}
       order by facility_sort, tenant_sort, changed_at, id
-      limit ${limit} offset ${offset}`);
+      limit ${rowLimit(limit)} offset ${offset}`);
     const page = await countedListings(rows, this.arrays, total);
     return { totalEntries: page.total, listings: page.listings };
   }

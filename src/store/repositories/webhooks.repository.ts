@@ -10,7 +10,7 @@ import {
 } from '../../domain/webhooks/webhooks.types';
 import { parseOutboxWebhook } from '../../domain/outbox/outbox.service';
 import type { Db } from '../database';
-import { isPostgres } from '../dialect';
+import { isPostgres, rowLimit } from '../dialect';
 import type { OutboxMessagesTable, WebhookEndpointsTable } from '../schema';
 
 export type WebhookEndpointRow = WebhookEndpointsTable;
@@ -178,7 +178,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
     const rows = await query
       .orderBy(this.binary('created_at'), 'desc')
       .orderBy(this.binary('id'), 'desc')
-      .limit(limit)
+      .limit(rowLimit(limit))
       .execute();
     return rows.map(deliveryRowToDelivery);
   }
