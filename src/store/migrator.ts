@@ -13,6 +13,7 @@ import * as rateChangeNames from './migrations/20261125130000_rate_change_names'
 import * as rateChangeListings from './migrations/20261125140000_rate_change_listings';
 import * as itemListings from './migrations/20261125150000_item_listings';
 import * as countKeysCarryCounts from './migrations/20261125160000_count_keys_carry_counts';
+import * as monthlyRateChangeCounts from './migrations/20261126120000_monthly_rate_change_counts';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125140000_rate_change_listings': rateChangeListings,
   '20261125150000_item_listings': itemListings,
   '20261125160000_count_keys_carry_counts': countKeysCarryCounts,
+  '20261126120000_monthly_rate_change_counts': monthlyRateChangeCounts,
 };
 
 /** Every migration's name, oldest first. */

@@ -250,6 +250,13 @@ export interface RateChangeDailyCountsTable {
   entries: number;
 }
 
+/** Rate changes per company and UTC month (`YYYY-MM`) of changed_at, kept by the same triggers. */
+export interface RateChangeMonthlyCountsTable {
+  company_id: string;
+  month: string;
+  entries: number;
+}
+
 /** The same per creator; rows without created_by are counted only in the daily table. */
 export interface RateChangeCreatorDailyCountsTable {
   company_id: string;
@@ -443,6 +450,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   rate_changes: RateChangesTable;
   rate_change_daily_counts: RateChangeDailyCountsTable;
+  rate_change_monthly_counts: RateChangeMonthlyCountsTable;
   rate_change_creator_daily_counts: RateChangeCreatorDailyCountsTable;
   data_revisions: DataRevisionsTable;
   note_events: NoteEventsTable;

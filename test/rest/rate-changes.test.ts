@@ -4,6 +4,7 @@ import type { DatasetRateChange } from '../../src/store/dataset/dataset.types';
 import {
   choosePagePlan,
   MAX_DAY_RUNS,
+  splitDays,
   splitWindow,
   utcDays,
 } from '../../src/store/repositories/rate-changes.repository';
@@ -538,6 +539,13 @@ describeEachDialect('rate change updates: counts and pages against an oracle', (
     '2026-03-06T00:00:00.000Z',
     '2026-03-07T18:00:00.000Z',
     '2026-03-08T23:59:59.999Z',
+    // Other months, for windows counted by whole months.
+    '2026-01-15T08:00:00.000Z',
+    '2026-01-31T23:59:59.999Z',
+    '2026-02-01T00:00:00.000Z',
+    '2026-02-14T12:00:00.000Z',
+    '2026-04-01T00:00:00.000Z',
+    '2026-04-20T10:00:00.000Z',
   ];
   const tenantNames = ['Ann Alder', 'ann alder', 'Bea Birch', 'Cy Cedar'];
 
@@ -606,9 +614,14 @@ describeEachDialect('rate change updates: counts and pages against an oracle', (
     ['2026-03-02T23:00:00.000Z', '2026-03-03T01:00:00.000Z'], // across one midnight, no whole day
     ['2026-03-03T00:00:00.000Z', '2026-03-04T00:00:00.000Z'], // exactly one day
     ['2026-03-05T06:00:00.000Z', '2026-03-05T06:00:00.000Z'], // empty
-    ['2025-01-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'], // before all rows
-    ['2026-03-09T00:00:00.000Z', '2026-04-01T00:00:00.000Z'], // after all rows
+    ['2025-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'], // before all rows
+    ['2026-04-21T00:00:00.000Z', '2026-06-01T00:00:00.000Z'], // after all rows
     ['2026-02-28T19:00:00.000Z', '2026-03-08T19:00:00.000Z'], // local midnights in New York
+    ['2026-03-09T00:00:00.000Z', '2026-04-01T00:00:00.000Z'], // no row, up to a row at its end
+    ['2026-01-15T08:00:00.000Z', '2026-04-20T10:00:00.000Z'], // partial days, runs of days, whole months
+    ['2026-02-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z'], // whole months only
+    ['2026-01-31T00:00:00.000Z', '2026-03-02T00:00:00.000Z'], // a day, a whole month, a day
+    ['2026-02-02T00:00:00.000Z', '2026-02-28T00:00:00.000Z'], // days inside one month
   ];
 
   async function checkWindows() {
@@ -687,6 +700,16 @@ describeEachDialect('rate change updates: counts and pages against an oracle', (
     expect(perDay.rows.map((r) => ({ ...r, entries: Number(r.entries) }))).toEqual(
       truth.rows.map((r) => ({ ...r, entries: Number(r.entries) })),
     );
+    const perMonth = await sql<{ company_id: string; month: string; entries: number }>`
+      select company_id, month, entries from rate_change_monthly_counts where entries <> 0 order by month`.execute(
+      t.db.store.db,
+    );
+    const monthly = await sql<{ company_id: string; month: string; entries: number }>`
+      select company_id, substr(changed_at, 1, 7) as month, count(*) as entries from rate_changes
+      group by company_id, substr(changed_at, 1, 7) order by month`.execute(t.db.store.db);
+    expect(perMonth.rows.map((r) => ({ ...r, entries: Number(r.entries) }))).toEqual(
+      monthly.rows.map((r) => ({ ...r, entries: Number(r.entries) })),
+    );
   });
 
   it('moves the counts with a facility that changes company', async () => {
@@ -697,13 +720,15 @@ describeEachDialect('rate change updates: counts and pages against an oracle', (
     );
     expect(res.json().meta.pagination.total_entries).toBe(0);
     expect(res.json().rate_change_updates).toEqual([]);
-    const counts = await sql<{ company_id: string; entries: number }>`
-      select company_id, sum(entries) as entries from rate_change_daily_counts group by company_id`.execute(
-      t.db.store.db,
-    );
-    const byCompany = Object.fromEntries(counts.rows.map((r) => [r.company_id, Number(r.entries)]));
-    expect(byCompany[other]).toBe(rows.length);
-    expect(byCompany[t.world.company.id] ?? 0).toBe(0);
+    for (const table of ['rate_change_daily_counts', 'rate_change_monthly_counts']) {
+      const counts = await sql<{ company_id: string; entries: number }>`
+        select company_id, sum(entries) as entries from ${sql.table(table)} group by company_id`.execute(
+        t.db.store.db,
+      );
+      const byCompany = Object.fromEntries(counts.rows.map((r) => [r.company_id, Number(r.entries)]));
+      expect({ table, entries: byCompany[other] }).toEqual({ table, entries: rows.length });
+      expect({ table, entries: byCompany[t.world.company.id] ?? 0 }).toEqual({ table, entries: 0 });
+    }
   });
 });
 
@@ -758,6 +783,36 @@ describe('rate change window arithmetic', () => {
     expect(
       choosePagePlan({ entries: company, windowEntries: company, companyEntries: company }, 500, false, 31),
     ).toBe('ordering');
+  });
+
+  it('counts whole UTC months from the monthly table and the days around them from the daily one', () => {
+    expect(splitDays('2026-01-15', '2026-04-20')).toEqual({
+      months: ['2026-02', '2026-04'],
+      days: [
+        ['2026-01-15', '2026-02-01'],
+        ['2026-04-01', '2026-04-20'],
+      ],
+    });
+    expect(splitDays('2026-02-01', '2026-04-01')).toEqual({ months: ['2026-02', '2026-04'], days: [] });
+    expect(splitDays('2000-01-01', '2100-01-01')).toEqual({ months: ['2000-01', '2100-01'], days: [] });
+    // A year's turn.
+    expect(splitDays('2025-12-31', '2026-02-01')).toEqual({
+      months: ['2026-01', '2026-02'],
+      days: [['2025-12-31', '2026-01-01']],
+    });
+    // No whole month: the days alone.
+    expect(splitDays('2026-02-02', '2026-02-28')).toEqual({
+      months: null,
+      days: [['2026-02-02', '2026-02-28']],
+    });
+    expect(splitDays('2026-01-31', '2026-02-02')).toEqual({
+      months: null,
+      days: [['2026-01-31', '2026-02-02']],
+    });
+    expect(splitDays('9999-12-02', '9999-12-31')).toEqual({
+      months: null,
+      days: [['9999-12-02', '9999-12-31']],
+    });
   });
 
   it('names the UTC days a window touches', () => {

@@ -158,7 +158,8 @@ describeEachDialect('migrations', (dialect) => {
     await importChanges(world, tenant, unit, [change]);
 
     // The listings, which are made from those names, go down first.
-    expect(await takeDown(4)).toEqual([
+    expect(await takeDown(5)).toEqual([
+      ['20261126120000_monthly_rate_change_counts'],
       ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
       ['20261125140000_rate_change_listings'],
@@ -200,7 +201,8 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    expect(await takeDown(3)).toEqual([
+    expect(await takeDown(4)).toEqual([
+      ['20261126120000_monthly_rate_change_counts'],
       ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
       ['20261125140000_rate_change_listings'],
@@ -232,7 +234,8 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    expect(await takeDown(2)).toEqual([
+    expect(await takeDown(3)).toEqual([
+      ['20261126120000_monthly_rate_change_counts'],
       ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
     ]);
@@ -242,27 +245,37 @@ describeEachDialect('migrations', (dialect) => {
     expect(imported).toBe(entries.map((priced) => JSON.stringify(contractItem(priced))).join(','));
   });
 
-  it('keeps every window count right down and back up the count keys, which then carry the counts', async () => {
+  it('keeps every window count right down and back up the monthly counts and the count keys', async () => {
     await migrateToLatest(db.store.db);
     const world = buildWorld();
     const tenant = buildTenant({ facility_id: world.facility.id });
     const unit = buildUnit({ facility_id: world.facility.id });
     const of = { facility_id: world.facility.id, tenant_id: tenant.id, unit_id: unit.id };
+    // Three months of changes, every 70 hours.
     const changes = Array.from({ length: 30 }, (_, i) =>
       buildRateChange({
         ...of,
         created_by: i % 3,
-        changed_at: new Date(Date.UTC(2033, 0, 1) + i * 7 * 3_600_000).toISOString(),
+        changed_at: new Date(Date.UTC(2033, 0, 1) + i * 70 * 3_600_000).toISOString(),
       }),
     );
     await importChanges(world, tenant, unit, changes);
     const repository = rateChangeRepository();
-    const windows = [null, 0, 2].map((createdBy) => ({
-      companyId: world.company.id,
-      after: '2033-01-02T00:00:00.000Z',
-      before: '2033-01-07T12:00:00.000Z',
-      createdBy,
-    }));
+    // A window of whole months between runs of days and partial days, and one inside a month.
+    const windows = [
+      ...[null, 0, 2].map((createdBy) => ({
+        companyId: world.company.id,
+        after: '2033-01-02T05:00:00.000Z',
+        before: '2033-03-07T12:00:00.000Z',
+        createdBy,
+      })),
+      {
+        companyId: world.company.id,
+        after: '2033-01-02T00:00:00.000Z',
+        before: '2033-01-07T12:00:00.000Z',
+        createdBy: null,
+      },
+    ];
     const counts = async () =>
       Promise.all(
         windows.map(async (window) => (await repository.listingInWindow(window, 0, 5)).totalEntries),
@@ -279,22 +292,38 @@ describeEachDialect('migrations', (dialect) => {
     expect(expected[0]).toBeGreaterThan(expected[1]);
     expect(await counts()).toEqual(expected);
 
-    expect(await takeDown(1)).toEqual([['20261125160000_count_keys_carry_counts']]);
-    expect(await counts()).toEqual(expected);
+    expect(await takeDown(2)).toEqual([
+      ['20261126120000_monthly_rate_change_counts'],
+      ['20261125160000_count_keys_carry_counts'],
+    ]);
+    // Written while the daily counts alone are kept, counted in the months made from them.
+    const writes = [
+      buildRateChange({ ...of, changed_at: '2033-02-10T00:00:00.000Z' }),
+      buildRateChange({ ...of, changed_at: '2033-02-03T00:00:00.000Z' }),
+    ];
+    await importDataset(db.store, { version: 1, rate_changes: [writes[0]] });
     await migrateToLatest(db.store.db);
+    expected[0] += 1;
     expect(await counts()).toEqual(expected);
     // A write after the change still counts (the triggers' upserts find the new keys).
-    await importDataset(db.store, {
-      version: 1,
-      rate_changes: [buildRateChange({ ...of, changed_at: '2033-01-03T00:00:00.000Z' })],
-    });
+    await importDataset(db.store, { version: 1, rate_changes: [writes[1]] });
     expect((await counts())[0]).toBe(expected[0] + 1);
+    changes.push(...writes);
+    const monthly = await db.store.db
+      .selectFrom('rate_change_monthly_counts')
+      .select(['month', 'entries'])
+      .where('company_id', '=', world.company.id)
+      .orderBy('month')
+      .execute();
+    expect(monthly.map((row) => [row.month, Number(row.entries)])).toEqual([
+      ['2033-01', changes.filter((c) => c.changed_at < '2033-02').length],
+      ['2033-02', changes.filter((c) => c.changed_at.startsWith('2033-02')).length],
+      ['2033-03', changes.filter((c) => c.changed_at.startsWith('2033-03')).length],
+    ]);
     if (dialect === 'postgres') {
       const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
-        where schemaname = current_schema() and indexname like 'rate_change%daily_counts_pk'`.execute(
-        db.store.db,
-      );
-      expect(rows).toHaveLength(2);
+        where schemaname = current_schema() and indexname like 'rate_change%_counts_pk'`.execute(db.store.db);
+      expect(rows).toHaveLength(3);
       for (const row of rows) expect(row.indexdef).toMatch(/INCLUDE \(entries\)/);
     }
   });

@@ -217,14 +217,21 @@ async function rowCount(
   return Number(row.n);
 }
 
-/** The day counts as stored, without the zero rows deletes may leave. */
-async function dailyCounts(store: Store) {
+/** The day and month counts as stored, without the zero rows deletes may leave. */
+async function rateChangeCounts(store: Store) {
   const daily = await store.db
     .selectFrom('rate_change_daily_counts')
     .select(['company_id', 'day', 'entries'])
     .where('entries', '<>', 0)
     .orderBy('company_id')
     .orderBy('day')
+    .execute();
+  const monthly = await store.db
+    .selectFrom('rate_change_monthly_counts')
+    .select(['company_id', 'month', 'entries'])
+    .where('entries', '<>', 0)
+    .orderBy('company_id')
+    .orderBy('month')
     .execute();
   const creators = await store.db
     .selectFrom('rate_change_creator_daily_counts')
@@ -236,6 +243,7 @@ async function dailyCounts(store: Store) {
     .execute();
   return {
     daily: daily.map((r) => ({ ...r, entries: Number(r.entries) })),
+    monthly: monthly.map((r) => ({ ...r, entries: Number(r.entries) })),
     creators: creators.map((r) => ({ ...r, entries: Number(r.entries) })),
   };
 }
@@ -287,15 +295,16 @@ describeEachDialect('seedDemoData', (dialect) => {
     expect(await rowCount(t.store, 'event_documents')).toBe(larger.counts.event_documents);
   });
 
-  it('leaves the per-day rate change counts exactly as row-by-row imports would', async () => {
+  it('leaves the per-day and per-month rate change counts exactly as row-by-row imports would', async () => {
     await seedDemoData(t.store, { scale: 1, today: TODAY });
-    const seeded = await dailyCounts(t.store);
+    const seeded = await rateChangeCounts(t.store);
     expect(seeded.daily.reduce((n, r) => n + r.entries, 0)).toBe(data.rate_changes!.length);
+    expect(seeded.monthly.reduce((n, r) => n + r.entries, 0)).toBe(data.rate_changes!.length);
 
     const plain = await createTestStore(dialect);
     try {
       for (const part of demoDatasetParts({ scale: 1, today: TODAY })) await importDataset(plain.store, part);
-      expect(seeded).toEqual(await dailyCounts(plain.store));
+      expect(seeded).toEqual(await rateChangeCounts(plain.store));
     } finally {
       await plain.close();
     }

@@ -53,7 +53,11 @@ export const ANALYZE_AFTER_ROWS = 1000;
 
 /** Tables written by triggers as the keyed tables are loaded. */
 const DERIVED_TABLES: Record<string, readonly string[]> = {
-  rate_changes: ['rate_change_daily_counts', 'rate_change_creator_daily_counts'],
+  rate_changes: [
+    'rate_change_daily_counts',
+    'rate_change_monthly_counts',
+    'rate_change_creator_daily_counts',
+  ],
 };
 
 /**

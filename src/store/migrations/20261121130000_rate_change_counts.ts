@@ -42,8 +42,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .$call((b) => (pg ? b : b.modifyEnd(sql`without rowid`)))
     .execute();
 
-  if (pg) await createPostgresTriggers(db);
-  else await createSqliteTriggers(db);
+  if (pg) await createPostgresTriggers(db, { monthly: false });
+  else await createSqliteTriggers(db, { monthly: false });
 
   await sql`
     insert into rate_change_daily_counts (company_id, day, entries)
@@ -56,17 +56,37 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
 }
 
-async function createSqliteTriggers(db: Kysely<unknown>): Promise<void> {
+/**
+ * What the count triggers keep besides the per-day tables: with `monthly`, the per-month table of
+ * migration 20261126120000_monthly_rate_change_counts too.
+ */
+export interface CountTables {
+  monthly: boolean;
+}
+
+/** SQLite's row triggers that keep the count tables exact. */
+export async function createSqliteTriggers(db: Kysely<unknown>, { monthly }: CountTables): Promise<void> {
+  const addMonth = monthly
+    ? sql`insert into rate_change_monthly_counts (company_id, month, entries)
+          values (new.company_id, substr(new.changed_at, 1, 7), 1)
+          on conflict (company_id, month) do update set entries = entries + 1;`
+    : sql``;
+  const removeMonth = monthly
+    ? sql`update rate_change_monthly_counts set entries = entries - 1
+          where company_id = old.company_id and month = substr(old.changed_at, 1, 7);`
+    : sql``;
   const add = sql`
     insert into rate_change_daily_counts (company_id, day, entries)
     values (new.company_id, substr(new.changed_at, 1, 10), 1)
     on conflict (company_id, day) do update set entries = entries + 1;
+    ${addMonth}
     insert into rate_change_creator_daily_counts (company_id, created_by, day, entries)
     select new.company_id, new.created_by, substr(new.changed_at, 1, 10), 1 where new.created_by is not null
     on conflict (company_id, created_by, day) do update set entries = entries + 1;`;
   const remove = sql`
     update rate_change_daily_counts set entries = entries - 1
     where company_id = old.company_id and day = substr(old.changed_at, 1, 10);
+    ${removeMonth}
     update rate_change_creator_daily_counts set entries = entries - 1
     where company_id = old.company_id and created_by = old.created_by and day = substr(old.changed_at, 1, 10);`;
   await sql`create trigger rate_changes_count_insert after insert on rate_changes begin ${add} end`.execute(
@@ -99,10 +119,19 @@ const TRANSITION_TABLES = {
 } as const;
 
 /**
- * Statement-level triggers: one grouped upsert per statement, not one per row, for bulk imports.
- * The functions keep the migration's search_path, so a session with another one still finds the tables.
+ * PostgreSQL's statement-level triggers: one grouped upsert per statement and table, not one per
+ * row, for bulk imports. The functions keep the migration's search_path, so a session with another
+ * one still finds the tables.
  */
-async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
+export async function createPostgresTriggers(db: Kysely<unknown>, { monthly }: CountTables): Promise<void> {
+  const monthlyStep = monthly
+    ? sql`, monthly as (
+          insert into rate_change_monthly_counts as c (company_id, month, entries)
+          select company_id, substr(day, 1, 7), sum(n) from delta group by company_id, substr(day, 1, 7)
+          having sum(n) <> 0
+          on conflict (company_id, month) do update set entries = c.entries + excluded.entries
+        )`
+    : sql``;
   for (const event of ['insert', 'update', 'delete'] as const) {
     await sql`
       create function ${sql.raw(`rate_change_counts_on_${event}`)}() returns trigger language plpgsql
@@ -114,6 +143,7 @@ async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
           select company_id, day, sum(n) from delta group by company_id, day having sum(n) <> 0
           on conflict (company_id, day) do update set entries = c.entries + excluded.entries
         )
+        ${monthlyStep}
         insert into rate_change_creator_daily_counts as c (company_id, created_by, day, entries)
         select company_id, created_by, day, sum(n) from delta where created_by is not null
         group by company_id, created_by, day having sum(n) <> 0
@@ -129,7 +159,8 @@ async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-export async function down(db: Kysely<unknown>): Promise<void> {
+/** Drops the count triggers (and PostgreSQL's functions behind them). */
+export async function dropCountTriggers(db: Kysely<unknown>): Promise<void> {
   const pg = isPostgres(db);
   for (const event of ['insert', 'update', 'delete']) {
     const trigger = sql.id(`rate_changes_count_${event}`);
@@ -140,6 +171,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       await sql`drop trigger if exists ${trigger}`.execute(db);
     }
   }
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await dropCountTriggers(db);
   await db.schema.dropTable('rate_change_creator_daily_counts').ifExists().execute();
   await db.schema.dropTable('rate_change_daily_counts').ifExists().execute();
   await db.schema.dropIndex('rate_changes_order').execute();

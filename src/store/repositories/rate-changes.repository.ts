@@ -120,6 +120,24 @@ export function splitWindow(after: string, before: string) {
   };
 }
 
+/**
+ * Splits the whole UTC days [first, end) (YYYY-MM-DD) into whole UTC months (YYYY-MM), counted from
+ * the per-month table, and the runs of days before and after them, counted from the per-day table;
+ * no range is empty.
+ */
+export function splitDays(first: string, end: string) {
+  const from = new Date(first);
+  const monthsFrom =
+    from.getUTCDate() === 1 ? from.getTime() : Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1);
+  const to = new Date(end);
+  const monthsTo = Date.UTC(to.getUTCFullYear(), to.getUTCMonth(), 1);
+  if (monthsFrom >= monthsTo) return { months: null, days: [[first, end] as const] };
+  const days = [[first, dayOf(monthsFrom)] as const, [dayOf(monthsTo), end] as const].filter(
+    ([start, stop]) => start < stop,
+  );
+  return { months: [dayOf(monthsFrom).slice(0, 7), dayOf(monthsTo).slice(0, 7)] as const, days };
+}
+
 // Relative costs on SQLite, measured on 1,000,000 rows (bench/README.md): walking the ordering
 // index costs 1 per entry (3 when created_by is checked); the window plan costs 1 per entry of the
 // time window plus 4 per match it sorts; merging runs of days costs MERGE_COST per row taken and
@@ -381,7 +399,11 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       ${window.createdBy === null ? sql`` : sql`and created_by = ${window.createdBy}`}`;
   }
 
-  /** The rows in the window (of one creator when given): whole UTC days from the per-day tables, and the partial days at its ends. */
+  /**
+   * The rows in the window (of one creator when given): its whole UTC months from the per-month
+   * table (per day for a creator), its other whole UTC days from the per-day tables, and the
+   * partial days at its ends.
+   */
   private windowTotal(window: RateChangeWindow, creator: number | null): RawBuilder<number> {
     const { companyId } = window;
     const split = splitWindow(window.after, window.before);
@@ -394,14 +416,21 @@ export class SqlRateChangesRepository implements RateChangesRepository {
                where company_id = ${companyId} and changed_at >= ${range[0]} and changed_at < ${range[1]}
                ${creator === null ? sql`` : sql`and created_by = ${creator}`})`;
     let days = sql`0`;
-    if (split.days !== null) {
+    if (split.days !== null && creator !== null) {
       const [first, end] = split.days;
-      days =
-        creator === null
-          ? sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
-                 where company_id = ${companyId} and day >= ${first} and day < ${end})`
-          : sql`(select coalesce(sum(entries), 0) from rate_change_creator_daily_counts
+      days = sql`(select coalesce(sum(entries), 0) from rate_change_creator_daily_counts
                  where company_id = ${companyId} and created_by = ${creator} and day >= ${first} and day < ${end})`;
+    } else if (split.days !== null) {
+      const { months, days: runs } = splitDays(...split.days);
+      const sums = runs.map(
+        ([first, end]) => sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
+          where company_id = ${companyId} and day >= ${first} and day < ${end})`,
+      );
+      if (months !== null) {
+        sums.push(sql`(select coalesce(sum(entries), 0) from rate_change_monthly_counts
+          where company_id = ${companyId} and month >= ${months[0]} and month < ${months[1]})`);
+      }
+      days = sql.join(sums, sql` + `);
     }
     return sql<number>`(${days} + ${exact(split.head)} + ${exact(split.tail)})`;
   }
@@ -412,7 +441,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     const [[entries, windowEntries, companyEntries]] = await this.arrays<[number, number, number]>(sql`
       select ${this.windowTotal(window, createdBy)} as entries,
              ${createdBy === null ? sql`0` : this.windowTotal(window, null)} as window_entries,
-             (select coalesce(sum(entries), 0) from rate_change_daily_counts
+             (select coalesce(sum(entries), 0) from rate_change_monthly_counts
               where company_id = ${companyId}) as company_entries`);
     return {
       entries: Number(entries),

@@ -158,9 +158,12 @@ async function inSqliteFastPath(handle: SqliteHandle, load: () => Promise<void>)
 function recountRateChanges(handle: SqliteHandle): void {
   handle.exec(`
     delete from rate_change_daily_counts;
+    delete from rate_change_monthly_counts;
     delete from rate_change_creator_daily_counts;
     insert into rate_change_daily_counts (company_id, day, entries)
       select company_id, substr(changed_at, 1, 10), count(*) from rate_changes group by 1, 2;
+    insert into rate_change_monthly_counts (company_id, month, entries)
+      select company_id, substr(day, 1, 7), sum(entries) from rate_change_daily_counts group by 1, 2;
     insert into rate_change_creator_daily_counts (company_id, created_by, day, entries)
       select company_id, created_by, substr(changed_at, 1, 10), count(*) from rate_changes
       where created_by is not null group by 1, 2, 3;
