@@ -3,8 +3,11 @@ import type { CacheMemory } from './cache-memory';
 
 /** A serialized page and what its envelope needs besides it. */
 export interface CachedPage<M> {
-  /** The page's serialized data, ready to send. */
-  readonly bytes: Buffer;
+  /**
+   * The page's serialized data, ready to send: whole, or in parts sent one after another (a list's
+   * joined rows between its opening and closing bytes, which need no copy into one buffer first).
+   */
+  readonly bytes: Uint8Array | readonly Uint8Array[];
   /** What is kept beside it (pagination, for instance). */
   readonly meta: M;
 }
@@ -74,7 +77,7 @@ export class PageCache {
     const current = this.memory.peek<Entry>(key);
     // A slower build of an older revision must not replace a newer page.
     if (current !== undefined && newer(current.token, token)) return;
-    this.memory.set(key, { token, page } satisfies Entry, page.bytes.length);
+    this.memory.set(key, { token, page } satisfies Entry, byteLength(page.bytes));
   }
 }
 
@@ -83,4 +86,9 @@ function newer(a: string, b: string): boolean {
   const [aAll, aOwn] = a.split('.').map(Number);
   const [bAll, bOwn] = b.split('.').map(Number);
   return aAll > bAll || (aAll === bAll && aOwn > bOwn);
+}
+
+function byteLength(bytes: CachedPage<unknown>['bytes']): number {
+  if (bytes instanceof Uint8Array) return bytes.length;
+  return bytes.reduce((total, part) => total + part.length, 0);
 }

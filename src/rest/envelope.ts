@@ -116,12 +116,12 @@ const OPEN_BRACE = Buffer.from('{');
 
 /**
  * Sends a 200 whose data part is already serialized: `fragment` is the members of the data object
- * (`"key":value,...`). The bytes are those `sendOk` writes for the same data.
+ * (`"key":value,...`), whole or in parts. The bytes are those `sendOk` writes for the same data.
  */
 export function sendOkSerialized(
   request: FastifyRequest,
   reply: FastifyReply,
-  fragment: Buffer,
+  fragment: Uint8Array | readonly Uint8Array[],
   pagination?: PageMeta,
 ): FastifyReply {
   const meta = JSON.stringify(okMeta(request, pagination));
@@ -132,7 +132,11 @@ export function sendOkSerialized(
     // Unchanged since the caller's copy: no body (RFC 9110 15.4.5).
     if (noneMatchHolds(request.headers['if-none-match'], tag)) return reply.code(304).send();
   }
-  const body = Buffer.concat([OPEN_BRACE, fragment, utf8(`,"meta":${meta}}`)]);
+  const tail = utf8(`,"meta":${meta}}`);
+  // One copy of a page into the answer, its parts included.
+  const body = Buffer.concat(
+    fragment instanceof Uint8Array ? [OPEN_BRACE, fragment, tail] : [OPEN_BRACE, ...fragment, tail],
+  );
   return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(body);
 }
 

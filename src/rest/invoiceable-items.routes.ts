@@ -99,8 +99,7 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
             list,
             pageRequest,
           );
-          const bytes = Buffer.concat([LIST_OPEN, listings, LIST_CLOSE]);
-          return { bytes, meta: pagination };
+          return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
         });
         request.envelope.defaults = { page: page.meta.current_page, per_page: page.meta.per_page };
         return sendOkSerialized(request, reply, page.bytes, page.meta);

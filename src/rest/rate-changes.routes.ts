@@ -72,7 +72,7 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
         // Each rate change is kept as the contract lists it (rateChangeListing): the page is their
         // texts, joined by the database.
         const { listings, pagination } = await services.rateChanges.listingPage(query);
-        return { bytes: Buffer.concat([LIST_OPEN, listings, LIST_CLOSE]), meta: pagination };
+        return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
       });
       Object.assign(request.envelope.defaults, query.defaults);
       request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };

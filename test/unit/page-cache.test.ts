@@ -76,6 +76,17 @@ describe('PageCache', () => {
     expect(rebuilt).toEqual(['b']);
   });
 
+  it('counts every part of a page kept in parts', async () => {
+    const { repository } = counters();
+    const cache = new PageCache(repository, new CacheMemory(8 * 1024));
+    const parts = [Buffer.from('['), Buffer.alloc(1000, 'x'), Buffer.alloc(1000, 'y'), Buffer.from(']')];
+    await cache.get('items:f', 'parts', async () => ({ bytes: parts, meta: null }));
+    // 2,002 bytes in four parts, and the entry's own: more than a quarter of 8 KiB, so not kept.
+    expect(cache.size).toBe(0);
+    await cache.get('items:f', 'part', async () => ({ bytes: parts.slice(0, 2), meta: null }));
+    expect(cache.size).toBeGreaterThanOrEqual(1001);
+  });
+
   it('keeps no page larger than a quarter of its bytes, and nothing at all when sized 0', async () => {
     const { repository } = counters();
     const small = new PageCache(repository, new CacheMemory(4 * 1024));
