@@ -233,11 +233,8 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     // the CROSS JOIN keeps the keys as the outer loop, so group_concat takes the rows in their order.
     const joined =
       plan === 'ordering'
-        ? sql`select cast(group_concat(p.listing, ',') as blob) as listings from (${this.sqliteEntries(
-            'rate_changes_order',
-            this.inWindow(window),
-            sql`listing`,
-          )} ${this.pageOf(offset, limit)}) p`
+        ? sql`select cast(group_concat(p.listing, ',') as blob) as listings
+            from (${this.sqliteWalk('rate_changes_order', window, sql`listing`, offset, limit)}) p`
         : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
             from ${this.sqliteKeys(window, plan, days, offset, limit)}
             cross join rate_changes rc on rc.rowid = k."key"`;
@@ -288,10 +285,9 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     offset: number,
     limit: number,
   ): RawBuilder<unknown> {
-    const page = this.pageOf(offset, limit);
     if (plan !== 'days' || days === null) {
       const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
-      return sql`(select "key" from (${this.sqliteEntries(index, this.inWindow(window), sql`rowid as "key"`)} ${page})) k`;
+      return sql`(${this.sqliteWalk(index, window, sql`rowid as "key"`, offset, limit)}) k`;
     }
     // One run per UTC day, each in the page's order along rate_changes_day. A compound select's
     // ORDER BY over runs that each come in that order is a merge, which stops at the page's end.
@@ -302,18 +298,30 @@ export class SqlRateChangesRepository implements RateChangesRepository {
         sql`rowid as "key"`,
       ),
     );
-    return sql`(select "key" from (${sql.join(runs, sql` union all `)} ${page})) k`;
+    return sql`(select "key" from (${sql.join(runs, sql` union all `)}
+      order by 2, 3, 4, 5 limit ${rowLimit(limit)} offset ${offset})) k`;
   }
 
-  /** SQLite: `first`, then the four columns of the page's order (2 to 5), along `index`. */
+  /**
+   * SQLite: `first` of the window's page along `index`. Only `first` is selected: each column more
+   * is one more value read per entry (the whole history's page took 230 us with its order's four
+   * columns selected, 190 without).
+   */
+  private sqliteWalk(
+    index: string,
+    window: RateChangeWindow,
+    first: RawBuilder<unknown>,
+    offset: number,
+    limit: number,
+  ) {
+    return sql`select ${first} from rate_changes indexed by ${sql.id(index)} where ${this.inWindow(window)}
+      order by facility_sort, tenant_sort, changed_at, id limit ${rowLimit(limit)} offset ${offset}`;
+  }
+
+  /** SQLite: `first`, then the four columns of the page's order (2 to 5), along `index`: a run a compound select orders. */
   private sqliteEntries(index: string, where: RawBuilder<SqlBool>, first: RawBuilder<unknown>) {
     return sql`select ${first}, facility_sort, tenant_sort, changed_at, id
       from rate_changes indexed by ${sql.id(index)} where ${where}`;
-  }
-
-  /** The page of entries whose columns 2 to 5 are the page's order. */
-  private pageOf(offset: number, limit: number): RawBuilder<unknown> {
-    return sql`order by 2, 3, 4, 5 limit ${rowLimit(limit)} offset ${offset}`;
   }
 
   /**
