@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { escapeLiteral, type Pool, type PoolClient } from 'pg';
 import type { ArrayRows, Db } from './database';
 
@@ -214,9 +214,9 @@ const COMMA = 0x2c;
 export async function countedListings(
   rows: ByteTable,
   arrays: ArrayRows,
-  count: RawBuilder<unknown>,
+  count: { compile(db: Db): CompiledQuery },
 ): Promise<{ total: number; listings: Buffer }> {
   if (rows.rows > 0) return { total: Number(rows.value(0, 0)?.toString()), listings: rows.joined(1, COMMA) };
-  const [[total]] = await arrays<[number | string]>(sql`select ${count} as "total"`);
+  const [[total]] = await arrays<[number | string]>(count);
   return { total: Number(total), listings: Buffer.alloc(0) };
 }

@@ -9,6 +9,7 @@ import type {
   PricedItem,
 } from '../../domain/invoiceable-items/invoiceable-items.types';
 import { countedListings } from '../byte-rows';
+import { CompiledStatements } from '../compiled-statements';
 import type { ArrayRows, ByteRows, Db } from '../database';
 import { isPostgres, rowLimit } from '../dialect';
 import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../schema';
@@ -113,12 +114,15 @@ const NO_LISTINGS = new Uint8Array(0);
 export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository {
   private readonly postgres: boolean;
 
+  private readonly statements: CompiledStatements;
+
   constructor(
     private readonly db: Db,
     private readonly arrays: ArrayRows,
     private readonly bytes: ByteRows,
   ) {
     this.postgres = isPostgres(db);
+    this.statements = new CompiledStatements(db);
   }
 
   /**
@@ -133,9 +137,13 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
   }
 
   /** The facility's items a list holds. */
-  private matching(facilityId: string, filter: ItemFilter): RawBuilder<SqlBool> {
+  private matching(
+    facilityId: unknown,
+    filter: ItemFilter,
+    kind: unknown = filter.kind,
+  ): RawBuilder<SqlBool> {
     return sql<SqlBool>`"facility_id" = ${facilityId}
-      ${filter.kind ? sql`and "kind" = ${filter.kind}` : sql``}
+      ${filter.kind ? sql`and "kind" = ${kind}` : sql``}
       ${filter.rentalCenterEligible ? sql`and "rental_center_eligible" = 1` : sql``}`;
   }
 
@@ -184,25 +192,41 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     limit: number,
     offset: number,
   ): Promise<{ total: number; listings: Uint8Array }> {
-    const where = this.matching(facilityId, filter);
+    // Compiled once per shape: the filters present and the page size.
+    const shape = `${filter.kind ? 'kind' : '-'} ${filter.rentalCenterEligible ? 'eligible' : '-'} ${limit}`;
+    const values = [facilityId, filter.kind, offset];
+    const count = (slot: (index: number) => unknown) =>
+      sql`(select count(*) from "invoiceable_items" where ${this.matching(slot(0), filter, slot(1))})`;
     const quantity = this.postgres ? sql`"quantity"::text` : sql`"quantity"`;
     const listing = sql`"listing" || case when "listing_rest" is null then ''
       else coalesce(${quantity}, 'null') || "listing_rest" end`;
-    const count = sql`(select count(*) from "invoiceable_items" where ${where})`;
-    const page = sql`from "invoiceable_items" where ${where}
-      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${offset}`;
+    const page = (slot: (index: number) => unknown) => sql`from "invoiceable_items"
+      where ${this.matching(slot(0), filter, slot(1))}
+      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${slot(2)}`;
     if (this.postgres) {
       // PostgreSQL: the listings as rows, each with the count, joined by the store.
-      return countedListings(
-        await this.bytes(sql`select ${count}::text, ${listing} ${page}`),
-        this.arrays,
-        count,
+      const rows = await this.bytes(
+        this.statements.statement(
+          `listings ${shape}`,
+          values,
+          (slot) => sql`select ${count(slot)}::text, ${listing} ${page(slot)}`,
+        ),
       );
+      const total = this.statements.statement(
+        `count ${shape}`,
+        values,
+        (slot) => sql`select ${count(slot)} as "total"`,
+      );
+      return countedListings(rows, this.arrays, total);
     }
     // SQLite joins the listings in the order the page's rows come.
-    const joined = sql`select ${count} as "total",
-      (select cast(group_concat(p."listing", ',') as blob) from (select ${listing} as "listing" ${page}) p)
-      as "listings"`;
+    const joined = this.statements.statement(
+      `listings ${shape}`,
+      values,
+      (slot) => sql`select ${count(slot)} as "total",
+        (select cast(group_concat(p."listing", ',') as blob) from (select ${listing} as "listing" ${page(slot)}) p)
+        as "listings"`,
+    );
     const [[total, listings]] = await this.arrays<[number, Uint8Array | null]>(joined);
     return { total, listings: listings ?? NO_LISTINGS };
   }

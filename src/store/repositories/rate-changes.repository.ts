@@ -397,7 +397,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       where ${this.inWindow(window)} and (select entries from counts) > ${offset}
       order by facility_sort, tenant_sort, changed_at, id
       limit ${rowLimit(limit)} offset ${offset}`);
-    const page = await countedListings(rows, this.arrays, total);
+    const page = await countedListings(rows, this.arrays, sql`select ${total} as "total"`);
     return { totalEntries: page.total, listings: page.listings };
   }
 
