@@ -622,6 +622,7 @@ describeEachDialect('rate change updates: counts and pages against an oracle', (
     ['2026-02-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z'], // whole months only
     ['2026-01-31T00:00:00.000Z', '2026-03-02T00:00:00.000Z'], // a day, a whole month, a day
     ['2026-02-02T00:00:00.000Z', '2026-02-28T00:00:00.000Z'], // days inside one month
+    ['2025-01-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'], // the months before March, empty ones too
   ];
 
   async function checkWindows() {
