@@ -91,4 +91,48 @@ describe('bin/facility-ops.js', () => {
     expect(await exited).toBe(0);
     expect(stdout).toContain('SIGTERM: finishing requests in flight, then stopping\nstopped\n');
   }, 60_000);
+
+  it('keeps the heap through a quiet spell: V8 memory reducer never cuts it back', async () => {
+    // A process whose heap grew by about 30 MB, then went quiet, ticking every 250 ms: V8's memory
+    // reducer collects its heap "(reduce)", here about 24 s later (told to wait 50 ms rather than
+    // 8 s before its first look). The tuned one runs keepHeapThroughQuiet first, as
+    // bin/facility-ops.js does; both start at once.
+    const program = `
+      if (process.argv[1] === 'tuned') require(${JSON.stringify(path.join(scratch.dir, 'dist', 'ops', 'heap.js'))}).keepHeapThroughQuiet();
+      let junk = [];
+      for (let i = 0; i < 40; i++) junk.push(new Array(100000).fill(i));
+      junk = null;
+      setInterval(() => process.stdout.write('tick\\n'), 250);`;
+    const start = (kind: string) => {
+      const child = spawn(
+        process.execPath,
+        ['--trace-gc', '--gc-memory-reducer-start-delay-ms=50', '-e', program, kind],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const seen = { out: '' };
+      child.stdout.on('data', (chunk: Buffer) => (seen.out += chunk.toString()));
+      return { child, seen };
+    };
+    const count = (out: string, text: string) => out.split('\n').filter((line) => line.includes(text)).length;
+    const until = async (holds: () => boolean, what: string) => {
+      const deadline = Date.now() + 120_000;
+      while (!holds()) {
+        if (Date.now() > deadline) throw new Error(`no ${what} within 120 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const plain = start('plain');
+    const tuned = start('tuned');
+    try {
+      await until(() => count(plain.seen.out, '(reduce)') >= 1, 'reduction of the plain heap');
+      // The tuned one, quiet as long, and 20 ticks (5 s) more.
+      const ticks = Math.max(count(plain.seen.out, 'tick'), count(tuned.seen.out, 'tick')) + 20;
+      await until(() => count(tuned.seen.out, 'tick') >= ticks, `${ticks} ticks of the tuned process`);
+      expect(count(tuned.seen.out, '(reduce)')).toBe(0);
+      expect(tuned.seen.out).toContain('Scavenge');
+    } finally {
+      plain.child.kill();
+      tuned.child.kill();
+    }
+  }, 300_000);
 });
