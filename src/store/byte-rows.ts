@@ -3,20 +3,26 @@ import { escapeLiteral, type Pool, type PoolClient } from 'pg';
 import type { ArrayRows, Db } from './database';
 
 /**
- * Runs a read whose values come back as bytes (a ByteTable): a text as its UTF-8, a blob as it is, a
- * number as its decimal digits, null as null. For long texts passed on unread (a page of listings):
- * pg decodes every text it receives into a JavaScript string, and a 173 KB page holding a name with
- * an accent decoded in 0.75 ms and encoded back in 0.7 ms. On PostgreSQL the read runs as a binary
- * COPY, whose rows arrive as bytes; the statement's text must hold no `$` but its parameters'.
+ * Runs a read whose values come back as bytes (a ByteTable), handed to `read`, whose result it
+ * resolves to: a text as its UTF-8, a blob as it is, a number as its decimal digits, null as null.
+ * For long texts passed on unread (a page of listings): pg decodes every text it receives into a
+ * JavaScript string, and a 173 KB page holding a name with an accent decoded in 0.75 ms and encoded
+ * back in 0.7 ms. On PostgreSQL the read runs as a binary COPY, whose rows arrive as bytes; the
+ * statement's text must hold no `$` but its parameters'. The table is valid only inside `read`:
+ * its bytes may be the connection's, reused by its next read, so `read` copies what it keeps
+ * (`joined` gives bytes of their own).
  */
-export type ByteRows = (query: { compile(db: Db): CompiledQuery }) => Promise<ByteTable>;
+export type ByteRows = <T>(
+  query: { compile(db: Db): CompiledQuery },
+  read: (table: ByteTable) => T,
+) => Promise<T>;
 
 /** The rows of a ByteRows read. */
 export interface ByteTable {
   readonly rows: number;
-  /** The value in `column` of `row`, null for SQL's null. */
+  /** The value in `column` of `row`, null for SQL's null; valid only inside the read. */
   value(row: number, column: number): Buffer | null;
-  /** `column` of every row, joined by the byte `separator`; a null counts as empty. */
+  /** `column` of every row, joined by the byte `separator`, in bytes of their own; a null counts as empty. */
   joined(column: number, separator: number): Buffer;
 }
 
@@ -47,24 +53,32 @@ class ValueTable implements ByteTable {
 
 /** ByteRows on SQLite: the read's values, each turned into bytes. */
 export function sqliteByteRows(arrays: ArrayRows): ByteRows {
-  return async (query) => new ValueTable((await arrays<unknown[]>(query)).map((row) => row.map(sqliteBytes)));
+  return async (query, read) =>
+    read(new ValueTable((await arrays<unknown[]>(query)).map((row) => row.map(sqliteBytes))));
 }
 
-/** ByteRows on PostgreSQL: the read as a binary COPY, its parameters written as literals. */
+/**
+ * ByteRows on PostgreSQL: the read as a binary COPY, its parameters written as literals, into the
+ * connection's own buffer (see copyOut); `read` runs before the connection goes back to the pool.
+ */
 export function pgByteRows(db: Db, pool: Pool, onQuery?: (sqlText: string) => void): ByteRows {
-  return async (query) => {
+  const buffers = new WeakMap<PoolClient, Buffer>();
+  return async (query, read) => {
     const text = `copy (${withLiterals(query.compile(db))}) to stdout (format binary)`;
     onQuery?.(text);
     const client = await pool.connect();
-    let failure: Error | undefined;
+    let data: Buffer;
     try {
-      return new BinaryCopyTable(await copyOut(client, text));
+      data = await copyOut(client, text, buffers);
     } catch (error) {
-      failure = error as Error;
-      throw error;
-    } finally {
       // After a failure the connection is closed rather than reused, as pg's own pool.query does.
-      client.release(failure);
+      client.release(error as Error);
+      throw error;
+    }
+    try {
+      return read(new BinaryCopyTable(data));
+    } finally {
+      client.release();
     }
   };
 }
@@ -97,17 +111,24 @@ export function withLiterals(compiled: CompiledQuery): string {
   });
 }
 
-/** Room first made for a COPY's output, doubled as it grows. */
-const COPY_FIRST_BYTES = 64 * 1024;
+/** Room first made for a connection's COPY output, doubled as it grows. */
+const COPY_FIRST_BYTES = 256 * 1024;
+/**
+ * The most room a connection keeps between reads: a larger output's room is let go, so a rare
+ * long read does not hold memory on every connection.
+ */
+export const COPY_KEPT_BYTES = 1024 * 1024;
 
 /**
- * Runs a COPY ... TO STDOUT on the client and resolves to what it wrote: a query object pg
- * submits as it is (the form pg-cursor and pg-query-stream take), given each CopyData message's
- * bytes before they are decoded.
+ * Runs a COPY ... TO STDOUT on the client and resolves to what it wrote, in the client's room in
+ * `buffers` (made or grown as needed, kept up to COPY_KEPT_BYTES): a query object pg submits as it
+ * is (the form pg-cursor and pg-query-stream take), given each CopyData message's bytes before they
+ * are decoded. A fresh buffer doubled as it grew cost a 173 KB page 448 KB of new memory and two
+ * copies more; the memory, outside the JavaScript heap, also hastens full collections.
  */
-function copyOut(client: PoolClient, text: string): Promise<Buffer> {
+function copyOut(client: PoolClient, text: string, buffers: WeakMap<PoolClient, Buffer>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    let data = Buffer.allocUnsafe(COPY_FIRST_BYTES);
+    let data = buffers.get(client) ?? Buffer.allocUnsafeSlow(COPY_FIRST_BYTES);
     let length = 0;
     let failure: Error | null = null;
     const ignore = () => undefined;
@@ -117,11 +138,13 @@ function copyOut(client: PoolClient, text: string): Promise<Buffer> {
       // copied at once, after the others (a page of rows is one message a row).
       handleCopyData: ({ chunk }: { chunk: Buffer }) => {
         if (length + chunk.length > data.length) {
-          const grown = Buffer.allocUnsafe(Math.max(2 * data.length, length + chunk.length));
-          data.copy(grown, 0, 0, length);
+          const grown = Buffer.allocUnsafeSlow(Math.max(2 * data.length, length + chunk.length));
+          grown.set(data.subarray(0, length));
           data = grown;
         }
-        length += chunk.copy(data, length);
+        // set, not copy: Buffer#copy makes a view of the chunk first, 500 of them a page.
+        data.set(chunk, length);
+        length += chunk.length;
       },
       handleError: (error: Error) => {
         // pg sends no ReadyForQuery to a query that failed; the client is ready for the next one.
@@ -129,6 +152,8 @@ function copyOut(client: PoolClient, text: string): Promise<Buffer> {
         reject(error);
       },
       handleReadyForQuery: () => {
+        if (data.length <= COPY_KEPT_BYTES) buffers.set(client, data);
+        else buffers.delete(client);
         if (failure === null) resolve(data.subarray(0, length));
       },
       handleRowDescription: ignore,
@@ -207,16 +232,22 @@ export class BinaryCopyTable implements ByteTable {
 const COMMA = 0x2c;
 
 /**
- * A page of listings read as rows of its count (as text) and a listing: the count, and the listings
- * joined by commas as the members of a JSON array. A page with no rows carries no count, so then
- * `count`, an expression, is read on its own.
+ * A page of listings read by `rows`, each row its count (as text) and a listing: the count, and
+ * the listings joined by commas as the members of a JSON array. A page with no rows carries no
+ * count, so then `count`, an expression, is read on its own.
  */
 export async function countedListings(
-  rows: ByteTable,
+  bytes: ByteRows,
+  rows: { compile(db: Db): CompiledQuery },
   arrays: ArrayRows,
   count: { compile(db: Db): CompiledQuery },
 ): Promise<{ total: number; listings: Buffer }> {
-  if (rows.rows > 0) return { total: Number(rows.value(0, 0)?.toString()), listings: rows.joined(1, COMMA) };
+  const page = await bytes(rows, (table) =>
+    table.rows > 0
+      ? { total: Number(table.value(0, 0)?.toString()), listings: table.joined(1, COMMA) }
+      : null,
+  );
+  if (page !== null) return page;
   const [[total]] = await arrays<[number | string]>(count);
   return { total: Number(total), listings: Buffer.alloc(0) };
 }

@@ -205,19 +205,17 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
       order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${slot(2)}`;
     if (this.postgres) {
       // PostgreSQL: the listings as rows, each with the count, joined by the store.
-      const rows = await this.bytes(
-        this.statements.statement(
-          `listings ${shape}`,
-          values,
-          (slot) => sql`select ${count(slot)}::text, ${listing} ${page(slot)}`,
-        ),
+      const rows = this.statements.statement(
+        `listings ${shape}`,
+        values,
+        (slot) => sql`select ${count(slot)}::text, ${listing} ${page(slot)}`,
       );
       const total = this.statements.statement(
         `count ${shape}`,
         values,
         (slot) => sql`select ${count(slot)} as "total"`,
       );
-      return countedListings(rows, this.arrays, total);
+      return countedListings(this.bytes, rows, this.arrays, total);
     }
     // SQLite joins the listings in the order the page's rows come.
     const joined = this.statements.statement(

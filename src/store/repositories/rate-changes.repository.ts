@@ -238,7 +238,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
         : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
             from ${this.sqliteKeys(window, plan, days, offset, limit)}
             cross join rate_changes rc on rc.rowid = k."key"`;
-    const listings = (await this.bytes(joined)).value(0, 0);
+    const [[listings]] = await this.arrays<[Uint8Array | null]>(joined);
     return { totalEntries: entries, listings: listings ?? NO_LISTINGS };
   }
 
@@ -391,13 +391,13 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     limit: number,
   ): Promise<RateChangeListingPage> {
     const total = this.windowTotal(window, window.createdBy);
-    const rows = await this.bytes(sql`
+    const rows = sql`
       with counts as materialized (select ${total} as entries)
       select (select entries from counts)::text, listing from rate_changes
       where ${this.inWindow(window)} and (select entries from counts) > ${offset}
       order by facility_sort, tenant_sort, changed_at, id
-      limit ${rowLimit(limit)} offset ${offset}`);
-    const page = await countedListings(rows, this.arrays, sql`select ${total} as "total"`);
+      limit ${rowLimit(limit)} offset ${offset}`;
+    const page = await countedListings(this.bytes, rows, this.arrays, sql`select ${total} as "total"`);
     return { totalEntries: page.total, listings: page.listings };
   }
 
