@@ -40,12 +40,12 @@ const summarize = (results) => {
 
 /**
  * The built service (`dist`) on a free loopback port, in a child process, its heap kept through quiet
- * spells as bin/facility-ops.js keeps it; resolves with its address.
+ * spells as the command line keeps it (dist/ops/keep-heap); resolves with its address.
  * `execArgv`: Node's own options for the child (`--cpu-prof`, say).
  */
 function startService(dist, env, execArgv = []) {
   const script = `
-    require(${JSON.stringify(path.join(dist, 'ops/heap'))}).keepHeapThroughQuiet();
+    require(${JSON.stringify(path.join(dist, 'ops/keep-heap'))});
     const { loadConfig } = require(${JSON.stringify(path.join(dist, 'config'))});
     const { openStore } = require(${JSON.stringify(path.join(dist, 'store/database'))});
     const { buildApp } = require(${JSON.stringify(path.join(dist, 'app'))});

@@ -12,6 +12,4 @@ if (!fs.existsSync(entry)) {
   );
   process.exit(1);
 }
-// Before the service loads: its heap must not be cut back after a quiet spell (dist/ops/heap.js).
-require(path.join(__dirname, '..', 'dist', 'ops', 'heap.js')).keepHeapThroughQuiet();
 require(entry).main(process.argv.slice(2));

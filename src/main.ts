@@ -1,3 +1,5 @@
+// First: the heap is kept through quiet spells (ops/heap), which must be set before it grows.
+import './ops/keep-heap';
 import 'reflect-metadata';
 import { runCli } from './cli/cli';
 import { processIo } from './cli/io';

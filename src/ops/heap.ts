@@ -16,7 +16,7 @@ export const MEMORY_REDUCER_DELAY_FLAG = '--gc-memory-reducer-start-delay-ms=214
  * Keeps the heap sized for load through quiet spells (see MEMORY_REDUCER_DELAY_FLAG). V8 reads the
  * delay each time it schedules the reducer, so setting it at run time holds, provided it is set
  * before the reducer is first scheduled: first thing in the process, before the heap has grown by
- * 10 MB (bin/facility-ops.js, ahead of loading the service).
+ * 10 MB (ops/keep-heap, the first import of main.ts, ahead of the service's modules).
  */
 export function keepHeapThroughQuiet(): void {
   v8.setFlagsFromString(MEMORY_REDUCER_DELAY_FLAG);

@@ -95,10 +95,10 @@ describe('bin/facility-ops.js', () => {
   it('keeps the heap through a quiet spell: V8 memory reducer never cuts it back', async () => {
     // A process whose heap grew by about 30 MB, then went quiet, ticking every 250 ms: V8's memory
     // reducer collects its heap "(reduce)", here about 24 s later (told to wait 50 ms rather than
-    // 8 s before its first look). The tuned one runs keepHeapThroughQuiet first, as
-    // bin/facility-ops.js does; both start at once.
+    // 8 s before its first look). The tuned one first loads ops/keep-heap, the
+    // first import of dist/main.js; both start at once.
     const program = `
-      if (process.argv[1] === 'tuned') require(${JSON.stringify(path.join(scratch.dir, 'dist', 'ops', 'heap.js'))}).keepHeapThroughQuiet();
+      if (process.argv[1] === 'tuned') require(${JSON.stringify(path.join(scratch.dir, 'dist', 'ops', 'keep-heap.js'))});
       let junk = [];
       for (let i = 0; i < 40; i++) junk.push(new Array(100000).fill(i));
       junk = null;
