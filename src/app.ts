@@ -205,7 +205,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }
   registerV1Routes(app, services);
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
-  if (!upstream) registerSigningRoutes(app, services, config);
+  if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
   await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),

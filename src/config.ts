@@ -19,6 +19,8 @@ export interface Config {
   readonly publicBaseUrl: string;
   /** How long an e-sign message's signing link works, in hours. */
   readonly esignLinkTtlHours: number;
+  /** Requests per minute the public signing pages take from one address and for one link; 0 turns either off. */
+  readonly signingRateLimit: { readonly perAddress: number; readonly perToken: number };
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
   readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
@@ -210,6 +212,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: bool('TRUST_PROXY', false),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     esignLinkTtlHours: int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),
+    signingRateLimit: Object.freeze({
+      perAddress: int('SIGNING_RATE_LIMIT_PER_ADDRESS', 120, 0, 1_000_000),
+      perToken: int('SIGNING_RATE_LIMIT_PER_TOKEN', 30, 0, 1_000_000),
+    }),
     pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,
     webhooks,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SIGNATURE_MAX_HEIGHT, SIGNATURE_MAX_WIDTH } from '../domain/esign/esign.signature';
 
 /**
  * The signing page's own stylesheet and script, served from this service (no CDN, no outside
@@ -171,6 +172,10 @@ footer {
 }
 `;
 
+// The page exports within the pixel budget the service takes, with room for rounding.
+const EXPORT_MAX_WIDTH = SIGNATURE_MAX_WIDTH - 200;
+const EXPORT_MAX_HEIGHT = SIGNATURE_MAX_HEIGHT - 100;
+
 const JS = `
 (function () {
   'use strict';
@@ -188,6 +193,8 @@ const JS = `
   var current = null;
   var typed = null;
   var LINE = 2.5;
+  var MAX_WIDTH = ${EXPORT_MAX_WIDTH};
+  var MAX_HEIGHT = ${EXPORT_MAX_HEIGHT};
   var TYPED_FONT = 'italic 36px "Segoe Script", "Brush Script MT", "URW Chancery L", cursive, serif';
 
   function say(text) { status.textContent = text; }
@@ -317,7 +324,10 @@ const JS = `
     say('Signature made from your typed name: ' + name + '.');
   });
 
-  /** The signature cropped to its ink, at twice its size on screen, as a PNG data URL. */
+  /**
+   * The signature cropped to its ink and to the pad, at twice its size on screen (less when that
+   * would pass the service's pixel budget), as a PNG data URL.
+   */
   function exportSignature() {
     var left, top, right, bottom;
     if (typed) {
@@ -338,7 +348,11 @@ const JS = `
     } else {
       return '';
     }
-    var scale = 2;
+    var box = canvas.getBoundingClientRect();
+    left = Math.max(left, 0); top = Math.max(top, 0);
+    right = Math.min(right, box.width); bottom = Math.min(bottom, box.height);
+    if (right <= left || bottom <= top) return '';
+    var scale = Math.min(2, MAX_WIDTH / (right - left), MAX_HEIGHT / (bottom - top));
     var out = document.createElement('canvas');
     out.width = Math.max(1, Math.ceil((right - left) * scale));
     out.height = Math.max(1, Math.ceil((bottom - top) * scale));

@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
+import { tokenHash } from '../domain/esign/esign.tokens';
 import type { Viewer } from '../domain/esign/esign.types';
+import type { RateLimitStore } from '../ops/rate-limit';
 import type { Services } from '../services';
 import { SIGNING_SCRIPT, SIGNING_STYLESHEET } from './signing.assets';
 import { readSigningForm } from './signing.form';
@@ -29,6 +31,8 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 interface TokenParams {
   token: string;
 }
+
+const RATE_WINDOW_MS = 60_000;
 
 interface DocumentParams extends TokenParams {
   document_id: string;
@@ -67,13 +71,41 @@ function unreadableForm(status: number, token: string | null, title: string, det
  *   cannot be used, or the signed documents).
  * - `POST /sign/:token`: signs every document at once (form-encoded: name, consent, signature).
  * - `GET /sign/:token/documents/:document_id`: one of the link's documents as a PDF (signed once signed).
+ *
+ * Every route naming a token counts against two budgets a minute, the client address's and the
+ * token's (`SIGNING_RATE_LIMIT_PER_ADDRESS`, `SIGNING_RATE_LIMIT_PER_TOKEN`), before its body is
+ * read; over either, 429 with Retry-After.
  */
 export function registerSigningRoutes(
   app: FastifyInstance,
   services: Services,
-  config: Pick<Config, 'publicBaseUrl'>,
+  config: Pick<Config, 'publicBaseUrl' | 'signingRateLimit'>,
+  rateLimits: RateLimitStore,
 ): void {
   const publicOrigin = new URL(config.publicBaseUrl).origin;
+  const { perAddress, perToken } = config.signingRateLimit;
+
+  /** Seconds until the request may be tried again, or null when it is within both budgets. */
+  const overBudget = async (request: FastifyRequest, token: string): Promise<number | null> => {
+    const budgets: Array<[string, number]> = [
+      [`sign:ip:${request.ip}`, perAddress],
+      // The token's hash, so no counter store (Redis) ever holds a usable link.
+      [`sign:token:${tokenHash(token)}`, perToken],
+    ];
+    for (const [key, limit] of budgets) {
+      if (limit === 0) continue;
+      let usage: { count: number; resetMs: number };
+      try {
+        usage = await rateLimits.hit(key, RATE_WINDOW_MS);
+      } catch (error) {
+        // An unreachable counter store must not take the signing pages down with it.
+        request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+        return null;
+      }
+      if (usage.count > limit) return Math.max(1, Math.ceil(usage.resetMs / 1000));
+    }
+    return null;
+  };
 
   // Not awaited: the routes before it keep the error handler the app sets after (awaiting would
   // build them now, with Fastify's default one).
@@ -106,6 +138,21 @@ export function registerSigningRoutes(
         reply,
         messagePage(500, 'Something went wrong on our side', [
           'Nothing was signed. Try again in a few minutes; if it keeps happening, contact the facility that sent you the link.',
+        ]),
+      );
+    });
+
+    // Counted as soon as the route is known, so a refused request's body is never parsed.
+    scope.addHook('onRequest', async (request, reply) => {
+      const token = (request.params as Partial<TokenParams> | undefined)?.token;
+      if (token === undefined) return;
+      const retryAfter = await overBudget(request, token);
+      if (retryAfter === null) return;
+      reply.header('Retry-After', String(retryAfter));
+      return sendPage(
+        reply,
+        messagePage(429, 'Too many tries for now', [
+          `Nothing was signed. Wait ${retryAfter === 1 ? 'a second' : `${retryAfter} seconds`} and open the signing page again.`,
         ]),
       );
     });

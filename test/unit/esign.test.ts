@@ -3,7 +3,7 @@ import { PdfLibSigner } from '../../src/adapters/pdf/pdf-lib.signer';
 import { renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
 import { ConfigError, loadConfig } from '../../src/config';
 import { esignSmsContent, gsmLength, SMS_SEGMENT, toGsm } from '../../src/domain/esign/esign.content';
-import { readSignatureImage } from '../../src/domain/esign/esign.signature';
+import { readSignatureImage, type SignatureImage } from '../../src/domain/esign/esign.signature';
 import { eventEsignStatus } from '../../src/domain/esign/esign.state';
 import type { EsignRecords, SigningLink } from '../../src/domain/esign/esign.types';
 import { withoutSecrets } from '../../src/domain/outbox/outbox.service';
@@ -114,12 +114,15 @@ function filteredPng(width: number, height: number, ink: (x: number, y: number) 
 describe('the drawn signature', () => {
   const stroke = (x: number, y: number) => Math.abs(y - Math.round(x / 3)) <= 1;
 
-  it('takes a PNG with ink, whatever filters its rows use', () => {
-    expect(readSignatureImage(dataUrl(signaturePng(120, 40, stroke)))).toMatchObject({
+  it('takes a PNG with ink, whatever filters its rows use', async () => {
+    expect(await readSignatureImage(dataUrl(signaturePng(120, 40, stroke)))).toMatchObject({
       ok: true,
-      width: 120,
+      image: { width: 120, colour: 'rgb' },
     });
-    expect(readSignatureImage(dataUrl(filteredPng(120, 40, stroke)))).toMatchObject({ ok: true, height: 40 });
+    expect(await readSignatureImage(dataUrl(filteredPng(120, 40, stroke)))).toMatchObject({
+      ok: true,
+      image: { height: 40 },
+    });
   });
 
   it.each<[string, string, string]>([
@@ -134,15 +137,15 @@ describe('the drawn signature', () => {
     ],
     ['a PNG cut short', dataUrl(signaturePng(120, 40, stroke).subarray(0, 60)), 'not_png'],
     ['over 256 KiB', `data:image/png;base64,${'A'.repeat(360_000)}`, 'too_large'],
-  ])('refuses %s', (_name, value, problem) => {
-    expect(readSignatureImage(value)).toEqual({ ok: false, problem });
+  ])('refuses %s', async (_name, value, problem) => {
+    expect(await readSignatureImage(value)).toEqual({ ok: false, problem });
   });
 
-  it('refuses a PNG whose pixels inflate beyond its size (a decompression bomb)', () => {
+  it('refuses a PNG whose pixels inflate beyond its size (a decompression bomb)', async () => {
     const png = signaturePng(1000, 1000, () => false);
     const forged = Buffer.from(png);
     forged.writeUInt32BE(100, 16); // IHDR width: far fewer pixels than the data holds
-    expect(readSignatureImage(dataUrl(forged))).toEqual({ ok: false, problem: 'not_png' });
+    expect(await readSignatureImage(dataUrl(forged))).toEqual({ ok: false, problem: 'not_png' });
   });
 });
 
@@ -252,6 +255,12 @@ describe('ESIGN_LINK_TTL_HOURS', () => {
 });
 
 describe('the PDF signer', () => {
+  const decoded = async (): Promise<SignatureImage> => {
+    const reading = await readSignatureImage(dataUrl(signaturePng()));
+    if (!reading.ok) throw new Error(`the test signature does not decode: ${reading.problem}`);
+    return reading.image;
+  };
+
   it('keeps a hash whole on its line, and prints any name the fonts cannot show as best it can', async () => {
     const original = await renderPdf({
       header: 'Main Street',
@@ -265,7 +274,7 @@ describe('the PDF signer', () => {
       {
         signerName: 'Łukasz Żółw 東',
         signedAtText: '2026-11-24 10:05:00 (UTC-05:00)',
-        signaturePng: signaturePng(),
+        signature: await decoded(),
       },
       {
         facilityName: 'Main Street',
@@ -277,7 +286,6 @@ describe('the PDF signer', () => {
         ],
         trail: [{ at: '2026-11-24 10:05:00 (UTC-05:00)', event: 'Signed', details: 'by someone' }],
         consent: 'Consent to sign electronically\n\nParagraph.',
-        signaturePng: signaturePng(),
       },
     );
     const text = pdfText(signed);

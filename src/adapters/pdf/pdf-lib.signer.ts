@@ -1,5 +1,15 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import {
+  PDFDocument,
+  StandardFonts,
+  degrees,
+  drawImage,
+  rgb,
+  type PDFFont,
+  type PDFPage,
+  type PDFRef,
+} from 'pdf-lib';
 import type { PdfSigner, SignaturePlacement, SigningCertificate } from '../../domain/esign/esign.ports';
+import type { SignatureImage } from '../../domain/esign/esign.signature';
 import { printableText } from './pdfkit.renderer';
 
 const MARGIN = 72;
@@ -46,6 +56,52 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
     lines.push(current);
   }
   return lines;
+}
+
+/** A signature embedded once in a document, drawn wherever wanted. */
+interface EmbeddedImage {
+  ref: PDFRef;
+  width: number;
+  height: number;
+}
+
+/**
+ * The drawn signature as an image XObject (its alpha as a soft mask), from the samples the reader
+ * deflated already: nothing is decoded or compressed again on the event loop.
+ */
+function embedSignature(doc: PDFDocument, image: SignatureImage): EmbeddedImage {
+  const { width, height } = image;
+  const common = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 8 };
+  const mask = image.alpha
+    ? doc.context.register(
+        doc.context.stream(image.alpha, {
+          ...common,
+          ColorSpace: 'DeviceGray',
+          Decode: [0, 1],
+          Filter: 'FlateDecode',
+        }),
+      )
+    : undefined;
+  const ref = doc.context.register(
+    doc.context.stream(image.samples, {
+      ...common,
+      ColorSpace: image.colour === 'rgb' ? 'DeviceRGB' : 'DeviceGray',
+      Filter: 'FlateDecode',
+      ...(mask ? { SMask: mask } : {}),
+    }),
+  );
+  return { ref, width, height };
+}
+
+function placeImage(
+  page: PDFPage,
+  image: EmbeddedImage,
+  box: { x: number; y: number; width: number; height: number },
+): void {
+  const name = page.node.newXObject('Image', image.ref);
+  page.pushOperators(
+    ...drawImage(name, { ...box, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) }),
+  );
 }
 
 /** A top-down writer over as many certificate pages as the text needs. */
@@ -132,12 +188,12 @@ class CertificateWriter {
     this.y -= 2;
   }
 
-  image(image: PDFImage, maxWidth: number, maxHeight: number, caption: string): void {
+  image(image: EmbeddedImage, maxWidth: number, maxHeight: number, caption: string): void {
     const scale = Math.min(maxWidth / image.width, maxHeight / image.height, 1);
     const height = image.height * scale;
     this.room(height + 24);
     this.y -= height + 4;
-    this.page.drawImage(image, { x: MARGIN, y: this.y, width: image.width * scale, height });
+    placeImage(this.page, image, { x: MARGIN, y: this.y, width: image.width * scale, height });
     this.y -= 4;
     this.page.drawLine({
       start: { x: MARGIN, y: this.y },
@@ -167,13 +223,13 @@ export class PdfLibSigner implements PdfSigner {
     const doc = await PDFDocument.load(original, { updateMetadata: false });
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    const signature = await doc.embedPng(placement.signaturePng);
+    const signature = embedSignature(doc, placement.signature);
 
     const pages = doc.getPages();
     const last = pages[pages.length - 1];
     const box = { x: MARGIN, y: 22, width: 140, height: 40 };
     const scale = Math.min(box.width / signature.width, box.height / signature.height);
-    last.drawImage(signature, {
+    placeImage(last, signature, {
       x: box.x,
       y: box.y + 2,
       width: signature.width * scale,

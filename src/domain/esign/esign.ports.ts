@@ -1,5 +1,6 @@
 import type { OutboxMessage } from '../outbox/outbox.types';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
+import type { SignatureImage } from './esign.signature';
 import type {
   EsignAuditEvent,
   EsignRecords,
@@ -67,8 +68,8 @@ export interface SignaturePlacement {
   signerName: string;
   /** The signing time as the facility reads it, e.g. `2026-11-24 10:05 EST`. */
   signedAtText: string;
-  /** The drawn signature (PNG). */
-  signaturePng: Buffer;
+  /** The drawn signature, decoded; the certificate shows it too. */
+  signature: SignatureImage;
 }
 
 /** The certificate page appended to a signed document: the audit trail in words. */
@@ -82,7 +83,6 @@ export interface SigningCertificate {
   trail: ReadonlyArray<{ at: string; event: string; details: string }>;
   /** The consent wording the signer agreed to. */
   consent: string;
-  signaturePng: Buffer;
 }
 
 /** Places a signature on a PDF and appends its certificate page. */

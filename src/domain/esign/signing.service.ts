@@ -10,7 +10,12 @@ import { formatInstant, toStoredInstant } from '../shared/time';
 import { CONSENT_VERSION, consentText } from './esign.consent';
 import type { EsignRepository, PdfSigner } from './esign.ports';
 import { auditEvent } from './esign.service';
-import { readSignatureImage } from './esign.signature';
+import {
+  SIGNATURE_MAX_HEIGHT,
+  SIGNATURE_MAX_WIDTH,
+  SignatureReader,
+  type SignatureReading,
+} from './esign.signature';
 import { hasTokenShape, sha256Hex, tokenHash } from './esign.tokens';
 import type {
   EsignAuditEvent,
@@ -97,6 +102,8 @@ export function readableInstant(stored: string, zone: string): string {
  * Outcomes are values, each a page the transport shows; nothing here needs API credentials.
  */
 export class SigningService {
+  private readonly signatures = new SignatureReader();
+
   constructor(
     private readonly repository: EsignRepository,
     private readonly documentPdfs: DocumentPdfsService,
@@ -181,24 +188,15 @@ export class SigningService {
     if (!command.consent) {
       problems.push({ field: 'consent', message: 'Tick the box to agree to sign electronically.' });
     }
-    const image = readSignatureImage(command.signature);
-    if (!image.ok) {
-      problems.push({
-        field: 'signature',
-        message:
-          image.problem === 'missing' || image.problem === 'empty'
-            ? 'Draw your signature in the box.'
-            : image.problem === 'too_large'
-              ? 'The drawing is too large to take. Clear it and sign again.'
-              : 'The drawing could not be read. Clear it and sign again.',
-      });
-    }
-    if (problems.length > 0 || !image.ok) {
+    const reading = await this.signatures.read(command.signature);
+    if (!reading.ok) problems.push({ field: 'signature', message: signatureProblem(reading) });
+    if (problems.length > 0 || !reading.ok) {
       const page = await this.pageOf(facility, link);
       if (page.kind === 'completed') return { kind: 'already_signed', facility };
       if (page.kind !== 'open') return page;
       return { kind: 'invalid', problems, page };
     }
+    const signature = reading.image;
 
     const signedBefore = new Set(
       (await this.repository.signedDocuments(link.documents.map((d) => d.documentId))).map(
@@ -224,7 +222,7 @@ export class SigningService {
       const trail = records.audit.filter((e) => e.documentId === document.id);
       const pdf = await this.signer.sign(
         document.content,
-        { signerName: name, signedAtText: readableInstant(at, facility.timeZone), signaturePng: image.png },
+        { signerName: name, signedAtText: readableInstant(at, facility.timeZone), signature },
         {
           facilityName: facility.name,
           documentTitle: document.title,
@@ -249,7 +247,6 @@ export class SigningService {
             ipAddress: details.ipAddress,
           }),
           consent: consentText(facility.name),
-          signaturePng: image.png,
         },
       );
       const signedSha256 = sha256Hex(pdf);
@@ -388,6 +385,24 @@ export class SigningService {
     }
     const shownSha256 = sha256Hex(document.content);
     return shownSha256 === expected ? { document, shownSha256 } : null;
+  }
+}
+
+/** What the page says about a drawing it could not take. */
+function signatureProblem(reading: Exclude<SignatureReading, { ok: true }>): string {
+  switch (reading.problem) {
+    case 'missing':
+    case 'empty':
+      return 'Draw your signature in the box.';
+    case 'too_large':
+      return 'The drawing is too large to take. Clear it and sign again.';
+    case 'too_many_pixels':
+      return (
+        `The drawing is ${reading.width} x ${reading.height} pixels, larger than a signature can be ` +
+        `(${SIGNATURE_MAX_WIDTH} x ${SIGNATURE_MAX_HEIGHT} at most). Clear it and sign again.`
+      );
+    case 'not_png':
+      return 'The drawing could not be read. Clear it and sign again.';
   }
 }
 
