@@ -33,6 +33,8 @@ interface TokenParams {
 }
 
 const RATE_WINDOW_MS = 60_000;
+/** What a signer is told to wait when every turn for submissions is taken. */
+const BUSY_RETRY_SECONDS = 5;
 
 interface DocumentParams extends TokenParams {
   document_id: string;
@@ -265,6 +267,17 @@ export function registerSigningRoutes(
                   facility: outcome.facility.name,
                   link: { href: signPath(token), text: 'See the signed documents' },
                 },
+              ),
+            );
+          case 'busy':
+            reply.header('Retry-After', String(BUSY_RETRY_SECONDS));
+            return sendPage(
+              reply,
+              messagePage(
+                503,
+                'Too many signatures are being worked on right now',
+                [`Nothing was signed. Wait ${BUSY_RETRY_SECONDS} seconds and sign again.`],
+                { link: { href: signPath(token), text: 'Go back to the signing page' } },
               ),
             );
           default:

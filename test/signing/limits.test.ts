@@ -6,6 +6,7 @@ import {
   SIGNATURE_MAX_HEIGHT,
   SIGNATURE_MAX_WIDTH,
 } from '../../src/domain/esign/esign.signature';
+import { WorkSlots } from '../../src/domain/esign/esign.slots';
 import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
 import { buildDocument, buildEvent } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
@@ -127,12 +128,51 @@ describe('the pixel budget of a drawn signature', () => {
   });
 });
 
+describe('turns for submissions', () => {
+  it('runs two at once, lines up the next ones in order, and turns away the rest', async () => {
+    const slots = new WorkSlots(2, 2);
+    const releases: Array<() => void> = [];
+    const started: number[] = [];
+    const job = (n: number) => () =>
+      new Promise<number>((resolve) => {
+        started.push(n);
+        releases.push(() => resolve(n));
+      });
+    const runs = [1, 2, 3, 4].map((n) => slots.run(job(n)));
+    expect(await slots.run(job(5))).toBe('busy');
+    await Promise.resolve();
+    expect(started).toEqual([1, 2]);
+    releases.shift()!();
+    expect(await runs[0]).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([1, 2, 3]);
+    while (releases.length > 0) {
+      releases.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all(runs)).toEqual([1, 2, 3, 4]);
+    expect(started).toEqual([1, 2, 3, 4]);
+    // Every slot is free again.
+    expect(await Promise.all([slots.run(async () => 6), slots.run(async () => 7)])).toEqual([6, 7]);
+  });
+});
+
 describeEachDialect('the signing page under a flood', (dialect) => {
   let t: TestApp;
   let event: DatasetEvent;
+  // Submissions whose handler has started, and a wait for the n-th.
+  let started = 0;
+  let whenStarted: { count: number; resolve: () => void } | null = null;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await createTestApp(dialect, {
+      prepare: (app) =>
+        app.addHook('preHandler', async (request) => {
+          if (request.method !== 'POST') return;
+          started += 1;
+          if (whenStarted && started >= whenStarted.count) whenStarted.resolve();
+        }),
+    });
     event = buildEvent({ facility_id: t.world.facility.id });
     await t.load({ events: [event], event_documents: [buildDocument({ event_id: event.id })] });
   });
@@ -165,12 +205,18 @@ describeEachDialect('the signing page under a flood', (dialect) => {
 
   it('answers /healthz while 8 heavy drawings are being decoded', async () => {
     const { token } = await sendLink(t, event.id);
+    started = 0;
+    const allStarted = new Promise<void>((resolve) => {
+      whenStarted = { count: 8, resolve };
+    });
     let settled = 0;
     const submissions = Array.from({ length: 8 }, () =>
       postForm(t, token, signature(HEAVY)).finally(() => {
         settled += 1;
       }),
     );
+    // Every submission is in its handler, on its way to decoding its drawing, when the probe comes.
+    await allStarted;
     const health = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
     expect(settled).toBeLessThan(8);

@@ -13,8 +13,6 @@ export const SIGNATURE_MAX_HEIGHT = 1000;
 const MIN_INK_PIXELS = 20;
 /** Bytes of pixels decoded between turns of the event loop, so no drawing holds it for long. */
 const SLICE_BYTES = 64 * 1024;
-/** Drawings decoded at once; the others wait their turn. */
-const DECODE_SLOTS = 2;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]*={0,2})$/i;
@@ -247,31 +245,4 @@ async function decodeSignature({
       alpha,
     },
   };
-}
-
-/**
- * Reads drawn signatures a few at a time: what the header refuses is answered at once, and at most
- * DECODE_SLOTS drawings are decoded side by side (each holds up to 16 MB while it is), the others
- * waiting their turn.
- */
-export class SignatureReader {
-  private busy = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(private readonly slots = DECODE_SLOTS) {}
-
-  async read(dataUrl: string): Promise<SignatureReading> {
-    const parsed = parseSignature(dataUrl);
-    if ('ok' in parsed) return parsed;
-    if (this.busy >= this.slots) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.busy += 1;
-    try {
-      return await decodeSignature(parsed);
-    } finally {
-      // The slot passes straight to the next waiting drawing, or frees up.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.busy -= 1;
-    }
-  }
 }

@@ -11,11 +11,12 @@ import { CONSENT_VERSION, consentText } from './esign.consent';
 import type { EsignRepository, PdfSigner } from './esign.ports';
 import { auditEvent } from './esign.service';
 import {
+  readSignatureImage,
   SIGNATURE_MAX_HEIGHT,
   SIGNATURE_MAX_WIDTH,
-  SignatureReader,
   type SignatureReading,
 } from './esign.signature';
+import { WorkSlots } from './esign.slots';
 import { hasTokenShape, sha256Hex, tokenHash } from './esign.tokens';
 import type {
   EsignAuditEvent,
@@ -81,6 +82,8 @@ export type SignOutcome =
   | LinkRefusal
   | { kind: 'invalid'; problems: FormProblem[]; page: OpenLink }
   | { kind: 'already_signed'; facility: Facility }
+  /** Too many submissions are being worked on: nothing was done, try again shortly. */
+  | { kind: 'busy' }
   | { kind: 'signed' };
 
 type Resolved = LinkRefusal | CompletedLink | { kind: 'usable'; facility: Facility; link: SigningLink };
@@ -102,7 +105,11 @@ export function readableInstant(stored: string, zone: string): string {
  * Outcomes are values, each a page the transport shows; nothing here needs API credentials.
  */
 export class SigningService {
-  private readonly signatures = new SignatureReader();
+  /**
+   * Submissions of usable links worked on at once (decoding the drawing, rendering and signing the
+   * PDFs), and how many more may wait: a flood of them keeps to two turns of the event loop's time.
+   */
+  private readonly submissions = new WorkSlots(2, 16);
 
   constructor(
     private readonly repository: EsignRepository,
@@ -171,14 +178,23 @@ export class SigningService {
    * Signs every document of the link not signed yet, at once: a signature record per document and
    * its signed PDF (the original with the drawn signature and the name placed on its last page, and
    * a certificate page with the audit trail), in one transaction. A second submit, or two at once,
-   * sign once; a refused submit writes nothing.
+   * sign once; a refused submit writes nothing. The work on a usable link's submission takes one of
+   * a few turns (WorkSlots); when every turn and place in line is taken it is 'busy'.
    */
   async sign(token: string, command: SignCommand, viewer: Viewer): Promise<SignOutcome> {
     const resolved = await this.resolve(token);
     if (resolved.kind === 'completed') return { kind: 'already_signed', facility: resolved.facility };
     if (resolved.kind !== 'usable') return resolved;
-    const { facility, link } = resolved;
+    const outcome = await this.submissions.run(() => this.signUsable(token, resolved, command, viewer));
+    return outcome === 'busy' ? { kind: 'busy' } : outcome;
+  }
 
+  private async signUsable(
+    token: string,
+    { facility, link }: { facility: Facility; link: SigningLink },
+    command: SignCommand,
+    viewer: Viewer,
+  ): Promise<SignOutcome> {
     const problems: FormProblem[] = [];
     const name = command.name.replace(/\s+/g, ' ').trim();
     if (name === '') problems.push({ field: 'name', message: 'Type your full name.' });
@@ -188,7 +204,7 @@ export class SigningService {
     if (!command.consent) {
       problems.push({ field: 'consent', message: 'Tick the box to agree to sign electronically.' });
     }
-    const reading = await this.signatures.read(command.signature);
+    const reading = await readSignatureImage(command.signature);
     if (!reading.ok) problems.push({ field: 'signature', message: signatureProblem(reading) });
     if (problems.length > 0 || !reading.ok) {
       const page = await this.pageOf(facility, link);
