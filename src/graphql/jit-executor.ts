@@ -6,6 +6,7 @@ import {
   printSchema,
   type DocumentNode,
   type ExecutionResult,
+  type OperationDefinitionNode,
   type GraphQLSchema,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -61,7 +62,15 @@ export function jitGateway(schema: GraphQLSchema): Gateway {
   }
 
   async function executor(requestContext: GatewayRequest): Promise<ExecutionResult> {
-    const { document, operation, operationName, request, context } = requestContext;
+    const { document, operationName, request, context } = requestContext;
+    // Typed as always there, but undefined when Apollo could not choose one.
+    const operation: OperationDefinitionNode | undefined = requestContext.operation;
+    // No operation to run (an operationName the document does not hold, or several operations and
+    // no name): graphql-js names the problem without running anything, and Apollo answers it as
+    // the caller's error (400 OPERATION_RESOLUTION_FAILURE), as with its own executor.
+    if (!operation) {
+      return execute({ schema, document, operationName: request.operationName, contextValue: context });
+    }
     const variables = request.variables ?? {};
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, {
       maxErrors: 50,

@@ -186,6 +186,39 @@ describeEachDialect('GraphQL hardening: bad requests answer clear GraphQL errors
     expectOneError(res, 400, 'BAD_REQUEST', /non-empty `query`/);
   });
 
+  it.each([
+    [
+      'an operationName the document does not hold',
+      { query: '{ __typename }', operationName: 'Nope' },
+      'Unknown operation named "Nope".',
+    ],
+    [
+      'two operations and no operationName',
+      { query: 'query A { __typename } query B { __typename }' },
+      'Must provide operation name if query contains multiple operations.',
+    ],
+    [
+      'two operations and an operationName naming neither',
+      { query: 'query A { __typename } mutation B { __typename }', operationName: 'C' },
+      'Unknown operation named "C".',
+    ],
+  ])('%s is OPERATION_RESOLUTION_FAILURE (400), the caller’s error', async (_label, body, message) => {
+    logLines.length = 0;
+    const res = await send(body);
+    expectOneError(res, 400, 'OPERATION_RESOLUTION_FAILURE', message);
+    // Not taken for a fault of the service: nothing logged as an error.
+    expect(logLines.filter((line) => /"level":50/.test(line))).toEqual([]);
+  });
+
+  it('a document of two operations runs the one operationName names', async () => {
+    const res = await send({
+      query: 'query A { a: __typename } query B { b: __typename }',
+      operationName: 'B',
+    });
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({ b: 'Query' });
+  });
+
   it('a batch of operations is refused (each would escape the per-operation limits)', async () => {
     const res = await send([{ query: '{ __typename }' }, { query: '{ __typename }' }]);
     expectOneError(res, 400, 'BAD_REQUEST', 'Operation batching disabled.');
