@@ -66,11 +66,15 @@ export interface OutboxConfig {
   /** SMTP connect, greeting and socket timeouts, and the SMS request timeout. */
   readonly sendTimeoutMs: number;
   readonly batchSize: number;
+  /** Email and SMS attempts in flight at once (a lane apart from webhooks). */
+  readonly concurrency: number;
   readonly maxAttempts: number;
   readonly leaseMs: number;
   readonly backoffBaseMs: number;
   readonly backoffMaxMs: number;
   readonly pollIntervalMs: number;
+  /** How long stopping waits for attempts in flight before aborting them. */
+  readonly stopGraceMs: number;
 }
 
 /** Webhook delivery (through the outbox worker). */
@@ -86,6 +90,10 @@ export interface WebhooksConfig {
   readonly maxResponseBytes: number;
   /** An endpoint whose deliveries fail (none succeeding) for this long is disabled. */
   readonly disableAfterHours: number;
+  /** Webhook attempts in flight at once, per worker. */
+  readonly concurrency: number;
+  /** One endpoint's attempts in flight at once, across all workers. */
+  readonly endpointConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -177,11 +185,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsWebhookToken: env.SMS_WEBHOOK_TOKEN || null,
     sendTimeoutMs,
     batchSize: int('OUTBOX_BATCH_SIZE', 10, 1, 500),
+    concurrency: int('OUTBOX_CONCURRENCY', 10, 1, 1000),
     maxAttempts: int('OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
     leaseMs,
     backoffBaseMs: int('OUTBOX_BACKOFF_MS', 30_000, 1, 24 * 3_600_000),
     backoffMaxMs: int('OUTBOX_BACKOFF_MAX_MS', 3_600_000, 1, 7 * 24 * 3_600_000),
     pollIntervalMs: int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000),
+    stopGraceMs: int('OUTBOX_STOP_GRACE_MS', 5_000, 0, 600_000),
   });
 
   const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000);
@@ -194,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeoutMs: webhookTimeoutMs,
     maxResponseBytes: int('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * 1024 * 1024),
     disableAfterHours: int('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365),
+    concurrency: int('WEBHOOK_CONCURRENCY', 64, 1, 1000),
+    endpointConcurrency: int('WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 100),
   });
 
   const upstream = upstreamConfig(env, problems, int);

@@ -1,11 +1,12 @@
 import { SmtpEmailTransport } from './adapters/email/smtp.transport';
 import { HttpSmsTransport } from './adapters/sms/http-sms.transport';
 import { HttpWebhookTransport } from './adapters/webhooks/http-webhook.transport';
-import type { Config, OutboxConfig } from './config';
+import type { Config, OutboxConfig, WebhooksConfig } from './config';
 import { DomainError } from './domain/errors';
 import type { EmailAttachment, OutboxTransports, WebhookSender } from './domain/outbox/outbox.transports';
 import type { OutboxMessage } from './domain/outbox/outbox.types';
 import {
+  DEFAULT_OUTBOX_SETTINGS,
   OutboxWorker,
   type OutboxWorkerOptions,
   type OutboxWorkerSettings,
@@ -34,14 +35,23 @@ export function outboxTransportsFrom(config: OutboxConfig): OutboxTransports {
   };
 }
 
-export function outboxSettingsFrom(config: OutboxConfig): OutboxWorkerSettings {
+/** The worker's settings; the webhook lane's limits are the defaults unless `webhooks` is given. */
+export function outboxSettingsFrom(
+  config: OutboxConfig,
+  webhooks?: Pick<WebhooksConfig, 'concurrency' | 'endpointConcurrency'>,
+): OutboxWorkerSettings {
   return {
     batchSize: config.batchSize,
+    concurrency: config.concurrency,
+    webhookConcurrency: webhooks?.concurrency ?? DEFAULT_OUTBOX_SETTINGS.webhookConcurrency,
+    webhookEndpointConcurrency:
+      webhooks?.endpointConcurrency ?? DEFAULT_OUTBOX_SETTINGS.webhookEndpointConcurrency,
     maxAttempts: config.maxAttempts,
     leaseMs: config.leaseMs,
     backoffBaseMs: config.backoffBaseMs,
     backoffMaxMs: config.backoffMaxMs,
     pollIntervalMs: config.pollIntervalMs,
+    stopGraceMs: config.stopGraceMs,
   };
 }
 
@@ -110,7 +120,7 @@ export function createOutboxWorker(
     services.outboxQueue,
     services.clock,
     transports,
-    outboxSettingsFrom(config.outbox),
+    outboxSettingsFrom(config.outbox, config.webhooks),
     {
       attachments: pdfAttachments(services),
       events: services.webhookEvents,
@@ -124,7 +134,10 @@ export function createOutboxWorker(
 
 export interface RunningOutboxWorker {
   readonly worker: OutboxWorker;
-  /** Finishes the batch in hand, then stops and closes the transports. */
+  /**
+   * Stops claiming, lets the attempts in flight finish (aborting those still going after
+   * OUTBOX_STOP_GRACE_MS), then closes the transports.
+   */
   stop(): Promise<void>;
 }
 

@@ -104,14 +104,21 @@ describe('webhook settings', () => {
       WEBHOOK_ALLOW_HOSTS: ' 127.0.0.1, Hooks.Internal ,[::1]',
       WEBHOOK_TIMEOUT_MS: '5000',
       WEBHOOK_DISABLE_AFTER_HOURS: '72',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '3',
     });
     expect(config.webhooks).toEqual({
       allowHosts: ['127.0.0.1', 'hooks.internal', '::1'],
       timeoutMs: 5000,
       maxResponseBytes: 65536,
       disableAfterHours: 72,
+      concurrency: 64,
+      endpointConcurrency: 3,
     });
-    expect(loadConfig({ NODE_ENV: 'test' }).webhooks).toMatchObject({ allowHosts: [], timeoutMs: 15000 });
+    expect(loadConfig({ NODE_ENV: 'test' }).webhooks).toMatchObject({
+      allowHosts: [],
+      timeoutMs: 15000,
+      endpointConcurrency: 2,
+    });
   });
 
   it('refuses a bad host list, and a lease no longer than two webhook timeouts', () => {

@@ -23,15 +23,28 @@ export function messageIdFor(outboxId: string, from: string): string {
 }
 
 /**
- * Rejects with `message` when `promise` has not settled within `ms`. The work itself may still
- * finish later; the outbox then sends again with the same Message-ID, which receivers drop.
+ * Rejects with `message` when `promise` has not settled within `ms`, and at once when `signal`
+ * aborts. The work itself may still finish later; the outbox then sends again with the same
+ * Message-ID, which receivers drop.
  */
-export function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+export function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+  message: string,
+  signal?: AbortSignal,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let aborted: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), ms);
+    aborted = () => reject(new Error('the delivery worker stopped'));
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener('abort', aborted, { once: true });
   });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, deadline]).finally(() => {
+    clearTimeout(timer);
+    if (aborted) signal?.removeEventListener('abort', aborted);
+  });
 }
 
 /** Email through an SMTP server with nodemailer; one connection per message. */
@@ -48,7 +61,7 @@ export class SmtpEmailTransport implements EmailTransport {
     });
   }
 
-  async send(email: OutgoingEmail): Promise<void> {
+  async send(email: OutgoingEmail, signal?: AbortSignal): Promise<void> {
     // Connect, greeting and data phases each have the timeout; the whole send gets three of them.
     await withDeadline(
       this.mailer.sendMail({
@@ -66,6 +79,7 @@ export class SmtpEmailTransport implements EmailTransport {
       }),
       this.options.timeoutMs * 3,
       `SMTP send did not finish within ${this.options.timeoutMs * 3} ms`,
+      signal,
     );
   }
 

@@ -40,7 +40,7 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
 export class HttpSmsTransport implements SmsTransport {
   constructor(private readonly options: HttpSmsTransportOptions) {}
 
-  async send(sms: OutgoingSms): Promise<void> {
+  async send(sms: OutgoingSms, signal?: AbortSignal): Promise<void> {
     const body: SmsWebhookBody = { id: sms.outboxId, to: sms.to, text: sms.text, documents: sms.documents };
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -54,11 +54,15 @@ export class HttpSmsTransport implements SmsTransport {
         method: 'POST',
         headers,
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        // One deadline for the request and its answer's body; the worker's stop ends it too.
+        signal: signal
+          ? AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), signal])
+          : AbortSignal.timeout(this.options.timeoutMs),
       });
       status = response.status;
       answer = await response.text();
     } catch (error) {
+      if (signal?.aborted) throw new Error('the delivery worker stopped');
       throw new Error(describeFetchError(error, this.options.timeoutMs));
     }
     if (status < 200 || status > 299) {

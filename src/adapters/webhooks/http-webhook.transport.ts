@@ -47,6 +47,7 @@ export interface HttpWebhookTransportOptions {
 }
 
 const USER_AGENT = 'facility-ops-webhooks/1';
+const STOPPED = 'the delivery worker stopped';
 
 /**
  * POSTs webhooks with Node's own http and https. Safety: the host is resolved here and every address
@@ -68,14 +69,37 @@ export class HttpWebhookTransport implements WebhookHttpTransport {
   async post(request: WebhookRequest): Promise<WebhookResponse> {
     const deadline = Date.now() + this.options.timeoutMs;
     const url = new URL(request.url);
-    const address = await this.checkedAddress(url);
+    // One deadline for the whole attempt: resolving the name counts against it too.
+    const address = await this.withinDeadline(this.checkedAddress(url), deadline, request.signal);
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new Error(`no answer within ${this.options.timeoutMs} ms`);
     return this.send(url, address, request, remaining);
   }
 
   close(): void {
-    for (const request of this.inFlight) request.destroy(new Error('the delivery worker stopped'));
+    for (const request of this.inFlight) request.destroy(new Error(STOPPED));
+  }
+
+  /** `work`'s result, or a rejection when the deadline passes or `signal` aborts first. */
+  private withinDeadline<T>(work: Promise<T>, deadline: number, signal?: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`no answer within ${this.options.timeoutMs} ms`))),
+        Math.max(0, deadline - Date.now()),
+      );
+      const aborted = () => done(() => reject(new Error(STOPPED)));
+      const done = (settle: () => void) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        settle();
+      };
+      if (signal?.aborted) return aborted();
+      signal?.addEventListener('abort', aborted, { once: true });
+      work.then(
+        (value) => done(() => resolve(value)),
+        (error: unknown) => done(() => reject(error)),
+      );
+    });
   }
 
   /** The address to connect to: checked to be public unless the host is allowed. */
@@ -128,9 +152,11 @@ export class HttpWebhookTransport implements WebhookHttpTransport {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        request.signal?.removeEventListener('abort', abort);
         this.inFlight.delete(outgoing);
         outcome();
       };
+      const abort = () => outgoing.destroy(new Error(STOPPED));
       const outgoing = (secure ? https : http).request(options, (response: IncomingMessage) => {
         const status = response.statusCode ?? 0;
         const chunks: Buffer[] = [];
@@ -156,6 +182,8 @@ export class HttpWebhookTransport implements WebhookHttpTransport {
       );
       this.inFlight.add(outgoing);
       outgoing.on('error', (error) => finish(() => reject(error)));
+      if (request.signal?.aborted) abort();
+      else request.signal?.addEventListener('abort', abort, { once: true });
       outgoing.end(body);
     });
   }

@@ -8,6 +8,11 @@ export interface ClaimRequest {
   leaseUntil: string;
   channels: readonly DeliveryChannel[];
   limit: number;
+  /**
+   * At most this many messages of one recipient in flight (claimed by any worker, lease running),
+   * those claimed now included; none: no such limit.
+   */
+  perRecipient?: number;
 }
 
 /** The outcome of a failed attempt: another try later, or given up. */
@@ -37,7 +42,10 @@ export interface SentRecord {
 export interface OutboxRepository {
   /** Writes the messages in one transaction: all of them or none. */
   insertMessages(messages: readonly OutboxMessage[]): Promise<void>;
-  /** Claims up to `limit` due messages for one worker; a message is claimed by exactly one worker. */
+  /**
+   * Claims up to `limit` due messages for one worker; a message is claimed by exactly one worker,
+   * and a recipient never has more than `perRecipient` in flight.
+   */
   claimDue(request: ClaimRequest): Promise<OutboxMessage[]>;
   /**
    * Records a delivery, whoever holds the claim now, in one transaction with `record.events`; a

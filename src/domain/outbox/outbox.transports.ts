@@ -27,24 +27,31 @@ export interface OutgoingSms {
   documents: { id: string; description: string; url: string }[];
 }
 
-/** Delivers email; rejects when the message was not accepted (it is then retried). */
+/**
+ * Delivers email; rejects when the message was not accepted (it is then retried), when its deadline
+ * passes, or at once when `signal` aborts (the worker is stopping).
+ */
 export interface EmailTransport {
-  send(email: OutgoingEmail): Promise<void>;
+  send(email: OutgoingEmail, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
-/** Delivers text messages; rejects when the provider did not accept the message. */
+/**
+ * Delivers text messages; rejects when the provider did not accept the message, when its deadline
+ * passes, or at once when `signal` aborts.
+ */
 export interface SmsTransport {
-  send(sms: OutgoingSms): Promise<void>;
+  send(sms: OutgoingSms, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
 /**
  * Delivers webhook messages: finds the endpoint, signs and POSTs the body. Resolves with the HTTP
- * status of a 2xx answer; rejects (a `DeliveryFailure` when it knows more) otherwise.
+ * status of a 2xx answer; rejects (a `DeliveryFailure` when it knows more) otherwise, and at once
+ * when `signal` aborts.
  */
 export interface WebhookSender {
-  send(message: OutboxMessage): Promise<{ responseCode: number | null }>;
+  send(message: OutboxMessage, signal?: AbortSignal): Promise<{ responseCode: number | null }>;
   /** The wait before the next attempt after `attempts` failed ones; null when none is left. */
   retryDelayMs(attempts: number): number | null;
   close(): void;

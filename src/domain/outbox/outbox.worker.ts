@@ -8,8 +8,14 @@ import { DeliveryFailure, type EmailAttachment, type OutboxTransports } from './
 import type { DeliveryChannel, OutboxContent, OutboxMessage } from './outbox.types';
 
 export interface OutboxWorkerSettings {
-  /** Messages claimed (and sent side by side) per run. */
+  /** Most messages one claim takes (and one `runOnce` sends per lane). */
   batchSize: number;
+  /** Email and SMS attempts in flight at once (their lane). */
+  concurrency: number;
+  /** Webhook attempts in flight at once (their lane, apart from email and SMS). */
+  webhookConcurrency: number;
+  /** One webhook endpoint's attempts in flight at once, across every worker on the database. */
+  webhookEndpointConcurrency: number;
   /** Attempts before a message is marked failed. */
   maxAttempts: number;
   /** How long a claim holds; a message whose worker died is claimed again after it. */
@@ -17,17 +23,23 @@ export interface OutboxWorkerSettings {
   /** Wait after the first failure; doubled after each further one, up to backoffMaxMs. */
   backoffBaseMs: number;
   backoffMaxMs: number;
-  /** Pause between runs when nothing was due. */
+  /** Pause between claims when nothing more was due. */
   pollIntervalMs: number;
+  /** How long stop() lets the attempts in hand finish before it aborts them. */
+  stopGraceMs: number;
 }
 
 export const DEFAULT_OUTBOX_SETTINGS: OutboxWorkerSettings = {
   batchSize: 10,
+  concurrency: 10,
+  webhookConcurrency: 64,
+  webhookEndpointConcurrency: 2,
   maxAttempts: 8,
   leaseMs: 5 * 60_000,
   backoffBaseMs: 30_000,
   backoffMaxMs: 60 * 60_000,
   pollIntervalMs: 1_000,
+  stopGraceMs: 5_000,
 };
 
 /** Where the worker reports (a pino logger fits). */
@@ -101,21 +113,67 @@ function keptContent(message: OutboxMessage): OutboxContent | undefined {
   return message.content?.secrets?.length ? withoutSecrets(message.content) : undefined;
 }
 
+/** A wake-up call that is kept when nobody waits, so the next wait returns at once. */
+class Wakeup {
+  private pending = false;
+  private waiter: (() => void) | null = null;
+
+  notify(): void {
+    if (this.waiter) this.waiter();
+    else this.pending = true;
+  }
+
+  /** Resolves at the next notify() (or at once after one nobody heard), or after `ms`. */
+  wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiter = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.waiter = done;
+    });
+  }
+}
+
 /**
- * Sends the outbox. Each run claims due messages with a lease (exactly one worker gets each, also
- * across processes), hands them to the channel's transport and records the outcome: sent, or a
- * retry after an exponential backoff, or failed after the last attempt. A message is sent again
- * only when a worker died (or lost its database) between sending and recording; the repeat has
- * the same Message-ID / idempotency key. Channels without a transport are never claimed.
+ * Messages that share a concurrency limit and a claim loop: email and SMS in one, webhooks in the
+ * other, so neither ever waits for a slot the other holds.
+ */
+interface Lane {
+  readonly name: 'people' | 'webhooks';
+  readonly channels: DeliveryChannel[];
+  readonly concurrency: number;
+  /** At most this many attempts of one recipient in flight, across workers. */
+  readonly perRecipient?: number;
+  readonly inFlight: Set<Promise<Outcome>>;
+  readonly wakeup: Wakeup;
+}
+
+/**
+ * Sends the outbox. Messages are claimed with a lease (exactly one worker gets each, also across
+ * processes), handed to the channel's transport and the outcome recorded: sent, or a retry after
+ * a backoff, or failed after the last attempt. Email and SMS have a lane of their own, apart from
+ * webhooks, each with its own limit of attempts in flight; a lane claims more as soon as a slot
+ * frees, never waiting for a whole batch, and a webhook endpoint has at most a few attempts in
+ * flight, so slow endpoints hold only their own slots. A message is sent again only when a
+ * worker died (or lost its database) between sending and recording; the repeat has the same
+ * Message-ID / idempotency key. Channels without a transport are never claimed.
  */
 export class OutboxWorker {
   readonly id: string;
   private readonly log: WorkerLog;
+  private readonly lanes: Lane[];
   private running = false;
-  private loop: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-  /** A wake() came while a run was busy: the next run starts without a pause. */
-  private woken = false;
+  private loops: Promise<void>[] = [];
+  /** Aborts the attempts in hand when stop() has waited long enough for them. */
+  private aborter = new AbortController();
 
   constructor(
     private readonly repository: OutboxRepository,
@@ -126,88 +184,153 @@ export class OutboxWorker {
   ) {
     this.id = options.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.log = options.log ?? silentLog;
+    const people: DeliveryChannel[] = [];
+    if (transports.email) people.push('email');
+    if (transports.sms) people.push('sms');
+    const lanes: Lane[] = [];
+    if (people.length > 0) {
+      lanes.push({
+        name: 'people',
+        channels: people,
+        concurrency: settings.concurrency,
+        inFlight: new Set(),
+        wakeup: new Wakeup(),
+      });
+    }
+    if (transports.webhook) {
+      lanes.push({
+        name: 'webhooks',
+        channels: ['webhook'],
+        concurrency: settings.webhookConcurrency,
+        perRecipient: settings.webhookEndpointConcurrency,
+        inFlight: new Set(),
+        wakeup: new Wakeup(),
+      });
+    }
+    this.lanes = lanes;
   }
 
   /** Channels this worker can send. */
   get channels(): DeliveryChannel[] {
-    const channels: DeliveryChannel[] = [];
-    if (this.transports.email) channels.push('email');
-    if (this.transports.sms) channels.push('sms');
-    if (this.transports.webhook) channels.push('webhook');
-    return channels;
+    return this.lanes.flatMap((lane) => lane.channels);
   }
 
-  /** Claims one batch of due messages and delivers it. */
+  /**
+   * Claims due messages in each lane (up to the batch size and the lane's free slots) and
+   * delivers them, resolving when all of them are recorded: one step, for tests and one-off runs.
+   */
   async runOnce(): Promise<RunResult> {
     const result: RunResult = { claimed: 0, sent: 0, retrying: 0, failed: 0, unrecorded: 0 };
-    const channels = this.channels;
-    if (channels.length === 0) return result;
-    const now = this.clock.now().getTime();
-    const rows = await this.repository.claimDue({
-      workerId: this.id,
-      now: iso(now),
-      leaseUntil: iso(now + this.settings.leaseMs),
-      channels,
-      limit: this.settings.batchSize,
-    });
-    result.claimed = rows.length;
-    const outcomes = await Promise.all(rows.map((message) => this.deliver(message)));
-    for (const outcome of outcomes) result[outcome] += 1;
+    const claims = await Promise.all(
+      this.lanes.map(async (lane) => {
+        const rows = await this.claim(lane, Math.min(this.settings.batchSize, this.room(lane)));
+        return rows.map((message) => this.launch(lane, message));
+      }),
+    );
+    const attempts = claims.flat();
+    result.claimed = attempts.length;
+    for (const outcome of await Promise.all(attempts)) result[outcome] += 1;
     return result;
   }
 
-  /** Runs until stopped: again at once after a full batch, else after the poll interval or a wake(). */
+  /** Runs until stopped: each lane claims whenever it has free slots and something is due. */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.runLoop();
+    this.aborter = new AbortController();
+    this.loops = this.lanes.map((lane) => this.runLane(lane));
   }
 
-  /** Ends the loop after the batch in hand is delivered and recorded. */
+  /**
+   * Stops claiming, then lets the attempts in hand finish for up to `stopGraceMs`; those still
+   * going then are aborted and put back, due at once, for the next worker.
+   */
   async stop(): Promise<void> {
     this.running = false;
-    this.wakeUp?.();
-    await this.loop;
-    this.loop = null;
-  }
-
-  /** Ends the pause between runs early (new messages were queued). */
-  wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  private async runLoop(): Promise<void> {
-    while (this.running) {
-      let full = false;
-      this.woken = false;
-      try {
-        const result = await this.runOnce();
-        full = result.claimed >= this.settings.batchSize;
-      } catch (error) {
-        // The database may be away for a moment; the next run tries again.
-        this.log.error({ err: error, worker: this.id }, 'outbox run failed');
-      }
-      if (!this.running) break;
-      if (!full && !this.woken) await this.pause();
+    for (const lane of this.lanes) lane.wakeup.notify();
+    await Promise.all(this.loops);
+    this.loops = [];
+    const attempts = this.lanes.flatMap((lane) => [...lane.inFlight]);
+    if (attempts.length === 0) return;
+    const settled = Promise.allSettled(attempts);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace over'>((resolve) => {
+      timer = setTimeout(() => resolve('grace over'), this.settings.stopGraceMs);
+    });
+    const first = await Promise.race([settled, graceOver]);
+    clearTimeout(timer);
+    if (first === 'grace over') {
+      this.log.warn(
+        { worker: this.id, attempts: attempts.length },
+        'outbox worker stopping: aborting the attempts still in flight',
+      );
+      this.aborter.abort();
+      await settled;
     }
   }
 
-  private pause(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      const timer = setTimeout(done, this.settings.pollIntervalMs);
-      timer.unref();
-      this.wakeUp = done;
+  /** Ends each lane's pause early (new messages were queued). */
+  wake(): void {
+    for (const lane of this.lanes) lane.wakeup.notify();
+  }
+
+  private room(lane: Lane): number {
+    return Math.max(0, lane.concurrency - lane.inFlight.size);
+  }
+
+  private async claim(lane: Lane, limit: number): Promise<OutboxMessage[]> {
+    if (limit < 1) return [];
+    const now = this.clock.now().getTime();
+    return this.repository.claimDue({
+      workerId: this.id,
+      now: iso(now),
+      leaseUntil: iso(now + this.settings.leaseMs),
+      channels: lane.channels,
+      limit,
+      perRecipient: lane.perRecipient,
     });
   }
 
+  /** Starts delivering a claimed message in the lane's slot; the slot frees when it is recorded. */
+  private launch(lane: Lane, message: OutboxMessage): Promise<Outcome> {
+    const attempt = this.deliver(message).finally(() => {
+      lane.inFlight.delete(attempt);
+      lane.wakeup.notify();
+    });
+    lane.inFlight.add(attempt);
+    return attempt;
+  }
+
+  private async runLane(lane: Lane): Promise<void> {
+    while (this.running) {
+      const wanted = Math.min(this.settings.batchSize, this.room(lane));
+      let more = false;
+      if (wanted > 0) {
+        try {
+          const rows = await this.claim(lane, wanted);
+          for (const message of rows) void this.launch(lane, message);
+          // A full claim: more may be due at once.
+          more = rows.length === wanted;
+        } catch (error) {
+          // The database may be away for a moment; the next claim tries again.
+          this.log.error({ err: error, worker: this.id, lane: lane.name }, 'outbox claim failed');
+        }
+      }
+      if (!this.running) break;
+      // Otherwise wait for a free slot (which may also let a capped endpoint go), a wake() or the poll.
+      if (!more || this.room(lane) === 0) await lane.wakeup.wait(this.settings.pollIntervalMs);
+    }
+  }
+
   private async deliver(message: OutboxMessage): Promise<Outcome> {
-    const outcome = await this.attempt(message);
+    let outcome: Outcome;
+    try {
+      outcome = await this.attempt(message);
+    } catch (error) {
+      // attempt() records every failure; this is a bug, and the lease brings the message back.
+      this.log.error({ err: error, outboxId: message.id, worker: this.id }, 'outbox attempt failed');
+      outcome = 'unrecorded';
+    }
     try {
       this.options.onOutcome?.(message, outcome);
     } catch (error) {
@@ -215,7 +338,6 @@ export class OutboxWorker {
     }
     return outcome;
   }
-
   private async attempt(message: OutboxMessage): Promise<Outcome> {
     let responseCode: number | null = null;
     try {
@@ -267,7 +389,7 @@ export class OutboxWorker {
       const sender = this.transports.webhook;
       if (!sender) throw new Error('no webhook sender');
       if (!message.webhook) throw new DeliveryFailure('the stored delivery cannot be read', null, true);
-      return sender.send(message);
+      return sender.send(message, this.aborter.signal);
     }
     await this.transmitToPerson(message);
     return { responseCode: null };
@@ -280,24 +402,30 @@ export class OutboxWorker {
       const transport = this.transports.email;
       if (!transport) throw new Error('no email transport');
       const attachments = this.options.attachments ? await this.options.attachments(message) : [];
-      await transport.send({
-        outboxId: message.id,
-        to: message.recipient,
-        subject: content.subject,
-        text: content.text,
-        html: content.html,
-        attachments,
-      });
+      await transport.send(
+        {
+          outboxId: message.id,
+          to: message.recipient,
+          subject: content.subject,
+          text: content.text,
+          html: content.html,
+          attachments,
+        },
+        this.aborter.signal,
+      );
       return;
     }
     const transport = this.transports.sms;
     if (!transport) throw new Error('no SMS transport');
-    await transport.send({
-      outboxId: message.id,
-      to: message.recipient,
-      text: content.text,
-      documents: content.documents,
-    });
+    await transport.send(
+      {
+        outboxId: message.id,
+        to: message.recipient,
+        text: content.text,
+        documents: content.documents,
+      },
+      this.aborter.signal,
+    );
   }
 
   /** The wait before the next attempt after the message's failed ones; null when none is left. */
@@ -309,11 +437,13 @@ export class OutboxWorker {
   }
 
   private async recordFailure(message: OutboxMessage, error: unknown): Promise<Outcome> {
-    const lastError = describeError(error);
+    // Cut short by stop(): not the receiver's fault, so due again at once (for another worker).
+    const stopped = this.aborter.signal.aborted;
+    const lastError = stopped ? 'the delivery worker stopped during the attempt' : describeError(error);
     const failure = error instanceof DeliveryFailure ? error : null;
     // An unreadable message never improves; anything else is tried again until the limit.
     const readable = message.channel === 'webhook' ? Boolean(message.webhook) : message.content !== null;
-    const delay = this.retryDelay(message);
+    const delay = stopped ? 0 : this.retryDelay(message);
     const giveUp = !readable || failure?.final === true || delay === null;
     const now = this.clock.now().getTime();
     const nextAttemptAt = giveUp || delay === null ? now : now + delay;

@@ -75,7 +75,7 @@ export class WebhookDispatcher implements WebhookSender {
     this.random = settings.random ?? Math.random;
   }
 
-  async send(message: OutboxMessage): Promise<{ responseCode: number | null }> {
+  async send(message: OutboxMessage, signal?: AbortSignal): Promise<{ responseCode: number | null }> {
     const webhook = message.webhook;
     if (!webhook) throw new DeliveryFailure('the stored delivery cannot be read', null, true);
     const endpoint = await this.endpoints.find(message.recipient);
@@ -95,9 +95,11 @@ export class WebhookDispatcher implements WebhookSender {
         url: endpoint.url,
         headers,
         body: webhook.body,
+        signal,
       }));
     } catch (error) {
-      await this.failed(endpoint, now);
+      // An attempt the worker cut short says nothing about the endpoint.
+      if (!signal?.aborted) await this.failed(endpoint, now);
       throw error;
     }
     if (status >= 200 && status < 300) {

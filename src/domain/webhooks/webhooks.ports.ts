@@ -51,6 +51,8 @@ export interface WebhookRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** Ends the request at once when aborted (the worker is stopping). */
+  signal?: AbortSignal;
 }
 
 /** What the endpoint answered: its status and the start of its body. */

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type QueryCreator, type RawBuilder } from 'kysely';
 import type {
   AttemptFailure,
   ClaimRequest,
@@ -11,6 +11,9 @@ import type { Db } from '../database';
 import { isPostgres, rowLimit } from '../dialect';
 import type { Database, OutboxMessagesTable } from '../schema';
 import { insertWebhookEvents } from './webhook-events.writer';
+
+/** Per schema: claims under a per-recipient cap run one at a time (PostgreSQL advisory lock). */
+const CAPPED_CLAIM_LOCK = 'facility-ops.outbox.capped-claim.';
 
 /** The channels of messages to people, which a facility's outbox lists. */
 const PERSON_CHANNELS = ['email', 'sms'] as const;
@@ -89,10 +92,15 @@ export class SqlOutboxRepository implements OutboxRepository {
   /**
    * Claims up to `limit` due messages for one worker and returns them; a message is claimed by
    * exactly one worker. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED);
-   * SQLite writes one statement at a time, so a conditional update by id is atomic there.
+   * SQLite writes one statement at a time, so a conditional update by id is atomic there. With
+   * `perRecipient`, a recipient's messages in flight (claimed by any worker, lease running) never
+   * exceed it: on PostgreSQL such claims take a lock of their own (one at a time, each sees the
+   * last one's claims); on SQLite each row's update checks the count itself.
    */
   async claimDue(request: ClaimRequest): Promise<OutboxMessage[]> {
     if (request.channels.length === 0 || request.limit < 1) return [];
+    const cap = request.perRecipient;
+    if (cap !== undefined && cap < 1) return [];
     const claim = {
       status: 'sending' as const,
       claimed_by: request.workerId,
@@ -102,51 +110,111 @@ export class SqlOutboxRepository implements OutboxRepository {
       eb.and([isDue(eb, request.now), eb('channel', 'in', request.channels)]);
 
     if (this.postgres) {
-      // Materialized, so the locked selection runs once: an IN (subquery ... LIMIT) may be
-      // evaluated again by the planner and claim more than the limit.
-      const rows = await this.db
-        .with(
-          (cte) => cte('due').materialized(),
-          (db) =>
-            db
-              .selectFrom('outbox_messages')
-              .select('id')
-              .where(candidates)
-              .orderBy(this.binary('next_attempt_at'))
-              .orderBy(this.binary('id'))
-              .limit(rowLimit(request.limit))
-              .forUpdate()
-              .skipLocked(),
-        )
-        .updateTable('outbox_messages')
-        .from('due')
-        .set((eb) => ({ ...claim, attempts: eb('outbox_messages.attempts', '+', 1) }))
-        .whereRef('outbox_messages.id', '=', 'due.id')
-        .returningAll('outbox_messages')
-        .execute();
-      return rows.sort(byNextAttemptThenId).map(outboxRowToMessage);
+      return this.db.transaction().execute(async (trx) => {
+        if (cap !== undefined) {
+          // Held to the end of the transaction: the next claimer counts this one's claims.
+          await sql`select pg_advisory_xact_lock(hashtext(${CAPPED_CLAIM_LOCK} || current_schema()))`.execute(
+            trx,
+          );
+        }
+        // Materialized, so the locked selection runs once: an IN (subquery ... LIMIT) may be
+        // evaluated again by the planner and claim more than the limit.
+        const rows = await trx
+          .with(
+            (cte) => cte('due').materialized(),
+            (db) => {
+              let due = db.selectFrom('outbox_messages').select('id').where(candidates);
+              if (cap !== undefined) {
+                due = due.where('id', 'in', this.withinCap(db, request, cap).select('ranked.id'));
+              }
+              return due
+                .orderBy(this.binary('next_attempt_at'))
+                .orderBy(this.binary('id'))
+                .limit(rowLimit(request.limit))
+                .forUpdate()
+                .skipLocked();
+            },
+          )
+          .updateTable('outbox_messages')
+          .from('due')
+          .set((eb) => ({ ...claim, attempts: eb('outbox_messages.attempts', '+', 1) }))
+          .whereRef('outbox_messages.id', '=', 'due.id')
+          .returningAll('outbox_messages')
+          .execute();
+        return rows.sort(byNextAttemptThenId).map(outboxRowToMessage);
+      });
     }
 
-    const due = await this.db
-      .selectFrom('outbox_messages')
-      .select('id')
-      .where(candidates)
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(rowLimit(request.limit))
-      .execute();
+    const due =
+      cap === undefined
+        ? await this.db
+            .selectFrom('outbox_messages')
+            .select(['id', 'recipient'])
+            .where(candidates)
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(rowLimit(request.limit))
+            .execute()
+        : await this.withinCap(this.db, request, cap)
+            .select(['ranked.id', 'ranked.recipient'])
+            .orderBy('ranked.next_attempt_at')
+            .orderBy('ranked.id')
+            .limit(rowLimit(request.limit))
+            .execute();
     const claimed: OutboxMessage[] = [];
-    for (const { id } of due) {
-      const row = await this.db
+    for (const { id, recipient } of due) {
+      let update = this.db
         .updateTable('outbox_messages')
         .set((eb) => ({ ...claim, attempts: eb('attempts', '+', 1) }))
         .where('id', '=', id)
-        .where(candidates)
-        .returningAll()
-        .executeTakeFirst();
+        .where(candidates);
+      if (cap !== undefined) {
+        update = update.where(
+          (eb) =>
+            eb
+              .selectFrom('outbox_messages as busy')
+              .select((inner) => inner.fn.countAll<number>().as('count'))
+              .where('busy.channel', 'in', request.channels)
+              .where('busy.recipient', '=', recipient)
+              .where('busy.status', '=', 'sending')
+              .where('busy.claimed_until', '>', request.now),
+          '<',
+          cap,
+        );
+      }
+      const row = await update.returningAll().executeTakeFirst();
       if (row) claimed.push(outboxRowToMessage(row));
     }
     return claimed;
+  }
+
+  /**
+   * Due messages of the request's channels that fit under each recipient's cap: a recipient's
+   * oldest due ones, as many as the cap leaves beside its messages in flight (lease running).
+   */
+  private withinCap(db: QueryCreator<Database>, request: ClaimRequest, cap: number) {
+    const inFlight = db
+      .selectFrom('outbox_messages')
+      .select((eb) => ['recipient', eb.fn.countAll<number>().as('busy')])
+      .where('channel', 'in', request.channels)
+      .where('status', '=', 'sending')
+      .where('claimed_until', '>', request.now)
+      .groupBy('recipient');
+    const ranked = db
+      .selectFrom('outbox_messages')
+      .select([
+        'id',
+        'recipient',
+        'next_attempt_at',
+        sql<number>`row_number() over (partition by ${sql.ref('recipient')} order by ${this.binary(
+          'next_attempt_at',
+        )}, ${this.binary('id')})`.as('place'),
+      ])
+      .where((eb) => eb.and([isDue(eb, request.now), eb('channel', 'in', request.channels)]));
+    return db
+      .selectFrom(ranked.as('ranked'))
+      .leftJoin(inFlight.as('in_flight'), 'in_flight.recipient', 'ranked.recipient')
+      .where(sql<number>`${sql.ref('ranked.place')} + coalesce(${sql.ref('in_flight.busy')}, 0)`, '<=', cap);
   }
 
   /**
