@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
 import { loadConfig } from '../../src/config';
 import { createOutboxWorker } from '../../src/outbox.runtime';
+import { HttpWebhookTransport } from '../../src/adapters/webhooks/http-webhook.transport';
 import type { HostResolver } from '../../src/domain/webhooks/webhooks.ports';
 import { WebhooksService } from '../../src/domain/webhooks/webhooks.service';
 import type {
@@ -296,6 +297,28 @@ describeEachDialect('webhook endpoints in GraphQL', (dialect) => {
     ],
     ['this machine by name', { url: 'https://localhost/hooks' }, 'input.url', 'localhost is this machine'],
     [
+      'this machine by name, with a trailing dot',
+      { url: 'https://localhost./hooks' },
+      'input.url',
+      'localhost is this machine',
+    ],
+    [
+      'a name under localhost, with a trailing dot',
+      { url: 'https://foo.localhost./' },
+      'input.url',
+      'foo.localhost is this machine',
+    ],
+    [
+      'a name under localhost, in capitals with a trailing dot',
+      { url: 'https://Foo.LOCALHOST./' },
+      'input.url',
+      'foo.localhost is this machine',
+    ],
+    ['port 0', { url: 'https://hooks.example.com:0/x' }, 'input.url', 'must not use port 0'],
+    ['port 0 written 000', { url: 'https://hooks.example.com:000/x' }, 'input.url', 'must not use port 0'],
+    ['an empty label', { url: 'https://hooks..example.com/x' }, 'input.url', 'must name a host'],
+    ['two trailing dots', { url: 'https://localhost../x' }, 'input.url', 'must name a host'],
+    [
       'an unknown event type',
       { eventTypes: ['note.created', 'payment.failed'] },
       'input.eventTypes[1]',
@@ -337,6 +360,45 @@ describeEachDialect('webhook endpoints in GraphQL', (dialect) => {
     ).toMatchObject({
       parameter: 'input.url',
     });
+  });
+
+  it('knows an allowed host however it is written: capitals, one trailing dot', async () => {
+    const res = await create({ url: 'http://HOOKS.internal./x', eventTypes: ['note.created'] });
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.createWebhookEndpoint.endpoint.url).toBe('http://hooks.internal./x');
+  });
+
+  it('checks the host again at send time, written as the check knows it', async () => {
+    const asked: string[] = [];
+    const resolver: HostResolver = {
+      addresses: async (host) => {
+        asked.push(host);
+        return host === 'hooks.test' ? ['127.0.0.1'] : [];
+      },
+    };
+    const transport = new HttpWebhookTransport({
+      timeoutMs: 60_000,
+      maxResponseBytes: 1024,
+      allowHosts: ['hooks.test'],
+      resolver,
+    });
+    closers.push(() => transport.close());
+    const hooks = await startReceiver();
+    closers.push(() => hooks.close());
+    const port = new URL(hooks.url).port;
+    const post = (url: string) => transport.post({ url, headers: {}, body: '{}' });
+
+    // Stored before registration knew better, or written into the database: refused all the same.
+    await expect(post('https://foo.localhost./x')).rejects.toThrow('refused: foo.localhost is this machine');
+    await expect(post('https://LOCALHOST./x')).rejects.toThrow('refused: localhost is this machine');
+    await expect(post('https://hooks.example.test:0/x')).rejects.toThrow(
+      'refused: the URL must not use port 0',
+    );
+    expect(asked).toEqual([]);
+    // An allowed host with a trailing dot is that host.
+    expect(await post(`http://hooks.test.:${port}/x`)).toMatchObject({ status: 204 });
+    expect(asked).toEqual(['hooks.test']);
+    expect(hooks.received).toHaveLength(1);
   });
 
   it('refuses a host name that resolves to a private address (checked when registering)', async () => {

@@ -3,7 +3,13 @@ import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { DeliveryFailure } from '../../domain/outbox/outbox.transports';
-import { hostOf, isLocalName, isPublicAddress } from '../../domain/webhooks/webhooks.addresses';
+import {
+  destinationShapeProblem,
+  hostOf,
+  isLocalName,
+  isPublicAddress,
+  normalizeHost,
+} from '../../domain/webhooks/webhooks.addresses';
 import type {
   HostResolver,
   WebhookHttpTransport,
@@ -62,7 +68,7 @@ export class HttpWebhookTransport implements WebhookHttpTransport {
   private readonly inFlight = new Set<ClientRequest>();
 
   constructor(private readonly options: HttpWebhookTransportOptions) {
-    this.allowHosts = new Set(options.allowHosts.map((host) => host.toLowerCase()));
+    this.allowHosts = new Set(options.allowHosts.map(normalizeHost));
     this.resolver = options.resolver ?? new DnsHostResolver();
   }
 
@@ -106,6 +112,8 @@ export class HttpWebhookTransport implements WebhookHttpTransport {
   private async checkedAddress(url: URL): Promise<string> {
     const host = hostOf(url);
     const allowed = this.allowHosts.has(host);
+    const shape = destinationShapeProblem(url);
+    if (shape) throw new DeliveryFailure(`refused: the URL ${shape}`);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
       throw new DeliveryFailure('refused: only https:// URLs (plain http only for WEBHOOK_ALLOW_HOSTS)');
     }

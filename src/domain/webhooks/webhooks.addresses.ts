@@ -84,10 +84,33 @@ export function isPublicAddress(address: string): boolean {
   return !NOT_PUBLIC.check(plain, 'ipv6');
 }
 
-/** A URL's host as a resolver and WEBHOOK_ALLOW_HOSTS name it: lower-case, IPv6 without brackets. */
+/**
+ * A host as every check compares it: lower-case, IPv6 without brackets, without the one trailing
+ * dot that makes a name fully qualified (`localhost.` is `localhost`). Names reach it as `URL`
+ * writes them, IDNA (punycode) included, so one name has one spelling.
+ */
+export function normalizeHost(host: string): string {
+  const lower = host.toLowerCase();
+  if (lower.startsWith('[') && lower.endsWith(']')) return lower.slice(1, -1);
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/** A URL's host as a resolver and WEBHOOK_ALLOW_HOSTS name it (see `normalizeHost`). */
 export function hostOf(url: URL): string {
-  const host = url.hostname.toLowerCase();
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return normalizeHost(url.hostname);
+}
+
+/**
+ * What is wrong with where a URL points, whatever its host resolves to: a name with an empty
+ * label (`a..b`, `.a`, two trailing dots), or port 0, which no service listens on.
+ */
+export function destinationShapeProblem(url: URL): string | null {
+  const host = hostOf(url);
+  if (host === '' || (isIP(host) === 0 && host.split('.').includes(''))) {
+    return 'must name a host (no empty labels)';
+  }
+  if (url.port === '0') return 'must not use port 0 (no service listens there)';
+  return null;
 }
 
 /** Names that always mean this machine, whatever a resolver says. */

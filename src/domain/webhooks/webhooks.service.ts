@@ -6,7 +6,13 @@ import type { DeliveryOutcome } from '../outbox/outbox.worker';
 import type { Clock } from '../shared/clock';
 import { isUuid, newId, normalizeId } from '../shared/ids';
 import { toStoredInstant } from '../shared/time';
-import { hostOf, isLocalName, isPublicAddress } from './webhooks.addresses';
+import {
+  destinationShapeProblem,
+  hostOf,
+  isLocalName,
+  isPublicAddress,
+  normalizeHost,
+} from './webhooks.addresses';
 import type { HostResolver, WebhookEndpointsRepository } from './webhooks.ports';
 import { newWebhookSecret } from './webhooks.signature';
 import {
@@ -69,7 +75,7 @@ export class WebhooksService {
     private readonly outbox: { announce(): void },
     options: WebhooksOptions,
   ) {
-    this.allowHosts = new Set(options.allowHosts.map((host) => host.toLowerCase()));
+    this.allowHosts = new Set(options.allowHosts.map(normalizeHost));
   }
 
   /**
@@ -254,6 +260,8 @@ export class WebhooksService {
     if (url.hostname === '') return 'must name a host';
     if (url.username || url.password) return 'must not carry a user name or password';
     if (url.hash) return 'must not have a #fragment';
+    const destination = destinationShapeProblem(url);
+    if (destination) return destination;
     if (url.protocol === 'http:' && !this.isAllowed(hostOf(url))) {
       return 'must be an https:// URL (plain http only for hosts in WEBHOOK_ALLOW_HOSTS)';
     }
@@ -262,7 +270,7 @@ export class WebhooksService {
 
   /** Whether the host is one of WEBHOOK_ALLOW_HOSTS. */
   isAllowed(host: string): boolean {
-    return this.allowHosts.has(host.toLowerCase());
+    return this.allowHosts.has(normalizeHost(host));
   }
 
   /**
