@@ -53,5 +53,8 @@ module.exports = {
   ],
   // Generous: the suite must pass on a busy 2-core machine; no test waits on a clock.
   testTimeout: 120000,
+  // A failed suite can leave a server or pool its afterAll never reached; the run must still end
+  // (with the failures' exit code) rather than wait on them.
+  forceExit: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

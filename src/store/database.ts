@@ -4,13 +4,13 @@ import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
-  PostgresDialect,
   SqliteDialect,
   sql,
   type KyselyPlugin,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import { Pool, types, type QueryArrayConfig } from 'pg';
+import { SchemaScopedPostgresDialect } from './postgres-dialect';
 import { pgByteRows, sqliteByteRows, type ByteRows } from './byte-rows';
 import type { Database } from './schema';
 import type { DialectName } from './dialect';
@@ -139,7 +139,11 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: options.plugins, log });
+  const db = new Kysely<Database>({
+    dialect: new SchemaScopedPostgresDialect({ pool }),
+    plugins: options.plugins,
+    log,
+  });
   const arrays: ArrayRows = async <R extends readonly unknown[]>(query: {
     compile(db: Db): CompiledQuery;
   }) => {

@@ -363,4 +363,69 @@ describe('migrations of instances sharing one PostgreSQL database', () => {
     },
     60_000,
   );
+
+  /** Two fresh schemas, each opened as `serve` opens its URL; dropped at the end. */
+  const withTwoSchemas = async (
+    run: (stores: ReturnType<typeof openStore>[], admin: Client, schemas: string[]) => Promise<void>,
+  ) => {
+    const schemas = [0, 1].map(() => `t_${randomBytes(6).toString('hex')}`);
+    const admin = new Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    const stores = schemas.map((schema) =>
+      openStore(`${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`),
+    );
+    try {
+      for (const schema of schemas) await admin.query(`create schema ${schema}`);
+      await run(stores, admin, schemas);
+    } finally {
+      for (const store of stores) await store.close();
+      for (const schema of schemas) await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+  };
+
+  itOnPostgres(
+    "reads its own tables while another instance's schema is dropped",
+    () =>
+      withTwoSchemas(async ([store], admin, [own, other]) => {
+        await migrateToLatest(store.db);
+        await admin.query(`create table ${other}.leftover (id int)`);
+        // A snapshot taken before the other schema goes: the catalog rows still show it, as they
+        // did to a read that was under way when another test run dropped its schema.
+        const tables = await store.db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(async (trx) => {
+            await sql`select count(*) from pg_catalog.pg_namespace`.execute(trx);
+            await admin.query(`drop schema ${other} cascade`);
+            return trx.introspection.getTables();
+          });
+        expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([own]));
+        expect(tables.map((table) => table.name)).toContain('companies');
+      }),
+    60_000,
+  );
+
+  itOnPostgres(
+    "migrates while another schema's migration holds its lock",
+    () =>
+      withTwoSchemas(async ([first, second], _admin, schemas) => {
+        const adapter = first.db.getExecutor().adapter;
+        const lock = {
+          lockTable: 'kysely_migration_lock',
+          lockRowId: 'migration_lock',
+          lockTableSchema: schemas[0],
+        };
+        await first.db.connection().execute(async (connection) => {
+          await adapter.acquireMigrationLock(connection, lock);
+          try {
+            const result = await migrateToLatest(second.db);
+            expect(result.results?.map((r) => r.migrationName)).toEqual(MIGRATION_NAMES);
+          } finally {
+            await adapter.releaseMigrationLock(connection, lock);
+          }
+        });
+      }),
+    60_000,
+  );
 });

@@ -86,7 +86,7 @@ export async function loadRichWorld(t: TestApp): Promise<RichWorld> {
 /** Every table's row count, in one statement: what a refused request must leave as it was. */
 export async function rowCounts(t: TestApp): Promise<Record<string, number>> {
   const db = t.db.store.db;
-  // PostgreSQL lists the tables of every schema; this store's is the first on its search path.
+  // The store reads the tables of its search path; this store's schema is the first on it.
   const current = t.db.store.sqlite
     ? undefined
     : (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema;

@@ -1,0 +1,120 @@
+import {
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
+  PostgresAdapter,
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  type DialectAdapter,
+  type Kysely,
+  type MigrationLockOptions,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
+
+/**
+ * PostgreSQL as Kysely speaks it, kept to this instance's own schemas. Kysely's introspector reads
+ * every schema of the database and checks each by name (`has_schema_privilege(nspname, ...)`), so a
+ * schema dropped by another instance or test run meanwhile failed the read ("schema ... does not
+ * exist"); and its migration lock is one advisory lock for the whole database, so instances kept in
+ * two schemas waited on each other's migrations. Here both are scoped to the search path.
+ */
+export class SchemaScopedPostgresDialect extends PostgresDialect {
+  override createAdapter(): DialectAdapter {
+    return new SchemaScopedPostgresAdapter();
+  }
+
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SearchPathIntrospector(db);
+  }
+}
+
+/** Migration lock per schema: `hashtext` of the lock table's schema and name. */
+class SchemaScopedPostgresAdapter extends PostgresAdapter {
+  override async acquireMigrationLock(db: Kysely<unknown>, options: MigrationLockOptions): Promise<void> {
+    await sql`select pg_advisory_lock(hashtext(${lockName(options)}))`.execute(db);
+  }
+
+  override async releaseMigrationLock(db: Kysely<unknown>, options: MigrationLockOptions): Promise<void> {
+    await sql`select pg_advisory_unlock(hashtext(${lockName(options)}))`.execute(db);
+  }
+}
+
+function lockName(options: MigrationLockOptions): ReturnType<typeof sql> {
+  const schema = options.lockTableSchema;
+  return schema === undefined
+    ? sql`current_schema() || ${'.' + options.lockTable}`
+    : sql`${`${schema}.${options.lockTable}`}`;
+}
+
+interface ColumnRow {
+  schema: string;
+  table: string;
+  table_type: string;
+  column: string;
+  not_null: boolean;
+  has_default: boolean;
+  type: string;
+  type_schema: string;
+  column_description: string | null;
+  auto_incrementing: string | null;
+}
+
+/** Tables and views of the schemas on the connection's search path only, read by oid, not name. */
+class SearchPathIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(
+      this.db,
+    );
+    return rows.map((row) => ({ name: row.name }));
+  }
+
+  async getTables(
+    options: DatabaseMetadataOptions = { withInternalKyselyTables: false },
+  ): Promise<TableMetadata[]> {
+    const internal = options.withInternalKyselyTables
+      ? sql``
+      : sql`and c.relname not in (${DEFAULT_MIGRATION_TABLE}, ${DEFAULT_MIGRATION_LOCK_TABLE})`;
+    const { rows } = await sql<ColumnRow>`
+      select ns.nspname as schema, c.relname as table, c.relkind as table_type, a.attname as column,
+             a.attnotnull as not_null, a.atthasdef as has_default, typ.typname as type,
+             dtns.nspname as type_schema, col_description(a.attrelid, a.attnum) as column_description,
+             pg_get_serial_sequence(quote_ident(ns.nspname) || '.' || quote_ident(c.relname), a.attname)
+               as auto_incrementing
+      from pg_catalog.pg_attribute a
+      join pg_catalog.pg_class c on a.attrelid = c.oid
+      join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
+      join pg_catalog.pg_type typ on a.atttypid = typ.oid
+      join pg_catalog.pg_namespace dtns on typ.typnamespace = dtns.oid
+      where ns.nspname = any(current_schemas(false))
+        and c.relkind in ('r', 'v', 'p') and a.attnum >= 0 and not a.attisdropped ${internal}
+      order by ns.nspname, c.relname, a.attnum`.execute(this.db);
+    const tables = new Map<string, TableMetadata & { columns: TableMetadata['columns'][number][] }>();
+    for (const row of rows) {
+      const key = `${row.schema}.${row.table}`;
+      let table = tables.get(key);
+      if (!table) {
+        table = { name: row.table, schema: row.schema, isView: row.table_type === 'v', columns: [] };
+        tables.set(key, table);
+      }
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.type_schema,
+        isNullable: !row.not_null,
+        isAutoIncrementing: row.auto_incrementing !== null,
+        hasDefaultValue: row.has_default,
+        comment: row.column_description ?? undefined,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
