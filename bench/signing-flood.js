@@ -13,6 +13,7 @@
 //   --image heavy    an opaque white 2000 x 1000 PNG: within the pixel budget, decoded in full
 //   --limits         keep the signing rate limits on (off by default, so every submission is decoded)
 //   --service <dir>  the checkout to run, e.g. a worktree of an older commit
+//   --profile <dir>  write the service's CPU profile (node --cpu-prof) into that directory
 const { Buffer } = require('node:buffer');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -32,6 +33,7 @@ const options = parseOptions(process.argv.slice(2), {
   parallel: 8,
   seconds: 10,
   limits: false,
+  profile: '',
 });
 
 function chunk(type, data) {
@@ -74,11 +76,16 @@ const freePort = () =>
 
 /** `facility-ops start` in a child process; resolves with the demo client's bearer token once it serves. */
 function startService(dir, env) {
-  const child = spawn(process.execPath, [path.join(options.service, 'bin/facility-ops.js'), 'start'], {
-    cwd: dir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const profile = options.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.profile)] : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, path.join(options.service, 'bin/facility-ops.js'), 'start'],
+    {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (data) => {

@@ -23,9 +23,10 @@ export class WorkSlots {
     try {
       return await work();
     } finally {
-      // The slot passes straight to the next in line, or frees up.
+      // The slot passes to the next in line after a turn of the event loop (work that does no I/O
+      // would otherwise run one after the other without yielding), or frees up.
       const next = this.line.shift();
-      if (next) next();
+      if (next) setImmediate(next);
       else this.running -= 1;
     }
   }

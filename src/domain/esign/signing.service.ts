@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DomainError } from '../errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { OutboxMessage } from '../outbox/outbox.types';
@@ -235,6 +236,7 @@ export class SigningService {
     const signatures: EsignAuditEvent[] = [];
     const signed: SignedDocument[] = [];
     for (const { document, shownSha256 } of pending) {
+      await nextTurn();
       const trail = records.audit.filter((e) => e.documentId === document.id);
       const pdf = await this.signer.sign(
         document.content,
@@ -392,6 +394,8 @@ export class SigningService {
   /** The document rendered now, when it is still what the link sent (same PDF bytes); else null. */
   private async original(facility: Facility, link: SigningLink, documentId: string): Promise<Pending | null> {
     const expected = shownHash(link, documentId);
+    // A turn of the event loop before each rendering, so a page of many documents never holds it long.
+    await nextTurn();
     let document: RenderedDocument;
     try {
       document = await this.documentPdfs.originalDocument(facility, documentId);
