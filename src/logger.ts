@@ -1,7 +1,7 @@
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
-import { redactRequestUrl } from './domain/shared/sensitive';
+import { redactRequestUrl, sensitiveFieldSpellings } from './domain/shared/sensitive';
 
 /**
  * The service's pino logger. Request lines carry method, route url (credentials removed), request
@@ -18,11 +18,7 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
           'headers.authorization',
           '*.consumer_secret',
           '*.bearer_token',
-          '*.card_number',
-          '*.security_code',
-          '*.magnetic_track',
-          '*.account_number',
-          '*.account_number_confirmation',
+          ...sensitiveFieldSpellings().map((name) => `*.${name}`),
         ],
         censor: '[REDACTED]',
       },

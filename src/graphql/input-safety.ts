@@ -7,7 +7,7 @@ import {
   type ObjectFieldNode,
   type ValidationRule,
 } from 'graphql';
-import { redactValues, SENSITIVE_NAMES, sensitiveValues } from '../domain/shared/sensitive';
+import { redactValues, sensitiveFieldSpellings, sensitiveValues } from '../domain/shared/sensitive';
 import { NUL_MESSAGE } from '../edge/request-shape';
 
 /**
@@ -33,8 +33,7 @@ export const noNulInStrings: ValidationRule = (context) => ({
   },
 });
 
-const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-const NAMES = [...SENSITIVE_NAMES].flatMap((name) => [name, camel(name)]).join('|');
+const NAMES = sensitiveFieldSpellings().join('|');
 /** `cardNumber: "4111..."` or `securityCode: 123` as written in an operation's text. */
 const LITERAL = new RegExp(`\\b(?:${NAMES})\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|[-+.\\deE]+)`, 'g');
 

@@ -3,14 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { entityTag, noneMatchHolds } from './kept-pages';
 import type { ParameterProblem } from '../domain/errors';
 import type { PageMeta } from '../domain/shared/pagination';
-import { FILTERED, SENSITIVE_NAMES } from '../domain/shared/sensitive';
+import { FILTERED, isSensitiveKey } from '../domain/shared/sensitive';
 import { MAX_NESTING } from '../edge/request-shape';
 
 /** Whether `record` holds no object and no filtered name, so filtering would copy it unchanged. */
 function plainAndUnfiltered(record: Record<string, unknown>): boolean {
   for (const key in record) {
     const value = record[key];
-    if ((value !== null && typeof value === 'object') || SENSITIVE_NAMES.has(key)) return false;
+    if ((value !== null && typeof value === 'object') || isSensitiveKey(key)) return false;
   }
   return true;
 }
@@ -25,7 +25,7 @@ export function filterSensitive(value: unknown, depth = 1): unknown {
   if (Array.isArray(value)) return value.map((inner) => filterSensitive(inner, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    out[key] = SENSITIVE_NAMES.has(key) ? FILTERED : filterSensitive(inner, depth + 1);
+    out[key] = isSensitiveKey(key) ? FILTERED : filterSensitive(inner, depth + 1);
   }
   return out;
 }

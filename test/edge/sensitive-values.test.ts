@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describeEachDialect } from '../support/harness';
+import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
 import { createTestApp, type TestApp } from '../support/http';
 import { loadRichWorld, type RichWorld } from '../support/rich-world';
 
@@ -28,6 +29,17 @@ const sensitiveQuery = [
   `payment_method[account_number]=${ACCOUNT}`,
   `payment_method%5Baccount_number_confirmation%5D=${CONFIRMATION}`,
   `card_number=${PAN}`,
+].join('&');
+
+// Nested under any bracket, with an index or an empty one, in either spelling (issue 23).
+const bracketQuery = [
+  `payment_method[card_number][]=${PAN}`,
+  `card_number[0]=${PAN}`,
+  `magnetic_track[]=${encodeURIComponent(TRACK)}`,
+  `account_number[]=${ACCOUNT}`,
+  `payment_method[security_code][x]=${SECURITY_CODE}`,
+  `cardNumber=${PAN}`,
+  `payment_method[accountNumberConfirmation]=${CONFIRMATION}`,
 ].join('&');
 
 describeEachDialect('card and bank values never come back or reach a log', (dialect) => {
@@ -92,6 +104,45 @@ describeEachDialect('card and bank values never come back or reach a log', (dial
       headers: bearer(),
     });
     expect(logLines.some((line) => line.includes('payment_method[card_number]=[FILTERED]'))).toBe(true);
+    expectNoLeak();
+  });
+
+  it('in a query string nested under any bracket or camelCase: [FILTERED] in the echo, on any route', async () => {
+    const listed = await send({
+      method: 'GET',
+      url: `/v1/${t.world.facility.id}/flippers?${bracketQuery}`,
+      headers: bearer(),
+    });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().meta.parameters).toMatchObject({
+      payment_method: {
+        card_number: '[FILTERED]',
+        security_code: '[FILTERED]',
+        accountNumberConfirmation: '[FILTERED]',
+      },
+      card_number: '[FILTERED]',
+      magnetic_track: '[FILTERED]',
+      account_number: '[FILTERED]',
+      cardNumber: '[FILTERED]',
+    });
+    await send({
+      method: 'POST',
+      url: `/v1/${t.world.facility.id}/invoiceable_items/retail_payment?${bracketQuery}`,
+      headers: { ...bearer(), 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    // Unknown routes, inside /v1 and outside it, and GraphQL's variables in a query string.
+    expect(
+      (await send({ method: 'GET', url: `/v1/${t.world.facility.id}/nope?${bracketQuery}` })).statusCode,
+    ).toBe(404);
+    await send({ method: 'GET', url: `/nope?${bracketQuery}` });
+    const variables = encodeURIComponent(JSON.stringify({ input: { paymentMethod: { cardNumber: PAN } } }));
+    await send({
+      method: 'GET',
+      url: `/graphql?query=%7B__typename%7D&variables=${variables}`,
+      headers: bearer(),
+    });
+    expect(logLines.some((line) => line.includes('payment_method[card_number][]=[FILTERED]'))).toBe(true);
     expectNoLeak();
   });
 
@@ -196,5 +247,49 @@ describeEachDialect('card and bank values never come back or reach a log', (dial
     });
     expect(answers.every((res) => res.statusCode < 500)).toBe(true);
     expectNoLeak();
+  });
+});
+
+describeEachDialect('card and bank values in a query string reach no log in gateway mode', (dialect) => {
+  let upstream: TestApp;
+  let gateway: Gateway;
+  const upstreamLog: string[] = [];
+  const gatewayLog: string[] = [];
+  beforeAll(async () => {
+    upstream = await createTestApp(dialect, { logLines: upstreamLog, env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    gateway = await startGateway(
+      dialect,
+      await listenOnLoopback(upstream.app),
+      upstream.world,
+      {},
+      {
+        logLines: gatewayLog,
+      },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  it('redacts every bracket segment and spelling, on known and unknown routes', async () => {
+    const facility = upstream.world.facility.id;
+    const headers = { authorization: `Bearer ${upstream.world.client.bearer_token}` };
+    const answers = [
+      await gateway.app.inject({ method: 'GET', url: `/v1/${facility}/flippers?${bracketQuery}`, headers }),
+      await gateway.app.inject({ method: 'GET', url: `/v1/${facility}/nope?${bracketQuery}`, headers }),
+      await gateway.app.inject({ method: 'GET', url: `/elsewhere?${bracketQuery}` }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 404, 404]);
+    expect(answers[0].json().meta.parameters).toMatchObject({
+      card_number: '[FILTERED]',
+      cardNumber: '[FILTERED]',
+    });
+    for (const res of answers) expect(leaks(res.body)).toEqual([]);
+    expect(gatewayLog.some((line) => line.includes('card_number[0]=[FILTERED]'))).toBe(true);
+    // The upstream logs the forwarded query (its names percent-encoded) as redacted.
+    expect(upstreamLog.some((line) => line.includes('card_number%5B0%5D=[FILTERED]'))).toBe(true);
+    for (const line of [...gatewayLog, ...upstreamLog])
+      expect({ line, leaks: leaks(line) }).toEqual({ line, leaks: [] });
   });
 });

@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { up as clearEarlierFingerprints } from '../../src/store/migrations/20261127120000_idempotency_fingerprint_v2';
 import { isPostgres } from '../../src/store/dialect';
 import { postGraphql } from '../graphql/graphql-client';
 import { describeEachDialect } from '../support/harness';
@@ -7,10 +9,13 @@ import {
   DECLINED_VISA,
   PAY_AT,
   ROUTING,
+  VISA,
+  creditCard,
   gatewayOf,
   line,
   loadPaymentWorld,
   payment,
+  type PaymentWorld,
 } from './payments.support';
 
 // Values that must never be kept or logged: typed card, swiped card, security code, tracks, account.
@@ -265,3 +270,150 @@ describeEachDialect('retail payment: card data is never stored or logged', (dial
     expect(leaks(JSON.stringify(gatewayOf(t).charges))).toEqual([]);
   });
 });
+
+// Two Visa numbers of one length and last four digits: a receipt cannot tell them apart.
+const VISA_TWIN = '4000000006001111';
+
+describeEachDialect(
+  'retail payment: the Idempotency-Key fingerprint holds a card as a receipt does',
+  (dialect) => {
+    let t: TestApp;
+    let w: PaymentWorld;
+    const logLines: string[] = [];
+
+    beforeAll(async () => {
+      t = await createTestApp(dialect, { logLines });
+      w = await loadPaymentWorld(t);
+      t.clock.set(PAY_AT);
+    });
+    afterAll(() => t.close());
+
+    const pay = (body: unknown, key: string) => t.postJson(w.url, body, { 'idempotency-key': key });
+    const storedHash = async (key: string) =>
+      (
+        await t.db.store.db
+          .selectFrom('idempotency_keys')
+          .select('request_hash')
+          .where('key', '=', key)
+          .executeTakeFirstOrThrow()
+      ).request_hash;
+    const mutation = `mutation Pay($facilityId: UUID!, $input: RetailPaymentInput!, $key: String) {
+    payRetail(facilityId: $facilityId, input: $input, idempotencyKey: $key) { id }
+  }`;
+    const payGraphql = (key: string, securityCode: string) =>
+      postGraphql<{ payRetail: { id: string } }>(
+        t.app,
+        {
+          query: mutation,
+          variables: {
+            facilityId: t.world.facility.id,
+            key,
+            input: {
+              invoiceableItems: [{ invoiceableItemId: w.cheap.id, quantity: 1 }],
+              paymentMethod: {
+                kind: 'CREDIT_CARD',
+                firstName: 'Ada',
+                lastName: 'Lovelace',
+                cardNumber: VISA,
+                cardType: 'VISA',
+                securityCode,
+                expirationDate: '12/30',
+                billingAddress: {},
+              },
+            },
+          },
+        },
+        { bearer: t.world.client.bearer_token },
+      );
+
+    it('replays a retry whose security code differs, and charges once', async () => {
+      const charges = gatewayOf(t).charges.length;
+      const body = payment([line(w.cheap)], creditCard({ security_code: '123' }));
+      const first = await pay(body, 'fp-code');
+      expect(first.statusCode).toBe(200);
+      const retry = await pay(payment([line(w.cheap)], creditCard({ security_code: '987' })), 'fp-code');
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+
+      // GraphQL (camelCase input) alike.
+      const paid = await payGraphql('fp-graphql', '123');
+      expect(paid.errors).toBeUndefined();
+      const again = await payGraphql('fp-graphql', '456');
+      expect(again.errors).toBeUndefined();
+      expect(again.data?.payRetail.id).toBe(paid.data?.payRetail.id);
+      expect(gatewayOf(t).charges.length).toBe(charges + 2);
+    });
+
+    it('answers a key an earlier version kept (its fingerprint cleared) with its payment, charging nothing', async () => {
+      const body = payment([line(w.cheap)], creditCard({ security_code: '321' }));
+      const first = await pay(body, 'fp-earlier');
+      expect(first.statusCode).toBe(200);
+      // As an earlier version stored it: a SHA-256 over the whole card; then the migration clears it.
+      await t.db.store.db
+        .updateTable('idempotency_keys')
+        .set({ request_hash: createHash('sha256').update(JSON.stringify(body)).digest('hex') })
+        .where('key', '=', 'rest:fp-earlier')
+        .execute();
+      await clearEarlierFingerprints(t.db.store.db as Kysely<unknown>);
+      expect(await storedHash('rest:fp-earlier')).toBe('cleared');
+      const charges = gatewayOf(t).charges.length;
+      const retry = await pay(payment([line(w.cheap)], creditCard({ security_code: '999' })), 'fp-earlier');
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+      expect(gatewayOf(t).charges.length).toBe(charges);
+    });
+
+    it('still refuses the key for another card, told by its length or last four digits', async () => {
+      const first = await pay(payment([line(w.cheap)], creditCard()), 'fp-other');
+      expect(first.statusCode).toBe(200);
+      for (const other of [
+        creditCard({ card_number: '5555555555554444', card_type: 'mastercard' }),
+        creditCard({ card_number: '4012888888881881' }),
+      ]) {
+        const res = await pay(payment([line(w.cheap)], other), 'fp-other');
+        expect({ status: res.statusCode, errorCode: res.json().meta.error_code }).toEqual({
+          status: 400,
+          errorCode: 5,
+        });
+      }
+    });
+
+    it('keeps no more of the card than a receipt: two cards alike there, with other codes, store one fingerprint', async () => {
+      const typed = (cardNumber: string, securityCode: string) =>
+        payment([line(w.cheap)], creditCard({ card_number: cardNumber, security_code: securityCode }));
+      expect((await pay(typed(VISA, '111'), 'fp-a')).statusCode).toBe(200);
+      expect((await pay(typed(VISA_TWIN, '222'), 'fp-b')).statusCode).toBe(200);
+      const hash = await storedHash('rest:fp-a');
+      expect(hash).toBe(await storedHash('rest:fp-b'));
+
+      // A swipe counts by the card its tracks hold, whatever else the stripe says.
+      const swipe = (track: string) =>
+        payment([line(w.cheap)], {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          kind: 'card_swipe',
+          magnetic_track: track,
+          billing_address_attributes: {},
+        });
+      const track = (discretionary: string) => `;${VISA}=3012101${discretionary}?`;
+      expect((await pay(swipe(track('1234500000')), 'fp-swipe')).statusCode).toBe(200);
+      const reswiped = await pay(swipe(track('9876500000')), 'fp-swipe');
+      expect(reswiped.statusCode).toBe(200);
+      expect(reswiped.headers['idempotent-replayed']).toBe('true');
+      expect((await pay(swipe(`;${VISA_TWIN}=3012101000?`), 'fp-swipe-twin')).statusCode).toBe(200);
+      expect(await storedHash('rest:fp-swipe-twin')).toBe(await storedHash('rest:fp-swipe'));
+
+      // Nor any plain hash of a number, code or track in the table.
+      const table = JSON.stringify(await t.db.store.db.selectFrom('idempotency_keys').selectAll().execute());
+      for (const secret of [VISA, VISA_TWIN, '111', '222', track('1234500000')]) {
+        for (const algorithm of ['sha256', 'sha1', 'md5']) {
+          for (const encoding of ['hex', 'base64'] as const) {
+            expect(table).not.toContain(createHash(algorithm).update(secret).digest(encoding));
+          }
+        }
+      }
+    });
+  },
+);

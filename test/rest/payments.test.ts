@@ -767,7 +767,7 @@ describeEachDialect('POST /v1/:facility_id/invoiceable_items/retail_payment', (d
         expect(stored).toEqual({
           client_id: t.world.client.id,
           key: 'rest:order-1001',
-          request_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          request_hash: expect.stringMatching(/^v2:[0-9a-f]{64}$/),
           response_status: 200,
           response_body: first.body,
           created_at: '2026-07-04T16:30:00.000Z',

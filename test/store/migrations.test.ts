@@ -148,6 +148,36 @@ describeEachDialect('migrations', (dialect) => {
     expect(await tokens()).toEqual(after);
   });
 
+  it('clears the Idempotency-Key fingerprints made over whole card data, and keeps those made without', async () => {
+    await migrateToLatest(db.store.db);
+    expect(await takeDown(1)).toEqual([['20261127120000_idempotency_fingerprint_v2']]);
+    const key = (name: string, requestHash: string) => ({
+      client_id: 'fingerprints',
+      key: `rest:${name}`,
+      request_hash: requestHash,
+      response_status: 200,
+      response_body: '{}',
+      created_at: '2026-11-26T12:00:00.000Z',
+      expires_at: '2026-11-27T12:00:00.000Z',
+    });
+    const current = `v2:${'c'.repeat(64)}`;
+    await db.store.db
+      .insertInto('idempotency_keys')
+      .values([key('before', 'a'.repeat(64)), key('since', current)])
+      .execute();
+    await migrateToLatest(db.store.db);
+    const rows = await db.store.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'request_hash'])
+      .where('client_id', '=', 'fingerprints')
+      .orderBy('key')
+      .execute();
+    expect(rows).toEqual([
+      { key: 'rest:before', request_hash: 'cleared' },
+      { key: 'rest:since', request_hash: current },
+    ]);
+  });
+
   it('gives the rate changes stored before it the names of their tenants and units', async () => {
     await migrateToLatest(db.store.db);
     const world = buildWorld();
@@ -158,7 +188,8 @@ describeEachDialect('migrations', (dialect) => {
     await importChanges(world, tenant, unit, [change]);
 
     // The listings, which are made from those names, go down first.
-    expect(await takeDown(5)).toEqual([
+    expect(await takeDown(6)).toEqual([
+      ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
       ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
@@ -201,7 +232,8 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    expect(await takeDown(4)).toEqual([
+    expect(await takeDown(5)).toEqual([
+      ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
       ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
@@ -234,7 +266,8 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    expect(await takeDown(3)).toEqual([
+    expect(await takeDown(4)).toEqual([
+      ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
       ['20261125160000_count_keys_carry_counts'],
       ['20261125150000_item_listings'],
@@ -292,7 +325,8 @@ describeEachDialect('migrations', (dialect) => {
     expect(expected[0]).toBeGreaterThan(expected[1]);
     expect(await counts()).toEqual(expected);
 
-    expect(await takeDown(2)).toEqual([
+    expect(await takeDown(3)).toEqual([
+      ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
       ['20261125160000_count_keys_carry_counts'],
     ]);

@@ -16,7 +16,10 @@ describe('sensitive values', () => {
     ]) {
       expect(isSensitiveName(name)).toBe(true);
     }
-    for (const name of ['card_type', 'cardType', 'account_type', 'number', 'routing_number']) {
+    for (const name of ['CardNumber', 'SECURITY_CODE', 'magnetic-track', 'accountnumberconfirmation']) {
+      expect(isSensitiveName(name)).toBe(true);
+    }
+    for (const name of ['card_type', 'cardType', 'account_type', 'number', 'routing_number', 'card']) {
       expect(isSensitiveName(name)).toBe(false);
     }
   });
@@ -30,6 +33,22 @@ describe('sensitive values', () => {
       '/v1/f/pay?payment_method[card_number]=[FILTERED]&payment_method%5Bsecurity_code%5D=[FILTERED]&card_type=visa&oauth_signature=[FILTERED]&page=2',
     );
     expect(redactRequestUrl('/v1/f/flippers')).toBe('/v1/f/flippers');
+    // Whichever segment of a nested name is the sensitive one, in either spelling.
+    expect(
+      redactRequestUrl(
+        '/x?payment_method[card_number][]=4111&card_number[0]=4111&magnetic_track[]=%25B4111&account_number[]=9&' +
+          'a[b][securityCode]=1&CARD_NUMBER=4111&payment_method.card_number=4111&card_number%5B%5D%ZZ=4111&items[0][quantity]=2',
+      ),
+    ).toBe(
+      '/x?payment_method[card_number][]=[FILTERED]&card_number[0]=[FILTERED]&magnetic_track[]=[FILTERED]&account_number[]=[FILTERED]&' +
+        'a[b][securityCode]=[FILTERED]&CARD_NUMBER=[FILTERED]&payment_method.card_number=[FILTERED]&card_number%5B%5D%ZZ=[FILTERED]&items[0][quantity]=2',
+    );
+    // A value that names a sensitive field itself: GraphQL variables in a query string.
+    expect(
+      redactRequestUrl(
+        `/graphql?variables=${encodeURIComponent('{"input":{"cardNumber":"4111"}}')}&operationName=Pay`,
+      ),
+    ).toBe('/graphql?variables=[FILTERED]&operationName=Pay');
     expect(redactRequestUrl('/v1/f/flippers?%ZZ=1&a')).toBe('/v1/f/flippers?%ZZ=1&a');
   });
 

@@ -7,7 +7,7 @@ import { localDate, toStoredInstant } from '../shared/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import { formatExpiry, isExpired, parseExpiry } from './cards';
 import { PaymentGatewayError, type ChargeResult, type ChargeSource, type PaymentGateway } from './gateway';
-import { IDEMPOTENCY_TTL_MS, requestFingerprint } from './idempotency';
+import { IDEMPOTENCY_TTL_MS, isComparableFingerprint, requestFingerprint } from './idempotency';
 import type { PaymentItem, PaymentsRepository, SavedPaymentMethod } from './payments.ports';
 import {
   GATEWAY_KINDS,
@@ -192,7 +192,9 @@ export class PaymentsService {
     earlier: { requestHash: string; paymentEventId: string | null; answer: string | null },
     fingerprint: string,
   ): PaymentOutcome {
-    if (earlier.requestHash !== fingerprint) {
+    // A fingerprint made before card data was left out of it was cleared (it held the whole card):
+    // the key alone decides, so a retry is answered as before and never charged twice.
+    if (isComparableFingerprint(earlier.requestHash) && earlier.requestHash !== fingerprint) {
       throw new DomainError(
         'conflicting_parameters',
         [['idempotencyKey'], ' was used before with a different request; use a new key for a new payment'],

@@ -1,39 +1,101 @@
 /**
- * Card and bank data that never leaves the service (DESIGN 4 and 9): wherever a parameter of one
- * of these names appears (an echo, a logged URL, an error message), its value is replaced.
+ * How a sensitive value may still count where a request must be recognised again (the
+ * Idempotency-Key fingerprint): a card or account `number` by its length and last four digits, as a
+ * receipt shows it; a `track` by the length and last four digits of the card number it holds; a
+ * `secret` (a security code) not at all.
  */
-export const SENSITIVE_NAMES: ReadonlySet<string> = new Set([
-  'card_number',
-  'security_code',
-  'magnetic_track',
-  'account_number',
-  'account_number_confirmation',
+export type SensitiveKind = 'number' | 'track' | 'secret';
+
+/**
+ * Card and bank data that never leaves the service (DESIGN 4, 9 and 12), the one list that drives
+ * log redaction, the parameter echo and the Idempotency-Key fingerprint.
+ */
+const SENSITIVE: ReadonlyMap<string, SensitiveKind> = new Map([
+  ['card_number', 'number'],
+  ['security_code', 'secret'],
+  ['magnetic_track', 'track'],
+  ['account_number', 'number'],
+  ['account_number_confirmation', 'number'],
 ]);
+
+/** The sensitive names in snake_case, as the REST contract spells them. */
+export const SENSITIVE_NAMES: ReadonlySet<string> = new Set(SENSITIVE.keys());
 
 export const FILTERED = '[FILTERED]';
 
-/** Whether a parameter name, in snake_case (REST) or camelCase (GraphQL), is a sensitive one. */
-export function isSensitiveName(name: string): boolean {
-  if (SENSITIVE_NAMES.has(name)) return true;
-  const snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  return snake !== name && SENSITIVE_NAMES.has(snake);
+/** A name with case and word separators dropped: `card_number`, `cardNumber`, `Card-Number` alike. */
+function compact(name: string): string {
+  return name.toLowerCase().replace(/[_\-\s]/g, '');
 }
 
-/** The innermost name of a Rails-style nested key: `payment_method[card_number]` -> `card_number`. */
-export function leafName(key: string): string {
-  const inner = /\[([^[\]]*)\]$/.exec(key);
-  return inner ? inner[1] : key;
+const KIND_BY_COMPACT: ReadonlyMap<string, SensitiveKind> = new Map(
+  [...SENSITIVE].map(([name, kind]) => [compact(name), kind]),
+);
+
+/**
+ * The kind of a sensitive parameter name in any spelling (snake_case, camelCase, any case, with
+ * dashes); null for a name that is not one.
+ */
+export function sensitiveKind(name: string): SensitiveKind | null {
+  return KIND_BY_COMPACT.get(compact(name)) ?? null;
+}
+
+/** Whether a parameter name, in snake_case (REST), camelCase (GraphQL) or any case, is a sensitive one. */
+export function isSensitiveName(name: string): boolean {
+  return sensitiveKind(name) !== null;
+}
+
+/**
+ * Every name a Rails-style nested key is made of: `payment_method[card_number][]` ->
+ * `payment_method`, `card_number`, `` (dots split too, as some clients nest with them).
+ */
+export function keySegments(key: string): string[] {
+  return key.split(/[[\].]+/);
+}
+
+/** Verdicts on keys seen lately: the echo asks about every parameter of every request. */
+const KEY_VERDICTS = new Map<string, boolean>();
+const KEPT_VERDICTS = 1024;
+
+/** Whether any segment of a (possibly nested) parameter key is a sensitive name. */
+export function isSensitiveKey(key: string): boolean {
+  let verdict = KEY_VERDICTS.get(key);
+  if (verdict === undefined) {
+    verdict = keySegments(key).some(isSensitiveName);
+    // Keys are the caller's to choose: the memory they take stays bounded.
+    if (KEY_VERDICTS.size >= KEPT_VERDICTS) KEY_VERDICTS.clear();
+    KEY_VERDICTS.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** The spellings a log line's field may use for each sensitive name: snake_case and camelCase. */
+export function sensitiveFieldSpellings(): string[] {
+  return [...SENSITIVE_NAMES].flatMap((name) => [
+    name,
+    name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase()),
+  ]);
 }
 
 /** Query parameters that carry credentials (OAuth 1.0 values, tokens). */
 const CREDENTIAL = /^(?:oauth_[a-z_]+|access_token|token)$/i;
 
 function decoded(text: string): string {
+  const spaced = text.replace(/\+/g, ' ');
   try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
+    return decodeURIComponent(spaced);
   } catch {
-    return text;
+    // Malformed elsewhere (`%ZZ`, a split UTF-8 sequence): each well-formed escape still counts.
+    return spaced.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
   }
+}
+
+/** Whether a value names a sensitive field itself (GraphQL variables or a query in a query string). */
+function mentionsSensitiveName(value: string): boolean {
+  for (const [word] of value.matchAll(/[A-Za-z][A-Za-z0-9_-]*/g)) if (isSensitiveName(word)) return true;
+  return false;
 }
 
 /**
@@ -47,8 +109,9 @@ export const TOKEN_PLACEHOLDER = '[token]';
 
 /**
  * A URL safe to log: a signing link's token in the path and the value of every sensitive or
- * credential query parameter are replaced, nested (`payment_method[card_number]`) or
- * percent-encoded names included.
+ * credential query parameter are replaced, whichever segment of a nested name is the sensitive
+ * one (`payment_method[card_number][]`, `card_number[0]`), percent-encoded names included, and
+ * every value that itself names a sensitive field (`variables={"cardNumber":...}` on /graphql).
  */
 export function redactRequestUrl(rawUrl: string): string {
   const url = TOKEN_PATH.test(rawUrl) ? rawUrl.replace(TOKEN_PATH, `$1${TOKEN_PLACEHOLDER}`) : rawUrl;
@@ -60,8 +123,11 @@ export function redactRequestUrl(rawUrl: string): string {
     .map((pair) => {
       const equals = pair.indexOf('=');
       if (equals < 0) return pair;
-      const name = leafName(decoded(pair.slice(0, equals)));
-      return isSensitiveName(name) || CREDENTIAL.test(name) ? `${pair.slice(0, equals)}=${FILTERED}` : pair;
+      const segments = keySegments(decoded(pair.slice(0, equals)));
+      const hidden =
+        segments.some((name) => isSensitiveName(name) || CREDENTIAL.test(name)) ||
+        mentionsSensitiveName(decoded(pair.slice(equals + 1)));
+      return hidden ? `${pair.slice(0, equals)}=${FILTERED}` : pair;
     });
   return `${url.slice(0, index)}?${pairs.join('&')}`;
 }

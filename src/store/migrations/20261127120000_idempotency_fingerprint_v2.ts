@@ -1,0 +1,18 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * Clears the request fingerprints of the Idempotency-Keys stored before card data was left out of
+ * them (issue 23): those were SHA-256 hashes over the whole card number, security code and track,
+ * which must not be kept in any form. What replaces them is no fingerprint (it does not start with
+ * `v2:`), so a retry under such a key is answered with the payment it made, never charged again;
+ * only telling a different request under the same key apart is lost, for the 24 hours those keys
+ * have left.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`update idempotency_keys set request_hash = 'cleared' where request_hash not like 'v2:%'`.execute(
+    db,
+  );
+}
+
+/** The cleared fingerprints cannot come back, and the earlier code compares none with `v2:` ones. */
+export async function down(): Promise<void> {}
