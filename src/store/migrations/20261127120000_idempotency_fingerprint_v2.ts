@@ -14,5 +14,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   );
 }
 
-/** The cleared fingerprints cannot come back, and the earlier code compares none with `v2:` ones. */
+/**
+ * Nothing to undo: the cleared fingerprints cannot come back. Code from before, run again, answers a
+ * retry under a key kept since with 400/5 (its fingerprints differ), never with a second charge.
+ */
 export async function down(): Promise<void> {}
