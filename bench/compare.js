@@ -1,0 +1,395 @@
+'use strict';
+/**
+ * `npm run bench:compare -- --base <git ref>`: the scenarios of `bench/run.js` against two builds in
+ * one run, on one machine. Head is this checkout as `npm run build` just built it (the working tree);
+ * base is the commit `--base` names, checked out in a git worktree under
+ * <os.tmpdir()>/facility-ops-compare/<sha> and built there with its own `npx tsc -p
+ * tsconfig.build.json` (kept for the next comparison with the same commit). The worktree's
+ * node_modules is a link to head's when the two package-lock.json files are equal, otherwise its own
+ * `npm ci`.
+ *
+ * Each side seeds a temporary SQLite database with its own command line (as run.js does) and serves
+ * it with its own `facility-ops serve`; both must answer every chosen scenario byte for byte alike
+ * (request ids aside), and a row says so when they do not. Each scenario is measured as a 2 s warm-up
+ * of the bare route, base and head, then rounds of the bare route, base and head, base first in one
+ * round and head first in the next, so a drift in the machine's load falls on both. Prints a Markdown
+ * table and writes it to bench/results/compare.md.
+ *
+ * Options (after `npm run bench:compare --`): --base REF (required), --scale N (1), --duration S (5:
+ * seconds of each side in each round), --rounds N (3), --connections N (10), --only TEXT (the
+ * scenarios whose name holds TEXT), --keep (keep the temporary databases), --clean (remove the base's
+ * worktree and build when done: `git worktree remove --force`). Unknown options throw.
+ */
+const { Buffer } = require('node:buffer');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseOptions } = require('./common');
+const {
+  ROOT,
+  BENCH_ENV,
+  log,
+  fmt,
+  cliOf,
+  startChild,
+  mean,
+  median,
+  rate,
+  summarizeSide,
+  cannon,
+  fetchOnce,
+  seedDatabase,
+  scenarioList,
+  choose,
+  pageCacheOff,
+  loadOf,
+} = require('./scenarios');
+
+const CACHE = path.join(os.tmpdir(), 'facility-ops-compare');
+
+function parseArgs(argv) {
+  const options = parseOptions(argv, {
+    base: '',
+    scale: 1,
+    duration: 5,
+    rounds: 3,
+    connections: 10,
+    only: '',
+    keep: false,
+    clean: false,
+  });
+  if (options.base === '') throw new Error('--base <git ref> is required: the commit to compare head with');
+  return options;
+}
+
+/** Runs a command to its end; its output goes to stderr unless captured. Throws on failure. */
+function run(command, args, cwd, capture = false) {
+  const result = spawnSync(command, args, {
+    cwd,
+    stdio: ['ignore', capture ? 'pipe' : 2, capture ? 'pipe' : 'inherit'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    const detail = capture ? `: ${String(result.stderr).trim()}` : '';
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${result.status}${detail}`);
+  }
+  return capture ? result.stdout.trim() : '';
+}
+
+const git = (...args) => run('git', args, ROOT, true);
+
+/** The commit a ref names, or a clear error. */
+function resolveCommit(ref) {
+  const result = spawnSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`--base ${ref}: not a commit of this repository`);
+  return result.stdout.trim();
+}
+
+const subject = (sha) => git('log', '-1', '--format=%s', sha);
+const sameFile = (a, b) =>
+  fs.existsSync(a) && fs.existsSync(b) && fs.readFileSync(a).equals(fs.readFileSync(b));
+const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {});
+
+/** The worktrees git knows of, by real path. */
+function worktrees() {
+  return git('worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((line) => line.startsWith('worktree '))
+    .map((line) => line.slice('worktree '.length));
+}
+
+/**
+ * The base built in its worktree: made with `git worktree add --detach` unless a previous comparison
+ * left it, its node_modules linked to head's or installed, `tsc` run unless a build of this commit is
+ * already there. Resolves with the worktree's path.
+ */
+function prepareBase(sha) {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const dir = path.join(fs.realpathSync(CACHE), sha);
+  const markFile = `${dir}.json`;
+  const known = worktrees().includes(dir);
+  if (!fs.existsSync(dir)) {
+    fs.rmSync(markFile, { force: true });
+    log(`checking out ${sha.slice(0, 12)} in ${dir}`);
+    // A worktree git still lists but whose directory is gone is added again over its old entry.
+    run('git', ['worktree', 'add', ...(known ? ['--force'] : []), '--detach', dir, sha], ROOT, true);
+  } else if (!known) {
+    throw new Error(`${dir} exists but is not a worktree of this repository: move it away and run again`);
+  } else if (run('git', ['rev-parse', 'HEAD'], dir, true) !== sha) {
+    throw new Error(`${dir} is a worktree of another commit than ${sha}: --clean it or move it away`);
+  }
+  const mark = readJson(markFile);
+  const modules = path.join(dir, 'node_modules');
+  const linked = fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  const sameLock = sameFile(path.join(dir, 'package-lock.json'), path.join(ROOT, 'package-lock.json'));
+  if (sameLock) {
+    if (!fs.existsSync(modules) && !linked) {
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), modules, 'dir');
+      mark.modules = 'linked';
+    }
+    log(`base node_modules: ${mark.modules === 'installed' ? 'its own' : "head's"} (same package-lock.json)`);
+  } else if (mark.modules !== 'installed' || !fs.existsSync(modules) || linked) {
+    // Head's lock changed since this worktree linked to its node_modules: the link no longer fits.
+    if (linked) fs.unlinkSync(modules);
+    log("base package-lock.json differs from head's: npm ci in the base worktree (about 90 s)...");
+    const started = Date.now();
+    run('npm', ['ci', '--no-audit', '--no-fund'], dir);
+    log(`npm ci took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    mark.modules = 'installed';
+    delete mark.built;
+  } else {
+    log('base node_modules: its own, installed by an earlier comparison (package-lock.json differs)');
+  }
+  if (mark.built && fs.existsSync(path.join(dir, 'dist'))) {
+    log(`reusing the build of ${sha.slice(0, 12)} from ${mark.built}`);
+  } else {
+    log(`building ${sha.slice(0, 12)}: npx tsc -p tsconfig.build.json`);
+    run('npx', ['tsc', '-p', 'tsconfig.build.json'], dir);
+    mark.built = new Date().toISOString();
+  }
+  fs.writeFileSync(markFile, `${JSON.stringify({ sha, ...mark }, null, 2)}\n`);
+  if (!fs.existsSync(cliOf(dir))) throw new Error(`${cliOf(dir)} is missing: the base has no command line`);
+  return dir;
+}
+
+/** `--clean`: the base's worktree and its mark go (the link to head's node_modules first, not through it). */
+function removeBase(dir) {
+  const modules = path.join(dir, 'node_modules');
+  if (fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(modules);
+  run('git', ['worktree', 'remove', '--force', dir], ROOT, true);
+  fs.rmSync(`${dir}.json`, { force: true });
+  log(`removed the worktree ${dir}`);
+}
+
+/** A body with its request id blanked: the one part two answers of the same page may differ in. */
+const normalized = (body) => body.toString('utf8').replace(/"request_id":"[^"]*"/g, '"request_id":""');
+
+/** Where two normalized bodies part, as a short account for the report. */
+function difference(base, head) {
+  let at = 0;
+  while (at < base.length && at < head.length && base[at] === head[at]) at++;
+  const excerpt = (text) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 60));
+  return (
+    `with request ids blanked, base ${fmt(Buffer.byteLength(base))} bytes, head ${fmt(Buffer.byteLength(head))} bytes; ` +
+    `first difference at character ${fmt(at)}: base ${excerpt(base)}, head ${excerpt(head)}`
+  );
+}
+
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const baseSha = resolveCommit(options.base);
+  const headSha = git('rev-parse', 'HEAD');
+  const changed = git('status', '--porcelain', '--', 'src', 'bin', 'package.json', 'package-lock.json');
+  const changedFiles = changed === '' ? 0 : changed.split('\n').length;
+  if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('dist is missing: run `npm run build` first');
+  const baseDir = prepareBase(baseSha);
+  const sides = {
+    base: { key: 'base', root: baseDir, sha: baseSha, subject: subject(baseSha) },
+    head: { key: 'head', root: ROOT, sha: headSha, subject: subject(headSha) },
+  };
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-compare-'));
+  const children = [];
+  try {
+    for (const side of Object.values(sides)) {
+      const sideDir = path.join(dir, side.key);
+      fs.mkdirSync(sideDir);
+      const file = path.join(sideDir, 'bench.db');
+      side.env = { ...BENCH_ENV, DATABASE_URL: `sqlite:${file}` };
+      log(
+        `seeding ${side.key} (${side.sha.slice(0, 12)}) with its own command line: ${file} at scale ${options.scale}`,
+      );
+      Object.assign(
+        side,
+        await seedDatabase({
+          env: side.env,
+          store: { file, url: side.env.DATABASE_URL },
+          scale: options.scale,
+          dir: sideDir,
+          root: side.root,
+        }),
+      );
+    }
+    if (JSON.stringify(sides.base.world) !== JSON.stringify(sides.head.world)) {
+      log(
+        'WARNING: the two seeded databases differ (companies, facility, creator or days): answers will too',
+      );
+    }
+    const serve = (side, extra = {}) =>
+      startChild(
+        [cliOf(side.root), 'serve'],
+        { ...side.env, PORT: '0', HOST: '127.0.0.1', ...extra },
+        side.root,
+      );
+    for (const side of Object.values(sides)) {
+      side.service = await serve(side);
+      children.push(side.service.child);
+      side.scenarios = scenarioList(side.service.address, side.world, side.tokens);
+    }
+    const chosen = choose(sides.head.scenarios, options.only);
+    const pairs = chosen.map((index) => ({
+      name: sides.head.scenarios[index].name,
+      base: sides.base.scenarios[index],
+      head: sides.head.scenarios[index],
+    }));
+    // The kept lists again from instances that keep no page, after all the others, as run.js has them.
+    if (pairs.some((pair) => pair.head.kept)) {
+      for (const side of Object.values(sides)) {
+        side.uncached = await serve(side, { PAGE_CACHE_MB: '0' });
+        children.push(side.uncached.child);
+      }
+      for (const pair of pairs.filter((p) => p.head.kept)) {
+        const off = (key) => pageCacheOff(pair[key], sides[key].service.address, sides[key].uncached.address);
+        pairs.push({ name: `${pair.name}, page cache off`, base: off('base'), head: off('head') });
+      }
+    }
+
+    // Both sides must give the same answer; a row that cannot be measured says why.
+    for (const [index, pair] of pairs.entries()) {
+      const bodies = {};
+      for (const key of ['base', 'head']) {
+        try {
+          bodies[key] = await fetchOnce(pair[key].url, pair[key].headers);
+        } catch (error) {
+          pair.error = `${key}: ${error.message.replace(sides[key].service.address, '')}`.slice(0, 200);
+          log(`NOT MEASURED: ${pair.name}: ${pair.error}`);
+        }
+      }
+      if (pair.error) continue;
+      pair.bytes = bodies.head.length;
+      const [base, head] = [normalized(bodies.base), normalized(bodies.head)];
+      if (base !== head) {
+        pair.differ = difference(base, head);
+        log(`ANSWERS DIFFER: ${pair.name}: ${pair.differ}`);
+      }
+      pair.bodyFile = path.join(dir, `body-${index}.json`);
+      fs.writeFileSync(pair.bodyFile, bodies.head);
+    }
+    const measured = pairs.filter((pair) => !pair.error);
+    // One bare route per response size, each answering head's body of that scenario.
+    const constant = await startChild(
+      [path.join(__dirname, 'constant-server.js'), ...measured.map((pair) => pair.bodyFile)],
+      {},
+    );
+    children.push(constant.child);
+    const load = (target, duration) => cannon({ ...loadOf(target, options.connections), duration });
+
+    const loadBefore = os.loadavg()[0];
+    for (const [index, pair] of measured.entries()) {
+      const bare = { url: `${constant.address}/constant/${index}`, headers: {} };
+      log(`warming up: ${pair.name}`);
+      for (const target of [bare, pair.base, pair.head]) await load(target, 2);
+      const rounds = [];
+      for (let round = 0; round < options.rounds; round++) {
+        const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
+        log(
+          `measuring (round ${round + 1}/${options.rounds}, bare route, ${order.join(', ')}): ${pair.name}`,
+        );
+        const results = { floor: await load(bare, options.duration) };
+        for (const key of order) results[key] = await load(pair[key], options.duration);
+        rounds.push(results);
+      }
+      const ratio = (key, over) => median(rounds.map((r) => rate(r[key]) / rate(r[over])));
+      pair.summary = {
+        base: summarizeSide(rounds.map((r) => r.base)),
+        head: summarizeSide(rounds.map((r) => r.head)),
+        floorRate: mean(rounds.map((r) => rate(r.floor))),
+        headOverBase: ratio('head', 'base'),
+        baseShare: ratio('base', 'floor'),
+        headShare: ratio('head', 'floor'),
+      };
+    }
+    const loadAfter = os.loadavg()[0];
+
+    const percent = (share) => `${fmt(100 * share, share < 0.1 ? 1 : 0)}%`;
+    const table = pairs.map((pair) => {
+      if (pair.error)
+        return `| ${cell(pair.name)} | | | | | | | | | | | **not measured: ${cell(pair.error)}** |`;
+      const { base, head, floorRate, headOverBase, baseShare, headShare } = pair.summary;
+      const cells = [
+        pair.name,
+        fmt(pair.bytes),
+        fmt(base.rate, 1),
+        fmt(head.rate, 1),
+        fmt(headOverBase, 2),
+        fmt(floorRate, 1),
+        percent(baseShare),
+        percent(headShare),
+        fmt(base.p99, 1),
+        fmt(head.p99, 1),
+        `${base.failed} / ${head.failed}`,
+        pair.differ ? '**answers differ**' : 'identical',
+      ];
+      return `| ${cells.map(cell).join(' | ')} |`;
+    });
+    const differing = pairs.filter((pair) => pair.differ);
+    const unmeasured = pairs.filter((pair) => pair.error);
+    const cpus = os.cpus();
+    const { world } = sides.head;
+    const report = [
+      '# Comparison of two commits',
+      '',
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; Node ${process.version}; ` +
+        `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}; 1-minute load average ` +
+        `${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the measurements.`,
+      '',
+      `- base: \`${baseSha}\` ${sides.base.subject} (built in ${baseDir})`,
+      `- head: \`${headSha}\` ${sides.head.subject} (the working tree` +
+        `${changedFiles === 0 ? '' : `, with uncommitted changes to ${changedFiles} file${changedFiles === 1 ? '' : 's'} in src, bin or the package files`})`,
+      '',
+      'Each side seeded its own SQLite database (WAL) with its own command line: ' +
+        `\`facility-ops seed --scale ${options.scale}\` plus a 10,000-row company ` +
+        `(${fmt(world.total)} rate changes in all). Each side's \`facility-ops serve\` with ` +
+        'NODE_ENV=production, LOG_LEVEL=warn, rate limit off, outbox worker off; bearer authentication. ' +
+        `autocannon on the same machine, ${options.connections} connections.`,
+      '',
+      'Each scenario: a 2 s warm-up of the bare route (`bench/constant-server.js`, a constant body of the ' +
+        `same size), base and head, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ` +
+        `${options.duration} s of each: the bare route, then base and head, base first in odd rounds and ` +
+        'head first in even ones. req/s are means over the rounds; head/base is the median of the ' +
+        'per-round ratios, and so is each side\'s "of bare route" (its req/s over the bare route\'s in the ' +
+        'same round); p99 comes from the round whose req/s is the median (the lower middle one if the ' +
+        'rounds are even); failed is summed over the rounds. "answers" compares the two sides\' bodies ' +
+        'with their request ids blanked.',
+      '',
+      ...(differing.length === 0
+        ? []
+        : [
+            `> **ANSWERS DIFFER** on ${differing.length} scenario${differing.length === 1 ? '' : 's'}: ` +
+              'the two commits do not give the same bodies, so their rates compare different work.',
+            '',
+          ]),
+      ...(unmeasured.length === 0
+        ? []
+        : [`> **NOT MEASURED**: ${unmeasured.length} scenario(s), one side did not answer 200.`, '']),
+      '| scenario | response bytes | base req/s | head req/s | head/base | bare route req/s | base of bare route | head of bare route | base p99 ms | head p99 ms | failed base / head | answers |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      ...table,
+      '',
+      ...differing.flatMap((pair) => [`- ${pair.name}: ${pair.differ}`]),
+      ...(differing.length === 0 ? [] : ['']),
+    ].join('\n');
+    process.stdout.write(`${report}\n`);
+    fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, 'results', 'compare.md'), `${report}\n`);
+    log('written to bench/results/compare.md');
+    if (differing.length > 0) log(`ANSWERS DIFFER on ${differing.length} scenario(s): see the table`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+    else log(`kept ${dir}`);
+    if (options.clean) removeBase(baseDir);
+    else log(`the base's build stays in ${baseDir} for the next comparison (--clean removes it)`);
+  }
+}
+
+main().catch((error) => {
+  log(error.stack ?? String(error));
+  process.exit(1);
+});
