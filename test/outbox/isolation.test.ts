@@ -1,0 +1,220 @@
+import { loadConfig } from '../../src/config';
+import type { Caller } from '../../src/domain/caller';
+import type { Facility } from '../../src/domain/facilities/facilities.types';
+import { createOutboxWorker, startOutboxWorker } from '../../src/outbox.runtime';
+import type { DatasetEvent, DatasetUnit } from '../../src/store/dataset/dataset.types';
+import { SqlOutboxRepository, type OutboxMessageRow } from '../../src/store/repositories/outbox.repository';
+import { buildDocument, buildEvent, buildUnit } from '../support/factories';
+import { describeEachDialect } from '../support/harness';
+import { createTestApp, type TestApp } from '../support/http';
+import { startReceiver, type ReceiverAnswer, type TestReceiver } from '../webhooks/receiver';
+import { startSmtpServer } from './servers';
+
+const LEASE_MS = 300_000;
+
+/**
+ * Webhooks to loopback allowed, and a deadline (two minutes) far beyond the waits of these tests:
+ * an endpoint that never answers holds its attempt for the whole test, as one that sleeps would.
+ * Stopping waits 100 ms for the attempts in flight before it aborts them.
+ */
+const ENV = {
+  NODE_ENV: 'test',
+  WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+  WEBHOOK_TIMEOUT_MS: '120000',
+  OUTBOX_SEND_TIMEOUT_MS: '60000',
+  OUTBOX_LEASE_MS: String(LEASE_MS),
+  OUTBOX_STOP_GRACE_MS: '100',
+};
+
+/** Polls until `done` holds; gives up after a minute (generous on a busy machine). */
+async function eventually(what: string, done: () => Promise<boolean> | boolean): Promise<void> {
+  const giveUpAt = Date.now() + 60_000;
+  while (!(await done())) {
+    if (Date.now() > giveUpAt) throw new Error(`not within a minute: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describeEachDialect('outbox isolation', (dialect) => {
+  let t: TestApp;
+  let facilityA: Facility;
+  let facilityB: Facility;
+  let callerA: Caller;
+  let callerB: Caller;
+  let unitA: DatasetUnit;
+  let unitB: DatasetUnit;
+  let moveIn: DatasetEvent;
+  const closers: Array<() => Promise<unknown> | unknown> = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+    const { world } = t;
+    unitA = buildUnit({ facility_id: world.facility.id, name: 'A-1' });
+    unitB = buildUnit({ facility_id: world.otherFacility.id, name: 'B-1' });
+    moveIn = buildEvent({ facility_id: world.facility.id });
+    await t.load({
+      units: [unitA, unitB],
+      events: [moveIn],
+      event_documents: [buildDocument({ event_id: moveIn.id, description: 'Lease agreement' })],
+    });
+    callerA = { clientId: world.client.id, companyId: world.company.id, name: 'A desk' };
+    callerB = { clientId: world.otherClient.id, companyId: world.otherCompany.id, name: 'B desk' };
+    facilityA = await t.services.facilities.facilityFor(callerA, world.facility.id);
+    facilityB = await t.services.facilities.facilityFor(callerB, world.otherFacility.id);
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.db.store.db.deleteFrom('outbox_messages').execute();
+    await t.db.store.db.deleteFrom('webhook_endpoints').execute();
+  });
+  afterEach(async () => {
+    while (closers.length > 0) await closers.pop()!();
+  });
+
+  /** A receiver registered as an endpoint of the company for note.created; closed after the test. */
+  async function endpoint(
+    companyId: string,
+    answer: () => ReceiverAnswer,
+  ): Promise<{ id: string; hooks: TestReceiver }> {
+    const hooks = await startReceiver(answer);
+    closers.push(() => hooks.close());
+    const { endpoint: made } = await t.services.webhooks.createEndpoint(companyId, {
+      url: hooks.url,
+      eventTypes: ['note.created'],
+    });
+    return { id: made.id, hooks };
+  }
+
+  /** Ten endpoints of company B that take the request and never answer (until the test ends). */
+  const hangingEndpointsOfB = () =>
+    Promise.all(Array.from({ length: 10 }, () => endpoint(t.world.otherCompany.id, () => 'hold')));
+
+  const noteOfA = () => t.services.notes.createNote(facilityA, callerA, { noteText: 'A', unitId: unitA.id });
+  const noteOfB = () => t.services.notes.createNote(facilityB, callerB, { noteText: 'B', unitId: unitB.id });
+
+  const deliveriesTo = (endpointId: string): Promise<OutboxMessageRow[]> =>
+    t.db.store.db
+      .selectFrom('outbox_messages')
+      .selectAll()
+      .where('channel', '=', 'webhook')
+      .where('recipient', '=', endpointId)
+      .execute();
+
+  it("delivers company A's webhook and an e-sign email while B's ten endpoints hang, two attempts each at most; stop() still ends", async () => {
+    const smtp = await startSmtpServer();
+    closers.push(() => smtp.close());
+    const b = await hangingEndpointsOfB();
+    const a = await endpoint(t.world.company.id, () => ({ status: 204 }));
+    // Three events of B (30 deliveries, older than anything of A's), then the worker starts.
+    for (let i = 0; i < 3; i += 1) await noteOfB();
+    const running = startOutboxWorker(t.services, loadConfig({ ...ENV, SMTP_URL: smtp.url }));
+    expect(running).not.toBeNull();
+    let stopped = false;
+    closers.push(() => (stopped ? undefined : running!.stop()));
+    await eventually(
+      'B has ten requests open',
+      () => b.reduce((open, endpointOfB) => open + endpointOfB.hooks.received.length, 0) >= 10,
+    );
+
+    // While they hang: a note of company A (newer than B's) and an e-sign email of its facility.
+    t.clock.advance(1000);
+    await noteOfA();
+    await t.services.esign.sendEsignableDocuments(facilityA, {
+      eventId: moveIn.id,
+      email: 'ada@example.com',
+    });
+    await eventually("A's webhook and the email are delivered", async () => {
+      const [delivery] = await deliveriesTo(a.id);
+      return delivery?.status === 'sent' && smtp.received.length === 1;
+    });
+    expect(a.hooks.received).toHaveLength(1);
+    expect(smtp.received.map((email) => email.to)).toEqual([['ada@example.com']]);
+
+    // B's endpoints hold two attempts each, all still open; their third delivery waits its turn.
+    for (const endpointOfB of b) {
+      const rows = await deliveriesTo(endpointOfB.id);
+      const sending = rows.filter((row) => row.status === 'sending');
+      await eventually(
+        'the requests claimed for B have arrived',
+        () => endpointOfB.hooks.received.length >= sending.length,
+      );
+      expect(sending).toHaveLength(2);
+      expect(endpointOfB.hooks.received).toHaveLength(2);
+      expect(rows.filter((row) => row.status === 'pending')).toHaveLength(1);
+    }
+
+    // Shutdown ends although B never answers: its attempts are cut and due again for another worker,
+    // and B's endpoints are not counted as failing for it.
+    stopped = true;
+    await running!.stop();
+    for (const endpointOfB of b) {
+      const rows = await deliveriesTo(endpointOfB.id);
+      expect(rows.map((row) => row.status)).toEqual(['pending', 'pending', 'pending']);
+      expect(
+        rows.filter((row) => row.last_error === 'the delivery worker stopped during the attempt'),
+      ).toHaveLength(2);
+      expect(await t.services.webhooks.endpointFor('operator', endpointOfB.id)).toMatchObject({
+        failingSince: null,
+      });
+    }
+  });
+
+  it('keeps the cap of one endpoint across workers sharing the database', async () => {
+    const slow = await endpoint(t.world.otherCompany.id, () => 'hold');
+    const a = await endpoint(t.world.company.id, () => ({ status: 204 }));
+    for (let i = 0; i < 5; i += 1) await noteOfB();
+    t.clock.advance(1000);
+    await noteOfA();
+    const config = loadConfig(ENV);
+    for (const id of ['w1', 'w2', 'w3']) {
+      const worker = createOutboxWorker(t.services, config, { id });
+      closers.push(() => worker.stop());
+      worker.start();
+    }
+    // A's delivery is the newest: once it is sent, every worker has had B's five before it.
+    await eventually(
+      "A's webhook is delivered",
+      async () => (await deliveriesTo(a.id))[0]?.status === 'sent',
+    );
+    const rows = await deliveriesTo(slow.id);
+    const sending = rows.filter((row) => row.status === 'sending');
+    await eventually(
+      'the requests claimed for B have arrived',
+      () => slow.hooks.received.length >= sending.length,
+    );
+    expect(sending).toHaveLength(2);
+    expect(slow.hooks.received).toHaveLength(2);
+    expect(rows.filter((row) => row.status === 'pending')).toHaveLength(3);
+  });
+
+  it("claims a dead worker's deliveries again after its lease, never more than the cap at once", async () => {
+    const slow = await endpoint(t.world.otherCompany.id, () => 'hold');
+    for (let i = 0; i < 3; i += 1) await noteOfB();
+    const repository = new SqlOutboxRepository(t.db.store.db);
+    const claim = (workerId: string) => {
+      const now = t.clock.now().getTime();
+      return repository.claimDue({
+        workerId,
+        now: new Date(now).toISOString(),
+        leaseUntil: new Date(now + LEASE_MS).toISOString(),
+        channels: ['webhook'],
+        limit: 10,
+        perRecipient: 2,
+      });
+    };
+    // The ghost claims two and dies; nobody gets a third while its lease runs.
+    expect((await claim('ghost')).map((message) => message.recipient)).toEqual([slow.id, slow.id]);
+    expect(await claim('w1')).toEqual([]);
+    t.clock.advance(LEASE_MS - 1);
+    expect(await claim('w1')).toEqual([]);
+    // After it, the ghost's two are due again and go to the next worker, still two at once.
+    t.clock.advance(1);
+    const reclaimed = await claim('w1');
+    expect(reclaimed.map((message) => [message.claimedBy, message.attempts])).toEqual([
+      ['w1', 2],
+      ['w1', 2],
+    ]);
+    expect(await claim('w2')).toEqual([]);
+    expect((await deliveriesTo(slow.id)).filter((row) => row.status === 'pending')).toHaveLength(1);
+  });
+});
