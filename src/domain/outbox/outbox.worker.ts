@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
@@ -113,6 +114,13 @@ function keptContent(message: OutboxMessage): OutboxContent | undefined {
   return message.content?.secrets?.length ? withoutSecrets(message.content) : undefined;
 }
 
+/** An abort controller whose signal every attempt in flight may listen on (more than Node's ten). */
+function unlimitedAbortController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 /** A wake-up call that is kept when nobody waits, so the next wait returns at once. */
 class Wakeup {
   private pending = false;
@@ -173,7 +181,7 @@ export class OutboxWorker {
   private running = false;
   private loops: Promise<void>[] = [];
   /** Aborts the attempts in hand when stop() has waited long enough for them. */
-  private aborter = new AbortController();
+  private aborter = unlimitedAbortController();
 
   constructor(
     private readonly repository: OutboxRepository,
@@ -237,7 +245,7 @@ export class OutboxWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.aborter = new AbortController();
+    this.aborter = unlimitedAbortController();
     this.loops = this.lanes.map((lane) => this.runLane(lane));
   }
 
