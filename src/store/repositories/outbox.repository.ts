@@ -110,22 +110,16 @@ export class SqlOutboxRepository implements OutboxRepository {
       eb.and([isDue(eb, request.now), eb('channel', 'in', request.channels)]);
 
     if (this.postgres) {
-      return this.db.transaction().execute(async (trx) => {
-        if (cap !== undefined) {
-          // Held to the end of the transaction: the next claimer counts this one's claims.
-          await sql`select pg_advisory_xact_lock(hashtext(${CAPPED_CLAIM_LOCK} || current_schema()))`.execute(
-            trx,
-          );
-        }
+      const claimOn = async (db: Db): Promise<OutboxMessage[]> => {
         // Materialized, so the locked selection runs once: an IN (subquery ... LIMIT) may be
         // evaluated again by the planner and claim more than the limit.
-        const rows = await trx
+        const rows = await db
           .with(
             (cte) => cte('due').materialized(),
-            (db) => {
-              let due = db.selectFrom('outbox_messages').select('id').where(candidates);
+            (query) => {
+              let due = query.selectFrom('outbox_messages').select('id').where(candidates);
               if (cap !== undefined) {
-                due = due.where('id', 'in', this.withinCap(db, request, cap).select('ranked.id'));
+                due = due.where('id', 'in', this.withinCap(query, request, cap).select('ranked.id'));
               }
               return due
                 .orderBy(this.binary('next_attempt_at'))
@@ -142,6 +136,14 @@ export class SqlOutboxRepository implements OutboxRepository {
           .returningAll('outbox_messages')
           .execute();
         return rows.sort(byNextAttemptThenId).map(outboxRowToMessage);
+      };
+      if (cap === undefined) return claimOn(this.db);
+      return this.db.transaction().execute(async (trx) => {
+        // Held to the end of the transaction: the next capped claim counts this one's claims.
+        await sql`select pg_advisory_xact_lock(hashtext(${CAPPED_CLAIM_LOCK} || current_schema()))`.execute(
+          trx,
+        );
+        return claimOn(trx);
       });
     }
 
@@ -211,8 +213,10 @@ export class SqlOutboxRepository implements OutboxRepository {
         )}, ${this.binary('id')})`.as('place'),
       ])
       .where((eb) => eb.and([isDue(eb, request.now), eb('channel', 'in', request.channels)]));
+    // The place filter first: only each recipient's first `cap` due ones meet the in-flight counts.
+    const heads = db.selectFrom(ranked.as('ranked')).selectAll().where('place', '<=', cap);
     return db
-      .selectFrom(ranked.as('ranked'))
+      .selectFrom(heads.as('ranked'))
       .leftJoin(inFlight.as('in_flight'), 'in_flight.recipient', 'ranked.recipient')
       .where(sql<number>`${sql.ref('ranked.place')} + coalesce(${sql.ref('in_flight.busy')}, 0)`, '<=', cap);
   }
