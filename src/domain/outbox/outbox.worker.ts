@@ -114,13 +114,8 @@ function keptContent(message: OutboxMessage): OutboxContent | undefined {
   return message.content?.secrets?.length ? withoutSecrets(message.content) : undefined;
 }
 
-/** The most a lane waits between a claim that found too little and the next one. */
-const MAX_CLAIM_GAP_MS = 100;
-
-const delay = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
+/** A lane that finds too little claims at most 1/this of the time (below the poll interval). */
+const CLAIM_SHARE_INVERSE = 10;
 
 /** An abort controller whose signal every attempt in flight may listen on (more than Node's ten). */
 function unlimitedAbortController(): AbortController {
@@ -318,24 +313,30 @@ export class OutboxWorker {
   }
 
   private async runLane(lane: Lane): Promise<void> {
-    // After a claim that found less than it asked for, the next one waits this long at least, so
-    // a burst of freed slots and wake-ups shares one claim (a claim under the per-endpoint cap
-    // ranks every due delivery, which costs more with a large backlog).
-    const claimGapMs = Math.min(MAX_CLAIM_GAP_MS, this.settings.pollIntervalMs);
-    let lastShortClaim = -Infinity;
+    // After a claim that found less than it asked for, the next one waits until claiming has
+    // taken at most a tenth of the time, so a burst of freed slots and wake-ups shares one claim
+    // (a claim under the per-endpoint cap ranks every due delivery: slower with a large backlog).
+    let nextClaimAt = 0;
     while (this.running) {
       const wanted = Math.min(this.settings.batchSize, this.room(lane));
       let more = false;
       if (wanted > 0) {
-        const sinceShort = performance.now() - lastShortClaim;
-        if (sinceShort < claimGapMs) await delay(claimGapMs - sinceShort);
+        // Wake-ups in the meantime are kept in the claim that follows; stop() ends the wait.
+        for (let early = nextClaimAt - performance.now(); early > 0 && this.running;) {
+          await lane.wakeup.wait(early);
+          early = nextClaimAt - performance.now();
+        }
         if (!this.running) break;
         try {
+          const started = performance.now();
           const rows = await this.claim(lane, wanted);
           for (const message of rows) void this.launch(lane, message);
           // A full claim: more may be due at once.
           more = rows.length === wanted;
-          if (!more) lastShortClaim = performance.now();
+          const took = performance.now() - started;
+          nextClaimAt = more
+            ? 0
+            : started + Math.min(took * CLAIM_SHARE_INVERSE, this.settings.pollIntervalMs);
         } catch (error) {
           // The database may be away for a moment; the next claim tries again.
           this.log.error({ err: error, worker: this.id, lane: lane.name }, 'outbox claim failed');
