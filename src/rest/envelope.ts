@@ -82,7 +82,9 @@ function metaHead(
 }
 
 function baseMeta(request: FastifyRequest, status: number, pagination?: PageMeta): Record<string, unknown> {
-  return metaHead(status, request.method, request.id ?? null, echoParameters(request), pagination);
+  // HEAD is GET without the body (RFC 9110 9.3.2): the unsent body, so its ETag, is the GET's.
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return metaHead(status, method, request.id ?? null, echoParameters(request), pagination);
 }
 
 /** The 200 body: the data keys first, then `meta`. */

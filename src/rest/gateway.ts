@@ -42,7 +42,9 @@ export function forwardV1ToUpstream(app: FastifyInstance, upstream: ContractUpst
     const answer = await upstream.call({
       companyId: request.caller!.companyId,
       clientId: request.caller!.clientId,
-      method: request.method,
+      // HEAD is GET without the body (RFC 9110 9.3.2): the upstream is asked the GET, whose answer
+      // is checked and shared as any GET's, and Node sends its headers alone.
+      method: request.method === 'HEAD' ? 'GET' : request.method,
       path,
       query,
       body,

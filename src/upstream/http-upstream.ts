@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
+import { Pool } from 'undici';
 import { baseUri, percentEncode, sign, signatureBaseString } from '../auth/oauth1';
 import type { UpstreamConfig, UpstreamCredentials } from '../config';
 import { DomainError } from '../domain/errors';
@@ -30,6 +29,11 @@ const PASSED_HEADERS = [
 ];
 
 const ENVELOPE_META = Buffer.from('"meta":{');
+/**
+ * Deeper than any answer of the contract (a few levels): a deeper body is not one, and a recursive
+ * reader of it (GraphQL's mapping of names) would exhaust the stack.
+ */
+const MAX_ANSWER_DEPTH = 64;
 const REQUEST_ID = Buffer.from('"request_id":');
 
 /** An upstream GET answer kept for revalidation, under the ETag it came with. */
@@ -55,6 +59,47 @@ function withRequestId(answer: UpstreamAnswer, requestId: string): UpstreamAnswe
   return { ...answer, body: Buffer.concat([body.subarray(0, start), id, body.subarray(end)]) };
 }
 
+/** Whether the JSON text nests arrays and objects deeper than `limit` (brackets in strings skipped). */
+function nestsDeeperThan(body: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === 0x5c)
+        i++; // a backslash: the next byte is escaped
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Whether the body is the contract's envelope for `status`: a JSON object, nested no deeper than
+ * the contract nests, whose last key is `meta` holding that `status_code`.
+ */
+function isEnvelope(body: Buffer, status: number): boolean {
+  if (body[0] !== 0x7b || nestsDeeperThan(body, MAX_ANSWER_DEPTH)) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return false;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  const keys = Object.keys(parsed);
+  const meta = (parsed as { meta?: unknown }).meta;
+  return (
+    keys[keys.length - 1] === 'meta' &&
+    typeof meta === 'object' &&
+    meta !== null &&
+    (meta as { status_code?: unknown }).status_code === status
+  );
+}
+
 /**
  * The upstream keeps Idempotency-Keys per client, and every client of a company reaches it as the
  * company's one: a caller's key is scoped to the caller, so two clients never replay each other's
@@ -69,22 +114,51 @@ function scopedIdempotencyKey(clientId: string, key: string): string {
   return `gw-${createHash('sha256').update(clientId).update('\n').update(key).digest('base64url')}`;
 }
 
+/**
+ * Why a call failed. `fault` says whether it was the upstream's own (refused or reset connections,
+ * timeouts, 5xx), which the circuit breaker counts; an answer that is not the contract's (malformed,
+ * too large) may come of what a caller asked for, so it fails that call alone.
+ */
 class UpstreamFailure extends Error {
   constructor(
     readonly kind: 'upstream_unavailable' | 'upstream_timeout',
     message: string,
+    readonly fault: boolean,
   ) {
     super(message);
   }
 }
 
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Any error of an exchange as an UpstreamFailure. */
+function failureOf(error: unknown, maxAnswerBytes: number): UpstreamFailure {
+  if (error instanceof UpstreamFailure) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+    return new UpstreamFailure(
+      'upstream_unavailable',
+      `the upstream answer is larger than ${maxAnswerBytes} bytes`,
+      false,
+    );
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code))
+    return new UpstreamFailure('upstream_timeout', `${code}: ${message}`, true);
+  return new UpstreamFailure(
+    'upstream_unavailable',
+    `${typeof code === 'string' ? code : 'error'}: ${message}`,
+    true,
+  );
+}
+
 /**
- * The upstream over HTTP: kept-alive, pooled connections (at most `maxConnections`, further calls
- * queue for one), each call signed with one-legged OAuth 1.0 HMAC-SHA1 as the legacy SDKs sign,
- * bounded by `timeoutMs` and `maxAnswerBytes`, behind a circuit breaker.
+ * The upstream over HTTP (undici): kept-alive, pooled connections (at most `maxConnections`,
+ * further calls queue for one), each call signed with one-legged OAuth 1.0 HMAC-SHA1 as the legacy
+ * SDKs sign, bounded by `maxAnswerBytes` and by one deadline, `timeoutMs`, over the whole exchange
+ * (queueing, connect, headers and body), behind a circuit breaker.
  */
 export class HttpUpstream implements ContractUpstream {
-  private readonly agent: http.Agent;
+  private readonly pool: Pool;
   private readonly base: URL;
   private readonly breaker: CircuitBreaker;
   /** GETs on their way, by company, path and query: a GET made meanwhile shares the answer. */
@@ -100,12 +174,15 @@ export class HttpUpstream implements ContractUpstream {
     private readonly memory: CacheMemory | null = null,
   ) {
     this.base = new URL(config.url);
-    const options = {
-      keepAlive: true,
-      maxSockets: config.maxConnections,
-      maxFreeSockets: config.maxConnections,
-    };
-    this.agent = this.base.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    // Each phase's own timeout is the whole deadline: the deadline of the call (see send) ends it
+    // first, and they stand behind it.
+    this.pool = new Pool(this.base.origin, {
+      connections: config.maxConnections,
+      connectTimeout: config.timeoutMs,
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+      maxResponseSize: config.maxAnswerBytes,
+    });
     this.breaker = new CircuitBreaker(config.breakerFailures, config.breakerCooldownMs, clock);
   }
 
@@ -166,9 +243,10 @@ export class HttpUpstream implements ContractUpstream {
       answer = await this.send(call, credentials);
       this.check(answer, call);
     } catch (error) {
-      const failure =
-        error instanceof UpstreamFailure ? error : new UpstreamFailure('upstream_unavailable', String(error));
-      this.breaker.failed(failure.message);
+      const failure = failureOf(error, this.config.maxAnswerBytes);
+      // An answer, however wrong, says the upstream is there: only its own faults count.
+      if (failure.fault) this.breaker.failed(failure.message);
+      else this.breaker.succeeded();
       this.log(
         { method: call.method, path: call.path, requestId: call.requestId, cause: failure.message },
         'upstream call failed',
@@ -197,7 +275,7 @@ export class HttpUpstream implements ContractUpstream {
   }
 
   async close(): Promise<void> {
-    this.agent.destroy();
+    await this.pool.destroy();
   }
 
   private credentialsOf(companyId: string): UpstreamCredentials {
@@ -212,32 +290,27 @@ export class HttpUpstream implements ContractUpstream {
     return credentials;
   }
 
-  /** An answer the contract could give: 5xx, a body other than the envelope or a PDF, is a failure. */
+  /**
+   * An answer the contract could give: 5xx is the upstream's fault; a body other than the envelope
+   * (well-formed JSON, no deeper than the contract nests, ending in meta with the answer's status)
+   * or a PDF is never passed on.
+   */
   private check(answer: UpstreamAnswer, call: UpstreamCall): void {
     if (answer.status >= 500)
-      throw new UpstreamFailure('upstream_unavailable', `the upstream answered ${answer.status}`);
+      throw new UpstreamFailure('upstream_unavailable', `the upstream answered ${answer.status}`, true);
     if (answer.status === 304 && call.ifNoneMatch) return;
     const type = answer.headers['content-type'] ?? '';
     if (answer.status === 200 && /^application\/pdf\b/i.test(type)) return;
-    // The envelope ends with meta, which holds the status (after pagination on a page): a cheap
-    // check of the shape, without parsing a large page again.
-    const body = answer.body;
-    const meta = body.lastIndexOf(ENVELOPE_META);
-    const enveloped =
-      /^application\/json\b/i.test(type) &&
-      body[0] === 0x7b &&
-      body[body.length - 1] === 0x7d &&
-      meta > 0 &&
-      body.indexOf(`"status_code":${answer.status},`, meta) > meta;
-    if (!enveloped) {
+    if (!/^application\/json\b/i.test(type) || !isEnvelope(answer.body, answer.status)) {
       throw new UpstreamFailure(
         'upstream_unavailable',
         `the upstream answered ${answer.status} with ${type || 'no content type'}, not the contract's envelope`,
+        false,
       );
     }
   }
 
-  private send(call: UpstreamCall, credentials: UpstreamCredentials): Promise<UpstreamAnswer> {
+  private async send(call: UpstreamCall, credentials: UpstreamCredentials): Promise<UpstreamAnswer> {
     const path = `${this.base.pathname.replace(/\/+$/, '')}${call.path}`;
     const query = call.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
     let payload: Buffer | null = null;
@@ -256,76 +329,46 @@ export class HttpUpstream implements ContractUpstream {
       'x-request-id': call.requestId,
       'user-agent': 'facility-ops-gateway',
     };
-    if (payload !== null && contentType !== null) {
-      headers['content-type'] = contentType;
-      headers['content-length'] = String(payload.length);
-    }
+    if (contentType !== null) headers['content-type'] = contentType;
     if (call.idempotencyKey !== undefined) {
       headers['idempotency-key'] = scopedIdempotencyKey(call.clientId, call.idempotencyKey);
     }
     if (call.ifNoneMatch !== undefined) headers['if-none-match'] = call.ifNoneMatch;
 
-    const transport = this.base.protocol === 'https:' ? https : http;
-    const limit = this.config.maxAnswerBytes;
-    return new Promise<UpstreamAnswer>((resolve, reject) => {
-      const request = transport.request(
-        {
-          protocol: this.base.protocol,
-          hostname: this.base.hostname,
-          port: this.base.port || undefined,
-          method: call.method,
-          path: query ? `${path}?${query}` : path,
-          headers,
-          agent: this.agent,
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > limit) {
-              request.destroy(
-                new UpstreamFailure(
-                  'upstream_unavailable',
-                  `the upstream answer is larger than ${limit} bytes`,
-                ),
-              );
-              return;
-            }
-            chunks.push(chunk);
-          });
-          response.on('end', () => {
-            clearTimeout(timer);
-            const passed: Record<string, string> = {};
-            for (const name of PASSED_HEADERS) {
-              const value = response.headers[name];
-              if (typeof value === 'string') passed[name] = value;
-            }
-            resolve({ status: response.statusCode ?? 0, headers: passed, body: Buffer.concat(chunks, size) });
-          });
-          response.on('error', (error) => request.destroy(error));
-        },
-      );
-      const timer = setTimeout(
-        () =>
-          request.destroy(
-            new UpstreamFailure('upstream_timeout', `no answer within ${this.config.timeoutMs} ms`),
-          ),
-        this.config.timeoutMs,
-      );
-      request.on('error', (error) => {
-        clearTimeout(timer);
-        reject(
-          error instanceof UpstreamFailure
-            ? error
-            : new UpstreamFailure(
-                'upstream_unavailable',
-                `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`,
-              ),
-        );
-      });
-      request.end(payload ?? undefined);
+    // One deadline for the whole exchange: when it passes, the request (and its body) is aborted,
+    // and the call fails even if the exchange never noticed.
+    const deadline = new AbortController();
+    const expired = new Promise<never>((_resolve, reject) => {
+      deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
     });
+    const timer = setTimeout(
+      () =>
+        deadline.abort(
+          new UpstreamFailure('upstream_timeout', `no answer within ${this.config.timeoutMs} ms`, true),
+        ),
+      this.config.timeoutMs,
+    );
+    const exchange = async (): Promise<UpstreamAnswer> => {
+      const response = await this.pool.request({
+        method: call.method,
+        path: query ? `${path}?${query}` : path,
+        headers,
+        body: payload,
+        signal: deadline.signal,
+      });
+      const body = Buffer.from(await response.body.arrayBuffer());
+      const passed: Record<string, string> = {};
+      for (const name of PASSED_HEADERS) {
+        const value = response.headers[name];
+        if (typeof value === 'string') passed[name] = value;
+      }
+      return { status: response.statusCode, headers: passed, body };
+    };
+    try {
+      return await Promise.race([exchange(), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** One-legged OAuth 1.0, HMAC-SHA1: query and form parameters signed with the oauth_* ones. */
