@@ -1,3 +1,4 @@
+import { HttpWebhookTransport } from '../../src/adapters/webhooks/http-webhook.transport';
 import { loadConfig } from '../../src/config';
 import type { Caller } from '../../src/domain/caller';
 import type { Facility } from '../../src/domain/facilities/facilities.types';
@@ -216,5 +217,38 @@ describeEachDialect('outbox isolation', (dialect) => {
     ]);
     expect(await claim('w2')).toEqual([]);
     expect((await deliveriesTo(slow.id)).filter((row) => row.status === 'pending')).toHaveLength(1);
+  });
+});
+
+describe('webhook transport deadline', () => {
+  it('counts resolving the name against the one deadline of an attempt', async () => {
+    const transport = new HttpWebhookTransport({
+      timeoutMs: 200,
+      maxResponseBytes: 1024,
+      allowHosts: [],
+      // A name server that never answers.
+      resolver: { addresses: () => new Promise<string[]>(() => undefined) },
+    });
+    await expect(
+      transport.post({ url: 'https://hooks.example.test/hooks', headers: {}, body: '{}' }),
+    ).rejects.toThrow('no answer within 200 ms');
+  });
+
+  it('ends a request the receiver holds as soon as the worker aborts it', async () => {
+    const hooks = await startReceiver(() => 'hold');
+    try {
+      const transport = new HttpWebhookTransport({
+        timeoutMs: 120_000,
+        maxResponseBytes: 1024,
+        allowHosts: ['127.0.0.1'],
+      });
+      const stopping = new AbortController();
+      const attempt = transport.post({ url: hooks.url, headers: {}, body: '{}', signal: stopping.signal });
+      await hooks.waitFor(1);
+      stopping.abort();
+      await expect(attempt).rejects.toThrow('the delivery worker stopped');
+    } finally {
+      await hooks.close();
+    }
   });
 });
