@@ -158,9 +158,13 @@ describe('gateway mode against an upstream that misbehaves', () => {
     }
   }
 
-  /** Polls until the check holds; the test's own timeout bounds it. */
-  async function eventually(check: () => Promise<boolean> | boolean): Promise<void> {
-    while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 10));
+  /** Polls until the check holds, or fails naming `what` once a generous deadline is past. */
+  async function eventually(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
+    const giveUpAt = Date.now() + TIMEOUT_MS + 30_000;
+    while (!(await check())) {
+      if (Date.now() > giveUpAt) throw new Error(`${what}: not so within ${TIMEOUT_MS + 30_000} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   const sharedCalls = async () => {
@@ -176,9 +180,12 @@ describe('gateway mode against an upstream that misbehaves', () => {
     let asked: Array<Promise<LightMyRequestResponse>> = [];
     try {
       asked.push(ask());
-      await eventually(() => upstream.received.length === before.received + 1);
+      await eventually('the upstream is asked', () => upstream.received.length === before.received + 1);
       asked = [...asked, ask(), ask()];
-      await eventually(async () => (await sharedCalls()) === before.shared + 2);
+      await eventually(
+        'two requests share its call',
+        async () => (await sharedCalls()) === before.shared + 2,
+      );
     } finally {
       release();
     }
