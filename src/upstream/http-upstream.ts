@@ -59,20 +59,19 @@ function withRequestId(answer: UpstreamAnswer, requestId: string): UpstreamAnswe
   return { ...answer, body: Buffer.concat([body.subarray(0, start), id, body.subarray(end)]) };
 }
 
-/** Whether the JSON text nests arrays and objects deeper than `limit` (brackets in strings skipped). */
-function nestsDeeperThan(body: Buffer, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < body.length; i++) {
-    const byte = body[i];
-    if (inString) {
-      if (byte === 0x5c)
-        i++; // a backslash: the next byte is escaped
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x7b || byte === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (byte === 0x7d || byte === 0x5d) depth--;
+/** Whether a parsed JSON value nests arrays and objects deeper than `limit` (walked without recursion). */
+function nestsDeeperThan(value: object, limit: number): boolean {
+  const pending: object[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    const depth = depths.pop()!;
+    for (const child of Array.isArray(node) ? (node as unknown[]) : Object.values(node)) {
+      if (child === null || typeof child !== 'object') continue;
+      if (depth + 1 > limit) return true;
+      pending.push(child);
+      depths.push(depth + 1);
+    }
   }
   return false;
 }
@@ -82,14 +81,15 @@ function nestsDeeperThan(body: Buffer, limit: number): boolean {
  * the contract nests, whose last key is `meta` holding that `status_code`.
  */
 function isEnvelope(body: Buffer, status: number): boolean {
-  if (body[0] !== 0x7b || nestsDeeperThan(body, MAX_ANSWER_DEPTH)) return false;
+  if (body[0] !== 0x7b) return false;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(body.toString('utf8')); // V8 parses without recursion, however deep
   } catch {
     return false;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  if (nestsDeeperThan(parsed, MAX_ANSWER_DEPTH)) return false;
   const keys = Object.keys(parsed);
   const meta = (parsed as { meta?: unknown }).meta;
   return (
