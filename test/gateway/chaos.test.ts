@@ -263,6 +263,16 @@ describe('gateway mode against an upstream that misbehaves', () => {
     },
   );
 
+  it('never opens the breaker for answers that are not the envelope: they fail their own calls alone', async () => {
+    upstream.behaviour = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html><body>Be right back</body></html>');
+    };
+    for (let i = 0; i < 8; i++) expect((await answered('an HTML page', ask())).statusCode).toBe(502);
+    expect(gateway.services.upstream!.health().breaker).toBe('closed');
+    await answeredAgain();
+  });
+
   it('answers HEAD as GET without a body, and HEADs never open the breaker', async () => {
     const get = await ask();
     const failureBefore = gateway.services.upstream!.health().lastFailure;
