@@ -116,13 +116,23 @@ describeEachDialect('importDataset', (dialect) => {
       expect(await estimate('rate_changes')).toBe(ANALYZE_AFTER_ROWS);
       expect(await estimate('rate_change_daily_counts')).toBeGreaterThanOrEqual(1);
       expect(await estimate('tenants')).toBe(-1);
-      // Vacuumed too: every page of the load is all-visible, so a page of rate changes walked
-      // along the ordering index (which includes the listing) is an index-only scan.
-      const visibility = await sql<{ pages: number; visible: number }>`
-        select relpages as pages, relallvisible as visible from pg_class
-        where oid = to_regclass('rate_changes')`.execute(t.store.db);
-      expect(visibility.rows[0].pages).toBeGreaterThan(0);
-      expect(visibility.rows[0].visible).toBe(visibility.rows[0].pages);
+      // Vacuumed too, so the load's pages are marked all-visible and a page of rate changes walked
+      // along the ordering index (which includes the listing) is an index-only scan. How many pages
+      // a vacuum can mark depends on the oldest snapshot of the whole database (another test run's
+      // open transaction holds it back), so what is checked is that the vacuum ran, on that table
+      // alone.
+      const vacuums = async (table: string) => {
+        await sql`select pg_stat_clear_snapshot()`.execute(t.store.db);
+        const result = await sql<{ vacuums: number }>`
+          select vacuum_count as vacuums from pg_stat_user_tables
+          where relid = to_regclass(${table})`.execute(t.store.db);
+        return Number(result.rows[0].vacuums);
+      };
+      expect(await vacuums('rate_changes')).toBe(1);
+      expect(await vacuums('tenants')).toBe(0);
+      const pages = await sql<{ pages: number }>`
+        select relpages as pages from pg_class where oid = to_regclass('rate_changes')`.execute(t.store.db);
+      expect(pages.rows[0].pages).toBeGreaterThan(0);
     });
   }
 
