@@ -94,6 +94,11 @@ export interface WebhooksConfig {
   readonly concurrency: number;
   /** One endpoint's attempts in flight at once, across all workers. */
   readonly endpointConcurrency: number;
+  /**
+   * One company's attempts in flight at once (all its endpoints together), across all workers; at
+   * most `concurrency`, a quarter of it by default.
+   */
+  readonly companyConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -199,13 +204,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (leaseMs <= webhookTimeoutMs * 2) {
     problems.push(`OUTBOX_LEASE_MS: must be more than 2 x WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs * 2})`);
   }
+  const webhookConcurrency = int('WEBHOOK_CONCURRENCY', 64, 1, 1000);
+  // Unset: a quarter of the lane (16 of 64), so a company with every endpoint hanging leaves the
+  // rest of an instance's slots to the others. Set: never more than the lane itself.
+  const webhookCompanyConcurrency = int(
+    'WEBHOOK_COMPANY_CONCURRENCY',
+    Math.max(1, Math.floor(webhookConcurrency / 4)),
+    1,
+    1000,
+  );
+  if (webhookCompanyConcurrency > webhookConcurrency) {
+    problems.push(
+      `WEBHOOK_COMPANY_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY (${webhookConcurrency}), got ${webhookCompanyConcurrency}`,
+    );
+  }
   const webhooks: WebhooksConfig = Object.freeze({
     allowHosts: Object.freeze(readHostList(env.WEBHOOK_ALLOW_HOSTS, problems)),
     timeoutMs: webhookTimeoutMs,
     maxResponseBytes: int('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * 1024 * 1024),
     disableAfterHours: int('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365),
-    concurrency: int('WEBHOOK_CONCURRENCY', 64, 1, 1000),
+    concurrency: webhookConcurrency,
     endpointConcurrency: int('WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 100),
+    companyConcurrency: webhookCompanyConcurrency,
   });
 
   const upstream = upstreamConfig(env, problems, int);

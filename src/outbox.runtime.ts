@@ -38,7 +38,7 @@ export function outboxTransportsFrom(config: OutboxConfig): OutboxTransports {
 /** The worker's settings; the webhook lane's limits are the defaults unless `webhooks` is given. */
 export function outboxSettingsFrom(
   config: OutboxConfig,
-  webhooks?: Pick<WebhooksConfig, 'concurrency' | 'endpointConcurrency'>,
+  webhooks?: Pick<WebhooksConfig, 'concurrency' | 'endpointConcurrency' | 'companyConcurrency'>,
 ): OutboxWorkerSettings {
   return {
     batchSize: config.batchSize,
@@ -46,6 +46,8 @@ export function outboxSettingsFrom(
     webhookConcurrency: webhooks?.concurrency ?? DEFAULT_OUTBOX_SETTINGS.webhookConcurrency,
     webhookEndpointConcurrency:
       webhooks?.endpointConcurrency ?? DEFAULT_OUTBOX_SETTINGS.webhookEndpointConcurrency,
+    webhookCompanyConcurrency:
+      webhooks?.companyConcurrency ?? DEFAULT_OUTBOX_SETTINGS.webhookCompanyConcurrency,
     maxAttempts: config.maxAttempts,
     leaseMs: config.leaseMs,
     backoffBaseMs: config.backoffBaseMs,

@@ -5,7 +5,14 @@ import type { Facility } from '../../src/domain/facilities/facilities.types';
 import { createOutboxWorker, startOutboxWorker } from '../../src/outbox.runtime';
 import type { DatasetEvent, DatasetUnit } from '../../src/store/dataset/dataset.types';
 import { SqlOutboxRepository, type OutboxMessageRow } from '../../src/store/repositories/outbox.repository';
-import { buildDocument, buildEvent, buildUnit } from '../support/factories';
+import {
+  buildClient,
+  buildCompany,
+  buildDocument,
+  buildEvent,
+  buildFacility,
+  buildUnit,
+} from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import { startReceiver, type ReceiverAnswer, type TestReceiver } from '../webhooks/receiver';
@@ -45,6 +52,8 @@ describeEachDialect('outbox isolation', (dialect) => {
   let unitA: DatasetUnit;
   let unitB: DatasetUnit;
   let moveIn: DatasetEvent;
+  /** Two more companies (C, D) beside A (the world's company) and B (its other one). */
+  const more: Array<{ caller: Caller; facility: Facility; unit: DatasetUnit }> = [];
   const closers: Array<() => Promise<unknown> | unknown> = [];
 
   beforeAll(async () => {
@@ -62,6 +71,20 @@ describeEachDialect('outbox isolation', (dialect) => {
     callerB = { clientId: world.otherClient.id, companyId: world.otherCompany.id, name: 'B desk' };
     facilityA = await t.services.facilities.facilityFor(callerA, world.facility.id);
     facilityB = await t.services.facilities.facilityFor(callerB, world.otherFacility.id);
+    for (const name of ['C', 'D']) {
+      const company = buildCompany({ name: `${name} Storage` });
+      const facility = buildFacility({ company_id: company.id, name: `${name} Street` });
+      const client = buildClient({ company_id: company.id, name: `${name} desk` });
+      const unit = buildUnit({ facility_id: facility.id, name: `${name}-1` });
+      await t.load({
+        companies: [company],
+        facilities: [facility],
+        client_applications: [client],
+        units: [unit],
+      });
+      const caller: Caller = { clientId: client.id, companyId: company.id, name: `${name} desk` };
+      more.push({ caller, unit, facility: await t.services.facilities.facilityFor(caller, facility.id) });
+    }
   });
   afterAll(() => t.close());
   beforeEach(async () => {
@@ -108,7 +131,11 @@ describeEachDialect('outbox isolation', (dialect) => {
     const a = await endpoint(t.world.company.id, () => ({ status: 204 }));
     // Three events of B (30 deliveries, older than anything of A's), then the worker starts.
     for (let i = 0; i < 3; i += 1) await noteOfB();
-    const running = startOutboxWorker(t.services, loadConfig({ ...ENV, SMTP_URL: smtp.url }));
+    // The endpoint cap alone: B's company cap (16 by default) above its ten endpoints' twenty.
+    const running = startOutboxWorker(
+      t.services,
+      loadConfig({ ...ENV, SMTP_URL: smtp.url, WEBHOOK_COMPANY_CONCURRENCY: '20' }),
+    );
     expect(running).not.toBeNull();
     let stopped = false;
     closers.push(() => (stopped ? undefined : running!.stop()));
@@ -186,6 +213,116 @@ describeEachDialect('outbox isolation', (dialect) => {
     expect(sending).toHaveLength(2);
     expect(slow.hooks.received).toHaveLength(2);
     expect(rows.filter((row) => row.status === 'pending')).toHaveLength(3);
+  });
+
+  it("delivers company A's webhook while B, C and D hang on more endpoints than the lane has slots, each company at its cap across workers", async () => {
+    // Per worker: ten webhook attempts, two per endpoint, three per company. B, C and D have four
+    // hanging endpoints each: eight attempts each under the endpoint cap alone, 24 in all, more
+    // than both workers' 20 slots, which they would take before A's newer delivery.
+    const config = loadConfig({
+      ...ENV,
+      WEBHOOK_CONCURRENCY: '10',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+      WEBHOOK_COMPANY_CONCURRENCY: '3',
+    });
+    expect(config.webhooks).toMatchObject({ concurrency: 10, endpointConcurrency: 2, companyConcurrency: 3 });
+    const companies = [
+      { companyId: t.world.otherCompany.id, note: noteOfB },
+      ...more.map(({ caller, facility, unit }) => ({
+        companyId: caller.companyId,
+        note: () => t.services.notes.createNote(facility, caller, { noteText: 'hang', unitId: unit.id }),
+      })),
+    ];
+    const hanging = await Promise.all(
+      companies.map(async ({ companyId, note }) => {
+        const endpoints = await Promise.all(
+          Array.from({ length: 4 }, () => endpoint(companyId, () => 'hold')),
+        );
+        // Two events: eight deliveries of the company, older than A's.
+        for (let i = 0; i < 2; i += 1) await note();
+        return { companyId, endpoints };
+      }),
+    );
+    const a = await endpoint(t.world.company.id, () => ({ status: 204 }));
+    for (const id of ['w1', 'w2']) {
+      const worker = createOutboxWorker(t.services, config, { id });
+      closers.push(() => worker.stop());
+      worker.start();
+    }
+    const requestsOf = (company: (typeof hanging)[number]) =>
+      company.endpoints.reduce((open, hooks) => open + hooks.hooks.received.length, 0);
+    // Receivers hold every request to the end: what a company ever had in flight is what it received.
+    const withinCaps = () => {
+      for (const company of hanging) expect(requestsOf(company)).toBeLessThanOrEqual(3);
+      return true;
+    };
+    await eventually(
+      'B, C and D have three requests open each',
+      () => withinCaps() && hanging.every((company) => requestsOf(company) >= 3),
+    );
+
+    t.clock.advance(1000);
+    await noteOfA();
+    await eventually(
+      "A's webhook is delivered",
+      async () => withinCaps() && (await deliveriesTo(a.id))[0]?.status === 'sent',
+    );
+    expect(a.hooks.received).toHaveLength(1);
+
+    for (const company of hanging) {
+      const rows = (await Promise.all(company.endpoints.map((hooks) => deliveriesTo(hooks.id)))).flat();
+      const sending = rows.filter((row) => row.status === 'sending');
+      await eventually(
+        'the requests claimed for the company have arrived',
+        () => requestsOf(company) >= sending.length,
+      );
+      expect(sending).toHaveLength(3);
+      expect(requestsOf(company)).toBe(3);
+      expect(rows.filter((row) => row.status === 'pending')).toHaveLength(5);
+      // Its three are spread by age over its endpoints, never more than two on one.
+      for (const hooks of company.endpoints) expect(hooks.hooks.received.length).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('keeps the company cap when workers claim at the same moment', async () => {
+    const endpoints = await Promise.all(
+      Array.from({ length: 4 }, () => endpoint(t.world.otherCompany.id, () => 'hold')),
+    );
+    for (let i = 0; i < 2; i += 1) await noteOfB();
+    const repository = new SqlOutboxRepository(t.db.store.db);
+    const now = t.clock.now().getTime();
+    const claim = (workerId: string) =>
+      repository.claimDue({
+        workerId,
+        now: new Date(now).toISOString(),
+        leaseUntil: new Date(now + LEASE_MS).toISOString(),
+        channels: ['webhook'],
+        limit: 10,
+        perRecipient: 2,
+        perCompany: 3,
+      });
+    const claims = await Promise.all(['w1', 'w2', 'w3', 'w4'].map(claim));
+    expect(claims.flat()).toHaveLength(3);
+    expect(await claim('w5')).toEqual([]);
+    // The endpoint cap still holds inside the company's three.
+    const perEndpoint = new Map<string, number>();
+    for (const message of claims.flat()) {
+      perEndpoint.set(message.recipient, (perEndpoint.get(message.recipient) ?? 0) + 1);
+    }
+    expect(Math.max(...perEndpoint.values())).toBeLessThanOrEqual(2);
+    expect(endpoints.map((made) => made.id)).toEqual(expect.arrayContaining([...perEndpoint.keys()]));
+    // After the lease, the company's three in flight no longer count.
+    const later = new Date(now + LEASE_MS).toISOString();
+    const reclaimed = await repository.claimDue({
+      workerId: 'w6',
+      now: later,
+      leaseUntil: new Date(now + 2 * LEASE_MS).toISOString(),
+      channels: ['webhook'],
+      limit: 10,
+      perRecipient: 2,
+      perCompany: 3,
+    });
+    expect(reclaimed).toHaveLength(3);
   });
 
   it("claims a dead worker's deliveries again after its lease, never more than the cap at once", async () => {

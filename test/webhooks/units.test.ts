@@ -113,12 +113,42 @@ describe('webhook settings', () => {
       disableAfterHours: 72,
       concurrency: 64,
       endpointConcurrency: 3,
+      companyConcurrency: 16,
     });
     expect(loadConfig({ NODE_ENV: 'test' }).webhooks).toMatchObject({
       allowHosts: [],
       timeoutMs: 15000,
       endpointConcurrency: 2,
+      companyConcurrency: 16,
     });
+  });
+
+  it('reads WEBHOOK_COMPANY_CONCURRENCY (unset: a quarter of WEBHOOK_CONCURRENCY), never above WEBHOOK_CONCURRENCY', () => {
+    const webhooks = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env }).webhooks;
+    expect(webhooks({ WEBHOOK_CONCURRENCY: '8' })).toMatchObject({ concurrency: 8, companyConcurrency: 2 });
+    expect(webhooks({ WEBHOOK_CONCURRENCY: '3' })).toMatchObject({ concurrency: 3, companyConcurrency: 1 });
+    expect(webhooks({ WEBHOOK_CONCURRENCY: '8', WEBHOOK_COMPANY_CONCURRENCY: '8' })).toMatchObject({
+      companyConcurrency: 8,
+    });
+    expect(webhooks({ WEBHOOK_COMPANY_CONCURRENCY: '40' })).toMatchObject({ companyConcurrency: 40 });
+    const problems = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig({ NODE_ENV: 'test', ...env });
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+        throw error;
+      }
+      return [];
+    };
+    expect(problems({ WEBHOOK_CONCURRENCY: '8', WEBHOOK_COMPANY_CONCURRENCY: '9' })).toEqual([
+      'WEBHOOK_COMPANY_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY (8), got 9',
+    ]);
+    expect(problems({ WEBHOOK_COMPANY_CONCURRENCY: '65' })).toEqual([
+      'WEBHOOK_COMPANY_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY (64), got 65',
+    ]);
+    expect(problems({ WEBHOOK_COMPANY_CONCURRENCY: '0' })).toEqual([
+      'WEBHOOK_COMPANY_CONCURRENCY: expected a whole number from 1 to 1000, got "0"',
+    ]);
   });
 
   it('refuses a bad host list, and a lease no longer than two webhook timeouts', () => {

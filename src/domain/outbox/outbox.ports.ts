@@ -13,6 +13,11 @@ export interface ClaimRequest {
    * those claimed now included; none: no such limit.
    */
   perRecipient?: number;
+  /**
+   * At most this many messages of one company (its facility's) in flight, counted like
+   * `perRecipient`; none: no such limit.
+   */
+  perCompany?: number;
 }
 
 /** The outcome of a failed attempt: another try later, or given up. */
@@ -44,7 +49,8 @@ export interface OutboxRepository {
   insertMessages(messages: readonly OutboxMessage[]): Promise<void>;
   /**
    * Claims up to `limit` due messages for one worker; a message is claimed by exactly one worker,
-   * and a recipient never has more than `perRecipient` in flight.
+   * a recipient never has more than `perRecipient` in flight, and a company (the company of the
+   * message's facility) never more than `perCompany`.
    */
   claimDue(request: ClaimRequest): Promise<OutboxMessage[]>;
   /**

@@ -17,6 +17,8 @@ export interface OutboxWorkerSettings {
   webhookConcurrency: number;
   /** One webhook endpoint's attempts in flight at once, across every worker on the database. */
   webhookEndpointConcurrency: number;
+  /** One company's webhook attempts in flight at once (all its endpoints), across every worker. */
+  webhookCompanyConcurrency: number;
   /** Attempts before a message is marked failed. */
   maxAttempts: number;
   /** How long a claim holds; a message whose worker died is claimed again after it. */
@@ -35,6 +37,7 @@ export const DEFAULT_OUTBOX_SETTINGS: OutboxWorkerSettings = {
   concurrency: 10,
   webhookConcurrency: 64,
   webhookEndpointConcurrency: 2,
+  webhookCompanyConcurrency: 16,
   maxAttempts: 8,
   leaseMs: 5 * 60_000,
   backoffBaseMs: 30_000,
@@ -163,6 +166,8 @@ interface Lane {
   readonly concurrency: number;
   /** At most this many attempts of one recipient in flight, across workers. */
   readonly perRecipient?: number;
+  /** At most this many attempts of one company in flight, across workers. */
+  readonly perCompany?: number;
   readonly inFlight: Set<Promise<Outcome>>;
   readonly wakeup: Wakeup;
 }
@@ -173,7 +178,8 @@ interface Lane {
  * a backoff, or failed after the last attempt. Email and SMS have a lane of their own, apart from
  * webhooks, each with its own limit of attempts in flight; a lane claims more as soon as a slot
  * frees, never waiting for a whole batch, and a webhook endpoint has at most a few attempts in
- * flight, so slow endpoints hold only their own slots. A message is sent again only when a
+ * flight and a company (all its endpoints) at most its share, so slow endpoints hold only their
+ * own slots and a company's many slow ones only its share. A message is sent again only when a
  * worker died (or lost its database) between sending and recording; the repeat has the same
  * Message-ID / idempotency key. Channels without a transport are never claimed.
  */
@@ -214,6 +220,7 @@ export class OutboxWorker {
         channels: ['webhook'],
         concurrency: settings.webhookConcurrency,
         perRecipient: settings.webhookEndpointConcurrency,
+        perCompany: settings.webhookCompanyConcurrency,
         inFlight: new Set(),
         wakeup: new Wakeup(),
       });
@@ -299,6 +306,7 @@ export class OutboxWorker {
       channels: lane.channels,
       limit,
       perRecipient: lane.perRecipient,
+      perCompany: lane.perCompany,
     });
   }
 

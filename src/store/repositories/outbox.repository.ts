@@ -1,4 +1,10 @@
-import { sql, type ExpressionBuilder, type QueryCreator, type RawBuilder } from 'kysely';
+import {
+  sql,
+  type AliasedSelectQueryBuilder,
+  type ExpressionBuilder,
+  type QueryCreator,
+  type RawBuilder,
+} from 'kysely';
 import type {
   AttemptFailure,
   ClaimRequest,
@@ -19,6 +25,22 @@ const CAPPED_CLAIM_LOCK = 'facility-ops.outbox.capped-claim.';
 const PERSON_CHANNELS = ['email', 'sms'] as const;
 
 export type OutboxMessageRow = OutboxMessagesTable;
+
+/** A due message that fits under a recipient's cap. */
+interface FitRow {
+  id: string;
+  recipient: string;
+  facility_id: string;
+  next_attempt_at: string;
+}
+
+/** A due message that fits under every cap (company_id: null without a company cap). */
+interface CappedRow {
+  id: string;
+  recipient: string;
+  next_attempt_at: string;
+  company_id: string | null;
+}
 
 export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
   return {
@@ -94,13 +116,17 @@ export class SqlOutboxRepository implements OutboxRepository {
    * exactly one worker. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED);
    * SQLite writes one statement at a time, so a conditional update by id is atomic there. With
    * `perRecipient`, a recipient's messages in flight (claimed by any worker, lease running) never
-   * exceed it: on PostgreSQL such claims take a lock of their own (one at a time, each sees the
-   * last one's claims); on SQLite each row's update checks the count itself.
+   * exceed it, and with `perCompany` a company's (the company of each message's facility) never
+   * exceed that: on PostgreSQL such claims take a lock of their own (one at a time, each sees the
+   * last one's claims); on SQLite each row's update checks the counts itself.
    */
   async claimDue(request: ClaimRequest): Promise<OutboxMessage[]> {
     if (request.channels.length === 0 || request.limit < 1) return [];
-    const cap = request.perRecipient;
-    if (cap !== undefined && cap < 1) return [];
+    const { perRecipient, perCompany } = request;
+    if ((perRecipient !== undefined && perRecipient < 1) || (perCompany !== undefined && perCompany < 1)) {
+      return [];
+    }
+    const capped = perRecipient !== undefined || perCompany !== undefined;
     const claim = {
       status: 'sending' as const,
       claimed_by: request.workerId,
@@ -118,8 +144,12 @@ export class SqlOutboxRepository implements OutboxRepository {
             (cte) => cte('due').materialized(),
             (query) => {
               let due = query.selectFrom('outbox_messages').select('id').where(candidates);
-              if (cap !== undefined) {
-                due = due.where('id', 'in', this.withinCap(query, request, cap).select('ranked.id'));
+              if (capped) {
+                due = due.where(
+                  'id',
+                  'in',
+                  query.selectFrom(this.withinCaps(query, request)).select('capped.id'),
+                );
               }
               return due
                 .orderBy(this.binary('next_attempt_at'))
@@ -137,7 +167,7 @@ export class SqlOutboxRepository implements OutboxRepository {
           .execute();
         return rows.sort(byNextAttemptThenId).map(outboxRowToMessage);
       };
-      if (cap === undefined) return claimOn(this.db);
+      if (!capped) return claimOn(this.db);
       return this.db.transaction().execute(async (trx) => {
         // Held to the end of the transaction: the next capped claim counts this one's claims.
         await sql`select pg_advisory_xact_lock(hashtext(${CAPPED_CLAIM_LOCK} || current_schema()))`.execute(
@@ -147,30 +177,30 @@ export class SqlOutboxRepository implements OutboxRepository {
       });
     }
 
-    const due =
-      cap === undefined
-        ? await this.db
-            .selectFrom('outbox_messages')
-            .select(['id', 'recipient'])
-            .where(candidates)
-            .orderBy('next_attempt_at')
-            .orderBy('id')
-            .limit(rowLimit(request.limit))
-            .execute()
-        : await this.withinCap(this.db, request, cap)
-            .select(['ranked.id', 'ranked.recipient'])
-            .orderBy('ranked.next_attempt_at')
-            .orderBy('ranked.id')
-            .limit(rowLimit(request.limit))
-            .execute();
+    const due: { id: string; recipient: string; company_id: string | null }[] = capped
+      ? await this.db
+          .selectFrom(this.withinCaps(this.db, request))
+          .select(['capped.id', 'capped.recipient', 'capped.company_id'])
+          .orderBy('capped.next_attempt_at')
+          .orderBy('capped.id')
+          .limit(rowLimit(request.limit))
+          .execute()
+      : await this.db
+          .selectFrom('outbox_messages')
+          .select(['id', 'recipient', sql<string | null>`null`.as('company_id')])
+          .where(candidates)
+          .orderBy('next_attempt_at')
+          .orderBy('id')
+          .limit(rowLimit(request.limit))
+          .execute();
     const claimed: OutboxMessage[] = [];
-    for (const { id, recipient } of due) {
+    for (const { id, recipient, company_id: companyId } of due) {
       let update = this.db
         .updateTable('outbox_messages')
         .set((eb) => ({ ...claim, attempts: eb('attempts', '+', 1) }))
         .where('id', '=', id)
         .where(candidates);
-      if (cap !== undefined) {
+      if (perRecipient !== undefined) {
         update = update.where(
           (eb) =>
             eb
@@ -181,7 +211,22 @@ export class SqlOutboxRepository implements OutboxRepository {
               .where('busy.status', '=', 'sending')
               .where('busy.claimed_until', '>', request.now),
           '<',
-          cap,
+          perRecipient,
+        );
+      }
+      if (perCompany !== undefined && companyId !== null) {
+        update = update.where(
+          (eb) =>
+            eb
+              .selectFrom('outbox_messages as busy')
+              .innerJoin('facilities as busy_facility', 'busy_facility.id', 'busy.facility_id')
+              .select((inner) => inner.fn.countAll<number>().as('count'))
+              .where('busy.channel', 'in', request.channels)
+              .where('busy_facility.company_id', '=', companyId)
+              .where('busy.status', '=', 'sending')
+              .where('busy.claimed_until', '>', request.now),
+          '<',
+          perCompany,
         );
       }
       const row = await update.returningAll().executeTakeFirst();
@@ -191,34 +236,92 @@ export class SqlOutboxRepository implements OutboxRepository {
   }
 
   /**
-   * Due messages of the request's channels that fit under each recipient's cap: a recipient's
-   * oldest due ones, as many as the cap leaves beside its messages in flight (lease running).
+   * Due messages of the request's channels that fit under the caps, as `capped`: a recipient's
+   * oldest due ones, as many as `perRecipient` leaves beside its messages in flight (lease
+   * running); of those, a company's oldest, as many as `perCompany` leaves beside the company's in
+   * flight (the company of each message's facility; company_id is null without `perCompany`).
    */
-  private withinCap(db: QueryCreator<Database>, request: ClaimRequest, cap: number) {
+  private withinCaps(
+    db: QueryCreator<Database>,
+    request: ClaimRequest,
+  ): AliasedSelectQueryBuilder<CappedRow, 'capped'> {
+    const { perRecipient, perCompany } = request;
     const inFlight = db
+      .selectFrom('outbox_messages as busy')
+      .where('busy.channel', 'in', request.channels)
+      .where('busy.status', '=', 'sending')
+      .where('busy.claimed_until', '>', request.now);
+    const due = db
       .selectFrom('outbox_messages')
-      .select((eb) => ['recipient', eb.fn.countAll<number>().as('busy')])
-      .where('channel', 'in', request.channels)
-      .where('status', '=', 'sending')
-      .where('claimed_until', '>', request.now)
-      .groupBy('recipient');
-    const ranked = db
-      .selectFrom('outbox_messages')
-      .select([
+      .where((eb) => eb.and([isDue(eb, request.now), eb('channel', 'in', request.channels)]));
+
+    let fit: AliasedSelectQueryBuilder<FitRow, 'fit'> = due
+      .select(['id', 'recipient', 'facility_id', 'next_attempt_at'])
+      .as('fit');
+    if (perRecipient !== undefined) {
+      const recipientBusy = inFlight
+        .select((eb) => ['busy.recipient', eb.fn.countAll<number>().as('busy')])
+        .groupBy('busy.recipient');
+      const ranked = due.select([
         'id',
         'recipient',
+        'facility_id',
         'next_attempt_at',
         sql<number>`row_number() over (partition by ${sql.ref('recipient')} order by ${this.binary(
           'next_attempt_at',
         )}, ${this.binary('id')})`.as('place'),
-      ])
-      .where((eb) => eb.and([isDue(eb, request.now), eb('channel', 'in', request.channels)]));
-    // The place filter first: only each recipient's first `cap` due ones meet the in-flight counts.
-    const heads = db.selectFrom(ranked.as('ranked')).selectAll().where('place', '<=', cap);
+      ]);
+      // The place filter first: only each recipient's first `cap` due ones meet the in-flight counts.
+      const heads = db.selectFrom(ranked.as('ranked')).selectAll().where('place', '<=', perRecipient);
+      fit = db
+        .selectFrom(heads.as('ranked'))
+        .leftJoin(recipientBusy.as('in_flight'), 'in_flight.recipient', 'ranked.recipient')
+        .where(
+          sql<number>`${sql.ref('ranked.place')} + coalesce(${sql.ref('in_flight.busy')}, 0)`,
+          '<=',
+          perRecipient,
+        )
+        .select(['ranked.id', 'ranked.recipient', 'ranked.facility_id', 'ranked.next_attempt_at'])
+        .as('fit');
+    }
+    if (perCompany === undefined) {
+      return db
+        .selectFrom(fit)
+        .select(['fit.id', 'fit.recipient', 'fit.next_attempt_at', sql<string | null>`null`.as('company_id')])
+        .as('capped');
+    }
+
+    // Of what fits each recipient, each company's oldest, beside the company's attempts in flight.
+    const companyBusy = inFlight
+      .innerJoin('facilities as busy_facility', 'busy_facility.id', 'busy.facility_id')
+      .select((eb) => ['busy_facility.company_id', eb.fn.countAll<number>().as('busy')])
+      .groupBy('busy_facility.company_id');
+    const byCompany = db
+      .selectFrom(fit)
+      .innerJoin('facilities', 'facilities.id', 'fit.facility_id')
+      .select([
+        'fit.id',
+        'fit.recipient',
+        'fit.next_attempt_at',
+        'facilities.company_id',
+        sql<number>`row_number() over (partition by ${sql.ref('facilities.company_id')} order by ${this.binary(
+          'fit.next_attempt_at',
+        )}, ${this.binary('fit.id')})`.as('company_place'),
+      ]);
+    const companyHeads = db
+      .selectFrom(byCompany.as('by_company'))
+      .selectAll()
+      .where('company_place', '<=', perCompany);
     return db
-      .selectFrom(heads.as('ranked'))
-      .leftJoin(inFlight.as('in_flight'), 'in_flight.recipient', 'ranked.recipient')
-      .where(sql<number>`${sql.ref('ranked.place')} + coalesce(${sql.ref('in_flight.busy')}, 0)`, '<=', cap);
+      .selectFrom(companyHeads.as('heads'))
+      .leftJoin(companyBusy.as('company_in_flight'), 'company_in_flight.company_id', 'heads.company_id')
+      .where(
+        sql<number>`${sql.ref('heads.company_place')} + coalesce(${sql.ref('company_in_flight.busy')}, 0)`,
+        '<=',
+        perCompany,
+      )
+      .select(['heads.id', 'heads.recipient', 'heads.next_attempt_at', 'heads.company_id'])
+      .as('capped');
   }
 
   /**
