@@ -19,7 +19,12 @@ import {
   registerWebhookMetrics,
 } from './ops/metrics';
 import { registerOpsRoutes } from './ops/ops.routes';
-import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './ops/rate-limit';
+import {
+  MemoryRateLimitStore,
+  RedisRateLimitStore,
+  retryAfterOverLimit,
+  type RateLimitStore,
+} from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
 import { errorEnvelope } from './rest/envelope';
@@ -147,16 +152,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
   app.addHook('onClose', () => rateLimits.close());
   const enforceRateLimit = async (clientId: string): Promise<void> => {
-    let usage: { count: number; resetMs: number };
-    try {
-      usage = await rateLimits.hit(clientId, 60_000);
-    } catch (error) {
-      // An unreachable counter store must not take the API down with it.
-      app.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
-      return;
-    }
-    if (usage.count > config.rateLimitPerMinute) {
-      const retryAfter = Math.max(1, Math.ceil(usage.resetMs / 1000));
+    const retryAfter = await retryAfterOverLimit(
+      rateLimits,
+      clientId,
+      config.rateLimitPerMinute,
+      60_000,
+      (error) => app.log.warn({ err: error }, 'rate limit store unavailable; request allowed'),
+    );
+    if (retryAfter !== null) {
       throw new DomainError(
         'rate_limited',
         `rate limit of ${config.rateLimitPerMinute} requests per minute exceeded; retry in ${retryAfter} s`,

@@ -7,6 +7,28 @@ export interface RateLimitStore {
   close(): Promise<void>;
 }
 
+/**
+ * Counts one request under `key` against `limit` a window: null while within it, else the seconds
+ * until the window resets (at least 1). An unreachable store lets the request through, after
+ * `unavailable` is told: a counter store that is down must not take the service down with it.
+ */
+export async function retryAfterOverLimit(
+  store: RateLimitStore,
+  key: string,
+  limit: number,
+  windowMs: number,
+  unavailable: (error: unknown) => void,
+): Promise<number | null> {
+  let usage: { count: number; resetMs: number };
+  try {
+    usage = await store.hit(key, windowMs);
+  } catch (error) {
+    unavailable(error);
+    return null;
+  }
+  return usage.count > limit ? Math.max(1, Math.ceil(usage.resetMs / 1000)) : null;
+}
+
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 

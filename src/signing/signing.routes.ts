@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
 import { tokenHash } from '../domain/esign/esign.tokens';
 import type { Viewer } from '../domain/esign/esign.types';
-import type { RateLimitStore } from '../ops/rate-limit';
+import { retryAfterOverLimit, type RateLimitStore } from '../ops/rate-limit';
 import type { Services } from '../services';
 import { SIGNING_SCRIPT, SIGNING_STYLESHEET } from './signing.assets';
 import { readSigningForm } from './signing.form';
@@ -94,17 +94,14 @@ export function registerSigningRoutes(
       // The token's hash, so no counter store (Redis) ever holds a usable link.
       [`sign:token:${tokenHash(token)}`, perToken],
     ];
+    let storeDown = false;
     for (const [key, limit] of budgets) {
-      if (limit === 0) continue;
-      let usage: { count: number; resetMs: number };
-      try {
-        usage = await rateLimits.hit(key, RATE_WINDOW_MS);
-      } catch (error) {
-        // An unreachable counter store must not take the signing pages down with it.
+      if (limit === 0 || storeDown) continue;
+      const retryAfter = await retryAfterOverLimit(rateLimits, key, limit, RATE_WINDOW_MS, (error) => {
+        storeDown = true;
         request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
-        return null;
-      }
-      if (usage.count > limit) return Math.max(1, Math.ceil(usage.resetMs / 1000));
+      });
+      if (retryAfter !== null) return retryAfter;
     }
     return null;
   };
