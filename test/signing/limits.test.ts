@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import zlib, { crc32, deflateSync } from 'node:zlib';
+import zlib, { deflateSync } from 'node:zlib';
 import type { App } from '../../src/app';
 import {
   readSignatureImage,
@@ -14,22 +14,13 @@ import { createInstance, createTestApp, type TestApp } from '../support/http';
 import {
   dataUrl,
   goodForm,
+  pngChunk,
   postForm,
   sendLink,
   signaturePng,
   signingState,
   type SigningForm,
 } from '../support/signing';
-
-/** A PNG chunk: length, type, data and CRC. */
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
 
 /** An RGBA PNG header and the given image data: the data need not match the header. */
 function png(width: number, height: number, idat: Buffer): Buffer {
@@ -40,9 +31,9 @@ function png(width: number, height: number, idat: Buffer): Buffer {
   header[9] = 6;
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
