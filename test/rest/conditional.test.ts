@@ -84,6 +84,42 @@ describeEachDialect('ETag and If-None-Match on the kept GET answers', (dialect) 
     expect(new Set(tags).size).toBe(4);
   });
 
+  it('answers each request of a kept page with its own request id and its own echo', async () => {
+    const f = `/v1/${t.world.facility.id}/invoiceable_items`;
+    // One page (page 1 of 100) asked three ways: by default, and with the defaults spelled out.
+    const ways = [f, `${f}?per_page=100`, `${f}?page=1&per_page=100`];
+    const answers = [];
+    for (let round = 0; round < 2; round++) {
+      for (const [index, url] of ways.entries()) {
+        const res = await get(url, { 'x-request-id': `echo-${round}-${index}` });
+        expect(res.statusCode).toBe(200);
+        answers.push({ round, index, res });
+      }
+    }
+    const wanted = [
+      { page: 1, per_page: 100, facility_id: t.world.facility.id, invoiceable_item: {} },
+      { per_page: '100', page: 1, facility_id: t.world.facility.id, invoiceable_item: {} },
+      { page: '1', per_page: '100', facility_id: t.world.facility.id, invoiceable_item: {} },
+    ];
+    for (const { round, index, res } of answers) {
+      const meta = res.json().meta;
+      expect(meta.request_id).toBe(`echo-${round}-${index}`);
+      expect(res.headers['x-request-id']).toBe(`echo-${round}-${index}`);
+      expect(meta.parameters).toEqual(wanted[index]);
+      expect(Object.keys(meta.parameters)).toEqual(Object.keys(wanted[index]));
+    }
+    // The second round answers the first's bytes and tags, but for the request id.
+    for (const index of ways.keys()) {
+      const [first, second] = answers.filter((answer) => answer.index === index).map(({ res }) => res);
+      expect(second.headers.etag).toBe(first.headers.etag);
+      expect(second.body.replace('echo-1-', 'echo-0-')).toBe(first.body);
+    }
+    // Without X-Request-Id each answer gets a new one.
+    const [a, b] = [await get(f), await get(f)];
+    expect(a.json().meta.request_id).not.toBe(b.json().meta.request_id);
+    expect(a.json().meta.request_id).toBe(a.headers['x-request-id']);
+  });
+
   it('answers a ledger or the rate applied actions anew once any of their rows changed', async () => {
     const f = t.world.facility.id;
     const ledgerUrl = `/v1/${f}/ledgers/${w.ledgerId}/insurance_services_and_discounts`;
