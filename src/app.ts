@@ -1,4 +1,9 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyContextConfig,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './domain/shared/clock';
@@ -22,6 +27,7 @@ import { registerOpsRoutes } from './ops/ops.routes';
 import {
   MemoryRateLimitStore,
   RedisRateLimitStore,
+  retryAfterOf,
   retryAfterOverLimit,
   type RateLimitStore,
 } from './ops/rate-limit';
@@ -67,6 +73,39 @@ function parseQuery(raw: string): Record<string | symbol, unknown> {
   } catch (error) {
     return { [INVALID_QUERY]: error instanceof Error ? error.message : 'malformed query string' };
   }
+}
+
+/** Whether every value of `record` is a string without NUL under a key without NUL: nothing to walk. */
+function flatAndClean(record: unknown): boolean {
+  if (record === undefined || record === null) return true;
+  if (typeof record !== 'object' || Array.isArray(record)) return false;
+  for (const key in record) {
+    const value = (record as Record<string, unknown>)[key];
+    if (typeof value !== 'string' || value.includes('\u0000') || key.includes('\u0000')) return false;
+  }
+  return true;
+}
+
+/**
+ * What is wrong with the shape of what the request sent (a malformed query string, nesting too
+ * deep, a NUL anywhere), as the error to answer; null when nothing is.
+ */
+function shapeRefusal(request: FastifyRequest): DomainError | null {
+  const query = request.query as Record<string | symbol, unknown> | undefined;
+  if (query && query[INVALID_QUERY]) {
+    return DomainError.invalidParameter('query', String(query[INVALID_QUERY]));
+  }
+  const parts = [
+    ['path', request.params],
+    ['query', query],
+    ['body', request.body],
+  ] as const;
+  for (const [part, value] of parts) {
+    if (flatAndClean(value)) continue;
+    const problem = findShapeProblem(value);
+    if (problem) return DomainError.invalidParameter(parameterName(problem.path, part), problem.message);
+  }
+  return null;
 }
 
 /** Builds the whole service, ready for `inject` or `listen`; it does not listen itself. */
@@ -117,10 +156,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorateRequest('envelope', null as unknown as EnvelopeState);
   app.decorateRequest('formPairs', null as unknown as Array<[string, string]>);
   app.decorateRequest('restNames', null);
+  app.decorateRequest('routeUrl', null);
+  app.decorateRequest('routeConfig', null as unknown as FastifyContextConfig);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that need not wait take `done`: an async hook costs every request a promise and a tick.
+  app.addHook('onRequest', (request, reply, done) => {
     request.envelope = { defaults: {}, extraMeta: null };
     request.formPairs = [];
+    // Read once: Fastify makes the whole routeOptions object anew on every read.
+    const route = request.routeOptions;
+    request.routeUrl = route.url ?? null;
+    request.routeConfig = route.config ?? {};
     if (request.is404) {
       // Fastify's not-found router reads the query with its own parser and names the path `*`.
       const index = request.url.indexOf('?');
@@ -128,6 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       request.params = {};
     }
     reply.header('X-Request-Id', request.id);
+    done();
   });
 
   app.addContentTypeParser(
@@ -147,52 +194,60 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   await registerOpenApi(app);
 
-  const rateLimits =
+  const rateLimits: RateLimitStore =
     options.rateLimitStore ??
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
   app.addHook('onClose', () => rateLimits.close());
-  const enforceRateLimit = async (clientId: string): Promise<void> => {
-    const retryAfter = await retryAfterOverLimit(
-      rateLimits,
-      clientId,
-      config.rateLimitPerMinute,
-      60_000,
-      (error) => app.log.warn({ err: error }, 'rate limit store unavailable; request allowed'),
+  const limit = config.rateLimitPerMinute;
+  const rateLimited = (retryAfter: number) =>
+    new DomainError(
+      'rate_limited',
+      `rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s`,
+      { retryAfter },
     );
-    if (retryAfter !== null) {
-      throw new DomainError(
-        'rate_limited',
-        `rate limit of ${config.rateLimitPerMinute} requests per minute exceeded; retry in ${retryAfter} s`,
-        { retryAfter },
-      );
-    }
+  const enforceRateLimit = async (clientId: string): Promise<void> => {
+    const retryAfter = await retryAfterOverLimit(rateLimits, clientId, limit, 60_000, (error) =>
+      app.log.warn({ err: error }, 'rate limit store unavailable; request allowed'),
+    );
+    if (retryAfter !== null) throw rateLimited(retryAfter);
   };
+  // With the counts in this process's memory, a known caller is counted without a promise.
+  const hitNow = limit > 0 ? rateLimits.hitNow?.bind(rateLimits) : undefined;
+  const countsAtOnce = limit === 0 || hitNow !== undefined;
 
   // Authentication runs after parsing, since OAuth 1.0 signs form-encoded body parameters; the
   // shape of what was sent is checked first, so nothing too deep or holding NUL reaches a handler.
-  app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string | symbol, unknown> | undefined;
-    if (query && query[INVALID_QUERY]) {
-      throw DomainError.invalidParameter('query', String(query[INVALID_QUERY]));
+  app.addHook('preValidation', (request, _reply, done) => {
+    let refusal: DomainError | null;
+    try {
+      refusal = shapeRefusal(request);
+    } catch (error) {
+      refusal = error as DomainError;
     }
-    for (const [part, value] of [
-      ['path', request.params],
-      ['query', query],
-      ['body', request.body],
-    ] as const) {
-      const problem = findShapeProblem(value);
-      if (problem) throw DomainError.invalidParameter(parameterName(problem.path, part), problem.message);
-    }
-    if (request.is404 || request.routeOptions.config?.public) return;
-    request.caller = await services.auth.authenticate({
+    if (refusal !== null) return done(refusal);
+    if (request.is404 || request.routeConfig.public) return done();
+    const credentials = {
       method: request.method,
       protocol: request.protocol,
       host: request.host,
       url: request.url,
       authorization: request.headers.authorization,
       formParams: request.formPairs,
-    });
-    if (config.rateLimitPerMinute > 0) await enforceRateLimit(request.caller.clientId);
+    };
+    // A bearer token seen in the last seconds is known at once: no promise to wait for.
+    const known = countsAtOnce ? services.auth.knownCaller(credentials) : null;
+    if (known !== null) {
+      request.caller = known;
+      const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
+      return done(retryAfter === null ? undefined : rateLimited(retryAfter));
+    }
+    services.auth
+      .authenticate(credentials)
+      .then(async (caller) => {
+        request.caller = caller;
+        if (limit > 0) await enforceRateLimit(caller.clientId);
+      })
+      .then(() => done(), done);
   });
 
   const registry = registerMetrics(app);

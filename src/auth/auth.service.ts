@@ -107,6 +107,18 @@ export class AuthService {
     return this.authenticateOAuth(request, oauth, requestParams);
   }
 
+  /**
+   * The caller of a request whose bearer token was verified in the last BEARER_CACHE_TTL_MS, at
+   * once; null for anything else (ask `authenticate`, which also says what is wrong).
+   */
+  knownCaller(request: CredentialRequest): Caller | null {
+    const header = request.authorization;
+    if (header === undefined || !/^\s*Bearer\s/i.test(header)) return null;
+    const token = header.trim().slice(7).trim();
+    if (token.length < 16 || token.length > 512) return null;
+    return this.bearerCallers.get(hashToken(token)) ?? null;
+  }
+
   private async authenticateBearer(token: string): Promise<Caller> {
     if (token.length < 16 || token.length > 512) throw unauthenticated('unknown bearer token');
     const tokenHash = hashToken(token);

@@ -4,7 +4,14 @@ import Redis from 'ioredis';
 export interface RateLimitStore {
   /** Counts one request; answers the count in the current window and the ms until it resets. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** `hit` at once, for a store in this process's memory (no promise to wait for). */
+  hitNow?(key: string, windowMs: number): { count: number; resetMs: number };
   close(): Promise<void>;
+}
+
+/** The seconds until the window resets (at least 1) when `usage` is over `limit`, else null. */
+export function retryAfterOf(usage: { count: number; resetMs: number }, limit: number): number | null {
+  return usage.count > limit ? Math.max(1, Math.ceil(usage.resetMs / 1000)) : null;
 }
 
 /**
@@ -26,7 +33,7 @@ export async function retryAfterOverLimit(
     unavailable(error);
     return null;
   }
-  return usage.count > limit ? Math.max(1, Math.ceil(usage.resetMs / 1000)) : null;
+  return retryAfterOf(usage, limit);
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -35,6 +42,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    return this.hitNow(key, windowMs);
+  }
+
+  hitNow(key: string, windowMs: number): { count: number; resetMs: number } {
     const now = this.now();
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {

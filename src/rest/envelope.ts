@@ -52,7 +52,7 @@ export function echoParameters(request: FastifyRequest): Record<string, unknown>
   if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(echo, body);
   const params = request.params;
   if (params && typeof params === 'object') Object.assign(echo, params);
-  const wrapper = request.routeOptions.config?.wrapper;
+  const wrapper = request.routeConfig?.wrapper;
   const plain = plainAndUnfiltered(echo);
   if (wrapper) echo[wrapper] = {};
   return plain ? echo : (filterSensitive(echo) as Record<string, unknown>);

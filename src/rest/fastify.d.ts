@@ -11,6 +11,10 @@ declare module 'fastify' {
     formPairs: Array<[string, string]>;
     /** Names this request gives a command's fields beside its route's `names` (set by the handler). */
     restNames: Readonly<Record<string, string>> | null;
+    /** The route's pattern (`/v1/:facility_id/flippers`), null when none matched; set in onRequest. */
+    routeUrl: string | null;
+    /** The route's config (empty when none matched); set in onRequest, read instead of routeOptions. */
+    routeConfig: FastifyContextConfig;
   }
   interface FastifyContextConfig {
     /** Rails wrapper key echoed as an empty object in meta.parameters. */

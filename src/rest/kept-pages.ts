@@ -19,9 +19,9 @@ export function keptPage<Owner, M>(
   key: string,
   build: () => Promise<CachedPage<M>>,
 ): Promise<CachedPage<M>> {
-  const kept = request.routeOptions.config.kept as KeptList<Owner> | undefined;
-  if (!kept) throw new Error(`${request.routeOptions.url} keeps pages but names no kept list`);
-  const pageKey = `rest ${request.routeOptions.url} ${key}`;
+  const kept = request.routeConfig.kept as KeptList<Owner> | undefined;
+  if (!kept) throw new Error(`${request.routeUrl} keeps pages but names no kept list`);
+  const pageKey = `rest ${request.routeUrl} ${key}`;
   return pages.get(kept.scope(owner), pageKey, build, (token) => {
     request.envelope.version = `${token} ${pageKey}`;
   });
