@@ -151,6 +151,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   edge.routes.listen(app);
   guardServer(app.server, edge);
 
+  // Answers finished while shutting down close their connection, so no idle keep-alive connection
+  // holds the shutdown until its grace period ends (sendParts reads the flag too).
+  app.decorate('closing', false);
+  app.addHook('preClose', (done) => {
+    app.closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (app.closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   app.decorateRequest('caller', null);
   // Reference-type decorations start null and are set per request in onRequest.
   app.decorateRequest('envelope', null as unknown as EnvelopeState);

@@ -59,13 +59,6 @@ export async function listen(
   config: Config,
   store: Store,
 ): Promise<RunningServer> {
-  let closing = false;
-  // Responses finished while shutting down close their connection, so no idle keep-alive
-  // connection holds the shutdown until the grace period ends.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
   await app.listen({ host: config.host, port: config.port });
   const outbox = startOutboxWorker(services, config, app.log);
   const housekeeping = startHousekeeping(services, app.log);
@@ -75,7 +68,6 @@ export async function listen(
     url: `http://${urlHost(config.host)}:${address.port}`,
     shutdown: () =>
       (stopping ??= (async () => {
-        closing = true;
         const grace = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         try {
           await app.close();

@@ -3,6 +3,10 @@ import type { KeptList } from '../caching/kept-lists';
 import type { EnvelopeState } from './envelope';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set once close() begins: answers finished from then on close their connection. */
+    closing: boolean;
+  }
   interface FastifyRequest {
     /** The authenticated client application; set before any /v1 or /graphql handler runs. */
     caller: Caller | null;

@@ -5,6 +5,7 @@ import { listen } from '../../src/cli/serve.command';
 import { loadConfig } from '../../src/config';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
+import { sendOkSerialized } from '../../src/rest/envelope';
 import { tempDir } from './cli-support';
 
 /** Polls until the check holds; the test's own timeout bounds it. */
@@ -35,10 +36,20 @@ describe('graceful shutdown', () => {
         const { rows } = await sql<{ answer: number }>`select 42 as answer`.execute(store.db);
         return { answer: rows[0].answer };
       });
+      // An answer written from its parts (sendOkSerialized), as the kept pages are.
+      let partsEntered: () => void = () => undefined;
+      const inPartsHandler = new Promise<void>((resolve) => (partsEntered = resolve));
+      app.get('/slow-parts', { config: { public: true } }, async (request, reply) => {
+        partsEntered();
+        await released;
+        return sendOkSerialized(request, reply, [Buffer.from('"answer":'), Buffer.from('43')]);
+      });
 
       const server = await listen(app, services, config, store);
       const inFlight = fetch(`${server.url}/slow`);
+      const partsInFlight = fetch(`${server.url}/slow-parts`);
       await inHandler;
+      await inPartsHandler;
       const stopping = server.shutdown();
 
       // New connections are refused while the request in flight is still running.
@@ -52,6 +63,11 @@ describe('graceful shutdown', () => {
       const response = await inFlight;
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ answer: 42 });
+      // Both answers finished while stopping close their connection.
+      expect(response.headers.get('connection')).toBe('close');
+      const parts = await partsInFlight;
+      expect(parts.headers.get('connection')).toBe('close');
+      expect((await parts.json()).answer).toBe(43);
 
       await stopping;
       await expect(sql`select 1`.execute(store.db)).rejects.toThrow();
