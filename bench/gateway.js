@@ -9,13 +9,14 @@
  *    --actions rate applied actions on one day, each on its own ledger with insurance, services
  *    and discounts. The gateway's own database gets the company and a client application only.
  * 2. Starts the upstream, facility-ops in gateway mode (UPSTREAM_URL, signing with OAuth 1.0) and
- *    Hive Gateway serving a supergraph that `mesh-compose` (`@omnigraph/openapi`) composed from the
- *    upstream's /v1/openapi.json, with the ledger navigation added as the Mesh documentation
+ *    three Hive Gateways (HIVE_SIDES: defaults only, the HTTP cache plugin, the response cache with
+ *    a 1 s TTL), each serving a supergraph that `mesh-compose` (`@omnigraph/openapi`) composed from
+ *    the upstream's /v1/openapi.json, with the ledger navigation added as the Mesh documentation
  *    describes (`additionalTypeDefs` with `@resolveTo`). Hive Gateway and its composer live in
  *    bench/hive, installed there on the first run (`npm ci`, about 530 MB).
- * 3. Checks that both answer each operation with the same data, then counts the upstream requests
- *    one operation costs each (from the upstream's /metrics), then measures req/s with autocannon:
- *    a 2 s warm-up of each, then rounds alternating facility-ops and Hive Gateway.
+ * 3. Checks that each answers each operation with the same data as facility-ops, then counts the
+ *    upstream requests one operation costs each once warm (from the upstream's /metrics), then
+ *    measures req/s with autocannon: a 2 s warm-up of each, then rounds alternating all four.
  * Prints a Markdown table and writes it to bench/results/gateway.md.
  *
  * Options: --facilities N (default 10), --actions N (30), --duration S (5), --rounds N (3),
@@ -42,6 +43,19 @@ const {
 const { ACTIONS_DAY: DAY, actionsPart, companyParts } = require('./generate');
 
 const HIVE = path.join(__dirname, 'hive');
+
+/**
+ * The Hive Gateway configurations, each a process of its own: `config` is a gateway config file of
+ * bench/hive (`--config-path`), none for the defaults.
+ */
+const HIVE_SIDES = [
+  { name: 'Hive Gateway', config: null },
+  { name: 'Hive Gateway + HTTP cache (same freshness)', config: 'gateway-http-cache.config.mjs' },
+  {
+    name: 'Hive Gateway + response cache (short TTL, may answer stale)',
+    config: 'gateway-response-cache.config.mjs',
+  },
+];
 
 function parseArgs(argv) {
   return parseOptions(argv, {
@@ -263,16 +277,21 @@ const hiveBin = (pkg, bin) => {
   );
 };
 
-/** Hive Gateway serving the composed supergraph, from a folder of its own (no config file found by accident). */
-function startHive(supergraph) {
+/**
+ * Hive Gateway serving the composed supergraph, from a folder of its own (no config file found by
+ * accident), with `config` (a file of bench/hive) when given.
+ */
+function startHive(supergraph, config) {
   const cwd = path.dirname(supergraph);
   const bin = hiveBin('@graphql-hive/gateway', 'hive-gateway');
   const port = String(20000 + Math.floor(Math.random() * 20000));
-  const child = spawn(
-    process.execPath,
-    [bin, 'supergraph', supergraph, '--host', '127.0.0.1', '--port', port, '--fork', '1'],
-    { cwd, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const args = [bin, 'supergraph', supergraph, '--host', '127.0.0.1', '--port', port, '--fork', '1'];
+  if (config) args.push('--config-path', path.join(HIVE, config));
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const version = JSON.parse(
     fs.readFileSync(path.join(HIVE, 'node_modules', '@graphql-hive', 'gateway', 'package.json'), 'utf8'),
   ).version;
@@ -315,6 +334,25 @@ async function ask(side, operation) {
   return { text, data: body.data };
 }
 
+/** The operation as a side asks it: facility-ops in its own schema, a Hive Gateway in the composed one. */
+const asked = (name, operation) => (name === 'facility-ops' ? operation.ours : operation.hive);
+
+/**
+ * Upstream requests of one operation, one at a time, in steady state: 3 operations first (what a
+ * cache keeps is kept, an expired TTL refilled), then the mean of 10 sequential ones.
+ */
+async function oneAtATime(upstream, side, operation) {
+  for (let i = 0; i < 3; i++) await ask(side, operation);
+  const before = await upstreamRequests(upstream);
+  const times = 10;
+  for (let i = 0; i < times; i++) await ask(side, operation);
+  const after = await upstreamRequests(upstream);
+  return {
+    all: (after.all - before.all) / times,
+    notModified: (after.notModified - before.notModified) / times,
+  };
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(path.join(options.dist, 'app.js')))
@@ -355,8 +393,13 @@ async function main() {
         BENCH_UPSTREAM_TOKEN: world.upstreamClient.bearer_token,
       },
     );
-    const hive = await startHive(supergraph);
-    children.push(hive.child);
+    const hives = [];
+    for (const { name, config } of HIVE_SIDES) {
+      log(`starting ${name}`);
+      const hive = await startHive(supergraph, config);
+      children.push(hive.child);
+      hives.push({ name, ...hive });
+    }
 
     const json = { 'content-type': 'application/json' };
     const sides = {
@@ -365,46 +408,41 @@ async function main() {
         url: `${ours.address}/graphql`,
         headers: { ...json, authorization: `Bearer ${world.gatewayClient.bearer_token}` },
       },
-      'Hive Gateway': { name: 'Hive Gateway', url: `${hive.address}/graphql`, headers: json },
+      ...Object.fromEntries(
+        hives.map(({ name, address }) => [name, { name, url: `${address}/graphql`, headers: json }]),
+      ),
     };
+    const names = Object.keys(sides);
+    const hiveNames = names.filter((name) => name !== 'facility-ops');
     const rows = [];
     for (const operation of operations(world, options)) {
-      const a = await ask(sides['facility-ops'], operation.ours);
-      const b = await ask(sides['Hive Gateway'], operation.hive);
-      const [x, y] = [operation.data.ours(a.data), operation.data.hive(b.data)];
-      if (!isDeepStrictEqual(moments(x), moments(y)))
-        throw new Error(`${operation.name}: the two gateways answer different data`);
-      const offsets = { 'facility-ops': rewritesOffsets(a.text), 'Hive Gateway': rewritesOffsets(b.text) };
-      // Upstream requests of one operation, the gateway warm (its kept answers revalidate with 304).
+      const answers = {};
+      for (const name of names) answers[name] = await ask(sides[name], asked(name, operation));
+      const expected = moments(operation.data.ours(answers['facility-ops'].data));
+      for (const name of hiveNames)
+        if (!isDeepStrictEqual(expected, moments(operation.data.hive(answers[name].data))))
+          throw new Error(`${operation.name}: ${name} answers different data from facility-ops`);
+      const offsets = Object.fromEntries(names.map((name) => [name, rewritesOffsets(answers[name].text)]));
       const cost = {};
-      for (const [name, side] of Object.entries(sides)) {
-        const asked = name === 'facility-ops' ? operation.ours : operation.hive;
-        const before = await upstreamRequests(upstream.address);
-        const times = 10;
-        for (let i = 0; i < times; i++) await ask(side, asked);
-        const after = await upstreamRequests(upstream.address);
-        cost[name] = {
-          all: (after.all - before.all) / times,
-          notModified: (after.notModified - before.notModified) / times,
-        };
-      }
+      for (const name of names)
+        cost[name] = await oneAtATime(upstream.address, sides[name], asked(name, operation));
       const requests = Object.fromEntries(
-        Object.entries(sides).map(([name, side]) => [
+        names.map((name) => [
           name,
           {
-            url: side.url,
+            url: sides[name].url,
             method: 'POST',
-            headers: side.headers,
-            body: JSON.stringify(name === 'facility-ops' ? operation.ours : operation.hive),
+            headers: sides[name].headers,
+            body: JSON.stringify(asked(name, operation)),
           },
         ]),
       );
-      const rounds = { 'facility-ops': [], 'Hive Gateway': [] };
-      const loaded = { 'facility-ops': { calls: 0, ops: 0 }, 'Hive Gateway': { calls: 0, ops: 0 } };
-      for (const name of Object.keys(sides))
+      const rounds = Object.fromEntries(names.map((name) => [name, []]));
+      const loaded = Object.fromEntries(names.map((name) => [name, { calls: 0, ops: 0 }]));
+      for (const name of names)
         await cannon({ ...requests[name], connections: options.connections, duration: 2 });
       for (let round = 0; round < options.rounds; round++) {
-        for (const name of Object.keys(sides)) {
+        for (const name of names) {
           log(`measuring ${name} (round ${round + 1}/${options.rounds}): ${operation.name}`);
           const { connections, duration } = options;
           const before = await upstreamRequests(upstream.address);
@@ -415,14 +453,17 @@ async function main() {
           loaded[name].ops += result.requests.total;
         }
       }
-      const ratio = median(
-        rounds['facility-ops'].map((r, i) => r.requests.average / rounds['Hive Gateway'][i].requests.average),
+      const ratios = Object.fromEntries(
+        hiveNames.map((name) => [
+          name,
+          median(rounds['facility-ops'].map((r, i) => r.requests.average / rounds[name][i].requests.average)),
+        ]),
       );
       rows.push({
         operation,
-        ratio,
+        ratios,
         sides: Object.fromEntries(
-          Object.keys(sides).map((name) => [
+          names.map((name) => [
             name,
             {
               ...summarize(rounds[name]),
@@ -443,16 +484,23 @@ async function main() {
       '',
       `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; ` +
         `load average (1, 5, 15 min) ${loadAtStart} at the start, ${loadAverage()} at the end. facility-ops ${require(path.join(ROOT, 'package.json')).version} ` +
-        `in gateway mode (OAuth 1.0 to the upstream, its page cache on) and Hive Gateway ${hive.version} ` +
-        '(one process, NODE_ENV=production, defaults otherwise) serving a supergraph composed by @graphql-mesh/compose-cli ' +
+        `in gateway mode (OAuth 1.0 to the upstream, its page cache on) and Hive Gateway ${hives[0].version} ` +
+        '(one process each, NODE_ENV=production) serving a supergraph composed by @graphql-mesh/compose-cli ' +
         `${hivePackageVersion('@graphql-mesh/compose-cli')} with @omnigraph/openapi ${hivePackageVersion('@omnigraph/openapi')} ` +
         "from the upstream's /v1/openapi.json (bearer token to the upstream), the ledger navigation an additionalTypeDefs " +
-        `@resolveTo field. One upstream: facility-ops, system of record, SQLite. autocannon, ${options.connections} connections; ` +
-        `a 2 s warm-up of each, then ${options.rounds} rounds of ${options.duration} s alternating the two. req/s is the mean ` +
-        'over the rounds, p99 from the median round, the ratio the median of the per-round ratios. Upstream requests ' +
-        "(the upstream's own count, 304s included): one at a time, the mean of 10 sequential operations after the " +
-        'warm-up; under load, those the measured rounds made divided by the operations they answered. Both answers ' +
-        'were checked to hold the same data first.',
+        '@resolveTo field, in three configurations: defaults only; + HTTP cache, ' +
+        `@graphql-mesh/plugin-http-cache ${hivePackageVersion('@graphql-mesh/plugin-http-cache')} with the gateway's ` +
+        "default cache (keeps what the upstream's Cache-Control and ETag allow, revalidates with If-None-Match: " +
+        'never older than the upstream allows, the same freshness as facility-ops); + response cache, the built-in ' +
+        `responseCaching (@graphql-mesh/plugin-response-cache ${hivePackageVersion('@graphql-mesh/plugin-response-cache')}), ` +
+        'one session, ttl 1 s, an in-memory store of 100,000 entries: whole answers served without asking the ' +
+        `upstream, up to 1 s stale. ${keptNothing(rows, HIVE_SIDES[1].name, HIVE_SIDES[0].name)}` +
+        `One upstream: facility-ops, system of record, SQLite. autocannon, ${options.connections} connections; ` +
+        `a 2 s warm-up of each, then ${options.rounds} rounds of ${options.duration} s alternating the four. req/s is the mean ` +
+        'over the rounds, p99 from the median round, the ratios the median of the per-round ratios. Upstream requests ' +
+        "(the upstream's own count, 304s included), in steady state: one at a time, the mean of 10 sequential " +
+        'operations after 3 of warm-up; under load, those the measured rounds made divided by the operations they ' +
+        "answered. Each Hive Gateway's answers were checked to hold the same data as facility-ops' first.",
       '',
       '| operation | gateway | req/s | p99 ms | failed | upstream requests per operation, one at a time | under load | instants keep their offsets |',
       '|---|---|---:|---:|---:|---:|---:|---|',
@@ -463,9 +511,15 @@ async function main() {
         ),
       ),
       '',
-      '| operation | facility-ops req/s / Hive Gateway req/s |',
-      '|---|---:|',
-      ...rows.map(({ operation, ratio }) => `| ${operation.name} | ${fmt(ratio, 2)}x |`),
+      "facility-ops req/s divided by each Hive Gateway configuration's req/s (the target: at least 2x the same-freshness " +
+        'configuration, with no more upstream requests per operation):',
+      '',
+      `| operation | ${hiveNames.map((name) => `facility-ops / ${name}`).join(' | ')} |`,
+      `|---|${hiveNames.map(() => '---:').join('|')}|`,
+      ...rows.map(
+        ({ operation, ratios }) =>
+          `| ${operation.name} | ${hiveNames.map((name) => `${fmt(ratios[name], 2)}x`).join(' | ')} |`,
+      ),
     ].join('\n');
     process.stdout.write(`${report}\n`);
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
@@ -476,6 +530,22 @@ async function main() {
     if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
     else log(`kept ${dir}`);
   }
+}
+
+/**
+ * A sentence for the report when the HTTP cache kept nothing (no 304s, no fewer upstream requests
+ * than the defaults in any operation): the upstream's answers are not storable for it.
+ */
+function keptNothing(rows, cached, defaults) {
+  const none = rows.every(
+    ({ sides: s }) => s[cached].cost.notModified === 0 && s[cached].cost.all >= s[defaults].cost.all,
+  );
+  return none
+    ? 'Here the HTTP cache kept nothing: the upstream sends an ETag but no Cache-Control, and a shared cache may ' +
+        'not store an answer to a request with an Authorization header without public, s-maxage or must-revalidate ' +
+        '(RFC 9111 3.5; the plugin passes no policy options to http-cache-semantics), so every read goes to the ' +
+        'upstream unconditionally. '
+    : '';
 }
 
 const hivePackageVersion = (pkg) =>
