@@ -38,6 +38,7 @@ const {
   rate,
   summarizeSide,
   cannon,
+  cannonWithCpu,
   fetchOnce,
   seedDatabase,
   scenarioList,
@@ -230,7 +231,10 @@ async function main() {
     for (const side of Object.values(sides)) {
       side.service = await serve(side);
       children.push(side.service.child);
-      side.scenarios = scenarioList(side.service.address, side.world, side.tokens);
+      side.scenarios = scenarioList(side.service.address, side.world, side.tokens).map((scenario) => ({
+        ...scenario,
+        pid: side.service.child.pid,
+      }));
     }
     const chosen = choose(sides.head.scenarios, options.only);
     const pairs = chosen.map((index) => ({
@@ -245,7 +249,13 @@ async function main() {
         children.push(side.uncached.child);
       }
       for (const pair of pairs.filter((p) => p.head.kept)) {
-        const off = (key) => pageCacheOff(pair[key], sides[key].service.address, sides[key].uncached.address);
+        const off = (key) =>
+          pageCacheOff(
+            pair[key],
+            sides[key].service.address,
+            sides[key].uncached.address,
+            sides[key].uncached.child.pid,
+          );
         pairs.push({ name: `${pair.name}, page cache off`, base: off('base'), head: off('head') });
       }
     }
@@ -278,7 +288,10 @@ async function main() {
       {},
     );
     children.push(constant.child);
-    const load = (target, duration) => cannon({ ...loadOf(target, options.connections), duration });
+    const load = (target, duration) =>
+      target.pid === undefined
+        ? cannon({ ...loadOf(target, options.connections), duration })
+        : cannonWithCpu({ ...loadOf(target, options.connections), duration }, target.pid);
 
     const loadBefore = os.loadavg()[0];
     for (const [index, pair] of measured.entries()) {
@@ -310,7 +323,7 @@ async function main() {
     const percent = (share) => `${fmt(100 * share, share < 0.1 ? 1 : 0)}%`;
     const table = pairs.map((pair) => {
       if (pair.error)
-        return `| ${cell(pair.name)} | | | | | | | | | | | **not measured: ${cell(pair.error)}** |`;
+        return `| ${cell(pair.name)} | | | | | | | | | | | | | | **not measured: ${cell(pair.error)}** |`;
       const { base, head, floorRate, headOverBase, baseShare, headShare } = pair.summary;
       const cells = [
         pair.name,
@@ -318,6 +331,9 @@ async function main() {
         fmt(base.rate, 1),
         fmt(head.rate, 1),
         fmt(headOverBase, 2),
+        base.cpu === null ? '' : fmt(base.cpu, 1),
+        head.cpu === null ? '' : fmt(head.cpu, 1),
+        base.cpu === null || head.cpu === null ? '' : fmt(head.cpu / base.cpu, 2),
         fmt(floorRate, 1),
         percent(baseShare),
         percent(headShare),
@@ -356,7 +372,10 @@ async function main() {
         'per-round ratios, and so is each side\'s "of bare route" (its req/s over the bare route\'s in the ' +
         'same round); p99 comes from the round whose req/s is the median (the lower middle one if the ' +
         'rounds are even); failed is summed over the rounds. "answers" compares the two sides\' bodies ' +
-        'with their request ids blanked.',
+        "with their request ids blanked. CPU µs/req is the user and system CPU time each side's process " +
+        'spent per request answered (from /proc, the mean over the rounds), and CPU head/base their ratio: ' +
+        'it leaves out the time a side waited for a core, so it moves less from run to run than req/s ' +
+        '(below 1, head costs less).',
       '',
       ...(differing.length === 0
         ? []
@@ -368,8 +387,8 @@ async function main() {
       ...(unmeasured.length === 0
         ? []
         : [`> **NOT MEASURED**: ${unmeasured.length} scenario(s), one side did not answer 200.`, '']),
-      '| scenario | response bytes | base req/s | head req/s | head/base | bare route req/s | base of bare route | head of bare route | base p99 ms | head p99 ms | failed base / head | answers |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      '| scenario | response bytes | base req/s | head req/s | head/base | base CPU µs/req | head CPU µs/req | CPU head/base | bare route req/s | base of bare route | head of bare route | base p99 ms | head p99 ms | failed base / head | answers |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
       ...table,
       '',
       ...differing.flatMap((pair) => [`- ${pair.name}: ${pair.differ}`]),
@@ -389,7 +408,11 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  log(error.stack ?? String(error));
-  process.exit(1);
-});
+module.exports = { prepareBase, resolveCommit };
+
+if (require.main === module) {
+  main().catch((error) => {
+    log(error.stack ?? String(error));
+    process.exit(1);
+  });
+}

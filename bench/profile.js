@@ -1,18 +1,19 @@
 'use strict';
 /* global fetch */
 /**
- * `npm run bench:profile`: where a cold answer's CPU time goes. Seeds a temporary database (SQLite,
+ * `npm run bench:profile`: where an answer's CPU time goes. Seeds a temporary database (SQLite,
  * or a fresh schema of the PostgreSQL at 127.0.0.1:5432 with --store postgres), starts the built
- * service with the page cache off (PAGE_CACHE_MB=0, so every answer is built from the database)
- * under `--cpu-prof`, drives one scenario with autocannon, stops the service and reads its profile:
- * each sample is charged to the stage of the innermost frame that names one (auth, parsing, SQL,
- * row mapping, time zones, presenting, serializing, GraphQL execution, logging, metrics, HTTP).
- * Prints a Markdown table of the stages' shares of busy time, and writes it to
- * bench/results/profile-<store>.md.
+ * service with the page cache off (PAGE_CACHE_MB=0, so every answer is built from the database;
+ * with --kept the cache stays on and the answers are kept ones) under `--cpu-prof`, drives one
+ * scenario with autocannon, stops the service and reads its profile: each sample is charged to the
+ * stage of the innermost frame that names one (auth, request id, revision check, parsing, SQL, row
+ * mapping, time zones, presenting, serializing and the envelope's ETag, GraphQL execution, logging,
+ * metrics, the app's hooks, routing, HTTP). Prints a Markdown table of the stages' shares of busy
+ * time, and writes it to bench/results/profile-<store>[-kept].md.
  *
- * Options: --store sqlite|postgres (sqlite), --scenario NAME (every one: rate-changes, items,
- * graphql-navigation), --duration S (10), --connections N (10), --dist DIR, --keep (keep the
- * profiles). Unknown options throw.
+ * Options: --store sqlite|postgres (sqlite), --scenario NAME (every one: flippers, rate-changes,
+ * items, graphql-navigation), --kept, --duration S (10), --connections N (10), --dist DIR, --keep
+ * (keep the profiles). Unknown options throw.
  */
 const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
@@ -32,6 +33,7 @@ function parseArgs(argv) {
     connections: 10,
     dist: path.join(ROOT, 'dist'),
     keep: false,
+    kept: false,
   });
   if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store must be sqlite or postgres');
   return options;
@@ -45,16 +47,20 @@ function parseArgs(argv) {
 const STAGES = [
   ['logging', /\/pino|\/src\/logger|\/dist\/logger/],
   ['metrics', /prom-client|\/ops\/metrics/],
-  ['auth', /\/auth\//],
+  ['auth', /\/auth\/|\/ops\/rate-limit/],
+  ['request id', /\/edge\/request-id/],
+  ['revision check', /\/caching\/|revisions\.repository|\/rest\/kept-pages/],
   ['time zones', /\/domain\/shared\/time/],
   ['presenting', /\/presenters\//],
-  ['serializing', /\/rest\/envelope|fast-json-stringify|\/caching\/|serialize/],
+  ['serializing, envelope and ETag', /\/rest\/envelope|fast-json-stringify|serialize/],
   ['row mapping', /\/store\/repositories\//],
   ['SQL', /kysely|better-sqlite3|\/pg\/|pg-protocol|pg-pool|\/store\/database/],
   ['GraphQL parsing and validation', /graphql\/(language|validation)/],
   ['GraphQL execution', /graphql\/|graphql-jit|@apollo|type-graphql|dataloader|\/dist\/graphql\//],
   ['domain services', /\/dist\/domain\//],
-  ['parsing and routing', /fastify|find-my-way|ajv|querystring|\/dist\/edge\/|\/dist\/rest\//],
+  ["the app's hooks (shape check, authentication's call)", /\/dist\/app\.js/],
+  ['routing', /find-my-way/],
+  ['parsing, validation and Fastify', /fastify|ajv|querystring|\/dist\/edge\/|\/dist\/rest\//],
   [
     'sockets (HTTP server and database client)',
     /node:_http|node:net|node:internal\/stream|node:stream|node:internal\/http/,
@@ -150,6 +156,10 @@ function scenarios(world, address) {
     per_page: '500',
   };
   return {
+    flippers: {
+      name: 'GET flippers',
+      request: { url: `${address}/v1/${world.facilityId}/flippers`, headers: auth },
+    },
     'rate-changes': {
       name: 'GET rate_change_updates, per_page 500 of 20,000',
       request: {
@@ -210,7 +220,7 @@ async function main() {
           LOG_LEVEL: 'warn',
           RATE_LIMIT_PER_MINUTE: '0',
           OUTBOX_WORKER: 'false',
-          PAGE_CACHE_MB: '0',
+          ...(options.kept ? {} : { PAGE_CACHE_MB: '0' }),
         },
         ['--cpu-prof', `--cpu-prof-dir=${profiles}`],
       );
@@ -249,10 +259,10 @@ async function main() {
   const stages = [...new Set(rows.flatMap((r) => r.shares.map(([s]) => s)))];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const report = [
-    `# Where a cold answer's CPU time goes (${options.store === 'postgres' ? 'PostgreSQL' : 'SQLite'})`,
+    `# Where ${options.kept ? 'a kept' : 'a cold'} answer's CPU time goes (${options.store === 'postgres' ? 'PostgreSQL' : 'SQLite'})`,
     '',
     `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; load average ` +
-      `${loadAtStart} at the start, ${loadAverage()} at the end. The built service, PAGE_CACHE_MB=0, NODE_ENV=production, ` +
+      `${loadAtStart} at the start, ${loadAverage()} at the end. The built service, ${options.kept ? 'page cache on (kept answers)' : 'PAGE_CACHE_MB=0'}, NODE_ENV=production, ` +
       `LOG_LEVEL=warn, under --cpu-prof (which slows it); autocannon, ${options.connections} connections, ` +
       `${options.duration} s after a 1 s warm-up. Shares of the service's busy (not idle) CPU time, each sample ` +
       "charged to the innermost frame that names a stage (bench/profile.js's rules).",
@@ -268,8 +278,9 @@ async function main() {
   ].join('\n');
   process.stdout.write(`${report}\n`);
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, 'results', `profile-${options.store}.md`), `${report}\n`);
-  log(`written to bench/results/profile-${options.store}.md`);
+  const out = `profile-${options.store}${options.kept ? '-kept' : ''}.md`;
+  fs.writeFileSync(path.join(__dirname, 'results', out), `${report}\n`);
+  log(`written to bench/results/${out}`);
 }
 
 main().catch((error) => {

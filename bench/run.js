@@ -27,6 +27,7 @@ const {
   startChild,
   summarize,
   cannon,
+  cannonWithCpu,
   fetchOnce,
   seedDatabase,
   rowsLabel,
@@ -125,7 +126,7 @@ async function main() {
 
     const { whole, oneDay } = windows(world);
     const { large } = world;
-    const all = scenarioList(service.address, world, tokens);
+    const all = scenarioList(service.address, world, tokens).map((s) => ({ ...s, pid: service.child.pid }));
     const scenarios = choose(all, options.only).map((index) => all[index]);
     for (const scenario of scenarios) {
       const body = await fetchOnce(scenario.url, scenario.headers);
@@ -143,7 +144,7 @@ async function main() {
     });
     children.push(uncached.child);
     for (const scenario of scenarios.filter((s) => s.kept)) {
-      scenarios.push(pageCacheOff(scenario, service.address, uncached.address));
+      scenarios.push(pageCacheOff(scenario, service.address, uncached.address, uncached.child.pid));
     }
     // One bare route per response size, each answering that scenario's own body.
     const constant = await startChild(
@@ -164,7 +165,7 @@ async function main() {
       for (let round = 0; round < options.rounds; round++) {
         log(`measuring (round ${round + 1}/${options.rounds}): ${scenario.name}`);
         const floor = await cannon({ ...load(bare), duration: options.duration });
-        const result = await cannon({ ...load(scenario), duration: options.duration });
+        const result = await cannonWithCpu({ ...load(scenario), duration: options.duration }, scenario.pid);
         rounds.push({ floor, result });
       }
       results.push({ ...scenario, summary: summarize(rounds) });
@@ -197,6 +198,7 @@ async function main() {
         String(summary.failed),
         fmt(summary.floorRate, 1),
         `${fmt(share, share < 10 ? 1 : 0)}%`,
+        summary.cpu === null ? '' : fmt(summary.cpu, 1),
       ];
       return `| ${cells.join(' | ')} |`;
     });
@@ -220,10 +222,12 @@ async function main() {
         `${options.duration} s of the scenario. req/s and bare route req/s are means over the rounds; p50 ` +
         'and p99 come from the round whose req/s is the median (the lower middle one if the rounds are even); ' +
         'failed is summed over the rounds; "of bare route" is the median of the per-round ratios ' +
-        '(scenario req/s / bare route req/s of the same round).',
+        '(scenario req/s / bare route req/s of the same round). "CPU µs/req" is the user and system CPU ' +
+        "time the service's process spent per request answered, read from /proc, the mean over the rounds: " +
+        'it does not count the time the service waited for a core, so it moves less from run to run.',
       '',
-      '| scenario | entries in window | response bytes | req/s | p50 ms | p99 ms | failed | bare route req/s | of bare route |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| scenario | entries in window | response bytes | req/s | p50 ms | p99 ms | failed | bare route req/s | of bare route | CPU µs/req |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...table,
       '',
       ...plans.flatMap(([label, statements]) => [

@@ -85,7 +85,8 @@ const failures = (result) => result.non2xx + result.errors + result.timeouts;
 
 /**
  * One side over its rounds (autocannon results): mean req/s, the latencies of the round whose req/s
- * is the median (the lower of the two middle rounds when their number is even), failures summed.
+ * is the median (the lower of the two middle rounds when their number is even), failures summed,
+ * and the mean CPU microseconds a request when the results hold them (cannonWithCpu).
  */
 function summarizeSide(results) {
   const byRate = [...results].sort((x, y) => rate(x) - rate(y));
@@ -95,6 +96,7 @@ function summarizeSide(results) {
     p50: latency.p50,
     p99: latency.p99,
     failed: results.reduce((sum, result) => sum + failures(result), 0),
+    cpu: cpuPerRequest(results),
   };
 }
 
@@ -116,6 +118,55 @@ function cannon(options) {
   return new Promise((resolve, reject) =>
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
   );
+}
+
+/** Clock ticks a second of /proc's CPU times (`getconf CLK_TCK`, 100 where it cannot say). */
+let ticksPerSecond = null;
+
+/**
+ * The CPU seconds, user and system, process `pid` has used so far (Linux's /proc/<pid>/stat); null
+ * where there is no /proc.
+ */
+function cpuTimes(pid) {
+  let stat;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  if (ticksPerSecond === null) {
+    const answer = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+    ticksPerSecond = Number(answer.stdout) > 0 ? Number(answer.stdout) : 100;
+  }
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) / ticksPerSecond, system: Number(fields[12]) / ticksPerSecond };
+}
+
+/**
+ * An autocannon run whose result also holds `cpu`: the microseconds of CPU, user and system, the
+ * process `pid` spent on each request answered (null without /proc). Steadier than req/s on a
+ * shared machine, since it does not count the time the service waited for a core.
+ */
+async function cannonWithCpu(options, pid) {
+  const before = cpuTimes(pid);
+  const result = await cannon(options);
+  const after = cpuTimes(pid);
+  const answered = result.requests.total;
+  result.cpu =
+    before === null || after === null || answered === 0
+      ? null
+      : {
+          user: ((after.user - before.user) / answered) * 1e6,
+          system: ((after.system - before.system) / answered) * 1e6,
+        };
+  return result;
+}
+
+/** Mean CPU microseconds a request (user + system) over autocannon results of cannonWithCpu; null without. */
+function cpuPerRequest(results) {
+  if (results.some((result) => result.cpu === null || result.cpu === undefined)) return null;
+  return mean(results.map((result) => result.cpu.user + result.cpu.system));
 }
 
 async function fetchOnce(url, headers) {
@@ -299,12 +350,16 @@ function choose(scenarios, only) {
   return chosen;
 }
 
-/** A kept scenario asked of the instance with the page cache off at `uncachedAddress`. */
-const pageCacheOff = (scenario, serviceAddress, uncachedAddress) => ({
+/**
+ * A kept scenario asked of the instance with the page cache off at `uncachedAddress` (`pid`: that
+ * instance's process, whose CPU is read).
+ */
+const pageCacheOff = (scenario, serviceAddress, uncachedAddress, pid) => ({
   ...scenario,
   name: `${scenario.name}, page cache off`,
   url: scenario.url.replace(serviceAddress, uncachedAddress),
   randomPath: scenario.randomPath,
+  pid,
 });
 
 /** The autocannon options of one target: its url and headers, another path per request if it asks. */
@@ -331,6 +386,9 @@ module.exports = {
   summarizeSide,
   summarize,
   cannon,
+  cannonWithCpu,
+  cpuPerRequest,
+  cpuTimes,
   fetchOnce,
   reader,
   survey,
