@@ -67,7 +67,7 @@ describe('graceful shutdown', () => {
       expect(response.headers.get('connection')).toBe('close');
       const parts = await partsInFlight;
       expect(parts.headers.get('connection')).toBe('close');
-      expect((await parts.json()).answer).toBe(43);
+      expect(((await parts.json()) as { answer: number }).answer).toBe(43);
 
       await stopping;
       await expect(sql`select 1`.execute(store.db)).rejects.toThrow();
