@@ -75,17 +75,6 @@ function parseQuery(raw: string): Record<string | symbol, unknown> {
   }
 }
 
-/** Whether every value of `record` is a string without NUL under a key without NUL: nothing to walk. */
-function flatAndClean(record: unknown): boolean {
-  if (record === undefined || record === null) return true;
-  if (typeof record !== 'object' || Array.isArray(record)) return false;
-  for (const key in record) {
-    const value = (record as Record<string, unknown>)[key];
-    if (typeof value !== 'string' || value.includes('\u0000') || key.includes('\u0000')) return false;
-  }
-  return true;
-}
-
 /**
  * What is wrong with the shape of what the request sent (a malformed query string, nesting too
  * deep, a NUL anywhere), as the error to answer; null when nothing is.
@@ -101,7 +90,6 @@ function shapeRefusal(request: FastifyRequest): DomainError | null {
     ['body', request.body],
   ] as const;
   for (const [part, value] of parts) {
-    if (flatAndClean(value)) continue;
     const problem = findShapeProblem(value);
     if (problem) return DomainError.invalidParameter(parameterName(problem.path, part), problem.message);
   }

@@ -46,6 +46,17 @@ export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }
 
+/** The token of an `Authorization: Bearer <token>` header; null for any other header or none. */
+function bearerTokenOf(authorization: string | undefined): string | null {
+  const header = authorization?.trim();
+  return header && /^Bearer\s/i.test(header) ? header.slice(7).trim() : null;
+}
+
+/** Bearer tokens are 16-512 characters: anything else is refused without a look-up. */
+function plausibleToken(token: string): boolean {
+  return token.length >= 16 && token.length <= 512;
+}
+
 function callerOf(client: ClientApplication): Caller {
   return { clientId: client.id, companyId: client.companyId, name: client.name };
 }
@@ -76,9 +87,9 @@ export class AuthService {
   ) {}
 
   async authenticate(request: CredentialRequest): Promise<Caller> {
+    const bearer = bearerTokenOf(request.authorization);
+    if (bearer !== null) return this.authenticateBearer(bearer);
     const header = request.authorization?.trim();
-    if (header && /^Bearer\s/i.test(header)) return this.authenticateBearer(header.slice(7).trim());
-
     const query = queryParams(request.url);
     let oauth: Map<string, string>;
     let requestParams: Array<[string, string]>;
@@ -112,15 +123,13 @@ export class AuthService {
    * once; null for anything else (ask `authenticate`, which also says what is wrong).
    */
   knownCaller(request: CredentialRequest): Caller | null {
-    const header = request.authorization;
-    if (header === undefined || !/^\s*Bearer\s/i.test(header)) return null;
-    const token = header.trim().slice(7).trim();
-    if (token.length < 16 || token.length > 512) return null;
+    const token = bearerTokenOf(request.authorization);
+    if (token === null || !plausibleToken(token)) return null;
     return this.bearerCallers.get(hashToken(token)) ?? null;
   }
 
   private async authenticateBearer(token: string): Promise<Caller> {
-    if (token.length < 16 || token.length > 512) throw unauthenticated('unknown bearer token');
+    if (!plausibleToken(token)) throw unauthenticated('unknown bearer token');
     const tokenHash = hashToken(token);
     const cached = this.bearerCallers.get(tokenHash);
     if (cached) return cached;

@@ -29,11 +29,26 @@ function pathOf(node: Node | null): Array<string | number> {
 }
 
 /**
+ * Whether `value` is nothing, or an object whose values are all strings without NUL under keys
+ * without NUL (most path and query parameters): nothing to walk.
+ */
+function flatAndClean(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const key in value) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (typeof inner !== 'string' || inner.includes('\u0000') || key.includes('\u0000')) return false;
+  }
+  return true;
+}
+
+/**
  * The first problem in a parsed value: nesting deeper than MAX_NESTING, or a NUL character in a
  * string or a key (PostgreSQL refuses NUL in text, SQLite keeps it: both answer alike this way).
  * Walks without recursion, so no input can exhaust the stack.
  */
 export function findShapeProblem(value: unknown): ShapeProblem | null {
+  if (flatAndClean(value)) return null;
   const stack: Node[] = [{ value, depth: 1, parent: null, key: null }];
   while (stack.length > 0) {
     const node = stack.pop()!;

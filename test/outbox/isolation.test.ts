@@ -34,6 +34,23 @@ const ENV = {
   OUTBOX_STOP_GRACE_MS: '100',
 };
 
+/** One claim of due webhook deliveries at `at` (ms), leased for LEASE_MS, at most 10, under `caps`. */
+function claimWebhooks(
+  repository: SqlOutboxRepository,
+  workerId: string,
+  at: number,
+  caps: { perRecipient: number; perCompany?: number },
+): ReturnType<SqlOutboxRepository['claimDue']> {
+  return repository.claimDue({
+    workerId,
+    now: new Date(at).toISOString(),
+    leaseUntil: new Date(at + LEASE_MS).toISOString(),
+    channels: ['webhook'],
+    limit: 10,
+    ...caps,
+  });
+}
+
 /** Polls until `done` holds; gives up after a minute (generous on a busy machine). */
 async function eventually(what: string, done: () => Promise<boolean> | boolean): Promise<void> {
   const giveUpAt = Date.now() + 60_000;
@@ -291,16 +308,8 @@ describeEachDialect('outbox isolation', (dialect) => {
     for (let i = 0; i < 2; i += 1) await noteOfB();
     const repository = new SqlOutboxRepository(t.db.store.db);
     const now = t.clock.now().getTime();
-    const claim = (workerId: string) =>
-      repository.claimDue({
-        workerId,
-        now: new Date(now).toISOString(),
-        leaseUntil: new Date(now + LEASE_MS).toISOString(),
-        channels: ['webhook'],
-        limit: 10,
-        perRecipient: 2,
-        perCompany: 3,
-      });
+    const caps = { perRecipient: 2, perCompany: 3 };
+    const claim = (workerId: string) => claimWebhooks(repository, workerId, now, caps);
     const claims = await Promise.all(['w1', 'w2', 'w3', 'w4'].map(claim));
     expect(claims.flat()).toHaveLength(3);
     expect(await claim('w5')).toEqual([]);
@@ -312,16 +321,7 @@ describeEachDialect('outbox isolation', (dialect) => {
     expect(Math.max(...perEndpoint.values())).toBeLessThanOrEqual(2);
     expect(endpoints.map((made) => made.id)).toEqual(expect.arrayContaining([...perEndpoint.keys()]));
     // After the lease, the company's three in flight no longer count.
-    const later = new Date(now + LEASE_MS).toISOString();
-    const reclaimed = await repository.claimDue({
-      workerId: 'w6',
-      now: later,
-      leaseUntil: new Date(now + 2 * LEASE_MS).toISOString(),
-      channels: ['webhook'],
-      limit: 10,
-      perRecipient: 2,
-      perCompany: 3,
-    });
+    const reclaimed = await claimWebhooks(repository, 'w6', now + LEASE_MS, caps);
     expect(reclaimed).toHaveLength(3);
   });
 
@@ -329,17 +329,8 @@ describeEachDialect('outbox isolation', (dialect) => {
     const slow = await endpoint(t.world.otherCompany.id, () => 'hold');
     for (let i = 0; i < 3; i += 1) await noteOfB();
     const repository = new SqlOutboxRepository(t.db.store.db);
-    const claim = (workerId: string) => {
-      const now = t.clock.now().getTime();
-      return repository.claimDue({
-        workerId,
-        now: new Date(now).toISOString(),
-        leaseUntil: new Date(now + LEASE_MS).toISOString(),
-        channels: ['webhook'],
-        limit: 10,
-        perRecipient: 2,
-      });
-    };
+    const claim = (workerId: string) =>
+      claimWebhooks(repository, workerId, t.clock.now().getTime(), { perRecipient: 2 });
     // The ghost claims two and dies; nobody gets a third while its lease runs.
     expect((await claim('ghost')).map((message) => message.recipient)).toEqual([slow.id, slow.id]);
     expect(await claim('w1')).toEqual([]);

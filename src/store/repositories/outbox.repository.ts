@@ -91,11 +91,23 @@ function isDue(eb: ExpressionBuilder<Database, 'outbox_messages'>, now: string) 
   ]);
 }
 
+/** A due row's place in its partition plus the partition's attempts in flight (none: 0). */
+function withInFlight(place: string, busy: string): RawBuilder<number> {
+  return sql<number>`${sql.ref(place)} + coalesce(${sql.ref(busy)}, 0)`;
+}
+
 export class SqlOutboxRepository implements OutboxRepository {
   private readonly postgres: boolean;
 
   constructor(private readonly db: Db) {
     this.postgres = isPostgres(db);
+  }
+
+  /** Each row's place in its partition, the soonest due first (ids, bytewise, break ties). */
+  private placeIn(partition: string, dueAt: string, id: string): RawBuilder<number> {
+    return sql<number>`row_number() over (partition by ${sql.ref(partition)} order by ${this.binary(
+      dueAt,
+    )}, ${this.binary(id)})`;
   }
 
   /** Byte-order comparison on both dialects, whatever the PostgreSQL database collation. */
@@ -267,20 +279,14 @@ export class SqlOutboxRepository implements OutboxRepository {
         'recipient',
         'facility_id',
         'next_attempt_at',
-        sql<number>`row_number() over (partition by ${sql.ref('recipient')} order by ${this.binary(
-          'next_attempt_at',
-        )}, ${this.binary('id')})`.as('place'),
+        this.placeIn('recipient', 'next_attempt_at', 'id').as('place'),
       ]);
       // The place filter first: only each recipient's first `cap` due ones meet the in-flight counts.
       const heads = db.selectFrom(ranked.as('ranked')).selectAll().where('place', '<=', perRecipient);
       fit = db
         .selectFrom(heads.as('ranked'))
         .leftJoin(recipientBusy.as('in_flight'), 'in_flight.recipient', 'ranked.recipient')
-        .where(
-          sql<number>`${sql.ref('ranked.place')} + coalesce(${sql.ref('in_flight.busy')}, 0)`,
-          '<=',
-          perRecipient,
-        )
+        .where(withInFlight('ranked.place', 'in_flight.busy'), '<=', perRecipient)
         .select(['ranked.id', 'ranked.recipient', 'ranked.facility_id', 'ranked.next_attempt_at'])
         .as('fit');
     }
@@ -304,9 +310,7 @@ export class SqlOutboxRepository implements OutboxRepository {
         'fit.recipient',
         'fit.next_attempt_at',
         'facilities.company_id',
-        sql<number>`row_number() over (partition by ${sql.ref('facilities.company_id')} order by ${this.binary(
-          'fit.next_attempt_at',
-        )}, ${this.binary('fit.id')})`.as('company_place'),
+        this.placeIn('facilities.company_id', 'fit.next_attempt_at', 'fit.id').as('company_place'),
       ]);
     const companyHeads = db
       .selectFrom(byCompany.as('by_company'))
@@ -315,11 +319,7 @@ export class SqlOutboxRepository implements OutboxRepository {
     return db
       .selectFrom(companyHeads.as('heads'))
       .leftJoin(companyBusy.as('company_in_flight'), 'company_in_flight.company_id', 'heads.company_id')
-      .where(
-        sql<number>`${sql.ref('heads.company_place')} + coalesce(${sql.ref('company_in_flight.busy')}, 0)`,
-        '<=',
-        perCompany,
-      )
+      .where(withInFlight('heads.company_place', 'company_in_flight.busy'), '<=', perCompany)
       .select(['heads.id', 'heads.recipient', 'heads.next_attempt_at', 'heads.company_id'])
       .as('capped');
   }
