@@ -1,0 +1,20 @@
+import { hashToken } from '../../../auth/auth.service';
+import type { Dataset } from '../dataset.types';
+import { lower, type PlanBuilder } from './plan-builder';
+
+/** Client applications, and their bearer tokens kept as SHA-256 hashes. */
+export function planClients(plan: PlanBuilder, data: Dataset, now: string): void {
+  const clients = data.client_applications ?? [];
+  plan.upsert(
+    'client_applications',
+    ['id', 'company_id', 'name', 'consumer_key', 'consumer_secret', 'created_at'],
+    clients.map((c) => {
+      return [lower(c.id), lower(c.company_id), c.name, c.consumer_key, c.consumer_secret, now];
+    }),
+  );
+  const tokens = clients
+    .filter((c) => c.bearer_token)
+    .map((c) => [hashToken(c.bearer_token!), lower(c.id), now]);
+  if (tokens.length)
+    plan.upsert('bearer_tokens', ['token_hash', 'client_id', 'created_at'], tokens, ['token_hash']);
+}
