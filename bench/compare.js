@@ -17,8 +17,11 @@
  *
  * Options (after `npm run bench:compare --`): --base REF (required), --scale N (1), --duration S (5:
  * seconds of each side in each round), --rounds N (3), --connections N (10), --only TEXT (the
- * scenarios whose name holds TEXT), --keep (keep the temporary databases), --clean (remove the base's
- * worktree and build when done: `git worktree remove --force`). Unknown options throw.
+ * scenarios whose name holds TEXT), --store postgres (each side seeds and serves a schema of its own
+ * in the PostgreSQL at 127.0.0.1:5432, dropped at the end), --base-env and --head-env NAME=VALUE[,...]
+ * (settings of that side's service only: `--base HEAD --base-env FAST_PATHS=off` measures one
+ * commit with and without its fast paths), --keep (keep the temporary databases), --clean (remove the
+ * base's worktree and build when done: `git worktree remove --force`). Unknown options throw.
  */
 const { Buffer } = require('node:buffer');
 const { spawnSync } = require('node:child_process');
@@ -45,6 +48,8 @@ const {
   choose,
   pageCacheOff,
   loadOf,
+  pgAdmin,
+  storeFor,
 } = require('./scenarios');
 
 const CACHE = path.join(os.tmpdir(), 'facility-ops-compare');
@@ -57,11 +62,30 @@ function parseArgs(argv) {
     rounds: 3,
     connections: 10,
     only: '',
+    store: 'sqlite',
+    'base-env': '',
+    'head-env': '',
     keep: false,
     clean: false,
   });
   if (options.base === '') throw new Error('--base <git ref> is required: the commit to compare head with');
+  if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store must be sqlite or postgres');
+  options.sideEnv = {
+    base: settingsOf('--base-env', options['base-env']),
+    head: settingsOf('--head-env', options['head-env']),
+  };
   return options;
+}
+
+/** `NAME=VALUE,NAME=VALUE` as an object; throws on anything else. */
+function settingsOf(option, text) {
+  const settings = {};
+  for (const pair of text === '' ? [] : text.split(',')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(pair);
+    if (match === null) throw new Error(`${option}: expected NAME=VALUE[,NAME=VALUE...], got "${pair}"`);
+    settings[match[1]] = match[2];
+  }
+  return settings;
 }
 
 /** Runs a command to its end; its output goes to stderr unless captured. Throws on failure. */
@@ -197,20 +221,26 @@ async function main() {
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-compare-'));
   const children = [];
+  const schemas = [];
   try {
     for (const side of Object.values(sides)) {
       const sideDir = path.join(dir, side.key);
       fs.mkdirSync(sideDir);
-      const file = path.join(sideDir, 'bench.db');
-      side.env = { ...BENCH_ENV, DATABASE_URL: `sqlite:${file}` };
+      side.store = storeFor(options.store, sideDir, `compare_${side.key}_${process.pid}_${Date.now()}`);
+      if (side.store.schema) {
+        await pgAdmin(`create schema ${side.store.schema}`);
+        schemas.push(side.store.schema);
+      }
+      side.env = { ...BENCH_ENV, DATABASE_URL: side.store.url };
       log(
-        `seeding ${side.key} (${side.sha.slice(0, 12)}) with its own command line: ${file} at scale ${options.scale}`,
+        `seeding ${side.key} (${side.sha.slice(0, 12)}) with its own command line: ` +
+          `${side.store.file ?? `PostgreSQL schema ${side.store.schema}`} at scale ${options.scale}`,
       );
       Object.assign(
         side,
         await seedDatabase({
           env: side.env,
-          store: { file, url: side.env.DATABASE_URL },
+          store: side.store,
           scale: options.scale,
           dir: sideDir,
           root: side.root,
@@ -225,7 +255,7 @@ async function main() {
     const serve = (side, extra = {}) =>
       startChild(
         [cliOf(side.root), 'serve'],
-        { ...side.env, PORT: '0', HOST: '127.0.0.1', ...extra },
+        { ...side.env, ...options.sideEnv[side.key], PORT: '0', HOST: '127.0.0.1', ...extra },
         side.root,
       );
     for (const side of Object.values(sides)) {
@@ -356,10 +386,13 @@ async function main() {
         `${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the measurements.`,
       '',
       `- base: \`${baseSha}\` ${sides.base.subject} (built in ${baseDir})`,
+      ...['base', 'head']
+        .filter((key) => Object.keys(options.sideEnv[key]).length > 0)
+        .map((key) => `- ${key}'s service also runs with ${options[`${key}-env`]}`),
       `- head: \`${headSha}\` ${sides.head.subject} (the working tree` +
         `${changedFiles === 0 ? '' : `, with uncommitted changes to ${changedFiles} file${changedFiles === 1 ? '' : 's'} in src, bin or the package files`})`,
       '',
-      'Each side seeded its own SQLite database (WAL) with its own command line: ' +
+      `Each side seeded its own ${options.store === 'postgres' ? 'PostgreSQL schema (127.0.0.1:5432)' : 'SQLite database (WAL)'} with its own command line: ` +
         `\`facility-ops seed --scale ${options.scale}\` plus a 10,000-row company ` +
         `(${fmt(world.total)} rate changes in all). Each side's \`facility-ops serve\` with ` +
         'NODE_ENV=production, LOG_LEVEL=warn, rate limit off, outbox worker off; bearer authentication. ' +
@@ -401,8 +434,10 @@ async function main() {
     if (differing.length > 0) log(`ANSWERS DIFFER on ${differing.length} scenario(s): see the table`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
-    else log(`kept ${dir}`);
+    if (!options.keep) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      for (const schema of schemas) await pgAdmin(`drop schema if exists ${schema} cascade`);
+    } else log(`kept ${dir}`);
     if (options.clean) removeBase(baseDir);
     else log(`the base's build stays in ${baseDir} for the next comparison (--clean removes it)`);
   }

@@ -16,7 +16,6 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Pool } = require('pg');
 const { parseOptions } = require('./common');
 const {
   ROOT,
@@ -36,21 +35,11 @@ const {
   choose,
   pageCacheOff,
   loadOf,
+  pgAdmin,
+  storeFor,
 } = require('./scenarios');
 
 const CLI = cliOf(ROOT);
-
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
-
-/** One statement on the PostgreSQL database itself (the schema's creation and removal). */
-async function pgAdmin(text) {
-  const pool = new Pool({ connectionString: PG_URL, max: 1 });
-  try {
-    await pool.query(text);
-  } finally {
-    await pool.end();
-  }
-}
 
 function parseArgs(argv) {
   const options = parseOptions(argv, {
@@ -105,13 +94,10 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-bench-'));
-  const file = path.join(dir, 'bench.db');
   // PostgreSQL: a schema of its own in the database at 127.0.0.1:5432, dropped at the end.
   const schema = `bench_${process.pid}_${Date.now()}`;
-  const store =
-    options.store === 'postgres'
-      ? { url: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
-      : { file, url: `sqlite:${file}` };
+  const store = storeFor(options.store, dir, schema);
+  const file = store.file;
   const env = { ...BENCH_ENV, DATABASE_URL: store.url };
   const children = [];
   if (options.store === 'postgres') await pgAdmin(`create schema ${schema}`);

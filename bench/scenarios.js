@@ -24,6 +24,27 @@ const BENCH_ENV = {
   OUTBOX_WORKER: 'false',
 };
 
+/** The PostgreSQL the benchmarks seed and serve with `--store postgres`, each in a schema of its own. */
+const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** One statement on the PostgreSQL database itself (a schema's creation and removal). */
+async function pgAdmin(text) {
+  const { Pool } = require('pg');
+  const pool = new Pool({ connectionString: PG_URL, max: 1 });
+  try {
+    await pool.query(text);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Where a benchmark's side keeps its data: a SQLite file in `dir`, or a PostgreSQL schema. */
+function storeFor(kind, dir, schema) {
+  return kind === 'postgres'
+    ? { schema, url: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
+    : { file: path.join(dir, 'bench.db'), url: `sqlite:${path.join(dir, 'bench.db')}` };
+}
+
 const log = (line) => process.stderr.write(`${line}\n`);
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -372,6 +393,9 @@ function loadOf(target, connections) {
 }
 
 module.exports = {
+  PG_URL,
+  pgAdmin,
+  storeFor,
   ROOT,
   BENCH_ENV,
   log,

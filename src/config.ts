@@ -150,6 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
 
+  // Read by src/fast-paths when it loads; checked here so a wrong value stops the start.
+  if (env.FAST_PATHS !== undefined && env.FAST_PATHS !== '' && !['on', 'off'].includes(env.FAST_PATHS)) {
+    problems.push(`FAST_PATHS: expected on or off, got "${env.FAST_PATHS}"`);
+  }
+
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     problems.push(`REDIS_URL: expected redis://..., got "${redactUrl(redisUrl)}"`);

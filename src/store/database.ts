@@ -11,7 +11,8 @@ import {
 } from 'kysely';
 import { Pool, types, type QueryArrayConfig } from 'pg';
 import { SchemaScopedPostgresDialect } from './postgres-dialect';
-import { pgByteRows, sqliteByteRows, type ByteRows } from './byte-rows';
+import { pgByteRows } from '../fast-paths';
+import { sqliteByteRows, type ByteRows } from './byte-rows';
 import type { Database } from './schema';
 import type { DialectName } from './dialect';
 

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
-import { BinaryCopyTable, COPY_KEPT_BYTES, withLiterals, type ByteTable } from '../../src/store/byte-rows';
+import type { ByteTable } from '../../src/store/byte-rows';
+import { BinaryCopyTable, COPY_KEPT_BYTES, withLiterals } from '../../src/fast-paths/pg-binary-copy';
 import { createTestStore, describeEachDialect, type TestStore } from '../support/harness';
 
 // Texts a page of listings holds, and texts that would break a statement if a parameter were not
