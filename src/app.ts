@@ -96,23 +96,9 @@ function shapeRefusal(request: FastifyRequest): DomainError | null {
   return null;
 }
 
-/** Builds the whole service, ready for `inject` or `listen`; it does not listen itself. */
-export async function buildApp(options: BuildAppOptions): Promise<App> {
-  const { config, store } = options;
-  const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
-  const services = createServices(store, clock, config, {
-    paymentGateway: options.paymentGateway,
-    hostResolver: options.hostResolver,
-    upstreamLog: (details, message) => logger.warn(details, message),
-  });
-  const edge: EdgeContext = {
-    routes: new KnownRoutes(),
-    log: logger as FastifyBaseLogger,
-    graphqlPath: GRAPHQL_PATH,
-  };
-
-  const app = Fastify({
+/** Fastify with the service's options: our logger, request ids, parsers and error envelopes. */
+function createFastify(config: Config, logger: Logger, edge: EdgeContext): FastifyInstance {
+  return Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
@@ -135,10 +121,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: true },
     },
   });
+}
 
-  edge.routes.listen(app);
-  guardServer(app.server, edge);
-
+/**
+ * What every request starts with: its decorations, the route read once, the not-found router's
+ * query in our parser's shape, the request id header; and the closing flag shutdown sets.
+ */
+function registerRequestStart(app: FastifyInstance): void {
   // Answers finished while shutting down close their connection, so no idle keep-alive connection
   // holds the shutdown until its grace period ends (sendParts reads the flag too).
   app.decorate('closing', false);
@@ -191,14 +180,20 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       }
     },
   );
+}
 
-  await registerOpenApi(app);
-
-  const rateLimits: RateLimitStore =
-    options.rateLimitStore ??
-    (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
-  app.addHook('onClose', () => rateLimits.close());
-  const limit = config.rateLimitPerMinute;
+/**
+ * The shape check and authentication of every request that is not public, and the rate limit of
+ * its client. Authentication runs after parsing, since OAuth 1.0 signs form-encoded body
+ * parameters; the shape of what was sent is checked first, so nothing too deep or holding NUL
+ * reaches a handler.
+ */
+function registerAuthentication(
+  app: FastifyInstance,
+  auth: Services['auth'],
+  limit: number,
+  rateLimits: RateLimitStore,
+): void {
   const rateLimited = (retryAfter: number) =>
     new DomainError(
       'rate_limited',
@@ -215,8 +210,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const hitNow = limit > 0 ? rateLimits.hitNow?.bind(rateLimits) : undefined;
   const countsAtOnce = limit === 0 || hitNow !== undefined;
 
-  // Authentication runs after parsing, since OAuth 1.0 signs form-encoded body parameters; the
-  // shape of what was sent is checked first, so nothing too deep or holding NUL reaches a handler.
   app.addHook('preValidation', (request, _reply, done) => {
     let refusal: DomainError | null;
     try {
@@ -235,13 +228,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       formParams: request.formPairs,
     };
     // A bearer token seen in the last seconds is known at once: no promise to wait for.
-    const known = countsAtOnce ? services.auth.knownCaller(credentials) : null;
+    const known = countsAtOnce ? auth.knownCaller(credentials) : null;
     if (known !== null) {
       request.caller = known;
       const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
       return done(retryAfter === null ? undefined : rateLimited(retryAfter));
     }
-    services.auth
+    auth
       .authenticate(credentials)
       .then(async (caller) => {
         request.caller = caller;
@@ -249,26 +242,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       })
       .then(() => done(), done);
   });
+}
 
-  const registry = registerMetrics(app);
-  registerCacheMetrics(registry, services.cacheMemory);
-  registerWebhookMetrics(registry, services.webhooks);
-  if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
-  registerOpsRoutes(app, store, registry, services.upstream);
-  const upstream = services.upstream;
-  if (upstream) {
-    // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).
-    forwardV1ToUpstream(app, upstream);
-    app.addHook('onClose', () => upstream.close());
-  }
-  registerV1Routes(app, services);
-  // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
-  if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
-  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
-  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
-
+/** Errors and unknown paths answer in the envelope; a known path with another method is a 405. */
+function registerFallbacks(app: FastifyInstance, edge: EdgeContext): void {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
@@ -298,6 +275,55 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         }),
       );
   });
+}
+
+/** Builds the whole service, ready for `inject` or `listen`; it does not listen itself. */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config, store } = options;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
+  const services = createServices(store, clock, config, {
+    paymentGateway: options.paymentGateway,
+    hostResolver: options.hostResolver,
+    upstreamLog: (details, message) => logger.warn(details, message),
+  });
+  const edge: EdgeContext = {
+    routes: new KnownRoutes(),
+    log: logger as FastifyBaseLogger,
+    graphqlPath: GRAPHQL_PATH,
+  };
+
+  const app = createFastify(config, logger, edge);
+  edge.routes.listen(app);
+  guardServer(app.server, edge);
+  registerRequestStart(app);
+  await registerOpenApi(app);
+
+  const rateLimits: RateLimitStore =
+    options.rateLimitStore ??
+    (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+  app.addHook('onClose', () => rateLimits.close());
+  registerAuthentication(app, services.auth, config.rateLimitPerMinute, rateLimits);
+
+  const registry = registerMetrics(app);
+  registerCacheMetrics(registry, services.cacheMemory);
+  registerWebhookMetrics(registry, services.webhooks);
+  if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
+  registerOpsRoutes(app, store, registry, services.upstream);
+  const upstream = services.upstream;
+  if (upstream) {
+    // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).
+    forwardV1ToUpstream(app, upstream);
+    app.addHook('onClose', () => upstream.close());
+  }
+  registerV1Routes(app, services);
+  // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
+  if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
+  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+  registerFallbacks(app, edge);
 
   return { app, services };
 }
