@@ -11,6 +11,7 @@ import type { Config } from './config';
 import { DomainError, problem } from './domain/errors';
 import type { PaymentGateway } from './domain/payments/gateway';
 import type { HostResolver } from './domain/webhooks/webhooks.ports';
+import { transportErrorBody } from './graphql/errors';
 import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
 import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
 import { KnownRoutes } from './edge/known-routes';
@@ -33,7 +34,7 @@ import {
 } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
-import { errorEnvelope } from './rest/envelope';
+import { errorEnvelope, rawErrorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
 import { forwardV1ToUpstream } from './rest/gateway';
 import { registerOpenApi } from './rest/openapi';
@@ -291,6 +292,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routes: new KnownRoutes(),
     log: logger as FastifyBaseLogger,
     graphqlPath: GRAPHQL_PATH,
+    answers: {
+      graphql: (message) => transportErrorBody(message, { code: 'BAD_REQUEST' }),
+      rest: rawErrorEnvelope,
+    },
   };
 
   const app = createFastify(config, logger, edge);

@@ -1,10 +1,9 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../domain/shared/clock';
 import type { Caller } from '../domain/caller';
-import { DomainError } from '../domain/errors';
+import { DomainError, NUL_MESSAGE } from '../domain/errors';
 import { newId } from '../domain/shared/ids';
 import { TtlCache } from '../domain/shared/ttl-cache';
-import { NUL_MESSAGE } from '../edge/request-shape';
 import type { ClientApplication, ClientsRepository } from './auth.ports';
 import {
   baseUri,

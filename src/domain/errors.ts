@@ -101,6 +101,9 @@ export const LOG_SPELLING: Spelling = {
   field: snake,
 };
 
+/** What a text holding U+0000 is told, wherever it came in (the edge, OAuth headers, GraphQL). */
+export const NUL_MESSAGE = 'must not contain a NUL character (U+0000)';
+
 /** A failure the caller caused or can act on; never carries internals. */
 export class DomainError extends Error {
   readonly kind: DomainErrorKind;

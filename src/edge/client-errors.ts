@@ -9,8 +9,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ParameterProblem } from '../domain/errors';
-import { transportErrorBody } from '../graphql/errors';
-import { rawErrorEnvelope, type ErrorBody } from '../rest/envelope';
+import type { ErrorBody } from './error-table';
 import type { KnownRoutes } from './known-routes';
 import { requestIdFrom } from './request-id';
 
@@ -20,6 +19,13 @@ export interface EdgeContext {
   log: FastifyBaseLogger;
   /** The path answered in GraphQL's error shape; every other path answers in the envelope. */
   graphqlPath: string;
+  /** The transports' error bodies, given by the app (the edge knows no transport). */
+  answers: {
+    /** GraphQL's error response with `extensions.code` BAD_REQUEST. */
+    graphql(message: string): object;
+    /** The REST envelope of an error, for a request Fastify never saw. */
+    rest(method: string | null, requestId: string, error: ErrorBody): object;
+  };
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
@@ -155,8 +161,8 @@ function classify(
 function answerBody(context: EdgeContext, start: RequestStart, error: ErrorBody): string {
   return JSON.stringify(
     start.path === context.graphqlPath
-      ? transportErrorBody(error.message, { code: 'BAD_REQUEST' })
-      : rawErrorEnvelope(start.method, start.requestId, error),
+      ? context.answers.graphql(error.message)
+      : context.answers.rest(start.method, start.requestId, error),
   );
 }
 

@@ -1,4 +1,12 @@
-import type { DomainErrorKind } from '../domain/errors';
+import type { DomainErrorKind, ParameterProblem } from '../domain/errors';
+
+/** A failure as both transports answer it: the REST status and error_code, a message, the problems. */
+export interface ErrorBody {
+  status: number;
+  errorCode: number | null;
+  message: string;
+  problems: ParameterProblem[];
+}
 
 /** How both transports answer a kind of domain failure. */
 export interface ErrorAnswer {

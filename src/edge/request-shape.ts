@@ -1,3 +1,5 @@
+import { NUL_MESSAGE } from '../domain/errors';
+
 /**
  * Limits on the structure of what a request carries, checked at the edge before authentication and
  * before any handler, so no handler meets (or half-writes) a request it cannot finish answering.
@@ -6,7 +8,6 @@
 /** Levels of objects and arrays a body, a query string or GraphQL variables may nest (the body itself is 1). */
 export const MAX_NESTING = 32;
 
-export const NUL_MESSAGE = 'must not contain a NUL character (U+0000)';
 export const NESTING_MESSAGE = `is nested deeper than ${MAX_NESTING} levels`;
 
 export interface ShapeProblem {
@@ -90,3 +91,5 @@ export function parameterName(path: Array<string | number>, whole: string): stri
   }
   return name === '' ? whole : name;
 }
+
+export { NUL_MESSAGE };

@@ -8,7 +8,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { redactValues, sensitiveFieldSpellings, sensitiveValues } from '../domain/shared/sensitive';
-import { NUL_MESSAGE } from '../edge/request-shape';
+import { NUL_MESSAGE } from '../domain/errors';
 
 /**
  * String literals in an operation may not hold NUL (U+0000), as no request parameter may (the

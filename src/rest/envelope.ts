@@ -1,8 +1,8 @@
 import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { utf8 } from '../fast-paths';
+import type { ErrorBody } from '../edge/error-table';
 import { entityTag, noneMatchHolds } from './kept-pages';
-import type { ParameterProblem } from '../domain/errors';
 import type { PageMeta } from '../domain/shared/pagination';
 import { FILTERED, isSensitiveKey } from '../domain/shared/sensitive';
 import { MAX_NESTING } from '../edge/request-shape';
@@ -226,13 +226,6 @@ export function serializeFragment(data: Record<string, unknown>): Buffer {
   return utf8(text.slice(1, -1));
 }
 
-export interface ErrorBody {
-  status: number;
-  errorCode: number | null;
-  message: string;
-  problems: ParameterProblem[];
-}
-
 /** The error envelope: `meta` only, with message, error_code and errors after the usual keys. */
 export function errorEnvelope(request: FastifyRequest, error: ErrorBody): { meta: Record<string, unknown> } {
   let meta: Record<string, unknown>;
@@ -263,3 +256,5 @@ function withError(meta: Record<string, unknown>, error: ErrorBody): Record<stri
   meta.errors = error.problems;
   return meta;
 }
+
+export type { ErrorBody };

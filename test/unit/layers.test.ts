@@ -52,3 +52,60 @@ describe('the dependency rule (transport -> domain <- store and adapters)', () =
     expect(await importProblems(file, `${code}\nexport {};\n`)).toEqual([]);
   });
 });
+
+/** The layer rule's findings (eslint-plugin-boundaries) for a file with this code at this place. */
+async function layerProblems(file: string, code: string): Promise<string[]> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const config = require('../../eslint.config.js') as ESLint.Options['overrideConfig'];
+  const eslint = new ESLint({
+    cwd: path.join(__dirname, '../..'),
+    overrideConfigFile: true,
+    overrideConfig: config,
+  });
+  const [result] = await eslint.lintText(code, { filePath: path.join(__dirname, '../..', file) });
+  return result.messages.filter((m) => m.ruleId?.startsWith('boundaries/')).map((m) => m.message);
+}
+
+describe('the layer rule covers every folder of src', () => {
+  it.each([
+    ['src/edge/probe.ts', "import { sendOk } from '../rest/envelope';", 'edge may not import transport'],
+    [
+      'src/edge/probe.ts',
+      "import type { GraphqlContext } from '../graphql/context';",
+      'edge may not import transport',
+    ],
+    ['src/ops/probe.ts', "import { registerV1Routes } from '../rest/v1';", 'ops may not import transport'],
+    ['src/store/probe.ts', "import { runCli } from '../cli/cli';", 'store may not import cli'],
+    [
+      'src/adapters/probe.ts',
+      "import { openStore } from '../store/database';",
+      'adapters may not import store',
+    ],
+    ['src/config.ts', "import { buildApp } from './app';", 'settings may not import root'],
+    [
+      'src/domain/notes/probe.ts',
+      "export async function later() { return import('../../store/database'); }",
+      'domain may not import store',
+    ],
+    ['src/presenters/probe.ts', "export * from '../graphql/scalars';", 'presenters may not import transport'],
+  ])('refuses, in %s: %s', async (file, code, refused) => {
+    expect((await layerProblems(file, `${code}\nexport {};\n`)).map((m) => m.split(' (')[0])).toEqual([
+      refused,
+    ]);
+  });
+
+  it('refuses a file in a folder no kind names', async () => {
+    expect(await layerProblems('src/newfolder/probe.ts', 'export const x = 1;\n')).toEqual([
+      expect.stringMatching(/does not belong to any known element/),
+    ]);
+  });
+
+  it.each([
+    ['src/rest/probe.ts', "import { requestIdFrom } from '../edge/request-id';"],
+    ['src/store/probe.ts', "import { utf8 } from '../fast-paths';"],
+    ['src/cli/probe.ts', "import { buildApp } from '../app';"],
+    ['src/domain/notes/probe.ts', "export async function later() { return import('../errors'); }"],
+  ])('allows, in %s: %s', async (file, code) => {
+    expect(await layerProblems(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+});
