@@ -36,7 +36,7 @@ import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
 import { errorEnvelope, rawErrorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
-import { forwardV1ToUpstream } from './rest/gateway';
+import { registerGatewayRoutes } from './rest/gateway';
 import { registerOpenApi } from './rest/openapi';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
@@ -318,10 +318,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const upstream = services.upstream;
   if (upstream) {
     // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).
-    forwardV1ToUpstream(app, upstream);
+    await registerGatewayRoutes(app, upstream);
     app.addHook('onClose', () => upstream.close());
+  } else {
+    registerV1Routes(app, services);
   }
-  registerV1Routes(app, services);
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
   await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });

@@ -1,4 +1,4 @@
-import type { DomainErrorKind, ParameterProblem } from '../domain/errors';
+import { DOMAIN_ERROR_KINDS, type DomainErrorKind, type ParameterProblem } from '../domain/errors';
 
 /** A failure as both transports answer it: the REST status and error_code, a message, the problems. */
 export interface ErrorBody {
@@ -64,3 +64,14 @@ export function answerOf(kind: DomainErrorKind): ErrorAnswer {
 
 /** The fixed message of anything unexpected; its cause goes to the log only. */
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
+
+/**
+ * The kind of a contract error answer, by its status and `error_code`: answerOf read backwards
+ * (gateway mode reads the upstream's errors with it). A status only one kind answers is that kind
+ * whatever its code; an answer no kind gives (a 400 with another code, a 500) is invalid_parameter.
+ */
+export function kindOfAnswer(status: number, errorCode: number | null | undefined): DomainErrorKind {
+  const byStatus = DOMAIN_ERROR_KINDS.filter((kind) => answerOf(kind).status === status);
+  const exact = byStatus.find((kind) => answerOf(kind).errorCode === (errorCode ?? null));
+  return exact ?? (byStatus.length === 1 ? byStatus[0] : 'invalid_parameter');
+}

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { RenderedPdf } from '../domain/pdf/pdf.types';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { facilityIdParam } from './schemas';
 import { pdfResponses } from './openapi';
 
@@ -28,8 +28,10 @@ function sendPdf(reply: FastifyReply, pdf: RenderedPdf): FastifyReply {
 }
 
 /** Contract 4.6 and 4.7: documents as PDFs (errors answer in the JSON envelope). */
-export function registerDocumentDownloadRoutes(app: FastifyInstance, services: Services): void {
-  app.get<{ Params: DocumentParams }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: DocumentParams }>(
+    'GET',
     '/v1/:facility_id/documents/:id',
     {
       schema: {
@@ -47,13 +49,14 @@ export function registerDocumentDownloadRoutes(app: FastifyInstance, services: S
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       return sendPdf(reply, await services.documentPdfs.documentPdf(facility, request.params.id));
     },
-  );
+  ),
 
-  app.get<{ Params: SessionDocumentParams }>(
+  contractRoute<{ Params: SessionDocumentParams }>(
+    'GET',
     '/v1/:facility_id/documents/:session_document_id/session/:session_id',
     {
       schema: {
@@ -73,7 +76,7 @@ export function registerDocumentDownloadRoutes(app: FastifyInstance, services: S
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const pdf = await services.moveIns.sessionDocumentPdf(facility, {
         sessionDocumentId: request.params.session_document_id,
@@ -81,5 +84,5 @@ export function registerDocumentDownloadRoutes(app: FastifyInstance, services: S
       });
       return sendPdf(reply, pdf);
     },
-  );
-}
+  ),
+];

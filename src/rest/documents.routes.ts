@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { presentDocument, serializeEventDocument } from '../presenters/documents.presenter';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam, pageQuery } from './schemas';
 import { jsonResponses, refTo } from './openapi';
@@ -15,8 +14,10 @@ interface PageQuery {
   per_page?: string;
 }
 
-export function registerDocumentsRoutes(app: FastifyInstance, services: Services): void {
-  app.get<{ Params: EventDocumentsParams; Querystring: PageQuery }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: EventDocumentsParams; Querystring: PageQuery }>(
+    'GET',
     '/v1/:facility_id/events/:event_id/documents',
     {
       schema: {
@@ -37,7 +38,7 @@ export function registerDocumentsRoutes(app: FastifyInstance, services: Services
         querystring: { type: 'object', properties: pageQuery },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const result = await services.documents.eventDocuments(facility, {
         eventId: request.params.event_id,
@@ -53,5 +54,5 @@ export function registerDocumentsRoutes(app: FastifyInstance, services: Services
       );
       return sendOk(request, reply, { documents }, result.pagination);
     },
-  );
-}
+  ),
+];

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOk } from './envelope';
 import { facilityIdParam, idParam } from './schemas';
 import { jsonResponses } from './openapi';
@@ -14,8 +13,10 @@ interface SendBody {
   sms_number?: string | null;
 }
 
-export function registerEsignRoutes(app: FastifyInstance, services: Services): void {
-  app.post<{ Params: SendParams; Body: SendBody }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const ESIGN_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: SendParams; Body: SendBody }>(
+    'POST',
     '/v1/:facility_id/documents/:event_id/send_esignable_documents',
     {
       schema: {
@@ -53,7 +54,7 @@ export function registerEsignRoutes(app: FastifyInstance, services: Services): v
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const body = request.body ?? {};
       await services.esign.sendEsignableDocuments(facility, {
@@ -63,5 +64,5 @@ export function registerEsignRoutes(app: FastifyInstance, services: Services): v
       });
       return sendOk(request, reply, {});
     },
-  );
-}
+  ),
+];

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { KEPT_LISTS } from '../caching/kept-lists';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
 import { facilityIdParam } from './schemas';
@@ -10,8 +9,10 @@ interface FacilityParams {
   facility_id: string;
 }
 
-export function registerFlipperRoutes(app: FastifyInstance, services: Services): void {
-  app.get<{ Params: FacilityParams }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const FLIPPER_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams }>(
+    'GET',
     '/v1/:facility_id/flippers',
     {
       config: { kept: KEPT_LISTS.flippers },
@@ -27,7 +28,7 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
         params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const page = await keptPage(
         request,
@@ -41,9 +42,10 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
       );
       return sendOkSerialized(request, reply, page.bytes);
     },
-  );
+  ),
 
-  app.get<{ Params: FacilityParams & { flipper_name: string } }>(
+  contractRoute<{ Params: FacilityParams & { flipper_name: string } }>(
+    'GET',
     '/v1/:facility_id/flippers/:flipper_name',
     {
       schema: {
@@ -58,11 +60,11 @@ export function registerFlipperRoutes(app: FastifyInstance, services: Services):
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const name = request.params.flipper_name;
       const enabled = await services.flippers.isEnabled(facility, name);
       return sendOk(request, reply, { [name]: enabled });
     },
-  );
-}
+  ),
+];

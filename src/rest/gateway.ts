@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ContractUpstream, UpstreamCall } from '../domain/gateway/upstream.ports';
+import { registerContractRoutes } from './contract-routes';
+import { sendError } from './errors';
 import { formPairs } from './nested-params';
+import { CONTRACT_ROUTES } from './v1';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,20 +15,33 @@ declare module 'fastify' {
 const isOAuth = ([name]: readonly [string, string]) => name.startsWith('oauth_');
 
 /**
- * Gateway mode's /v1: every contract route keeps its path, method, authentication, the edge's
- * checks and its OpenAPI entry, but its handler forwards the request to the upstream and answers
- * what the upstream answered, status and bytes. The route's own validation is left to the
- * upstream, so an answer to a bad request is the upstream's too. Call before the routes register.
+ * Gateway mode's /v1, registered from the same table of contract routes as the system of record's
+ * (CONTRACT_ROUTES): every route keeps its path, method, authentication, the edge's checks and its
+ * OpenAPI entry, but its handler forwards the request to the upstream and answers what the
+ * upstream answered, status and bytes. The route's own validation is left to the upstream, so an
+ * answer to a bad request is the upstream's too. A plugin of its own: its JSON parser, which keeps
+ * the body's text to forward it as it came, serves these routes alone.
  */
-export function forwardV1ToUpstream(app: FastifyInstance, upstream: ContractUpstream): void {
-  app.decorateRequest('rawJson', null);
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawJson = body as string;
-    parseJson(request, body as string, done);
+export async function registerGatewayRoutes(app: FastifyInstance, upstream: ContractUpstream): Promise<void> {
+  await app.register(async (scope) => {
+    // The app's own handler is set after the routes register, later than this scope would inherit it.
+    scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+    scope.decorateRequest('rawJson', null);
+    const parseJson = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      request.rawJson = body as string;
+      parseJson(request, body as string, done);
+    });
+    const forward = forwardTo(upstream);
+    registerContractRoutes(scope, CONTRACT_ROUTES, () => forward, {
+      validatorCompiler: () => () => true,
+    });
   });
+}
 
+/** The handler of every route in gateway mode: the request, sent on with the gateway's credentials. */
+function forwardTo(upstream: ContractUpstream) {
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const index = request.url.indexOf('?');
     const path = index < 0 ? request.url : request.url.slice(0, index);
@@ -56,10 +72,5 @@ export function forwardV1ToUpstream(app: FastifyInstance, upstream: ContractUpst
     for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
     return reply.send(answer.body);
   };
-
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v1/') || route.config?.public) return;
-    route.handler = forward;
-    route.validatorCompiler = () => () => true;
-  });
+  return forward;
 }

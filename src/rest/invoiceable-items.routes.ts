@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import { parsePageRequest } from '../domain/shared/pagination';
 import { contractItem } from '../domain/invoiceable-items/item-listing';
 import { KEPT_LISTS } from '../caching/kept-lists';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOk, sendOkSerialized } from './envelope';
 import { keptPage } from './kept-pages';
 import { facilityIdParam, pageQuery } from './schemas';
@@ -65,9 +64,11 @@ const feesSchema = {
   },
 };
 
-export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: Services): void {
-  for (const { path, list, summary, operationId } of LISTS) {
-    app.get<{ Params: FacilityParams; Querystring: PageQuery }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
+  ...LISTS.map(({ path, list, summary, operationId }) =>
+    contractRoute<{ Params: FacilityParams; Querystring: PageQuery }>(
+      'GET',
       `/v1/:facility_id/invoiceable_items${path}`,
       {
         config: { wrapper: 'invoiceable_item', kept: KEPT_LISTS.invoiceableItems },
@@ -84,7 +85,7 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
           querystring: { type: 'object', properties: pageQuery },
         },
       },
-      async (request, reply) => {
+      (services) => async (request, reply) => {
         const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
         const pageRequest = parsePageRequest(
           { page: request.query.page, perPage: request.query.per_page },
@@ -104,10 +105,11 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
         request.envelope.defaults = { page: page.meta.current_page, per_page: page.meta.per_page };
         return sendOkSerialized(request, reply, page.bytes, page.meta);
       },
-    );
-  }
+    ),
+  ),
 
-  app.get<{ Params: FacilityParams }>(
+  contractRoute<{ Params: FacilityParams }>(
+    'GET',
     '/v1/:facility_id/invoiceable_items/fees',
     {
       config: { wrapper: 'invoiceable_item' },
@@ -119,7 +121,7 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
         params: facilityParams,
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const groups = await services.invoiceableItems.fees(facility);
       const one = (fee: PricedItem | null) => (fee ? serializePricedItem(fee) : null);
@@ -134,5 +136,5 @@ export function registerInvoiceableItemsRoutes(app: FastifyInstance, services: S
         },
       });
     },
-  );
-}
+  ),
+];

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   presentDiscount,
   presentInsurance,
@@ -7,7 +6,7 @@ import {
   type LedgerInsuranceView,
   type LedgerServiceView,
 } from '../presenters/ledgers.presenter';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { KEPT_LISTS } from '../caching/kept-lists';
 import { sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
@@ -64,8 +63,10 @@ export function serializeDiscount(discount: LedgerDiscountView) {
   };
 }
 
-export function registerLedgersRoutes(app: FastifyInstance, services: Services): void {
-  app.get<{ Params: LedgerParams }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const LEDGERS_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: LedgerParams }>(
+    'GET',
     '/v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts',
     {
       config: { kept: KEPT_LISTS.ledgers },
@@ -87,7 +88,7 @@ export function registerLedgersRoutes(app: FastifyInstance, services: Services):
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const ledgerId = request.params.ledger_id;
       // The current insurance is today's at the facility: a new day, a new page.
@@ -105,5 +106,5 @@ export function registerLedgersRoutes(app: FastifyInstance, services: Services):
       });
       return sendOkSerialized(request, reply, page.bytes);
     },
-  );
-}
+  ),
+];

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { presentMoveInReview, serializeMoveInReview } from '../presenters/move-ins.presenter';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
 import { jsonResponses, refTo } from './openapi';
@@ -22,8 +21,10 @@ const MOVE_IN_NAMES = {
 
 const optionalString = (description: string) => ({ type: 'string', nullable: true, description }) as const;
 
-export function registerMoveInsRoutes(app: FastifyInstance, services: Services): void {
-  app.post<{ Params: FacilityParams; Body: ReviewCostBody }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams; Body: ReviewCostBody }>(
+    'POST',
     '/v1/:facility_id/move_ins/review_cost',
     {
       config: { names: MOVE_IN_NAMES },
@@ -56,7 +57,7 @@ export function registerMoveInsRoutes(app: FastifyInstance, services: Services):
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const { move_in: moveIn } = request.body;
       const review = await services.moveIns.review(facility, {
@@ -68,5 +69,5 @@ export function registerMoveInsRoutes(app: FastifyInstance, services: Services):
         move_in: serializeMoveInReview(presentMoveInReview(review, facility.timeZone)),
       });
     },
-  );
-}
+  ),
+];

@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { DomainError, problem, type Problem } from '../domain/errors';
 import type { CreateNoteCommand } from '../domain/notes/notes.types';
 import { presentNoteEvent, serializeNoteEvent } from '../presenters/notes.presenter';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOk } from './envelope';
 import { facilityIdParam } from './schemas';
 import { jsonResponses, refTo } from './openapi';
@@ -71,8 +70,10 @@ const optionalId = (description: string) => ({ type: 'string', nullable: true, d
 // A string or an integer: read by noteCommand, since ajv's union messages name no rule.
 const userId = { description: 'User who wrote the note (optional; here or inside note)' } as const;
 
-export function registerNotesRoutes(app: FastifyInstance, services: Services): void {
-  app.post<{ Params: FacilityParams; Body: CreateNoteBody }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const NOTES_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams; Body: CreateNoteBody }>(
+    'POST',
     '/v1/:facility_id/notes',
     {
       config: { names: NOTE_NAMES },
@@ -102,7 +103,7 @@ export function registerNotesRoutes(app: FastifyInstance, services: Services): v
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const { command, userIdName } = noteCommand(request.body);
       request.restNames = { userId: userIdName };
@@ -111,5 +112,5 @@ export function registerNotesRoutes(app: FastifyInstance, services: Services): v
         note_event: serializeNoteEvent(presentNoteEvent(event, facility.timeZone)),
       });
     },
-  );
-}
+  ),
+];

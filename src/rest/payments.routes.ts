@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, problem, type Problem } from '../domain/errors';
 import type { Facility } from '../domain/facilities/facilities.types';
 import { readIdempotencyKey } from '../domain/payments/idempotency';
 import type { PaymentIdempotency } from '../domain/payments/payments.service';
 import type { PaymentEvent, PayRetailCommand, RetailLineCommand } from '../domain/payments/payments.types';
 import { presentPayment, serializePaymentEvent } from '../presenters/payments.presenter';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { okBody } from './envelope';
 import { facilityIdParam } from './schemas';
 import { jsonResponses, refTo } from './openapi';
@@ -159,8 +159,10 @@ const paymentMethodSchema = {
   },
 } as const;
 
-export function registerPaymentRoutes(app: FastifyInstance, services: Services): void {
-  app.post<{ Params: FacilityParams; Body: RetailPaymentBody }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const PAYMENT_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams; Body: RetailPaymentBody }>(
+    'POST',
     '/v1/:facility_id/invoiceable_items/retail_payment',
     {
       config: { names: PAYMENT_NAMES },
@@ -210,7 +212,7 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const caller = request.caller!;
       const facility = await services.facilities.facilityFor(caller, request.params.facility_id);
       const key = readIdempotencyKey(request.headers['idempotency-key']);
@@ -235,8 +237,8 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
       if (!event) throw new Error('the payment of an Idempotency-Key is missing');
       return sendJson(reply, answer(event));
     },
-  );
-}
+  ),
+];
 
 function paymentBody(request: FastifyRequest, facility: Facility, event: PaymentEvent): string {
   const data = { successful_payment_event: serializePaymentEvent(presentPayment(event, facility.timeZone)) };

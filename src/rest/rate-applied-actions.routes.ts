@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import {
   presentRateAppliedAction,
   type RateAppliedActionView,
 } from '../presenters/rate-applied-actions.presenter';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { KEPT_LISTS } from '../caching/kept-lists';
 import { sendOkSerialized, serializeFragment } from './envelope';
 import { keptPage } from './kept-pages';
@@ -40,8 +39,10 @@ export function serializeRateAppliedAction(action: RateAppliedActionView) {
   };
 }
 
-export function registerRateAppliedActionsRoutes(app: FastifyInstance, services: Services): void {
-  app.get<{ Params: FacilityParams; Querystring: RangeQuery }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams; Querystring: RangeQuery }>(
+    'GET',
     '/v1/:facility_id/rate_applied_actions',
     {
       config: { wrapper: 'rate_applied_action', kept: KEPT_LISTS.rateAppliedActions },
@@ -64,7 +65,7 @@ export function registerRateAppliedActionsRoutes(app: FastifyInstance, services:
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const range = services.rateAppliedActions.range(facility, {
         startDate: request.query.start_date,
@@ -92,5 +93,5 @@ export function registerRateAppliedActionsRoutes(app: FastifyInstance, services:
       );
       return sendOkSerialized(request, reply, page.bytes);
     },
-  );
-}
+  ),
+];

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { KEPT_LISTS } from '../caching/kept-lists';
-import type { Services } from '../services';
+import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOkSerialized } from './envelope';
 import { keptPage } from './kept-pages';
 import { idParam, pageQuery, queryString } from './schemas';
@@ -21,8 +20,10 @@ interface RateChangeUpdatesQuery {
 const LIST_OPEN = Buffer.from('"rate_change_updates":[');
 const LIST_CLOSE = Buffer.from(']');
 
-export function registerRateChangesRoutes(app: FastifyInstance, services: Services): void {
-  app.get<{ Params: CompanyParams; Querystring: RateChangeUpdatesQuery }>(
+/** The contract's routes of this area (see ContractRoute). */
+export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: CompanyParams; Querystring: RateChangeUpdatesQuery }>(
+    'GET',
     '/v1/companies/:company_id/rate_change_updates',
     {
       config: { kept: KEPT_LISTS.rateChangeUpdates },
@@ -58,7 +59,7 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
         },
       },
     },
-    async (request, reply) => {
+    (services) => async (request, reply) => {
       const company = await services.facilities.companyFor(request.caller!, request.params.company_id);
       const { updated_after, updated_before, created_by, page: pageNumber, per_page } = request.query;
       const query = services.rateChanges.readQuery(company, {
@@ -78,5 +79,5 @@ export function registerRateChangesRoutes(app: FastifyInstance, services: Servic
       request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };
       return sendOkSerialized(request, reply, page.bytes, page.meta);
     },
-  );
-}
+  ),
+];

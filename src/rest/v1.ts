@@ -1,28 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
-import { registerFlipperRoutes } from './flippers.routes';
-import { registerRateAppliedActionsRoutes } from './rate-applied-actions.routes';
-import { registerLedgersRoutes } from './ledgers.routes';
-import { registerNotesRoutes } from './notes.routes';
-import { registerDocumentsRoutes } from './documents.routes';
-import { registerDocumentDownloadRoutes } from './document-downloads.routes';
-import { registerMoveInsRoutes } from './move-ins.routes';
-import { registerInvoiceableItemsRoutes } from './invoiceable-items.routes';
-import { registerRateChangesRoutes } from './rate-changes.routes';
-import { registerPaymentRoutes } from './payments.routes';
-import { registerEsignRoutes } from './esign.routes';
+import { registerContractRoutes, type ContractRoute } from './contract-routes';
+import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
+import { DOCUMENTS_ROUTES } from './documents.routes';
+import { ESIGN_ROUTES } from './esign.routes';
+import { FLIPPER_ROUTES } from './flippers.routes';
+import { INVOICEABLE_ITEMS_ROUTES } from './invoiceable-items.routes';
+import { LEDGERS_ROUTES } from './ledgers.routes';
+import { MOVE_INS_ROUTES } from './move-ins.routes';
+import { NOTES_ROUTES } from './notes.routes';
+import { PAYMENT_ROUTES } from './payments.routes';
+import { RATE_APPLIED_ACTIONS_ROUTES } from './rate-applied-actions.routes';
+import { RATE_CHANGES_ROUTES } from './rate-changes.routes';
 
 /** Every /v1 path of the contract (a known path with another method answers 405: see KnownRoutes). */
+export const CONTRACT_ROUTES: readonly ContractRoute[] = [
+  ...FLIPPER_ROUTES,
+  ...RATE_APPLIED_ACTIONS_ROUTES,
+  ...LEDGERS_ROUTES,
+  ...NOTES_ROUTES,
+  ...DOCUMENTS_ROUTES,
+  ...DOCUMENT_DOWNLOAD_ROUTES,
+  ...MOVE_INS_ROUTES,
+  ...INVOICEABLE_ITEMS_ROUTES,
+  ...RATE_CHANGES_ROUTES,
+  ...PAYMENT_ROUTES,
+  ...ESIGN_ROUTES,
+];
+
+/** The system of record's /v1: every contract route answered from the services. */
 export function registerV1Routes(app: FastifyInstance, services: Services): void {
-  registerFlipperRoutes(app, services);
-  registerRateAppliedActionsRoutes(app, services);
-  registerLedgersRoutes(app, services);
-  registerNotesRoutes(app, services);
-  registerDocumentsRoutes(app, services);
-  registerDocumentDownloadRoutes(app, services);
-  registerMoveInsRoutes(app, services);
-  registerInvoiceableItemsRoutes(app, services);
-  registerRateChangesRoutes(app, services);
-  registerPaymentRoutes(app, services);
-  registerEsignRoutes(app, services);
+  registerContractRoutes(app, CONTRACT_ROUTES, (route) => route.handler(services));
 }

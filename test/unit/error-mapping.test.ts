@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DOMAIN_ERROR_KINDS } from '../../src/domain/errors';
-import { answerOf } from '../../src/edge/error-table';
+import { answerOf, kindOfAnswer } from '../../src/edge/error-table';
 
 const readme = fs.readFileSync(path.join(__dirname, '../../docs/rest.md'), 'utf8');
 
@@ -16,5 +16,21 @@ describe('DomainError kinds', () => {
     expect(cells).toBeDefined();
     expect(cells![2]).toBe(String(status));
     expect(cells![3]).toBe(errorCode === null ? 'null' : String(errorCode));
+  });
+});
+
+describe('kindOfAnswer: the error table read backwards', () => {
+  it('gives back every kind from the answer answerOf gives it', () => {
+    for (const kind of DOMAIN_ERROR_KINDS) {
+      const { status, errorCode } = answerOf(kind);
+      expect(kindOfAnswer(status, errorCode)).toBe(kind);
+    }
+  });
+
+  it('reads a status one kind answers whatever its code, and anything else as invalid_parameter', () => {
+    expect(kindOfAnswer(404, null)).toBe('not_found');
+    expect(kindOfAnswer(401, 4)).toBe('unauthenticated');
+    expect(kindOfAnswer(400, 99)).toBe('invalid_parameter');
+    expect(kindOfAnswer(500, null)).toBe('invalid_parameter');
   });
 });

@@ -1,24 +1,12 @@
 import DataLoader from 'dataloader';
-import { DomainError, problem, type DomainErrorKind } from '../../domain/errors';
+import { DomainError, problem } from '../../domain/errors';
+import { kindOfAnswer } from '../../edge/error-table';
 import type { ContractUpstream, UpstreamAnswer, UpstreamCall } from '../../domain/gateway/upstream.ports';
 
 /** What one upstream answer holds: the envelope's data keys and its meta. */
 export type Envelope = Record<string, unknown> & {
   meta: { pagination?: Record<string, number | null>; message?: string; error_code?: number | null };
 };
-
-/** The contract's error answers as the domain's kinds. */
-function kindOf(status: number, errorCode: number | null | undefined): DomainErrorKind {
-  if (status === 401) return 'unauthenticated';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not_found';
-  if (status === 410) return 'gone';
-  if (status === 429) return 'rate_limited';
-  if (errorCode === 3) return 'action_failed';
-  if (errorCode === 5) return 'conflicting_parameters';
-  if (errorCode === 7) return 'disabled_for_tenants';
-  return 'invalid_parameter';
-}
 
 /** One GET of the contract as a key: the path and its sorted query pairs. */
 export type ReadKey = string;
@@ -120,7 +108,7 @@ export class UpstreamReads {
     const meta = envelopeOf(answer).meta ?? {};
     const errors = (meta as { errors?: Array<{ parameter: string; message: string }> }).errors ?? [];
     throw new DomainError(
-      kindOf(answer.status, meta.error_code),
+      kindOfAnswer(answer.status, meta.error_code),
       meta.message ?? `the upstream answered ${answer.status}`,
       {
         problems: errors.map((e) => problem([e.parameter], e.message)),
