@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -14,17 +14,9 @@ export function testSealingKey(): Promise<SealingKey> {
   return made;
 }
 
-/**
- * What poppler's `pdfsig` says of a PDF, written to a file of its own first (pdfsig reads no
- * standard input); `args` go before the file (`-dump` writes the signers' certificates beside it,
- * as `<file>.sig0`, ...). CI installs poppler-utils (.ci/run).
- */
-export async function pdfsig(pdf: Buffer, args: string[] = []): Promise<{ text: string; dir: string }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pdfsig-'));
-  const file = path.join(dir, 'signed.pdf');
-  await writeFile(file, pdf);
-  const text = await new Promise<string>((resolve, reject) => {
-    execFile('pdfsig', [...args, file], { cwd: dir }, (error, stdout, stderr) => {
+function run(args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('pdfsig', args, { cwd }, (error, stdout, stderr) => {
       if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
         reject(
           new Error(
@@ -37,7 +29,39 @@ export async function pdfsig(pdf: Buffer, args: string[] = []): Promise<{ text: 
       resolve(`${stdout}${stderr}`);
     });
   });
-  return { text, dir };
+}
+
+/** Runs pdfsig on the PDF written to a folder of its own (pdfsig reads no standard input). */
+async function inFolder<T>(pdf: Buffer, work: (file: string, dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pdfsig-'));
+  try {
+    const file = path.join(dir, 'signed.pdf');
+    await writeFile(file, pdf);
+    return await work(file, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** What poppler's `pdfsig` says of a PDF's signatures. CI installs poppler-utils (.ci/run). */
+export function pdfsig(pdf: Buffer): Promise<string> {
+  return inFolder(pdf, (file, dir) => run([file], dir));
+}
+
+/**
+ * The certificates (DER) embedded in the PDF's first signature, read from the CMS that
+ * `pdfsig -dump` writes out.
+ */
+export function pdfsigCertificates(pdf: Buffer): Promise<Buffer[]> {
+  return inFolder(pdf, async (file, dir) => {
+    await run(['-dump', file], dir);
+    const cms = await readFile(path.join(dir, 'signed.pdf.sig0'));
+    const message = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(cms.toString('binary')));
+    if (!('certificates' in message)) throw new Error('the signature is not CMS signed data');
+    return message.certificates.map((certificate) =>
+      Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary'),
+    );
+  });
 }
 
 export interface TestP12Options {

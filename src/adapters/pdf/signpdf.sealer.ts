@@ -31,7 +31,8 @@ export async function sealedPdf(doc: PDFDocument, key: SealingKey, at: Date): Pr
     name: 'Facility Ops document seal',
     location: '',
     signingTime: at,
-    signatureLength: CMS_ROOM_BYTES + key.certificateBytes,
+    // In hex digits, two a byte (an odd count would leave the file a byte short).
+    signatureLength: 2 * (CMS_ROOM_BYTES + key.certificateBytes),
     subFilter: SUBFILTER_ADOBE_PKCS7_DETACHED,
     appName: 'Facility Ops',
   });
