@@ -48,6 +48,14 @@ export function pdfsig(pdf: Buffer): Promise<string> {
   return inFolder(pdf, (file, dir) => run([file], dir));
 }
 
+/** A DER value without the zeros after it (the rest of a signature's placeholder). */
+function withoutPadding(der: Buffer): Buffer {
+  const first = der[1];
+  if (first < 0x80) return der.subarray(0, 2 + first);
+  const octets = first & 0x7f;
+  return der.subarray(0, 2 + octets + der.readUIntBE(2, octets));
+}
+
 /**
  * The certificates (DER) embedded in the PDF's first signature, read from the CMS that
  * `pdfsig -dump` writes out.
@@ -55,8 +63,8 @@ export function pdfsig(pdf: Buffer): Promise<string> {
 export function pdfsigCertificates(pdf: Buffer): Promise<Buffer[]> {
   return inFolder(pdf, async (file, dir) => {
     await run(['-dump', file], dir);
-    const cms = await readFile(path.join(dir, 'signed.pdf.sig0'));
-    const message = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(cms.toString('binary')));
+    const dumped = await readFile(path.join(dir, 'signed.pdf.sig0'));
+    const message = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(withoutPadding(dumped).toString('binary')));
     if (!('certificates' in message)) throw new Error('the signature is not CMS signed data');
     return message.certificates.map((certificate) =>
       Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary'),

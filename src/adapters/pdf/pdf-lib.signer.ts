@@ -272,7 +272,7 @@ export class PdfLibSigner implements PdfSigner {
       { size: 10, gap: 8 },
     );
     for (const { label, value } of certificate.details) writer.pair(label, value);
-    writer.pair('Sealing certificate SHA-256', seal.fingerprint);
+    writer.text(`Sealed with the certificate whose SHA-256 is ${seal.fingerprint}`, { size: 9, gap: 2 });
     writer.space(10);
     writer.image(signature, 220, 70, 'The signature as drawn');
     writer.text('Audit trail', { size: 12, bold: true, gap: 2 });
