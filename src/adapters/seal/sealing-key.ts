@@ -121,7 +121,7 @@ export class SealingKey {
       throw new SealingKeyProblem('its private key does not belong to its certificate');
     }
     this.fingerprint = createHash('sha256').update(certificateDer).digest('hex');
-    this.subject = x509.subject.split('\n').reverse().join(', ');
+    this.subject = x509.subject.split('\n').join(', ');
     this.notAfter = new Date(x509.validTo);
     this.certificate = certificateFromDer(certificateDer);
     this.chain = chainDer.map(certificateFromDer);
