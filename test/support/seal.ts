@@ -64,7 +64,9 @@ export function pdfsigCertificates(pdf: Buffer): Promise<Buffer[]> {
   return inFolder(pdf, async (file, dir) => {
     await run(['-dump', file], dir);
     const dumped = await readFile(path.join(dir, 'signed.pdf.sig0'));
-    const message = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(withoutPadding(dumped).toString('binary')));
+    const message = forge.pkcs7.messageFromAsn1(
+      forge.asn1.fromDer(withoutPadding(dumped).toString('binary')),
+    );
     if (!('certificates' in message)) throw new Error('the signature is not CMS signed data');
     return message.certificates.map((certificate) =>
       Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary'),
