@@ -65,6 +65,8 @@ export async function startServer(config: Config, store: Store, io: CliIo): Prom
  * first start), so a kept key the passphrase cannot open refuses to start, and logs its fingerprint.
  */
 async function prepareSeal(services: Services, app: FastifyInstance): Promise<void> {
+  // Gateway mode signs nothing: the upstream serves the signing pages and seals its own files.
+  if (services.upstream) return;
   try {
     const key = await services.seal.current();
     app.log.info(
