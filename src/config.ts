@@ -299,12 +299,14 @@ function operatorSealingKey(env: NodeJS.ProcessEnv, problems: string[]): Sealing
     if (problem) problems.push(`SEAL_P12_FILE: ${file}: ${problem}`);
     return problem ? null : key;
   } catch (error) {
-    if (!(error instanceof SealingKeyProblem)) throw error;
-    problems.push(
-      error.wrongPassphrase
-        ? `SEAL_P12_PASSPHRASE: does not open ${file} (SEAL_P12_FILE)`
-        : `SEAL_P12_FILE: ${file}: ${error.message}`,
-    );
+    if (error instanceof SealingKeyProblem && error.wrongPassphrase) {
+      problems.push(`SEAL_P12_PASSPHRASE: does not open ${file} (SEAL_P12_FILE)`);
+    } else {
+      // Node's own refusals (a certificate it cannot parse, say) say what they found, never the key.
+      const reason =
+        error instanceof SealingKeyProblem ? error.message : `it cannot be used (${String(error)})`;
+      problems.push(`SEAL_P12_FILE: ${file}: ${reason}`);
+    }
     return null;
   }
 }
