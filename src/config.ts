@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { SealSettings } from './adapters/seal/document-seal';
+import { SealingKeyProblem, sealingKeyFromP12, type SealingKey } from './adapters/seal/sealing-key';
 /** Service configuration, parsed once from the environment at start-up. */
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -25,6 +27,8 @@ export interface Config {
   readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
   readonly webhooks: WebhooksConfig;
+  /** How signed PDFs are sealed: the operator's certificate (checked here) or the installation's own. */
+  readonly seal: SealSettings;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
   readonly upstream: UpstreamConfig | null;
 }
@@ -234,6 +238,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
 
   const upstream = upstreamConfig(env, problems, int);
+  const seal: SealSettings = Object.freeze({
+    operatorKey: operatorSealingKey(env, problems),
+    keyPassphrase: env.SEAL_KEY_PASSPHRASE || null,
+    commonName: `Facility Ops document seal (${hostOf(publicBaseUrl)})`,
+  });
+  if (seal.operatorKey && seal.keyPassphrase) {
+    problems.push(
+      "SEAL_KEY_PASSPHRASE: set only without SEAL_P12_FILE (it encrypts the installation's own sealing key)",
+    );
+  }
 
   const config: Config = {
     nodeEnv,
@@ -256,10 +270,50 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,
     webhooks,
+    seal,
     upstream,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * SEAL_P12_FILE opened with SEAL_P12_PASSPHRASE, and checked: a key and its certificate, valid now,
+ * for signing. Null without the file; problems name the setting, never the passphrase.
+ */
+function operatorSealingKey(env: NodeJS.ProcessEnv, problems: string[]): SealingKey | null {
+  const file = env.SEAL_P12_FILE;
+  const passphrase = env.SEAL_P12_PASSPHRASE ?? '';
+  if (!file) {
+    if (passphrase) problems.push('SEAL_P12_PASSPHRASE: set only with SEAL_P12_FILE');
+    return null;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    problems.push(
+      `SEAL_P12_FILE: ${code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`}`,
+    );
+    return null;
+  }
+  try {
+    const key = sealingKeyFromP12(bytes, passphrase);
+    const problem = key.problemAt(new Date());
+    if (problem) problems.push(`SEAL_P12_FILE: ${file}: ${problem}`);
+    return problem ? null : key;
+  } catch (error) {
+    if (error instanceof SealingKeyProblem && error.wrongPassphrase) {
+      problems.push(`SEAL_P12_PASSPHRASE: does not open ${file} (SEAL_P12_FILE)`);
+    } else {
+      // Node's own refusals (a certificate it cannot parse, say) say what they found, never the key.
+      const reason =
+        error instanceof SealingKeyProblem ? error.message : `it cannot be used (${String(error)})`;
+      problems.push(`SEAL_P12_FILE: ${file}: ${reason}`);
+    }
+    return null;
+  }
 }
 
 /** `WEBHOOK_ALLOW_HOSTS`: host names or IP addresses, comma-separated (IPv6 with or without brackets). */
@@ -385,6 +439,15 @@ function readCredentialsFile(file: string, into: Map<string, UpstreamCredentials
         consumerSecret: entry.consumer_secret,
       });
     }
+  }
+}
+
+/** The host (and port) of a URL; the URL itself when it has none. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
   }
 }
 

@@ -1,5 +1,6 @@
 import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
+import { DocumentSeal } from './adapters/seal/document-seal';
 import { TestPaymentGateway } from './adapters/payments/test-gateway';
 import { AuthService } from './auth/auth.service';
 import { CacheMemory } from './caching/cache-memory';
@@ -40,6 +41,7 @@ import { SqlOutboxRepository } from './store/repositories/outbox.repository';
 import { SqlPaymentsRepository } from './store/repositories/payments.repository';
 import { SqlRateAppliedActionsRepository } from './store/repositories/rate-applied-actions.repository';
 import { SqlRateChangesRepository } from './store/repositories/rate-changes.repository';
+import { SqlSealingKeysRepository } from './store/repositories/sealing-keys.repository';
 import { RevisionsRepository } from './store/repositories/revisions.repository';
 import { SqlTenantsRepository } from './store/repositories/tenants.repository';
 import { HttpUpstream, type UpstreamLog } from './upstream/http-upstream';
@@ -74,6 +76,8 @@ export interface Services {
   readonly esign: EsignService;
   /** The public signing page's work: a link's token opens, shows and signs its documents. */
   readonly signing: SigningService;
+  /** The certificate and key that seal signed PDFs, loaded once. */
+  readonly seal: DocumentSeal;
   /** Webhook endpoints of companies, and their deliveries. */
   readonly webhooks: WebhooksService;
   /** Where the delivery worker finds endpoints and their secrets. */
@@ -101,7 +105,13 @@ export function createServices(
   clock: Clock,
   config: Pick<
     Config,
-    'oauthWindowSeconds' | 'publicBaseUrl' | 'esignLinkTtlHours' | 'pageCacheBytes' | 'upstream' | 'webhooks'
+    | 'oauthWindowSeconds'
+    | 'publicBaseUrl'
+    | 'esignLinkTtlHours'
+    | 'pageCacheBytes'
+    | 'upstream'
+    | 'webhooks'
+    | 'seal'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -127,6 +137,7 @@ export function createServices(
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
   const webhookEndpoints = new SqlWebhookEndpointsRepository(db);
+  const seal = new DocumentSeal(new SqlSealingKeysRepository(db), config.seal);
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
     {
@@ -177,13 +188,14 @@ export function createServices(
       documentPdfs,
       facilities,
       outbox,
-      new PdfLibSigner(),
+      new PdfLibSigner(seal),
       clock,
       webhookEvents,
     ),
     webhooks: new WebhooksService(webhookEndpoints, hostResolver, clock, outbox, {
       allowHosts: config.webhooks.allowHosts,
     }),
+    seal,
     webhookEndpoints,
     webhookEvents,
     hostResolver,

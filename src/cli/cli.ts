@@ -6,6 +6,7 @@ import { importCommand } from './import.command';
 import { asksForHelp, COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { migrateCommand } from './migrate.command';
+import { sealCommand } from './seal.command';
 import { seedCommand } from './seed.command';
 import { serveCommand } from './serve.command';
 import { startCommand } from './start.command';
@@ -38,9 +39,12 @@ Commands:
   webhooks replay <delivery id>
                              List, disable, enable an endpoint, make it a new secret (the old one
                              signs too for 24 hours), or send a delivery again.
+  seal show|rotate [--json]  Show the certificate that seals signed PDFs and its SHA-256 fingerprint
+                             (the installation's own is made if there is none yet), or make the
+                             installation's next one, which seals new files from then on.
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
-import, seed, clients and webhooks bring the schema up to date first.
+import, seed, clients, webhooks and seal bring the schema up to date first.
 
 Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db),
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV.
@@ -86,6 +90,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await clientsCommand(config(io), io, rest);
       case 'webhooks':
         return await webhooksCommand(config(io), io, rest);
+      case 'seal':
+        return await sealCommand(config(io), io, rest);
       case 'serve':
         parseCommandArgs(rest, {}, 0);
         return await serveCommand(config(io), io);

@@ -99,6 +99,23 @@ Options:
 
 ${ENVIRONMENT} WEBHOOK_ALLOW_HOSTS (hosts allowed over http and at private addresses).`,
 
+  seal: `Usage: facility-ops seal show [--json]
+       facility-ops seal rotate [--json]
+
+The certificate that seals every signed PDF (docs/documents-and-esign.md#the-seal).
+
+  show     Prints the sealing certificate's subject, SHA-256 fingerprint (as the certificate page
+           of each signed PDF, pdfsig -dump with openssl, and Acrobat show it) and expiry: the
+           operator's (SEAL_P12_FILE), or the installation's own, made now if there is none yet.
+  rotate   Makes the installation's next certificate; new files are sealed with it (running
+           instances take it when restarted). Files sealed before stay valid: each embeds its
+           certificate. With SEAL_P12_FILE, rotate by replacing the file instead.
+
+Options:
+  --json   Print the certificate as one JSON object.
+
+${ENVIRONMENT} SEAL_P12_FILE, SEAL_P12_PASSPHRASE, SEAL_KEY_PASSPHRASE.`,
+
   help: `Usage: facility-ops help [<command>]
 
 Shows the commands, or one command's help (the same as \`facility-ops <command> --help\`).`,

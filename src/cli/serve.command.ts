@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
-import type { Config } from '../config';
+import { colonFingerprint } from '../adapters/seal/sealing-key';
+import { SealSettingError } from '../adapters/seal/document-seal';
+import { ConfigError, type Config } from '../config';
 import { startOutboxWorker } from '../outbox.runtime';
 import { startHousekeeping } from './housekeeping';
 import type { Services } from '../services';
@@ -49,7 +51,39 @@ export async function waitAndStop(server: RunningServer, io: CliIo): Promise<voi
 /** Builds the app over the store and listens on the configured host and port. */
 export async function startServer(config: Config, store: Store, io: CliIo): Promise<RunningServer> {
   const { app, services } = await buildApp({ config, store, logStream: io.logStream });
+  try {
+    await prepareSeal(services, app);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return listen(app, services, config, store);
+}
+
+/**
+ * Loads the key that seals signed PDFs before serving (the installation's own is made on the
+ * first start), so a kept key the passphrase cannot open refuses to start, and logs its fingerprint.
+ */
+async function prepareSeal(services: Services, app: FastifyInstance): Promise<void> {
+  // Gateway mode signs nothing: the upstream serves the signing pages and seals its own files.
+  if (services.upstream) return;
+  try {
+    const key = await services.seal.current();
+    app.log.info(
+      {
+        seal: {
+          origin: key.origin,
+          generation: key.generation,
+          subject: key.subject,
+          sha256: colonFingerprint(key.fingerprint),
+          notAfter: key.notAfter.toISOString(),
+        },
+      },
+      'signed PDFs are sealed with this certificate',
+    );
+  } catch (error) {
+    throw error instanceof SealSettingError ? new ConfigError([error.message]) : error;
+  }
 }
 
 /** Listens with an already built app (tests add routes first) and runs the outbox worker. */

@@ -15,6 +15,7 @@ import * as itemListings from './migrations/20261125150000_item_listings';
 import * as countKeysCarryCounts from './migrations/20261125160000_count_keys_carry_counts';
 import * as monthlyRateChangeCounts from './migrations/20261126120000_monthly_rate_change_counts';
 import * as idempotencyFingerprintV2 from './migrations/20261127120000_idempotency_fingerprint_v2';
+import * as sealingCertificates from './migrations/20261127150000_sealing_certificates';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125160000_count_keys_carry_counts': countKeysCarryCounts,
   '20261126120000_monthly_rate_change_counts': monthlyRateChangeCounts,
   '20261127120000_idempotency_fingerprint_v2': idempotencyFingerprintV2,
+  '20261127150000_sealing_certificates': sealingCertificates,
 };
 
 /** Every migration's name, oldest first. */

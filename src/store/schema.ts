@@ -428,6 +428,17 @@ export interface EsignSignedDocumentsTable {
   pdf: Buffer;
 }
 
+/** The installation's self-signed certificates that seal signed PDFs, newest generation current. */
+export interface SealingCertificatesTable {
+  generation: number;
+  /** SHA-256 of the certificate (DER), lower-case hex. */
+  fingerprint: string;
+  certificate_pem: string;
+  /** PKCS#8 PEM, encrypted with SEAL_KEY_PASSPHRASE when one is set. */
+  private_key_pem: string;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   facilities: FacilitiesTable;
@@ -466,4 +477,5 @@ export interface Database {
   esign_audit_events: EsignAuditEventsTable;
   esign_signed_documents: EsignSignedDocumentsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  sealing_certificates: SealingCertificatesTable;
 }

@@ -9,6 +9,7 @@ import type { EsignRecords, SigningLink } from '../../src/domain/esign/esign.typ
 import { withoutSecrets } from '../../src/domain/outbox/outbox.service';
 import { redactRequestUrl } from '../../src/domain/shared/sensitive';
 import { pdfText } from '../support/pdf-text';
+import { testSealingKey } from '../support/seal';
 import { dataUrl, signaturePng } from '../support/signing';
 
 const TOKEN = 'q'.repeat(43);
@@ -269,7 +270,7 @@ describe('the PDF signer', () => {
       createdAt: new Date('2026-11-20T15:00:00Z'),
     });
     const hash = 'd'.repeat(64);
-    const signed = await new PdfLibSigner().sign(
+    const signed = await new PdfLibSigner({ current: testSealingKey }).sign(
       original,
       {
         signerName: 'Łukasz Żółw 東',

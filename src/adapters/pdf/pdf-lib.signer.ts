@@ -10,7 +10,9 @@ import {
 } from 'pdf-lib';
 import type { PdfSigner, SignaturePlacement, SigningCertificate } from '../../domain/esign/esign.ports';
 import type { SignatureImage } from '../../domain/esign/esign.signature';
+import type { DocumentSeal } from '../seal/document-seal';
 import { printableText } from './pdfkit.renderer';
+import { sealedPdf } from './signpdf.sealer';
 
 const MARGIN = 72;
 const LETTER: [number, number] = [612, 792];
@@ -212,14 +214,18 @@ class CertificateWriter {
 /**
  * The PDF signer port over pdf-lib: the drawn signature, the typed name and the time go in the
  * bottom margin of the original's last page (left of its page number, below its text), and
- * certificate pages with the audit trail and the consent wording are appended.
+ * certificate pages with the audit trail and the consent wording are appended; then the whole file
+ * is sealed with a PDF digital signature (see signpdf.sealer.ts).
  */
 export class PdfLibSigner implements PdfSigner {
+  constructor(private readonly seal: Pick<DocumentSeal, 'current'>) {}
+
   async sign(
     original: Buffer,
     placement: SignaturePlacement,
     certificate: SigningCertificate,
   ): Promise<Buffer> {
+    const seal = await this.seal.current();
     const doc = await PDFDocument.load(original, { updateMetadata: false });
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -266,6 +272,7 @@ export class PdfLibSigner implements PdfSigner {
       { size: 10, gap: 8 },
     );
     for (const { label, value } of certificate.details) writer.pair(label, value);
+    writer.text(`Sealed with the certificate whose SHA-256 is ${seal.fingerprint}`, { size: 9, gap: 2 });
     writer.space(10);
     writer.image(signature, 220, 70, 'The signature as drawn');
     writer.text('Audit trail', { size: 12, bold: true, gap: 2 });
@@ -279,6 +286,6 @@ export class PdfLibSigner implements PdfSigner {
     writer.text('Consent given', { size: 12, bold: true, gap: 2 });
     writer.text(certificate.consent, { size: 8 });
 
-    return Buffer.from(await doc.save());
+    return sealedPdf(doc, seal, new Date());
   }
 }

@@ -89,3 +89,29 @@ export interface SigningCertificate {
 export interface PdfSigner {
   sign(original: Buffer, placement: SignaturePlacement, certificate: SigningCertificate): Promise<Buffer>;
 }
+
+/** One of the installation's own sealing certificates, as kept. */
+export interface StoredSealingKey {
+  /** 1 for the first; each rotation adds one. The newest seals new files. */
+  generation: number;
+  /** SHA-256 of the certificate (DER), lower-case hex. */
+  fingerprint: string;
+  certificatePem: string;
+  /** PKCS#8 PEM, encrypted (`ENCRYPTED PRIVATE KEY`) when a passphrase is configured. */
+  privateKeyPem: string;
+  createdAt: string;
+}
+
+/**
+ * Where the installation's self-signed sealing certificates are kept, shared by every instance on
+ * the database. The private key is read and written only through this pair.
+ */
+export interface SealingKeysRepository {
+  /** The newest generation, if any was made. */
+  readSealingKey(): Promise<StoredSealingKey | undefined>;
+  /**
+   * Inserts `key` unless its generation is taken already (another instance made it first): false
+   * then, and nothing is written.
+   */
+  writeSealingKey(key: StoredSealingKey): Promise<boolean>;
+}
