@@ -1,10 +1,12 @@
 import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { TestPaymentGateway } from './adapters/payments/test-gateway';
-import { AuthService } from './auth/auth.service';
+import { secretBoxFor } from './adapters/secrets/aes-gcm.secret-box';
+import { AuthService, type AuthLog } from './auth/auth.service';
 import { CacheMemory } from './caching/cache-memory';
 import { PageCache } from './caching/page-cache';
 import type { Clock } from './domain/shared/clock';
+import type { SecretBox } from './domain/shared/secret-box';
 import type { Config } from './config';
 import { DocumentsService } from './domain/documents/documents.service';
 import { EsignService } from './domain/esign/esign.service';
@@ -54,6 +56,8 @@ import { SqlWebhookEndpointsRepository } from './store/repositories/webhooks.rep
 export interface Services {
   readonly store: Store;
   readonly clock: Clock;
+  /** Seals and opens the secrets the store keeps (SECRETS_KEY), or keeps them in clear. */
+  readonly secrets: SecretBox;
   readonly auth: AuthService;
   readonly facilities: FacilitiesService;
   readonly flippers: FlippersService;
@@ -101,7 +105,13 @@ export function createServices(
   clock: Clock,
   config: Pick<
     Config,
-    'oauthWindowSeconds' | 'publicBaseUrl' | 'esignLinkTtlHours' | 'pageCacheBytes' | 'upstream' | 'webhooks'
+    | 'oauthWindowSeconds'
+    | 'publicBaseUrl'
+    | 'esignLinkTtlHours'
+    | 'pageCacheBytes'
+    | 'upstream'
+    | 'webhooks'
+    | 'secrets'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -110,9 +120,12 @@ export function createServices(
     paymentGateway?: PaymentGateway;
     /** Where gateway mode says why an upstream call failed. */
     upstreamLog?: UpstreamLog;
+    /** Where a stored secret that cannot be opened is reported (naming its row, never a secret). */
+    secretsLog?: AuthLog;
   } = {},
 ): Services {
   const db = store.db;
+  const secrets = secretBoxFor(config.secrets);
   // Tenants and units are looked up by several areas; one repository serves them all.
   const people = new SqlTenantsRepository(db);
   const pdfs = new PdfkitRenderer();
@@ -126,7 +139,7 @@ export function createServices(
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
-  const webhookEndpoints = new SqlWebhookEndpointsRepository(db);
+  const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets);
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
     {
@@ -138,7 +151,13 @@ export function createServices(
   return {
     store,
     clock,
-    auth: new AuthService(new SqlClientsRepository(db), clock, config.oauthWindowSeconds),
+    secrets,
+    auth: new AuthService(
+      new SqlClientsRepository(db, secrets),
+      clock,
+      config.oauthWindowSeconds,
+      options.secretsLog,
+    ),
     facilities,
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),

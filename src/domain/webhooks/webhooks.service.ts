@@ -14,6 +14,7 @@ import {
   normalizeHost,
 } from './webhooks.addresses';
 import type { HostResolver, WebhookEndpointsRepository } from './webhooks.ports';
+import { SecretUnreadable } from '../shared/secret-box';
 import { newWebhookSecret } from './webhooks.signature';
 import {
   isWebhookEventType,
@@ -125,7 +126,7 @@ export class WebhooksService {
 
   /** The company's endpoints, oldest first. */
   async endpointsOfCompany(companyId: string): Promise<WebhookEndpoint[]> {
-    return (await this.repository.ofCompany(companyId)).map(publicEndpoint);
+    return this.repository.ofCompany(companyId);
   }
 
   /** The endpoint, when it exists and is in scope; NOT_FOUND otherwise (another company's too). */
@@ -220,9 +221,22 @@ export class WebhooksService {
   }
 
   private async stored(scope: EndpointScope, id: string, path: Path): Promise<StoredWebhookEndpoint> {
-    const endpoint = isUuid(id) ? await this.repository.find(normalizeId(id)) : undefined;
+    const endpoint = isUuid(id) ? await this.findOpened(normalizeId(id), path) : undefined;
     if (!endpoint || !inScope(scope, endpoint)) throw DomainError.notFound(path, 'webhook endpoint', id);
     return endpoint;
+  }
+
+  /** The endpoint with its secrets; one whose stored secret cannot be opened fails the action, not the service. */
+  private async findOpened(id: string, path: Path): Promise<StoredWebhookEndpoint | undefined> {
+    try {
+      return await this.repository.find(id);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      throw DomainError.actionFailed(
+        path,
+        "the endpoint's signing secret cannot be read by the service; ask its operator",
+      );
+    }
   }
 
   /** The URL's shape: absolute http(s), no credentials or fragment, https unless the host is allowed. */

@@ -5,6 +5,8 @@ import { rateChangeListing } from '../../domain/rate-changes/rate-change-listing
 import { ITEM_COLUMNS, itemOf, type ItemArray } from '../repositories/invoiceable-items.repository';
 import { centsToAmount } from '../../domain/shared/money';
 import { LISTING_SOURCE, listingOfRow } from '../repositories/rate-changes.repository';
+import { consumerSecretPlace } from '../repositories/clients.repository';
+import type { SecretBox } from '../../domain/shared/secret-box';
 import type { WriteStep } from './bulk-writer';
 import type { Dataset } from './dataset.types';
 import { storedInstant } from './import.check';
@@ -33,6 +35,7 @@ export function planWrites(
   data: Dataset,
   resolved: ResolvedReferences,
   now: string,
+  secrets?: SecretBox,
 ): { steps: WriteStep[]; counts: ImportCounts } {
   const steps: WriteStep[] = [];
   const counts: ImportCounts = {};
@@ -481,7 +484,9 @@ export function planWrites(
     'client_applications',
     ['id', 'company_id', 'name', 'consumer_key', 'consumer_secret', 'created_at'],
     clients.map((c) => {
-      return [lower(c.id), lower(c.company_id), c.name, c.consumer_key, c.consumer_secret, now];
+      const id = lower(c.id);
+      const secret = secrets ? secrets.seal(c.consumer_secret, consumerSecretPlace(id)) : c.consumer_secret;
+      return [id, lower(c.company_id), c.name, c.consumer_key, secret, now];
     }),
   );
   const tokens = clients
