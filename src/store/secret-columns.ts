@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { SecretUnreadable, type SecretBox, type SecretPlace } from '../domain/shared/secret-box';
 import type { Db } from './database';
+import { isPostgres } from './dialect';
 
 /** A column holding secrets sealed by the secret box, each bound to its row by the row's `id`. */
 export interface SecretColumn {
@@ -50,6 +51,26 @@ const MAX_PASSES = 5;
 export async function resealSecrets(db: Db, box: SecretBox, which: 'clear' | 'every'): Promise<ResealCounts> {
   const counts: ResealCounts = Object.fromEntries(SECRET_COLUMNS.map((c) => [`${c.table}.${c.column}`, 0]));
   if (box.currentKeyId === null) return counts;
+  const sqlite = !isPostgres(db);
+  // SQLite keeps the bytes of replaced values in free space and in the WAL; zero them as they go.
+  if (sqlite) await sql`pragma secure_delete = on`.execute(db);
+  try {
+    await resealPasses(db, box, which, counts);
+  } finally {
+    if (sqlite) {
+      await sql`pragma secure_delete = off`.execute(db);
+      await sql`pragma wal_checkpoint(truncate)`.execute(db);
+    }
+  }
+  return counts;
+}
+
+async function resealPasses(
+  db: Db,
+  box: SecretBox,
+  which: 'clear' | 'every',
+  counts: ResealCounts,
+): Promise<void> {
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const candidates = (await storedSecrets(db)).filter(
       ({ stored }) => box.needsReseal(stored) && (which === 'every' || !stored.startsWith('enc:')),
@@ -63,7 +84,6 @@ export async function resealSecrets(db: Db, box: SecretBox, which: 'clear' | 'ev
       counts[`${place.table}.${place.column}`] += Number(result.numAffectedRows ?? 0);
     }
   }
-  return counts;
 }
 
 /** Every candidate opened, or a refusal naming each that cannot be. */

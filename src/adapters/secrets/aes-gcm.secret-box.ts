@@ -155,7 +155,7 @@ export class ClearSecretBox implements SecretBox {
 
   constructor(readonly storage: Exclude<SecretStorage, 'encrypted'> = 'clear') {}
 
-  seal(plain: string): string {
+  seal(plain: string, _place?: SecretPlace): string {
     return plain;
   }
 
@@ -168,7 +168,7 @@ export class ClearSecretBox implements SecretBox {
     );
   }
 
-  needsReseal(): boolean {
+  needsReseal(_stored?: string): boolean {
     return false;
   }
 }
