@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import {
   AesGcmSecretBox,
   ClearSecretBox,
@@ -98,7 +99,7 @@ describe('the secret box (AES-256-GCM)', () => {
 
   it('never shows its keys when inspected or serialized', () => {
     const keys = new SecretKeys([key1, key2]);
-    const shown = `${JSON.stringify(keys)} ${require('node:util').inspect(keys)} ${require('node:util').inspect(box, { depth: 5 })}`;
+    const shown = `${JSON.stringify(keys)} ${inspect(keys)} ${inspect(box, { depth: 5 })}`;
     for (const key of [key1, key2]) {
       expect(shown).not.toContain(b64(key));
       expect(shown).not.toContain(key.toString('hex'));
