@@ -18,6 +18,8 @@ export interface WebhookEndpointsRepository {
   insert(endpoint: StoredWebhookEndpoint): Promise<void>;
   /** The endpoint with its secrets opened; throws `SecretUnreadable` when a stored secret cannot be. */
   find(id: string): Promise<StoredWebhookEndpoint | undefined>;
+  /** The endpoint as callers see it (its secrets are not read). */
+  findEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
   /** The company's endpoints, oldest first (their secrets are not read). */
   ofCompany(companyId: string): Promise<WebhookEndpoint[]>;
   countOfCompany(companyId: string): Promise<number>;

@@ -131,24 +131,24 @@ export class WebhooksService {
 
   /** The endpoint, when it exists and is in scope; NOT_FOUND otherwise (another company's too). */
   async endpointFor(scope: EndpointScope, id: string, path: Path = ['id']): Promise<WebhookEndpoint> {
-    return publicEndpoint(await this.stored(scope, id, path));
+    return this.scoped(scope, id, path);
   }
 
   /** Stops deliveries to the endpoint; deliveries due meanwhile fail and can be replayed later. */
   async disable(scope: EndpointScope, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.stored(scope, id, ['id']);
-    if (endpoint.disabledAt) return publicEndpoint(endpoint);
+    const endpoint = await this.scoped(scope, id, ['id']);
+    if (endpoint.disabledAt) return endpoint;
     const at = toStoredInstant(this.clock.now());
     await this.repository.setDisabled(endpoint.id, at, 'manual');
-    return publicEndpoint({ ...endpoint, disabledAt: at, disabledReason: 'manual' });
+    return { ...endpoint, disabledAt: at, disabledReason: 'manual' };
   }
 
   /** Delivers to the endpoint again (also one the service disabled for failing), its failures forgotten. */
   async enable(scope: EndpointScope, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.stored(scope, id, ['id']);
-    if (!endpoint.disabledAt && !endpoint.failingSince) return publicEndpoint(endpoint);
+    const endpoint = await this.scoped(scope, id, ['id']);
+    if (!endpoint.disabledAt && !endpoint.failingSince) return endpoint;
     await this.repository.setDisabled(endpoint.id, null, null);
-    return publicEndpoint({ ...endpoint, disabledAt: null, disabledReason: null, failingSince: null });
+    return { ...endpoint, disabledAt: null, disabledReason: null, failingSince: null };
   }
 
   /**
@@ -156,7 +156,7 @@ export class WebhooksService {
    * delivery carries both signatures), so a receiver can switch without missing one.
    */
   async rotateSecret(scope: EndpointScope, id: string): Promise<EndpointWithSecret> {
-    const endpoint = await this.stored(scope, id, ['id']);
+    const endpoint = await this.withSecrets(await this.scoped(scope, id, ['id']), ['id']);
     const now = this.clock.now();
     const rotatedAt = toStoredInstant(now);
     const previousExpiresAt = toStoredInstant(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS));
@@ -202,7 +202,7 @@ export class WebhooksService {
     const delivery = isUuid(messageId)
       ? await this.repository.findDelivery(normalizeId(messageId))
       : undefined;
-    const endpoint = delivery ? await this.repository.find(delivery.endpointId) : undefined;
+    const endpoint = delivery ? await this.repository.findEndpoint(delivery.endpointId) : undefined;
     if (!delivery || !endpoint || !inScope(scope, endpoint)) {
       throw DomainError.notFound(['id'], 'webhook delivery', messageId);
     }
@@ -220,16 +220,19 @@ export class WebhooksService {
     return (await this.repository.findDelivery(delivery.id)) ?? delivery;
   }
 
-  private async stored(scope: EndpointScope, id: string, path: Path): Promise<StoredWebhookEndpoint> {
-    const endpoint = isUuid(id) ? await this.findOpened(normalizeId(id), path) : undefined;
+  /** The endpoint (its secrets not read), when it exists and is in scope; NOT_FOUND otherwise. */
+  private async scoped(scope: EndpointScope, id: string, path: Path): Promise<WebhookEndpoint> {
+    const endpoint = isUuid(id) ? await this.repository.findEndpoint(normalizeId(id)) : undefined;
     if (!endpoint || !inScope(scope, endpoint)) throw DomainError.notFound(path, 'webhook endpoint', id);
     return endpoint;
   }
 
   /** The endpoint with its secrets; one whose stored secret cannot be opened fails the action, not the service. */
-  private async findOpened(id: string, path: Path): Promise<StoredWebhookEndpoint | undefined> {
+  private async withSecrets(endpoint: WebhookEndpoint, path: Path): Promise<StoredWebhookEndpoint> {
     try {
-      return await this.repository.find(id);
+      const stored = await this.repository.find(endpoint.id);
+      if (!stored) throw DomainError.notFound(path, 'webhook endpoint', endpoint.id);
+      return stored;
     } catch (error) {
       if (!(error instanceof SecretUnreadable)) throw error;
       throw DomainError.actionFailed(
@@ -307,7 +310,7 @@ export class WebhooksService {
   }
 }
 
-function inScope(scope: EndpointScope, endpoint: StoredWebhookEndpoint): boolean {
+function inScope(scope: EndpointScope, endpoint: WebhookEndpoint): boolean {
   return scope === 'operator' || scope.companyId === endpoint.companyId;
 }
 

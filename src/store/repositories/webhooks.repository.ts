@@ -128,6 +128,15 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
     return row && this.storedEndpoint(row);
   }
 
+  async findEndpoint(id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && endpointRowToEndpoint(row);
+  }
+
   async ofCompany(companyId: string): Promise<WebhookEndpoint[]> {
     const rows = await this.db
       .selectFrom('webhook_endpoints')
