@@ -9,13 +9,13 @@ import { buildApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { FixedClock } from '../../src/domain/shared/clock';
 import { createOutboxWorker } from '../../src/outbox.runtime';
-import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DatasetError, importDataset } from '../../src/store/dataset/dataset.import';
 import type { DatasetClientApplication } from '../../src/store/dataset/dataset.types';
 import { openStore, type Store } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
 import { resealSecrets, secretsByKey } from '../../src/store/secret-columns';
 import { POSTGRES_URL } from '../support/dialects';
-import { buildTenant, buildWorld, worldDataset, type World } from '../support/factories';
+import { buildClient, buildTenant, buildWorld, worldDataset, type World } from '../support/factories';
 import { createTestStore, describeEachDialect, type Dialect } from '../support/harness';
 import { oauthHeader } from '../support/http';
 import { startReceiver, verifyDelivery, type TestReceiver } from '../webhooks/receiver';
@@ -250,6 +250,35 @@ describeEachDialect('secrets at rest', (dialect: Dialect) => {
     for (const secret of sealedAtFirstStart) {
       expect(verifyDelivery(secret, delivered('before')[0])).toMatchObject({ type: 'note.created' });
     }
+  });
+
+  it('import seals the consumer secrets it loads under the key, and refuses a value already encrypted', async () => {
+    const app = await start(keyed());
+    const imported = buildClient({ company_id: world.company.id, name: 'Imported' });
+    await importDataset(db.store, { version: 1, client_applications: [imported] }, { secrets: boxOf(K1) });
+    secrets.push(imported.consumer_secret);
+    const row = await db.store.db
+      .selectFrom('client_applications')
+      .select('consumer_secret')
+      .where('id', '=', imported.id)
+      .executeTakeFirstOrThrow();
+    expect(row.consumer_secret.startsWith(`enc:v1:${keyIdOf(K1)}:`)).toBe(true);
+    expect((await signedGet(app, imported, flippers)).statusCode).toBe(200);
+
+    const copied = buildClient({ company_id: world.company.id, consumer_secret: row.consumer_secret });
+    const refused = await importDataset(db.store, { version: 1, client_applications: [copied] }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(DatasetError);
+    expect((refused as DatasetError).problems).toEqual([
+      'client_applications[0].consumer_secret: an encrypted value (enc:...) is not a secret; give the secret itself',
+    ]);
+    const written = await db.store.db
+      .selectFrom('client_applications')
+      .select('id')
+      .where('id', '=', copied.id)
+      .executeTakeFirst();
+    expect(written).toBeUndefined();
   });
 
   it('a secret copied from another row, or altered, refuses the request in the envelope and logs the row, never the secret', async () => {
