@@ -50,12 +50,27 @@ const MAX_PASSES = 5;
  */
 export async function resealSecrets(db: Db, box: SecretBox, which: 'clear' | 'every'): Promise<ResealCounts> {
   const counts: ResealCounts = Object.fromEntries(SECRET_COLUMNS.map((c) => [`${c.table}.${c.column}`, 0]));
-  if (box.currentKeyId === null) return counts;
+  const currentKeyId = box.currentKeyId;
+  if (currentKeyId === null) return counts;
+  const due = async () =>
+    (await storedSecrets(db, which === 'clear' ? 'clear' : { notUnder: currentKeyId })).filter(({ stored }) =>
+      box.needsReseal(stored),
+    );
+  let pending = await due();
+  if (pending.length === 0) return counts;
   const sqlite = !isPostgres(db);
   // SQLite keeps the bytes of replaced values in free space and in the WAL; zero them as they go.
   if (sqlite) await sql`pragma secure_delete = on`.execute(db);
   try {
-    await resealPasses(db, box, which, counts);
+    for (let pass = 0; pass < MAX_PASSES && pending.length > 0; pass++) {
+      for (const { place, stored, plain } of openAll(box, pending)) {
+        const result =
+          await sql`update ${sql.table(place.table)} set ${sql.ref(place.column)} = ${box.seal(plain, place)}
+          where id = ${place.rowId} and ${sql.ref(place.column)} = ${stored}`.execute(db);
+        counts[`${place.table}.${place.column}`] += Number(result.numAffectedRows ?? 0);
+      }
+      pending = await due();
+    }
   } finally {
     if (sqlite) {
       await sql`pragma secure_delete = off`.execute(db);
@@ -63,27 +78,6 @@ export async function resealSecrets(db: Db, box: SecretBox, which: 'clear' | 'ev
     }
   }
   return counts;
-}
-
-async function resealPasses(
-  db: Db,
-  box: SecretBox,
-  which: 'clear' | 'every',
-  counts: ResealCounts,
-): Promise<void> {
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const candidates = (await storedSecrets(db)).filter(
-      ({ stored }) => box.needsReseal(stored) && (which === 'every' || !stored.startsWith('enc:')),
-    );
-    if (candidates.length === 0) break;
-    const opened = openAll(box, candidates);
-    for (const { place, stored, plain } of opened) {
-      const result =
-        await sql`update ${sql.table(place.table)} set ${sql.ref(place.column)} = ${box.seal(plain, place)}
-        where id = ${place.rowId} and ${sql.ref(place.column)} = ${stored}`.execute(db);
-      counts[`${place.table}.${place.column}`] += Number(result.numAffectedRows ?? 0);
-    }
-  }
 }
 
 /** Every candidate opened, or a refusal naming each that cannot be. */
@@ -102,14 +96,27 @@ function openAll(box: SecretBox, values: StoredValue[]): Array<StoredValue & { p
   return opened;
 }
 
-/** Every stored secret (null columns left out), page by page. */
-export async function storedSecrets(db: Db): Promise<StoredValue[]> {
+/**
+ * The stored secrets (null columns left out), page by page: all of them, those in `clear`, or those
+ * not sealed under one key.
+ */
+export async function storedSecrets(
+  db: Db,
+  which: 'all' | 'clear' | { notUnder: string } = 'all',
+): Promise<StoredValue[]> {
   const values: StoredValue[] = [];
   for (const { table, column } of SECRET_COLUMNS) {
+    const value = sql.ref(column);
+    const only =
+      which === 'all'
+        ? sql``
+        : which === 'clear'
+          ? startsOtherwise(value, 'enc:')
+          : startsOtherwise(value, `enc:v1:${which.notUnder}:`);
     let after = '';
     for (;;) {
-      const { rows } = await sql<{ id: string; value: string }>`select id, ${sql.ref(column)} as value
-        from ${sql.table(table)} where ${sql.ref(column)} is not null and id > ${after}
+      const { rows } = await sql<{ id: string; value: string }>`select id, ${value} as value
+        from ${sql.table(table)} where ${value} is not null ${only} and id > ${after}
         order by id limit ${sql.lit(PAGE)}`.execute(db);
       for (const row of rows) values.push({ place: { table, column, rowId: row.id }, stored: row.value });
       if (rows.length < PAGE) break;
@@ -117,6 +124,11 @@ export async function storedSecrets(db: Db): Promise<StoredValue[]> {
     }
   }
   return values;
+}
+
+/** `value` does not start with `prefix`, compared exactly (LIKE ignores case on SQLite). */
+function startsOtherwise(value: ReturnType<typeof sql.ref>, prefix: string) {
+  return sql`and substr(${value}, 1, ${sql.lit(prefix.length)}) <> ${prefix}`;
 }
 
 /** How many stored secrets are in clear and under each key id, by `table.column`. */
