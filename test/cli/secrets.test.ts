@@ -6,7 +6,10 @@ import { keyIdOf } from '../../src/adapters/secrets/aes-gcm.secret-box';
 import { runCli } from '../../src/cli/cli';
 import { ConfigError, loadConfig } from '../../src/config';
 import type { DatasetClientApplication } from '../../src/store/dataset/dataset.types';
+import { Client } from 'pg';
+import { POSTGRES_URL } from '../support/dialects';
 import { buildWorld, worldDataset, type World } from '../support/factories';
+import { itOnPostgres } from '../support/harness';
 import { listenOnLoopback, startGateway } from '../support/gateway';
 import { createTestApp, oauthHeader } from '../support/http';
 import { tempDir, testIo } from './cli-support';
@@ -171,6 +174,92 @@ describe('facility-ops secrets (SQLite file)', () => {
     expect(keyless.code).toBe(1);
     expect(keyless.err).toContain('secrets rotate-key: needs a key: set SECRETS_KEY or SECRETS_KEY_FILE');
   });
+});
+
+describe('facility-ops secrets on PostgreSQL: two instances through a rotation', () => {
+  const schema = `t_secrets_${randomBytes(5).toString('hex')}`;
+  const databaseUrl = `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const world = buildWorld();
+  let remove = () => undefined as void;
+
+  async function admin(statement: string) {
+    const client = new Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
+  afterAll(async () => {
+    remove();
+    await admin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+  });
+
+  async function run(argv: string[], env: Record<string, string> = {}) {
+    const t = testIo({ DATABASE_URL: databaseUrl, ...env });
+    const code = await runCli(argv, t.io);
+    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
+  }
+
+  async function serve(env: Record<string, string>) {
+    const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0', ...env });
+    const running = runCli(['serve'], t.io);
+    const url = (await t.line(/^facility-ops listening on /)).split(' ').pop()!;
+    return {
+      url,
+      out: t.out,
+      stop: async () => {
+        t.stop();
+        expect(await running).toBe(0);
+      },
+    };
+  }
+
+  itOnPostgres(
+    'both instances answer before, during and after rotate-key; two first starts seal each value once',
+    async () => {
+      await admin(`create schema ${schema}`);
+      const temp = tempDir();
+      remove = temp.remove;
+      const file = path.join(temp.dir, 'world.json');
+      fs.writeFileSync(file, JSON.stringify(worldDataset(world)));
+      expect((await run(['import', file])).code).toBe(0);
+      const flippers = `/v1/${world.facility.id}/flippers`;
+
+      // Two instances started together with the first key: the two clear secrets are sealed once.
+      const [a, b] = await Promise.all([serve({ SECRETS_KEY: K1 }), serve({ SECRETS_KEY: K1 })]);
+      const sealed = [...a.out, ...b.out].filter((line) => line.startsWith('secrets at rest: sealed'));
+      expect(sealed.join('\n')).toMatch(/^secrets at rest: sealed (1|2) stored secrets? that were in clear/);
+      expect(sealed.map((line) => Number(line.split(' ')[4])).reduce((x, y) => x + y, 0)).toBe(2);
+      await Promise.all([a.stop(), b.stop()]);
+
+      // The change-over: both given the new key and the old one; rotate-key while both answer.
+      const changeOver = { SECRETS_KEY: K2, SECRETS_KEY_PREVIOUS: K1 };
+      const servers = await Promise.all([serve(changeOver), serve(changeOver)]);
+      const statuses: number[] = [];
+      let rotating = true;
+      const traffic = (async () => {
+        while (rotating || statuses.length < 10) {
+          for (const server of servers) statuses.push(await signedGet(server.url, world.client, flippers));
+        }
+      })();
+      const rotated = await run(['secrets', 'rotate-key'], changeOver);
+      rotating = false;
+      await traffic;
+      expect(rotated.code).toBe(0);
+      expect(rotated.out).toContain(`secrets rotate-key: 2 stored secrets sealed again under key ${id(K2)}`);
+      expect(new Set(statuses)).toEqual(new Set([200]));
+      await Promise.all(servers.map((server) => server.stop()));
+
+      expect((await run(['secrets', 'status'], { SECRETS_KEY: K2 })).out).toContain(
+        `  client_applications.consumer_secret: 2 under ${id(K2)}`,
+      );
+      const newOnly = await serve({ SECRETS_KEY: K2 });
+      expect(await signedGet(newOnly.url, world.client, flippers)).toBe(200);
+      await newOnly.stop();
+    },
+  );
 });
 
 describe('facility-ops secrets encrypt: sealed upstream credentials of gateway mode', () => {
