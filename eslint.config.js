@@ -69,7 +69,8 @@ const ELEMENTS = [
 /** What each kind may import, besides itself. */
 const MAY_IMPORT = {
   domain: [],
-  settings: ['domain'],
+  // Configuration checks operator-given keys and certificates with the adapters that use them.
+  settings: ['domain', 'adapters'],
   auth: ['domain'],
   presenters: ['domain'],
   caching: ['domain'],

@@ -287,6 +287,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     paymentGateway: options.paymentGateway,
     hostResolver: options.hostResolver,
     upstreamLog: (details, message) => logger.warn(details, message),
+    secretsLog: { error: (details, message) => logger.error(details, message) },
   });
   const edge: EdgeContext = {
     routes: new KnownRoutes(),

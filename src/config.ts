@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import type { SealSettings } from './adapters/seal/document-seal';
 import { SealingKeyProblem, sealingKeyFromP12, type SealingKey } from './adapters/seal/sealing-key';
+import { parseSecretKey, secretBoxFor, SecretKeys } from './adapters/secrets/aes-gcm.secret-box';
+import {
+  SecretUnreadable,
+  type SecretBox,
+  type SecretPlace,
+  type SecretStorage,
+} from './domain/shared/secret-box';
 /** Service configuration, parsed once from the environment at start-up. */
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -31,7 +38,19 @@ export interface Config {
   readonly seal: SealSettings;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
   readonly upstream: UpstreamConfig | null;
+  /** How stored secrets are kept: SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS. */
+  readonly secrets: SecretsConfig;
 }
+
+/** Secrets at rest (consumer secrets, webhook secrets): sealed under the operator's keys, or clear. */
+export interface SecretsConfig {
+  readonly storage: SecretStorage;
+  /** The current key first, then the previous ones; null in clear storage. */
+  readonly keys: SecretKeys | null;
+}
+
+/** The value of SECRETS_KEY by which an operator chooses clear storage in production. */
+export const CLEAR_SECRETS_CHOICE = 'none-i-accept-clear-secrets';
 
 /** One company's OAuth 1.0 consumer credentials at the upstream. */
 export interface UpstreamCredentials {
@@ -237,7 +256,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyConcurrency: webhookCompanyConcurrency,
   });
 
-  const upstream = upstreamConfig(env, problems, int);
   const seal: SealSettings = Object.freeze({
     operatorKey: operatorSealingKey(env, problems),
     keyPassphrase: env.SEAL_KEY_PASSPHRASE || null,
@@ -248,6 +266,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "SEAL_KEY_PASSPHRASE: set only without SEAL_P12_FILE (it encrypts the installation's own sealing key)",
     );
   }
+  const secrets = secretsConfig(env, nodeEnv, problems);
+  const upstream = upstreamConfig(env, problems, int, secretBoxFor(secrets));
 
   const config: Config = {
     nodeEnv,
@@ -272,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks,
     seal,
     upstream,
+    secrets,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -337,6 +358,98 @@ function readHostList(raw: string | undefined, problems: string[]): string[] {
   return hosts;
 }
 
+/**
+ * SECRETS_KEY or SECRETS_KEY_FILE (one key per line: the current one first, then previous ones),
+ * plus SECRETS_KEY_PREVIOUS (keys separated by commas or spaces). A problem names the setting and
+ * what is wrong, never the value.
+ */
+function secretsConfig(
+  env: NodeJS.ProcessEnv,
+  nodeEnv: Config['nodeEnv'],
+  problems: string[],
+): SecretsConfig {
+  const raw = env.SECRETS_KEY || undefined;
+  const file = env.SECRETS_KEY_FILE || undefined;
+  const previous = env.SECRETS_KEY_PREVIOUS?.trim() || undefined;
+  if (raw && file) problems.push('SECRETS_KEY and SECRETS_KEY_FILE: set one, not both');
+  if (raw === CLEAR_SECRETS_CHOICE) {
+    if (previous)
+      problems.push(`SECRETS_KEY_PREVIOUS: set only with a key, not with ${CLEAR_SECRETS_CHOICE}`);
+    return { storage: 'clear-chosen', keys: null };
+  }
+  const keys: Buffer[] = [];
+  const take = (name: string, text: string) => {
+    const parsed = parseSecretKey(text);
+    if (typeof parsed === 'string') problems.push(`${name}: ${parsed}`);
+    else keys.push(parsed);
+  };
+  if (raw) take('SECRETS_KEY', raw);
+  if (file && !raw) {
+    const lines = readKeyFile(file, problems);
+    if (lines?.length === 0) problems.push(`SECRETS_KEY_FILE: ${file} holds no key`);
+    lines?.forEach((line, index) => take(`SECRETS_KEY_FILE: ${file} key ${index + 1}`, line));
+  }
+  if (previous) {
+    if (!raw && !file) problems.push('SECRETS_KEY_PREVIOUS: set only with SECRETS_KEY or SECRETS_KEY_FILE');
+    else
+      previous.split(/[\s,]+/).forEach((text, index) => take(`SECRETS_KEY_PREVIOUS: key ${index + 1}`, text));
+  }
+  if (!raw && !file && nodeEnv === 'production') {
+    problems.push(
+      `SECRETS_KEY: production keeps stored secrets encrypted: set SECRETS_KEY or SECRETS_KEY_FILE (32 random bytes in base64: openssl rand -base64 32), or SECRETS_KEY=${CLEAR_SECRETS_CHOICE} to keep them in clear`,
+    );
+  }
+  if (keys.length === 0 || problems.some((p) => p.startsWith('SECRETS_')))
+    return { storage: 'clear', keys: null };
+  return { storage: 'encrypted', keys: new SecretKeys(keys) };
+}
+
+/** The keys of a key file, one a line (blank lines and `#` comments skipped); null when unreadable. */
+function readKeyFile(file: string, problems: string[]): string[] | null {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    problems.push(
+      `SECRETS_KEY_FILE: ${code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`}`,
+    );
+    return null;
+  }
+}
+
+/**
+ * Where an upstream consumer secret lives, for the secret box: the company's entry of
+ * UPSTREAM_CREDENTIALS_FILE, or (`null`) UPSTREAM_CONSUMER_SECRET.
+ */
+export function upstreamSecretPlace(companyId: string | null): SecretPlace {
+  return {
+    table: 'upstream_credentials',
+    column: 'consumer_secret',
+    rowId: companyId === null ? 'default' : companyId.toLowerCase(),
+  };
+}
+
+/** An upstream secret as given, opened when sealed (`enc:v1:...`); null, with a problem, when it cannot be. */
+function openUpstreamSecret(
+  value: string,
+  place: SecretPlace,
+  setting: string,
+  box: SecretBox,
+  problems: string[],
+): string | null {
+  try {
+    return box.open(value, place);
+  } catch (error) {
+    if (!(error instanceof SecretUnreadable)) throw error;
+    problems.push(`${setting}: the consumer secret cannot be read (${error.reason})`);
+    return null;
+  }
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The gateway settings, problems collected with the rest; null without UPSTREAM_URL. */
@@ -344,6 +457,7 @@ function upstreamConfig(
   env: NodeJS.ProcessEnv,
   problems: string[],
   int: (name: string, fallback: number, min: number, max: number) => number,
+  box: SecretBox,
 ): UpstreamConfig | null {
   const raw = env.UPSTREAM_URL;
   const file = env.UPSTREAM_CREDENTIALS_FILE;
@@ -374,13 +488,20 @@ function upstreamConfig(
     problems.push('UPSTREAM_URL: give the base URL, without /v1 (the gateway adds each path)');
 
   const credentialsByCompany = new Map<string, UpstreamCredentials>();
-  if (file) readCredentialsFile(file, credentialsByCompany, problems);
+  if (file) readCredentialsFile(file, credentialsByCompany, problems, box);
   let defaultCredentials: UpstreamCredentials | null = null;
   if (key || secret) {
     if (!key || !secret) {
       problems.push('UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET: set both or neither');
     } else {
-      defaultCredentials = { consumerKey: key, consumerSecret: secret };
+      const opened = openUpstreamSecret(
+        secret,
+        upstreamSecretPlace(null),
+        'UPSTREAM_CONSUMER_SECRET',
+        box,
+        problems,
+      );
+      if (opened !== null) defaultCredentials = { consumerKey: key, consumerSecret: opened };
     }
   }
   if (!file && !key && !secret) {
@@ -401,7 +522,12 @@ function upstreamConfig(
 }
 
 /** `{ "<company id>": { "consumer_key": "...", "consumer_secret": "..." } }`; secrets never in a problem. */
-function readCredentialsFile(file: string, into: Map<string, UpstreamCredentials>, problems: string[]): void {
+function readCredentialsFile(
+  file: string,
+  into: Map<string, UpstreamCredentials>,
+  problems: string[],
+  box: SecretBox,
+): void {
   let parsed: unknown;
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -434,10 +560,15 @@ function readCredentialsFile(file: string, into: Map<string, UpstreamCredentials
         `UPSTREAM_CREDENTIALS_FILE: ${companyId}: expected {"consumer_key": "...", "consumer_secret": "..."}`,
       );
     } else {
-      into.set(companyId.toLowerCase(), {
-        consumerKey: entry.consumer_key,
-        consumerSecret: entry.consumer_secret,
-      });
+      const secret = openUpstreamSecret(
+        entry.consumer_secret,
+        upstreamSecretPlace(companyId),
+        `UPSTREAM_CREDENTIALS_FILE: ${companyId}`,
+        box,
+        problems,
+      );
+      if (secret !== null)
+        into.set(companyId.toLowerCase(), { consumerKey: entry.consumer_key, consumerSecret: secret });
     }
   }
 }

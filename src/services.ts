@@ -2,10 +2,12 @@ import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { DocumentSeal } from './adapters/seal/document-seal';
 import { TestPaymentGateway } from './adapters/payments/test-gateway';
-import { AuthService } from './auth/auth.service';
+import { secretBoxFor } from './adapters/secrets/aes-gcm.secret-box';
+import { AuthService, type AuthLog } from './auth/auth.service';
 import { CacheMemory } from './caching/cache-memory';
 import { PageCache } from './caching/page-cache';
 import type { Clock } from './domain/shared/clock';
+import type { SecretBox } from './domain/shared/secret-box';
 import type { Config } from './config';
 import { DocumentsService } from './domain/documents/documents.service';
 import { EsignService } from './domain/esign/esign.service';
@@ -56,6 +58,8 @@ import { SqlWebhookEndpointsRepository } from './store/repositories/webhooks.rep
 export interface Services {
   readonly store: Store;
   readonly clock: Clock;
+  /** Seals and opens the secrets the store keeps (SECRETS_KEY), or keeps them in clear. */
+  readonly secrets: SecretBox;
   readonly auth: AuthService;
   readonly facilities: FacilitiesService;
   readonly flippers: FlippersService;
@@ -112,6 +116,7 @@ export function createServices(
     | 'upstream'
     | 'webhooks'
     | 'seal'
+    | 'secrets'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -120,9 +125,12 @@ export function createServices(
     paymentGateway?: PaymentGateway;
     /** Where gateway mode says why an upstream call failed. */
     upstreamLog?: UpstreamLog;
+    /** Where a stored secret that cannot be opened is reported (naming its row, never a secret). */
+    secretsLog?: AuthLog;
   } = {},
 ): Services {
   const db = store.db;
+  const secrets = secretBoxFor(config.secrets);
   // Tenants and units are looked up by several areas; one repository serves them all.
   const people = new SqlTenantsRepository(db);
   const pdfs = new PdfkitRenderer();
@@ -136,8 +144,8 @@ export function createServices(
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
-  const webhookEndpoints = new SqlWebhookEndpointsRepository(db);
   const seal = new DocumentSeal(new SqlSealingKeysRepository(db), config.seal);
+  const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets);
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
     {
@@ -149,7 +157,13 @@ export function createServices(
   return {
     store,
     clock,
-    auth: new AuthService(new SqlClientsRepository(db), clock, config.oauthWindowSeconds),
+    secrets,
+    auth: new AuthService(
+      new SqlClientsRepository(db, secrets),
+      clock,
+      config.oauthWindowSeconds,
+      options.secretsLog,
+    ),
     facilities,
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),

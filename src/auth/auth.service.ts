@@ -3,8 +3,9 @@ import type { Clock } from '../domain/shared/clock';
 import type { Caller } from '../domain/caller';
 import { DomainError, NUL_MESSAGE } from '../domain/errors';
 import { newId } from '../domain/shared/ids';
+import { describePlace, SecretUnreadable } from '../domain/shared/secret-box';
 import { TtlCache } from '../domain/shared/ttl-cache';
-import type { ClientApplication, ClientsRepository } from './auth.ports';
+import type { ClientApplication, ClientIdentity, ClientsRepository } from './auth.ports';
 import {
   baseUri,
   parseOAuthHeader,
@@ -56,7 +57,7 @@ function plausibleToken(token: string): boolean {
   return token.length >= 16 && token.length <= 512;
 }
 
-function callerOf(client: ClientApplication): Caller {
+function callerOf(client: ClientIdentity): Caller {
   return { clientId: client.id, companyId: client.companyId, name: client.name };
 }
 
@@ -67,6 +68,11 @@ function callerOf(client: ClientApplication): Caller {
  * The lookup was a third of the work of `GET /v1/:facility_id/flippers`.
  */
 export const BEARER_CACHE_TTL_MS = 5_000;
+
+/** Where the service reports what the operator must fix and the caller must not see. */
+export interface AuthLog {
+  error(details: object, message: string): void;
+}
 
 /** Verifies one-legged OAuth 1.0 signatures and bearer tokens; issues client credentials. */
 export class AuthService {
@@ -83,6 +89,7 @@ export class AuthService {
     private readonly clients: ClientsRepository,
     private readonly clock: Clock,
     private readonly windowSeconds: number,
+    private readonly log?: AuthLog,
   ) {}
 
   async authenticate(request: CredentialRequest): Promise<Caller> {
@@ -171,7 +178,7 @@ export class AuthService {
 
     let client = this.consumers.get(consumerKey);
     if (!client) {
-      client = await this.clients.findByConsumerKey(consumerKey);
+      client = await this.findConsumer(consumerKey);
       if (!client) throw unauthenticated('unknown oauth_consumer_key');
       this.consumers.set(consumerKey, client);
     }
@@ -193,6 +200,23 @@ export class AuthService {
     if (!fresh) throw unauthenticated('oauth_nonce was already used');
     await this.purgeNoncesNowAndThen(now);
     return callerOf(client);
+  }
+
+  /**
+   * The client of a consumer key, its secret opened. A secret that cannot be opened (wrong key,
+   * altered or moved value) refuses the request and tells the operator which row, never the secret.
+   */
+  private async findConsumer(consumerKey: string): Promise<ClientApplication | undefined> {
+    try {
+      return await this.clients.findByConsumerKey(consumerKey);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      this.log?.error(
+        { table: error.place.table, column: error.place.column, rowId: error.place.rowId },
+        `stored secret cannot be read: ${describePlace(error.place)}: ${error.reason}`,
+      );
+      throw unauthenticated("the client's consumer secret cannot be read by the service; ask its operator");
+    }
   }
 
   private async purgeNoncesNowAndThen(now: number): Promise<void> {

@@ -7,6 +7,7 @@ import { asksForHelp, COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { migrateCommand } from './migrate.command';
 import { sealCommand } from './seal.command';
+import { secretsCommand } from './secrets.command';
 import { seedCommand } from './seed.command';
 import { serveCommand } from './serve.command';
 import { startCommand } from './start.command';
@@ -42,12 +43,17 @@ Commands:
   seal show|rotate [--json]  Show the certificate that seals signed PDFs and its SHA-256 fingerprint
                              (the installation's own is made if there is none yet), or make the
                              installation's next one, which seals new files from then on.
+  secrets status|rotate-key  How stored secrets are kept (SECRETS_KEY); seal every stored secret
+                             again under the current key, while the service runs.
+  secrets encrypt [--company <id>]
+                             Seal a gateway upstream secret read from standard input.
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
 import, seed, clients, webhooks and seal bring the schema up to date first.
 
 Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db),
-HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV.
+HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, SECRETS_KEY or SECRETS_KEY_FILE (the key
+stored secrets are encrypted under; docs/operations.md#secrets-at-rest).
 
 Exit status: 0 done, 1 failed (refused data, unknown company, ...), 2 bad usage or configuration.`;
 
@@ -92,6 +98,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await webhooksCommand(config(io), io, rest);
       case 'seal':
         return await sealCommand(config(io), io, rest);
+      case 'secrets':
+        return await secretsCommand(config(io), io, rest);
       case 'serve':
         parseCommandArgs(rest, {}, 0);
         return await serveCommand(config(io), io);

@@ -1,4 +1,6 @@
+import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { AuthService, type NewClient } from '../auth/auth.service';
+import type { SecretBox } from '../domain/shared/secret-box';
 import type { Config } from '../config';
 import { isUuid, normalizeId } from '../domain/shared/ids';
 import type { Store } from '../store/database';
@@ -34,7 +36,9 @@ export async function clientsCommand(config: Config, io: CliIo, argv: string[]):
     throw new UsageError(`--company must be a company id (a UUID), got "${values.company}"`);
 
   const companyId = values.company;
-  const created = await withMigratedStore(config, io, (store) => createClient(store, companyId, name));
+  const created = await withMigratedStore(config, io, (store) =>
+    createClient(store, secretBoxFor(config.secrets), companyId, name),
+  );
   if (values.json) {
     io.out(
       JSON.stringify({
@@ -56,6 +60,7 @@ export async function clientsCommand(config: Config, io: CliIo, argv: string[]):
 /** Makes a client application for an existing company; an unknown company is a CommandFailure. */
 export async function createClient(
   store: Store,
+  secrets: SecretBox,
   companyId: string,
   name: string,
 ): Promise<{ client: NewClient; companyName: string }> {
@@ -67,7 +72,7 @@ export async function createClient(
     .executeTakeFirst();
   if (!company) throw new CommandFailure(`no company ${companyId}: load or seed data first, or check the id`);
   // Only issuing credentials here, so the OAuth window is irrelevant.
-  const auth = new AuthService(new SqlClientsRepository(store.db), systemClock, 300);
+  const auth = new AuthService(new SqlClientsRepository(store.db, secrets), systemClock, 300);
   return { client: await auth.createClient(company.id, name), companyName: company.name };
 }
 

@@ -1,6 +1,8 @@
-import { redactUrl, type Config } from '../config';
+import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
+import { CLEAR_SECRETS_CHOICE, redactUrl, type Config } from '../config';
 import { openStore, type Store } from '../store/database';
 import { migrateToLatest } from '../store/migrator';
+import { resealSecrets } from '../store/secret-columns';
 import type { CliIo } from './io';
 
 /** Opens the configured database, brings its schema up to date, runs `work`, and closes it. */
@@ -18,12 +20,40 @@ export async function withMigratedStore<T>(
   }
 }
 
-/** Applies pending migrations and says which. */
+/** Applies pending migrations and says which; then seals the secrets still in clear when a key is set. */
 export async function migrate(store: Store, config: Config, io: CliIo): Promise<string[]> {
   const result = await migrateToLatest(store.db);
   const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   for (const name of applied) io.out(`migrated ${describeDatabase(config)}: ${name}`);
+  await sealClearSecrets(store, config, io);
   return applied;
+}
+
+/**
+ * The first start with SECRETS_KEY: every secret still stored in clear is sealed under it (and says
+ * how many). Idempotent, and safe with several instances starting at once (conditional writes).
+ */
+export async function sealClearSecrets(store: Store, config: Config, io: CliIo): Promise<void> {
+  const counts = await resealSecrets(store.db, secretBoxFor(config.secrets), 'clear');
+  const sealed = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  if (sealed > 0) {
+    io.out(
+      `secrets at rest: sealed ${sealed} stored secret${sealed === 1 ? '' : 's'} that were in clear under key ${config.secrets.keys?.currentId}`,
+    );
+  }
+}
+
+/** One line saying how stored secrets are kept, for the start-up output. */
+export function secretsStorageLine(config: Config): string {
+  const { storage, keys } = config.secrets;
+  if (storage === 'encrypted') {
+    const previous = keys && keys.ids.length > 1 ? ` (also opening ${keys.ids.slice(1).join(', ')})` : '';
+    return `secrets at rest: encrypted (AES-256-GCM) under key ${keys?.currentId}${previous}`;
+  }
+  if (storage === 'clear-chosen') {
+    return `secrets at rest: in clear, as SECRETS_KEY=${CLEAR_SECRETS_CHOICE} chose`;
+  }
+  return 'secrets at rest: in clear (no SECRETS_KEY; production refuses to start without one, see docs/operations.md)';
 }
 
 /** The database URL with any password hidden. */

@@ -119,6 +119,23 @@ ${ENVIRONMENT} SEAL_P12_FILE, SEAL_P12_PASSPHRASE, SEAL_KEY_PASSPHRASE.`,
   help: `Usage: facility-ops help [<command>]
 
 Shows the commands, or one command's help (the same as \`facility-ops <command> --help\`).`,
+
+  secrets: `Usage: facility-ops secrets status
+       facility-ops secrets rotate-key
+       facility-ops secrets encrypt [--company <id>] < secret.txt
+
+Secrets at rest (docs/operations.md#secrets-at-rest): consumer secrets and webhook signing
+secrets are stored encrypted (AES-256-GCM) under SECRETS_KEY.
+
+  status       How secrets are kept, and how many stored values are in clear and under each key.
+  rotate-key   Seals every stored secret again under SECRETS_KEY (opening old values with
+               SECRETS_KEY_PREVIOUS), while the service runs. A value that cannot be opened is
+               named (table, column, row) and nothing is written (exit 1).
+  encrypt      Reads a gateway upstream consumer secret from standard input and prints it sealed
+               (enc:v1:...), for UPSTREAM_CREDENTIALS_FILE (--company <id>: that company's entry)
+               or, without --company, UPSTREAM_CONSUMER_SECRET. The secret is never printed.
+
+${ENVIRONMENT} SECRETS_KEY or SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS.`,
 };
 
 /** True when the arguments ask for help (`--help` or `-h` before any `--`). */

@@ -1,3 +1,4 @@
+import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import fs from 'node:fs/promises';
 import type { Config } from '../config';
 import { importDataset, refreshPlannerStatistics } from '../store/dataset/dataset.import';
@@ -10,7 +11,7 @@ export async function importCommand(config: Config, io: CliIo, file: string): Pr
   let dataset = await readDatasetFile(file);
   if (config.upstream) dataset = gatewayPart(dataset, io);
   const counts = await withMigratedStore(config, io, async (store) => {
-    const written = await importDataset(store, dataset);
+    const written = await importDataset(store, dataset, { secrets: secretBoxFor(config.secrets) });
     await refreshPlannerStatistics(store, written);
     return written;
   });

@@ -11,6 +11,8 @@ export interface CliIo {
   stopRequested(): Promise<string>;
   /** Where the service's JSON log lines go; the process's stdout when absent. */
   logStream?: DestinationStream;
+  /** All of standard input, as text (`secrets encrypt` reads a secret from it). */
+  readStdin?(): Promise<string>;
   /** "Now" for commands that date things (seed's reference date); the system clock when absent. */
   now?: () => Date;
 }
@@ -22,6 +24,11 @@ export function processIo(): CliIo {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     env: process.env,
+    async readStdin() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+      return Buffer.concat(chunks).toString('utf8');
+    },
     stopRequested() {
       stop ??= new Promise((resolve) => {
         const onSignal = (signal: NodeJS.Signals) => {

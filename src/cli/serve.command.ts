@@ -9,6 +9,7 @@ import { startHousekeeping } from './housekeeping';
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';
 import { CommandFailure } from './args';
+import { sealClearSecrets, secretsStorageLine } from './context';
 import type { CliIo } from './io';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
@@ -30,11 +31,13 @@ export async function serveCommand(config: Config, io: CliIo): Promise<number> {
   let server: RunningServer;
   try {
     await requireSchema(store);
+    await sealClearSecrets(store, config, io);
     server = await startServer(config, store, io);
   } catch (error) {
     await store.close();
     throw error;
   }
+  io.out(secretsStorageLine(config));
   io.out(`facility-ops listening on ${server.url}`);
   await waitAndStop(server, io);
   return 0;

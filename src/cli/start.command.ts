@@ -1,10 +1,11 @@
 import path from 'node:path';
+import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import type { NewClient } from '../auth/auth.service';
 import type { Config } from '../config';
 import { openStore, type Store } from '../store/database';
 import { demoDirectory, type DemoCompany } from '../store/seed/demo-data';
 import { createClient, credentialLines } from './clients.command';
-import { describeDatabase, migrate } from './context';
+import { describeDatabase, migrate, secretsStorageLine } from './context';
 import { writeFirstRequests } from './first-requests';
 import type { CliIo } from './io';
 import { printSeedResult, seed, utcToday } from './seed.command';
@@ -37,6 +38,7 @@ export async function startCommand(config: Config, io: CliIo): Promise<number> {
   }
   const today = utcToday(io);
   const requestsFile = demo ? await writeFirstRequests(store, config, demo.company, server.url, today) : null;
+  io.out(secretsStorageLine(config));
   for (const line of bannerLines(server.url, demo, today, requestsFile)) io.out(line);
   await waitAndStop(server, io);
   return 0;
@@ -63,7 +65,12 @@ async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<
       `empty database: loading the demo data (reference date ${today}) into ${describeDatabase(config)}`,
     );
     printSeedResult(io, await seed(store, { scale: 1, today }, io));
-    const { client } = await createClient(store, demoCompany.id, DEMO_CLIENT_NAME);
+    const { client } = await createClient(
+      store,
+      secretBoxFor(config.secrets),
+      demoCompany.id,
+      DEMO_CLIENT_NAME,
+    );
     return { company: demoCompany, client };
   }
   const hasDemo = await store.db

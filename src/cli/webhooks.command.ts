@@ -1,3 +1,4 @@
+import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { DnsHostResolver } from '../adapters/webhooks/http-webhook.transport';
 import type { Config } from '../config';
 import { DomainError, renderProblems, renderText, type Spelling } from '../domain/errors';
@@ -48,7 +49,7 @@ export async function webhooksCommand(config: Config, io: CliIo, argv: string[])
   const clock: Clock = { now: io.now ?? (() => new Date()) };
   const service = (store: Store) =>
     new WebhooksService(
-      new SqlWebhookEndpointsRepository(store.db),
+      new SqlWebhookEndpointsRepository(store.db, secretBoxFor(config.secrets)),
       new DnsHostResolver(),
       clock,
       // A running server's worker finds replayed deliveries on its next poll.

@@ -294,7 +294,10 @@ export interface ClientApplicationsTable {
   company_id: string;
   name: string;
   consumer_key: string;
-  /** Kept as given: HMAC verification of OAuth 1.0 needs the shared secret itself. */
+  /**
+   * HMAC verification of OAuth 1.0 needs the shared secret itself, so it is sealed (secret box,
+   * SECRETS_KEY), not hashed: `enc:v1:<key id>:...`, or as given in clear storage.
+   */
   consumer_secret: string;
   created_at: string;
 }
@@ -361,9 +364,9 @@ export interface WebhookEndpointsTable {
   description: string | null;
   /** Comma-separated event types. */
   event_types: string;
-  /** `whsec_...`, kept as given: every delivery is signed with it. */
+  /** `whsec_...`, sealed by the secret box (every delivery is signed with it, so not hashed). */
   secret: string;
-  /** The secret a rotation replaced, honoured (both signatures sent) until it expires. */
+  /** The secret a rotation replaced (sealed likewise), honoured (both signatures sent) until it expires. */
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
   created_at: string;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../../src/cli/cli';
@@ -459,10 +460,18 @@ describe('facility-ops command line', () => {
     });
 
     it('start in production serves an empty database without demo data', async () => {
-      const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0', NODE_ENV: 'production' });
+      const t = testIo({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        NODE_ENV: 'production',
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+      });
       const running = runCli(['start'], t.io);
       await t.line(/^Stop it with Ctrl-C\.$/);
       expect(t.out.join('\n')).toContain('holds no data; load some with `facility-ops import <file>`');
+      expect(t.out).toContainEqual(
+        expect.stringMatching(/^secrets at rest: encrypted \(AES-256-GCM\) under key [0-9a-f]{8}$/),
+      );
       t.stop();
       expect(await running).toBe(0);
       expect(await count(databaseUrl, 'companies')).toBe(0);

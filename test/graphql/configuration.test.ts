@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { FacilityQuery, FacilityQueryVariables } from '../generated/graphql';
 import type { World } from '../support/factories';
@@ -5,6 +6,8 @@ import { describeEachDialect } from '../support/harness';
 import { codesOf, createConfiguredApp, operation, postGraphql, run } from './graphql-client';
 
 const Facility = operation<FacilityQuery, FacilityQueryVariables>('facility.graphql', 'Facility');
+/** Production needs a key for secrets at rest (docs/operations.md#secrets-at-rest). */
+const TEST_KEY = randomBytes(32).toString('base64');
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 describeEachDialect('GraphQL with NODE_ENV=development', (dialect) => {
@@ -35,7 +38,7 @@ describeEachDialect('GraphQL with NODE_ENV=development', (dialect) => {
 describeEachDialect('GraphQL with NODE_ENV=production', (dialect) => {
   let t: { app: FastifyInstance; world: World; close(): Promise<void> };
   beforeAll(async () => {
-    t = await createConfiguredApp(dialect, { NODE_ENV: 'production' });
+    t = await createConfiguredApp(dialect, { NODE_ENV: 'production', SECRETS_KEY: TEST_KEY });
   });
   afterAll(() => t.close());
 
@@ -86,7 +89,11 @@ describeEachDialect('GraphQL with NODE_ENV=production', (dialect) => {
 describeEachDialect('GraphQL in production with GRAPHQL_INTROSPECTION=true', (dialect) => {
   let t: { app: FastifyInstance; world: World; close(): Promise<void> };
   beforeAll(async () => {
-    t = await createConfiguredApp(dialect, { NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' });
+    t = await createConfiguredApp(dialect, {
+      NODE_ENV: 'production',
+      SECRETS_KEY: TEST_KEY,
+      GRAPHQL_INTROSPECTION: 'true',
+    });
   });
   afterAll(() => t.close());
 

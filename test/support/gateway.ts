@@ -39,6 +39,8 @@ export async function startGateway(
     everyCompany?: boolean;
     /** Where the gateway's log lines go (at level info); silent otherwise. */
     logLines?: string[];
+    /** The consumer secrets the credentials file gives, by company id (sealed ones, say); the clients' own otherwise. */
+    upstreamSecrets?: Record<string, string>;
   } = {},
 ): Promise<Gateway> {
   const db = await createTestStore(dialect);
@@ -54,7 +56,7 @@ export async function startGateway(
     JSON.stringify({
       [world.company.id]: {
         consumer_key: world.client.consumer_key,
-        consumer_secret: world.client.consumer_secret,
+        consumer_secret: options.upstreamSecrets?.[world.company.id] ?? world.client.consumer_secret,
       },
       ...(options.everyCompany
         ? {

@@ -1,6 +1,7 @@
 import { DeliveryFailure, type WebhookSender } from '../outbox/outbox.transports';
 import type { OutboxMessage } from '../outbox/outbox.types';
 import type { Clock } from '../shared/clock';
+import { describePlace, SecretUnreadable } from '../shared/secret-box';
 import { toStoredInstant } from '../shared/time';
 import type { WebhookEndpointsRepository, WebhookHttpTransport } from './webhooks.ports';
 import { webhookHeaders } from './webhooks.signature';
@@ -53,6 +54,7 @@ export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * HOUR;
 /** Where the dispatcher reports what only a log should hold. */
 export interface DispatchLog {
   warn(details: object, message: string): void;
+  error(details: object, message: string): void;
 }
 
 /**
@@ -78,7 +80,7 @@ export class WebhookDispatcher implements WebhookSender {
   async send(message: OutboxMessage, signal?: AbortSignal): Promise<{ responseCode: number | null }> {
     const webhook = message.webhook;
     if (!webhook) throw new DeliveryFailure('the stored delivery cannot be read', null, true);
-    const endpoint = await this.endpoints.find(message.recipient);
+    const endpoint = await this.endpointOf(message.recipient);
     if (!endpoint) throw new DeliveryFailure('the endpoint no longer exists', null, true);
     if (endpoint.disabledAt) {
       throw new DeliveryFailure('the endpoint is disabled; enable it and replay the delivery', null, true);
@@ -113,6 +115,25 @@ export class WebhookDispatcher implements WebhookSender {
       `endpoint answered ${status}${redirect}${excerpt ? `: ${excerpt}` : ''}`,
       status,
     );
+  }
+
+  /**
+   * The endpoint with its secrets opened. A secret that cannot be opened fails the attempt (it is
+   * retried: the operator may give the right key meanwhile) and tells the operator which row.
+   */
+  private async endpointOf(id: string): Promise<StoredWebhookEndpoint | undefined> {
+    try {
+      return await this.endpoints.find(id);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      this.log?.error(
+        { table: error.place.table, column: error.place.column, rowId: error.place.rowId },
+        `stored secret cannot be read: ${describePlace(error.place)}: ${error.reason}`,
+      );
+      throw new DeliveryFailure(
+        `the endpoint's signing secret cannot be read (${describePlace(error.place)})`,
+      );
+    }
   }
 
   /** The schedule's wait after `attempts` failed attempts, with jitter; null after the last. */

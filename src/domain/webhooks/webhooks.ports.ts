@@ -10,14 +10,18 @@ import type {
   WebhookData,
   StoredWebhookEndpoint,
   WebhookDelivery,
+  WebhookEndpoint,
 } from './webhooks.types';
 
 /** Where endpoints are kept, and their deliveries read back. */
 export interface WebhookEndpointsRepository {
   insert(endpoint: StoredWebhookEndpoint): Promise<void>;
+  /** The endpoint with its secrets opened; throws `SecretUnreadable` when a stored secret cannot be. */
   find(id: string): Promise<StoredWebhookEndpoint | undefined>;
-  /** The company's endpoints, oldest first. */
-  ofCompany(companyId: string): Promise<StoredWebhookEndpoint[]>;
+  /** The endpoint as callers see it (its secrets are not read). */
+  findEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
+  /** The company's endpoints, oldest first (their secrets are not read). */
+  ofCompany(companyId: string): Promise<WebhookEndpoint[]>;
   countOfCompany(companyId: string): Promise<number>;
   /** Disables (with why) or, with `at` null, enables; enabling forgets earlier failures. */
   setDisabled(id: string, at: string | null, reason: DisabledReason | null): Promise<void>;

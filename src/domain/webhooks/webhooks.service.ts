@@ -14,6 +14,7 @@ import {
   normalizeHost,
 } from './webhooks.addresses';
 import type { HostResolver, WebhookEndpointsRepository } from './webhooks.ports';
+import { SecretUnreadable } from '../shared/secret-box';
 import { newWebhookSecret } from './webhooks.signature';
 import {
   isWebhookEventType,
@@ -125,29 +126,29 @@ export class WebhooksService {
 
   /** The company's endpoints, oldest first. */
   async endpointsOfCompany(companyId: string): Promise<WebhookEndpoint[]> {
-    return (await this.repository.ofCompany(companyId)).map(publicEndpoint);
+    return this.repository.ofCompany(companyId);
   }
 
   /** The endpoint, when it exists and is in scope; NOT_FOUND otherwise (another company's too). */
   async endpointFor(scope: EndpointScope, id: string, path: Path = ['id']): Promise<WebhookEndpoint> {
-    return publicEndpoint(await this.stored(scope, id, path));
+    return this.scoped(scope, id, path);
   }
 
   /** Stops deliveries to the endpoint; deliveries due meanwhile fail and can be replayed later. */
   async disable(scope: EndpointScope, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.stored(scope, id, ['id']);
-    if (endpoint.disabledAt) return publicEndpoint(endpoint);
+    const endpoint = await this.scoped(scope, id, ['id']);
+    if (endpoint.disabledAt) return endpoint;
     const at = toStoredInstant(this.clock.now());
     await this.repository.setDisabled(endpoint.id, at, 'manual');
-    return publicEndpoint({ ...endpoint, disabledAt: at, disabledReason: 'manual' });
+    return { ...endpoint, disabledAt: at, disabledReason: 'manual' };
   }
 
   /** Delivers to the endpoint again (also one the service disabled for failing), its failures forgotten. */
   async enable(scope: EndpointScope, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.stored(scope, id, ['id']);
-    if (!endpoint.disabledAt && !endpoint.failingSince) return publicEndpoint(endpoint);
+    const endpoint = await this.scoped(scope, id, ['id']);
+    if (!endpoint.disabledAt && !endpoint.failingSince) return endpoint;
     await this.repository.setDisabled(endpoint.id, null, null);
-    return publicEndpoint({ ...endpoint, disabledAt: null, disabledReason: null, failingSince: null });
+    return { ...endpoint, disabledAt: null, disabledReason: null, failingSince: null };
   }
 
   /**
@@ -155,7 +156,7 @@ export class WebhooksService {
    * delivery carries both signatures), so a receiver can switch without missing one.
    */
   async rotateSecret(scope: EndpointScope, id: string): Promise<EndpointWithSecret> {
-    const endpoint = await this.stored(scope, id, ['id']);
+    const endpoint = await this.withSecrets(await this.scoped(scope, id, ['id']), ['id']);
     const now = this.clock.now();
     const rotatedAt = toStoredInstant(now);
     const previousExpiresAt = toStoredInstant(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS));
@@ -201,7 +202,7 @@ export class WebhooksService {
     const delivery = isUuid(messageId)
       ? await this.repository.findDelivery(normalizeId(messageId))
       : undefined;
-    const endpoint = delivery ? await this.repository.find(delivery.endpointId) : undefined;
+    const endpoint = delivery ? await this.repository.findEndpoint(delivery.endpointId) : undefined;
     if (!delivery || !endpoint || !inScope(scope, endpoint)) {
       throw DomainError.notFound(['id'], 'webhook delivery', messageId);
     }
@@ -219,10 +220,26 @@ export class WebhooksService {
     return (await this.repository.findDelivery(delivery.id)) ?? delivery;
   }
 
-  private async stored(scope: EndpointScope, id: string, path: Path): Promise<StoredWebhookEndpoint> {
-    const endpoint = isUuid(id) ? await this.repository.find(normalizeId(id)) : undefined;
+  /** The endpoint (its secrets not read), when it exists and is in scope; NOT_FOUND otherwise. */
+  private async scoped(scope: EndpointScope, id: string, path: Path): Promise<WebhookEndpoint> {
+    const endpoint = isUuid(id) ? await this.repository.findEndpoint(normalizeId(id)) : undefined;
     if (!endpoint || !inScope(scope, endpoint)) throw DomainError.notFound(path, 'webhook endpoint', id);
     return endpoint;
+  }
+
+  /** The endpoint with its secrets; one whose stored secret cannot be opened fails the action, not the service. */
+  private async withSecrets(endpoint: WebhookEndpoint, path: Path): Promise<StoredWebhookEndpoint> {
+    try {
+      const stored = await this.repository.find(endpoint.id);
+      if (!stored) throw DomainError.notFound(path, 'webhook endpoint', endpoint.id);
+      return stored;
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      throw DomainError.actionFailed(
+        path,
+        "the endpoint's signing secret cannot be read by the service; ask its operator",
+      );
+    }
   }
 
   /** The URL's shape: absolute http(s), no credentials or fragment, https unless the host is allowed. */
@@ -293,7 +310,7 @@ export class WebhooksService {
   }
 }
 
-function inScope(scope: EndpointScope, endpoint: StoredWebhookEndpoint): boolean {
+function inScope(scope: EndpointScope, endpoint: WebhookEndpoint): boolean {
   return scope === 'operator' || scope.companyId === endpoint.companyId;
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { SecretBox } from '../../domain/shared/secret-box';
 import type { Store } from '../database';
 import { runWritePlan } from './bulk-writer';
 import { checkFile } from './import.check';
@@ -25,6 +26,8 @@ export interface ImportOptions {
    * the schema (the demo seed). References and value rules are still checked.
    */
   shapeTrusted?: boolean;
+  /** Seals the consumer secrets of client applications (SECRETS_KEY); kept in clear when absent. */
+  secrets?: SecretBox;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function importDataset(
   const resolved = await resolveReferences(store, file);
   const problems = [...file.problems, ...resolved.problems];
   if (problems.length > 0) throw new DatasetError(problems);
-  const plan = planWrites(file.data, resolved, new Date().toISOString());
+  const plan = planWrites(file.data, resolved, new Date().toISOString(), options.secrets);
   await runWritePlan(store, plan.steps);
   return plan.counts;
 }

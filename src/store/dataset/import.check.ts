@@ -104,6 +104,12 @@ function duplicates(file: Pick<CheckedFile, 'data' | 'rejected'>, problems: stri
     if (sameKey !== undefined) {
       problems.push(`client_applications[${i}].consumer_key: the same as client_applications[${sameKey}]`);
     } else consumerKeys.set(client.consumer_key, i);
+    // A value copied from a database that encrypts its secrets would be taken for the secret itself.
+    if (typeof client.consumer_secret === 'string' && client.consumer_secret.startsWith('enc:')) {
+      problems.push(
+        `client_applications[${i}].consumer_secret: an encrypted value (enc:...) is not a secret; give the secret itself`,
+      );
+    }
     if (client.bearer_token) {
       const hash = hashToken(client.bearer_token);
       const sameToken = tokenHashes.get(hash);

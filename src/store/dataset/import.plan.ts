@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../domain/shared/secret-box';
 import type { WriteStep } from './bulk-writer';
 import type { Dataset } from './dataset.types';
 import type { ResolvedReferences } from './import.references';
@@ -26,6 +27,7 @@ export function planWrites(
   data: Dataset,
   resolved: ResolvedReferences,
   now: string,
+  secrets?: SecretBox,
 ): { steps: WriteStep[]; counts: ImportCounts } {
   const plan = new PlanBuilder();
   planFacilities(plan, data);
@@ -38,6 +40,6 @@ export function planWrites(
   planPaymentMethods(plan, data, now);
   planRateChanges(plan, data, resolved);
   planRateChangesInStep(plan, data, resolved);
-  planClients(plan, data, now);
+  planClients(plan, data, now, secrets);
   return { steps: plan.steps, counts: plan.counts };
 }

@@ -1,22 +1,32 @@
-import type { ClientApplication, ClientsRepository } from '../../auth/auth.ports';
+import type { ClientApplication, ClientIdentity, ClientsRepository } from '../../auth/auth.ports';
+import type { SecretBox, SecretPlace } from '../../domain/shared/secret-box';
 import type { Db } from '../database';
 import type { ClientApplicationsTable } from '../schema';
 
 export type ClientRow = ClientApplicationsTable;
 
-function clientRowToClient(row: ClientRow): ClientApplication {
-  return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    consumerKey: row.consumer_key,
-    consumerSecret: row.consumer_secret,
-    createdAt: row.created_at,
-  };
+/** Where a client's consumer secret is stored (the place its sealed value is bound to). */
+export function consumerSecretPlace(clientId: string): SecretPlace {
+  return { table: 'client_applications', column: 'consumer_secret', rowId: clientId };
 }
 
+/** Client applications, their consumer secrets sealed by the secret box. */
 export class SqlClientsRepository implements ClientsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  private clientRowToClient(row: ClientRow): ClientApplication {
+    return {
+      id: row.id,
+      companyId: row.company_id,
+      name: row.name,
+      consumerKey: row.consumer_key,
+      consumerSecret: this.secrets.open(row.consumer_secret, consumerSecretPlace(row.id)),
+      createdAt: row.created_at,
+    };
+  }
 
   async findByConsumerKey(consumerKey: string): Promise<ClientApplication | undefined> {
     const row = await this.db
@@ -24,17 +34,16 @@ export class SqlClientsRepository implements ClientsRepository {
       .selectAll()
       .where('consumer_key', '=', consumerKey)
       .executeTakeFirst();
-    return row && clientRowToClient(row);
+    return row && this.clientRowToClient(row);
   }
 
-  async findByTokenHash(tokenHash: string): Promise<ClientApplication | undefined> {
-    const row = await this.db
+  async findByTokenHash(tokenHash: string): Promise<ClientIdentity | undefined> {
+    return this.db
       .selectFrom('bearer_tokens as t')
       .innerJoin('client_applications as c', 'c.id', 't.client_id')
-      .selectAll('c')
+      .select(['c.id', 'c.company_id as companyId', 'c.name'])
       .where('t.token_hash', '=', tokenHash)
       .executeTakeFirst();
-    return row && clientRowToClient(row);
   }
 
   async insert(client: ClientApplication, tokenHash: string | null): Promise<void> {
@@ -43,7 +52,7 @@ export class SqlClientsRepository implements ClientsRepository {
       company_id: client.companyId,
       name: client.name,
       consumer_key: client.consumerKey,
-      consumer_secret: client.consumerSecret,
+      consumer_secret: this.secrets.seal(client.consumerSecret, consumerSecretPlace(client.id)),
       created_at: client.createdAt,
     };
     await this.db.transaction().execute(async (trx) => {

@@ -7,15 +7,23 @@ import {
   type EndpointSecrets,
   type StoredWebhookEndpoint,
   type WebhookDelivery,
+  type WebhookEndpoint,
 } from '../../domain/webhooks/webhooks.types';
 import { parseOutboxWebhook } from '../../domain/outbox/outbox.service';
+import type { SecretBox, SecretPlace } from '../../domain/shared/secret-box';
 import type { Db } from '../database';
 import { isPostgres, rowLimit } from '../dialect';
 import type { OutboxMessagesTable, WebhookEndpointsTable } from '../schema';
 
 export type WebhookEndpointRow = WebhookEndpointsTable;
 
-export function endpointRowToEndpoint(row: WebhookEndpointRow): StoredWebhookEndpoint {
+/** Where an endpoint's secret (`secret`) or the one a rotation replaced (`previous_secret`) is stored. */
+export function webhookSecretPlace(endpointId: string, column: 'secret' | 'previous_secret'): SecretPlace {
+  return { table: 'webhook_endpoints', column, rowId: endpointId };
+}
+
+/** An endpoint row as callers see it: its secrets are not read. */
+export function endpointRowToEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
   return {
     id: row.id,
     companyId: row.company_id,
@@ -29,11 +37,6 @@ export function endpointRowToEndpoint(row: WebhookEndpointRow): StoredWebhookEnd
     disabledReason:
       row.disabled_reason === 'manual' || row.disabled_reason === 'failing' ? row.disabled_reason : null,
     failingSince: row.failing_since,
-    secrets: {
-      current: row.secret,
-      previous: row.previous_secret,
-      previousExpiresAt: row.previous_secret_expires_at,
-    },
   };
 }
 
@@ -58,8 +61,38 @@ export function deliveryRowToDelivery(row: OutboxMessagesTable): WebhookDelivery
 export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository {
   private readonly postgres: boolean;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {
     this.postgres = isPostgres(db);
+  }
+
+  /** The endpoint with its secrets opened; throws `SecretUnreadable` naming the row and column. */
+  private storedEndpoint(row: WebhookEndpointRow): StoredWebhookEndpoint {
+    return {
+      ...endpointRowToEndpoint(row),
+      secrets: {
+        current: this.secrets.open(row.secret, webhookSecretPlace(row.id, 'secret')),
+        previous:
+          row.previous_secret === null
+            ? null
+            : this.secrets.open(row.previous_secret, webhookSecretPlace(row.id, 'previous_secret')),
+        previousExpiresAt: row.previous_secret_expires_at,
+      },
+    };
+  }
+
+  /** The stored columns of an endpoint's secrets, sealed. */
+  private sealed(id: string, secrets: EndpointSecrets) {
+    return {
+      secret: this.secrets.seal(secrets.current, webhookSecretPlace(id, 'secret')),
+      previous_secret:
+        secrets.previous === null
+          ? null
+          : this.secrets.seal(secrets.previous, webhookSecretPlace(id, 'previous_secret')),
+      previous_secret_expires_at: secrets.previousExpiresAt,
+    };
   }
 
   /** Byte-order comparison on both dialects, whatever the PostgreSQL database collation. */
@@ -76,9 +109,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
         url: endpoint.url,
         description: endpoint.description,
         event_types: endpoint.eventTypes.join(','),
-        secret: endpoint.secrets.current,
-        previous_secret: endpoint.secrets.previous,
-        previous_secret_expires_at: endpoint.secrets.previousExpiresAt,
+        ...this.sealed(endpoint.id, endpoint.secrets),
         created_at: endpoint.createdAt,
         secret_rotated_at: endpoint.secretRotatedAt,
         disabled_at: endpoint.disabledAt,
@@ -94,10 +125,19 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
+    return row && this.storedEndpoint(row);
+  }
+
+  async findEndpoint(id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && endpointRowToEndpoint(row);
   }
 
-  async ofCompany(companyId: string): Promise<StoredWebhookEndpoint[]> {
+  async ofCompany(companyId: string): Promise<WebhookEndpoint[]> {
     const rows = await this.db
       .selectFrom('webhook_endpoints')
       .selectAll()
@@ -132,12 +172,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
   async replaceSecrets(id: string, secrets: EndpointSecrets, rotatedAt: string): Promise<void> {
     await this.db
       .updateTable('webhook_endpoints')
-      .set({
-        secret: secrets.current,
-        previous_secret: secrets.previous,
-        previous_secret_expires_at: secrets.previousExpiresAt,
-        secret_rotated_at: rotatedAt,
-      })
+      .set({ ...this.sealed(id, secrets), secret_rotated_at: rotatedAt })
       .where('id', '=', id)
       .execute();
   }
