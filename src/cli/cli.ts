@@ -27,7 +27,7 @@ Commands:
                              Generate the deterministic demo data (the same for the same scale and
                              date; --today defaults to the current UTC date) and load it, or with
                              --out write it as a dataset file instead. --scale multiplies it.
-  clients create --company <id> --name <name> [--json]
+  clients create --company <id> --name <name> [--json | --export <prefix>]
                              Make a client application; prints its consumer key and secret and a
                              bearer token, shown only this once.
   webhooks create --company <id> --url <url> --events <type,...> [--description <text>] [--json]

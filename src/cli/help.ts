@@ -55,15 +55,18 @@ server first, or write the data with --out and load it with \`import\`, which ca
 
 ${ENVIRONMENT}`,
 
-  clients: `Usage: facility-ops clients create --company <id> --name <name> [--json]
+  clients: `Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]
 
 Makes a client application of an existing company and prints its OAuth consumer key and secret
 and a bearer token, shown only this once.
 
 Options:
-  --company <id>   The company's id (a UUID); \`start\` prints the demo company's.
-  --name <name>    What to call the application, 1 to 200 characters.
-  --json           Print the credentials as one JSON object.
+  --company <id>      The company's id (a UUID); \`start\` prints the demo company's.
+  --name <name>       What to call the application, 1 to 200 characters.
+  --json              Print the credentials as one JSON object.
+  --export <prefix>   Print one shell line for eval: export <prefix>CONSUMER_KEY=...
+                      <prefix>CONSUMER_SECRET=... <prefix>BEARER_TOKEN=... (with UPSTREAM_, the
+                      credentials a gateway reads; docs/gateway.md).
 
 ${ENVIRONMENT}`,
 

@@ -48,7 +48,7 @@ describe('facility-ops command line', () => {
       expect(none.out).toMatch(/^Usage: facility-ops <command>/);
       const help = await run(['help']);
       expect(help.code).toBe(0);
-      expect(help.out).toContain('clients create --company <id> --name <name> [--json]');
+      expect(help.out).toContain('clients create --company <id> --name <name> [--json | --export <prefix>]');
     });
 
     it.each([
@@ -59,7 +59,7 @@ describe('facility-ops command line', () => {
       [['import', 'data.json', '--help'], 'Usage: facility-ops import <file>'],
       [['seed', '--help'], '--scale N            Multiplies the data'],
       [['clients', '--help'], 'Usage: facility-ops clients create --company <id>'],
-      [['clients', 'create', '--help'], '--company <id>   The company'],
+      [['clients', 'create', '--help'], '--company <id>      The company'],
       [['help', 'seed'], 'Usage: facility-ops seed [--scale N]'],
       [['help', 'help'], 'Usage: facility-ops help [<command>]'],
     ])("%j prints that command's own help and exits 0, doing nothing", async (argv, expected) => {
@@ -97,6 +97,19 @@ describe('facility-ops command line', () => {
       [
         ['clients', 'create', '--company', 'c0c0c0c0-0000-4000-8000-000000000000', '--name', '  '],
         '--name must be 1 to 200 characters',
+      ],
+      [
+        [
+          'clients',
+          'create',
+          '--company',
+          'c0c0c0c0-0000-4000-8000-000000000000',
+          '--name',
+          'G',
+          '--export',
+          'A;B',
+        ],
+        '--export must be a prefix of shell variable names (A-Z, 0-9, _), got "A;B"',
       ],
     ])('refuses %j with a usage error (exit 2)', async (argv, message) => {
       const result = await run(argv);
@@ -335,7 +348,22 @@ describe('facility-ops command line', () => {
         'bearer_token',
       ]);
       expect(created).toMatchObject({ company_id: company.id, name: 'Kiosk' });
-      expect(await count(databaseUrl, 'client_applications')).toBe(2);
+
+      const exported = await run([
+        'clients',
+        'create',
+        '--company',
+        company.id,
+        '--name',
+        'Gateway',
+        '--export',
+        'UPSTREAM_',
+      ]);
+      expect(exported.code).toBe(0);
+      expect(exported.out).toMatch(
+        /^export UPSTREAM_CONSUMER_KEY='[0-9a-f]{32}' UPSTREAM_CONSUMER_SECRET='[A-Za-z0-9_-]{43}' UPSTREAM_BEARER_TOKEN='[A-Za-z0-9_-]{43}'$/,
+      );
+      expect(await count(databaseUrl, 'client_applications')).toBe(3);
 
       const unknown = await run([
         'clients',
