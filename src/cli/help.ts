@@ -115,3 +115,13 @@ export function asksForHelp(argv: string[]): boolean {
   }
   return false;
 }
+
+/**
+ * What a usage error of `command` prints: its synopsis (the help's first paragraph) and where its
+ * whole help is; null for what is not a command.
+ */
+export function commandUsage(command: string | undefined): string | null {
+  if (command === undefined || command === 'help' || !Object.hasOwn(COMMAND_HELP, command)) return null;
+  const [synopsis] = COMMAND_HELP[command].split('\n\n');
+  return `${synopsis}\n\nMore: facility-ops ${command} --help`;
+}

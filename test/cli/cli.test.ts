@@ -115,8 +115,37 @@ describe('facility-ops command line', () => {
       const result = await run(argv);
       expect(result.code).toBe(2);
       expect(result.err).toContain(`facility-ops: ${message}`);
-      expect(result.err).toContain('Usage: facility-ops <command>');
+      // That command's usage, not the list of every command.
+      const command = argv[0];
+      if (command === 'bogus') expect(result.err).toContain('Usage: facility-ops <command>');
+      else {
+        expect(result.err).toContain(`Usage: facility-ops ${command}`);
+        expect(result.err).toContain(`More: facility-ops ${command} --help`);
+        expect(result.err).not.toContain('Commands:');
+      }
       expect(fs.existsSync(path.join(dir, 'ops.db'))).toBe(false);
+    });
+
+    it.each([
+      [
+        ['seed', '--scale', 'abc'],
+        'Usage: facility-ops seed [--scale N] [--today YYYY-MM-DD] [--out <file>]',
+      ],
+      [
+        ['clients', 'create', '--company', 'nope', '--name', 'Desk'],
+        'Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]',
+      ],
+    ])("answers %j with the message and that command's usage alone", async (argv, usage) => {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      const lines = result.err.split('\n');
+      expect(lines[0]).toMatch(/^facility-ops: --\w+ must be/);
+      expect(lines.slice(1)).toEqual(['', usage, '', `More: facility-ops ${argv[0]} --help`]);
+    });
+
+    it('answers a bad help topic with the list of commands', async () => {
+      const result = await run(['help', 'bogus']);
+      expect(result.err).toContain('Commands:');
     });
 
     it('lists every configuration problem and exits 2', async () => {
