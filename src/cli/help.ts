@@ -84,7 +84,9 @@ Webhooks (docs/webhooks.md).
   create          Registers an endpoint and prints its signing secret (whsec_...), shown only
                   this once. The URL must be https and reach a public address, except for hosts
                   in WEBHOOK_ALLOW_HOSTS. Nothing is written when anything is refused (exit 1).
-  list            The company's endpoints, oldest first (never their secrets).
+                  Deliveries follow the running service's WEBHOOK_ALLOW_HOSTS, not this command's.
+  list            The company's endpoints, oldest first (never their secrets), each with its
+                  state: enabled, failing since when, disabled and why, secret rotation pending.
   disable         Stops deliveries to the endpoint.
   enable          Delivers to it again (also after the service disabled it for failing).
   rotate-secret   Makes a new secret, printed only now; for 24 hours each delivery carries a
