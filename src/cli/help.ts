@@ -46,7 +46,8 @@ with --out writes it as a dataset file instead.
 
 Options:
   --scale N            Multiplies the data, 1 to 1000 (default 1; 100 is about three million records).
-  --today YYYY-MM-DD   The date the data is built around (default: the current UTC date).
+  --today YYYY-MM-DD   The date the data is built around (default: the current UTC date). On
+                       today's date nothing is dated after now in any facility's zone.
   --out <file>         Write the dataset to <file> instead of loading it.
 
 On SQLite the seed needs the file to itself (it loads in one fast transaction without WAL or
