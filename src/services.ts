@@ -101,7 +101,13 @@ export function createServices(
   clock: Clock,
   config: Pick<
     Config,
-    'oauthWindowSeconds' | 'publicBaseUrl' | 'esignLinkTtlHours' | 'pageCacheBytes' | 'upstream' | 'webhooks'
+    | 'oauthWindowSeconds'
+    | 'publicBaseUrl'
+    | 'esignLinkTtlHours'
+    | 'pageCacheBytes'
+    | 'upstream'
+    | 'webhooks'
+    | 'outbox'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -169,7 +175,11 @@ export function createServices(
       outbox,
       esignRepository,
       clock,
-      { publicBaseUrl: config.publicBaseUrl, linkTtlMs: config.esignLinkTtlHours * 3_600_000 },
+      {
+        publicBaseUrl: config.publicBaseUrl,
+        linkTtlMs: config.esignLinkTtlHours * 3_600_000,
+        replyTo: config.outbox.smtpReplyTo,
+      },
       webhookEvents,
     ),
     signing: new SigningService(
