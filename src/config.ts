@@ -84,6 +84,8 @@ export interface OutboxConfig {
   readonly workerEnabled: boolean;
   readonly smtpUrl: string | null;
   readonly smtpFrom: string;
+  /** SMTP_REPLY_TO: the Reply-To of every email; null when replies are not read. */
+  readonly smtpReplyTo: string | null;
   readonly smsWebhookUrl: string | null;
   readonly smsWebhookToken: string | null;
   /** SMTP connect, greeting and socket timeouts, and the SMS request timeout. */
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerEnabled: bool('OUTBOX_WORKER', true),
     smtpUrl: url('SMTP_URL', ['smtp', 'smtps']),
     smtpFrom: env.SMTP_FROM || 'Facility Ops <no-reply@localhost>',
+    smtpReplyTo: env.SMTP_REPLY_TO || null,
     smsWebhookUrl: url('SMS_WEBHOOK_URL', ['http', 'https']),
     smsWebhookToken: env.SMS_WEBHOOK_TOKEN || null,
     sendTimeoutMs,

@@ -22,6 +22,7 @@ export function outboxTransportsFrom(config: OutboxConfig): OutboxTransports {
       ? new SmtpEmailTransport({
           url: config.smtpUrl,
           from: config.smtpFrom,
+          replyTo: config.smtpReplyTo,
           timeoutMs: config.sendTimeoutMs,
         })
       : null,

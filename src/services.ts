@@ -117,6 +117,7 @@ export function createServices(
     | 'webhooks'
     | 'seal'
     | 'secrets'
+    | 'outbox'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -194,7 +195,11 @@ export function createServices(
       outbox,
       esignRepository,
       clock,
-      { publicBaseUrl: config.publicBaseUrl, linkTtlMs: config.esignLinkTtlHours * 3_600_000 },
+      {
+        publicBaseUrl: config.publicBaseUrl,
+        linkTtlMs: config.esignLinkTtlHours * 3_600_000,
+        replyTo: config.outbox.smtpReplyTo,
+      },
       webhookEvents,
     ),
     signing: new SigningService(

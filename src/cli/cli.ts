@@ -3,7 +3,7 @@ import { DatasetError } from '../store/dataset/dataset.import';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { clientsCommand } from './clients.command';
 import { importCommand } from './import.command';
-import { asksForHelp, COMMAND_HELP } from './help';
+import { asksForHelp, COMMAND_HELP, commandUsage } from './help';
 import type { CliIo } from './io';
 import { migrateCommand } from './migrate.command';
 import { sealCommand } from './seal.command';
@@ -29,7 +29,7 @@ Commands:
                              Generate the deterministic demo data (the same for the same scale and
                              date; --today defaults to the current UTC date) and load it, or with
                              --out write it as a dataset file instead. --scale multiplies it.
-  clients create --company <id> --name <name> [--json]
+  clients create --company <id> --name <name> [--json | --export <prefix>]
                              Make a client application; prints its consumer key and secret and a
                              bearer token, shown only this once.
   webhooks create --company <id> --url <url> --events <type,...> [--description <text>] [--json]
@@ -110,7 +110,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    return report(error, io);
+    return report(error, io, command);
   }
 }
 
@@ -118,11 +118,12 @@ function config(io: CliIo): Config {
   return loadConfig(io.env);
 }
 
-function report(error: unknown, io: CliIo): number {
+/** Says what went wrong; a usage error shows the command's own usage, or the global one. */
+function report(error: unknown, io: CliIo, command: string | undefined): number {
   if (error instanceof UsageError) {
     io.err(`facility-ops: ${error.message}`);
     io.err('');
-    io.err(USAGE);
+    io.err(commandUsage(command) ?? USAGE);
     return 2;
   }
   if (error instanceof ConfigError) {

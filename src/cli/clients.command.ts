@@ -12,7 +12,10 @@ import type { CliIo } from './io';
 
 const MAX_NAME = 200;
 
-/** `clients create --company <id> --name <name> [--json]`. */
+/** A prefix of shell variable names, e.g. `UPSTREAM_`: letters, digits and underscores. */
+const EXPORT_PREFIX = /^([A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/** `clients create --company <id> --name <name> [--json | --export <prefix>]`. */
 export async function clientsCommand(config: Config, io: CliIo, argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
   if (action !== 'create') {
@@ -22,9 +25,21 @@ export async function clientsCommand(config: Config, io: CliIo, argv: string[]):
   }
   const { values } = parseCommandArgs(
     rest,
-    { company: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+    {
+      company: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+      export: { type: 'string' },
+    },
     0,
   );
+  const exportPrefix = values.export;
+  if (typeof exportPrefix === 'string' && !EXPORT_PREFIX.test(exportPrefix)) {
+    throw new UsageError(
+      `--export must be a prefix of shell variable names (A-Z, 0-9, _), got "${exportPrefix}"`,
+    );
+  }
+  if (exportPrefix !== undefined && values.json) throw new UsageError('--json and --export go alone');
   if (typeof values.company !== 'string' || values.company === '')
     throw new UsageError('--company <id> is required');
   if (typeof values.name !== 'string') throw new UsageError('--name <name> is required');
@@ -39,7 +54,9 @@ export async function clientsCommand(config: Config, io: CliIo, argv: string[]):
   const created = await withMigratedStore(config, io, (store) =>
     createClient(store, secretBoxFor(config.secrets), companyId, name),
   );
-  if (values.json) {
+  if (typeof exportPrefix === 'string') {
+    io.out(exportLine(created.client, exportPrefix));
+  } else if (values.json) {
     io.out(
       JSON.stringify({
         id: created.client.id,
@@ -74,6 +91,20 @@ export async function createClient(
   // Only issuing credentials here, so the OAuth window is irrelevant.
   const auth = new AuthService(new SqlClientsRepository(store.db, secrets), systemClock, 300);
   return { client: await auth.createClient(company.id, name), companyName: company.name };
+}
+
+/**
+ * One shell line for `eval "$(...)"`: the credentials as exported variables, e.g. with the prefix
+ * `UPSTREAM_` the UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET a gateway reads.
+ */
+export function exportLine(client: NewClient, prefix: string): string {
+  const pairs: Array<[string, string]> = [
+    ['CONSUMER_KEY', client.consumerKey],
+    ['CONSUMER_SECRET', client.consumerSecret],
+    ['BEARER_TOKEN', client.bearerToken],
+  ];
+  // The values are URL-safe tokens; quoted all the same, so the line stays one shell word each.
+  return `export ${pairs.map(([name, value]) => `${prefix}${name}='${value}'`).join(' ')}`;
 }
 
 export function credentialLines(client: NewClient, companyName: string): string[] {

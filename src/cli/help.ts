@@ -46,7 +46,8 @@ with --out writes it as a dataset file instead.
 
 Options:
   --scale N            Multiplies the data, 1 to 1000 (default 1; 100 is about three million records).
-  --today YYYY-MM-DD   The date the data is built around (default: the current UTC date).
+  --today YYYY-MM-DD   The date the data is built around (default: the current UTC date). On
+                       today's date nothing is dated after now in any facility's zone.
   --out <file>         Write the dataset to <file> instead of loading it.
 
 On SQLite the seed needs the file to itself (it loads in one fast transaction without WAL or
@@ -55,15 +56,18 @@ server first, or write the data with --out and load it with \`import\`, which ca
 
 ${ENVIRONMENT}`,
 
-  clients: `Usage: facility-ops clients create --company <id> --name <name> [--json]
+  clients: `Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]
 
 Makes a client application of an existing company and prints its OAuth consumer key and secret
 and a bearer token, shown only this once.
 
 Options:
-  --company <id>   The company's id (a UUID); \`start\` prints the demo company's.
-  --name <name>    What to call the application, 1 to 200 characters.
-  --json           Print the credentials as one JSON object.
+  --company <id>      The company's id (a UUID); \`start\` prints the demo company's.
+  --name <name>       What to call the application, 1 to 200 characters.
+  --json              Print the credentials as one JSON object.
+  --export <prefix>   Print one shell line for eval: export <prefix>CONSUMER_KEY=...
+                      <prefix>CONSUMER_SECRET=... <prefix>BEARER_TOKEN=... (with UPSTREAM_, the
+                      credentials a gateway reads; docs/gateway.md).
 
 ${ENVIRONMENT}`,
 
@@ -81,7 +85,9 @@ Webhooks (docs/webhooks.md).
   create          Registers an endpoint and prints its signing secret (whsec_...), shown only
                   this once. The URL must be https and reach a public address, except for hosts
                   in WEBHOOK_ALLOW_HOSTS. Nothing is written when anything is refused (exit 1).
-  list            The company's endpoints, oldest first (never their secrets).
+                  Deliveries follow the running service's WEBHOOK_ALLOW_HOSTS, not this command's.
+  list            The company's endpoints, oldest first (never their secrets), each with its
+                  state: enabled, failing since when, disabled and why, secret rotation pending.
   disable         Stops deliveries to the endpoint.
   enable          Delivers to it again (also after the service disabled it for failing).
   rotate-secret   Makes a new secret, printed only now; for 24 hours each delivery carries a
@@ -145,4 +151,14 @@ export function asksForHelp(argv: string[]): boolean {
     if (arg === '--help' || arg === '-h') return true;
   }
   return false;
+}
+
+/**
+ * What a usage error of `command` prints: its synopsis (the help's first paragraph) and where its
+ * whole help is; null for what is not a command.
+ */
+export function commandUsage(command: string | undefined): string | null {
+  if (command === undefined || command === 'help' || !Object.hasOwn(COMMAND_HELP, command)) return null;
+  const [synopsis] = COMMAND_HELP[command].split('\n\n');
+  return `${synopsis}\n\nMore: facility-ops ${command} --help`;
 }

@@ -24,6 +24,7 @@ export async function seedCommand(config: Config, io: CliIo, argv: string[]): Pr
   const options: DemoOptions = {
     scale: wholeNumberOption(values.scale, '--scale', 1, MAX_SCALE) ?? 1,
     today,
+    now: asOfNow(io, today),
   };
 
   if (typeof values.out === 'string') {
@@ -62,6 +63,15 @@ export function printSeedResult(io: CliIo, result: SeedResult): void {
       `(${formatCount(result.recordsPerSecond)} records/s):`,
   );
   for (const line of countLines(result.counts)) io.out(line);
+}
+
+/**
+ * The instant demo data of the reference date is as of: now when that date is today (UTC), so
+ * nothing is dated later in any facility's zone; otherwise none (the data runs to the date's end).
+ */
+export function asOfNow(io: CliIo, today: string): string | undefined {
+  const now = io.now?.() ?? new Date();
+  return now.toISOString().slice(0, 10) === today ? now.toISOString() : undefined;
 }
 
 /** The current UTC date: the default reference date of the demo data. */

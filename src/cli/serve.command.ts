@@ -89,7 +89,10 @@ async function prepareSeal(services: Services, app: FastifyInstance): Promise<vo
   }
 }
 
-/** Listens with an already built app (tests add routes first) and runs the outbox worker. */
+/**
+ * Listens with an already built app (tests add routes first) and runs the outbox worker, except in
+ * gateway mode.
+ */
 export async function listen(
   app: FastifyInstance,
   services: Services,
@@ -97,7 +100,8 @@ export async function listen(
   store: Store,
 ): Promise<RunningServer> {
   await app.listen({ host: config.host, port: config.port });
-  const outbox = startOutboxWorker(services, config, app.log);
+  // A gateway sends nothing itself: its upstream delivers the e-sign messages and webhooks.
+  const outbox = config.upstream ? null : startOutboxWorker(services, config, app.log);
   const housekeeping = startHousekeeping(services, app.log);
   const address = app.server.address() as AddressInfo;
   let stopping: Promise<void> | null = null;

@@ -8,7 +8,7 @@ import { createClient, credentialLines } from './clients.command';
 import { describeDatabase, migrate, secretsStorageLine } from './context';
 import { writeFirstRequests } from './first-requests';
 import type { CliIo } from './io';
-import { printSeedResult, seed, utcToday } from './seed.command';
+import { asOfNow, printSeedResult, seed, utcToday } from './seed.command';
 import { startServer, waitAndStop, type RunningServer } from './serve.command';
 
 const DEMO_CLIENT_NAME = 'Demo client (npm start)';
@@ -64,7 +64,7 @@ async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<
     io.out(
       `empty database: loading the demo data (reference date ${today}) into ${describeDatabase(config)}`,
     );
-    printSeedResult(io, await seed(store, { scale: 1, today }, io));
+    printSeedResult(io, await seed(store, { scale: 1, today, now: asOfNow(io, today) }, io));
     const { client } = await createClient(
       store,
       secretBoxFor(config.secrets),

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { DomainError, renderProblems, renderText, type Spelling } from '../domain/errors';
 import type { Clock } from '../domain/shared/clock';
 import { isUuid, normalizeId } from '../domain/shared/ids';
+import { hostOf, normalizeHost } from '../domain/webhooks/webhooks.addresses';
 import { WebhooksService } from '../domain/webhooks/webhooks.service';
 import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhooks.types';
 import type { Store } from '../store/database';
@@ -46,7 +47,7 @@ export async function webhooksCommand(config: Config, io: CliIo, argv: string[])
         : `webhooks needs an action: ${ACTIONS.join(', ')}`,
     );
   }
-  const clock: Clock = { now: io.now ?? (() => new Date()) };
+  const clock: Clock = { now: () => clockNow(io) };
   const service = (store: Store) =>
     new WebhooksService(
       new SqlWebhookEndpointsRepository(store.db, secretBoxFor(config.secrets)),
@@ -77,6 +78,10 @@ export async function webhooksCommand(config: Config, io: CliIo, argv: string[])
 
 type ServiceOf = (store: Store) => WebhooksService;
 
+function clockNow(io: CliIo): Date {
+  return io.now?.() ?? new Date();
+}
+
 async function create(config: Config, io: CliIo, argv: string[], service: ServiceOf): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
@@ -103,12 +108,14 @@ async function create(config: Config, io: CliIo, argv: string[], service: Servic
     });
     return { created: made, companyName: company.name };
   });
+  const note = allowHostsNote(created.endpoint, config.webhooks.allowHosts);
+  if (note) io.err(note);
   if (values.json) {
     io.out(JSON.stringify({ ...endpointJson(created.endpoint), secret: created.secret }));
     return 0;
   }
   io.out(`webhook endpoint ${created.endpoint.id} of ${companyName} (company ${created.endpoint.companyId})`);
-  for (const line of endpointLines(created.endpoint)) io.out(line);
+  for (const line of endpointLines(created.endpoint, clockNow(io))) io.out(line);
   io.out(`  secret       ${created.secret}`);
   io.out('The secret is shown only now: keep it somewhere safe; receivers verify each delivery with it.');
   return 0;
@@ -128,7 +135,7 @@ async function list(config: Config, io: CliIo, argv: string[], service: ServiceO
   if (endpoints.length === 0) io.out(`no webhook endpoints for company ${normalizeId(companyId)}`);
   for (const endpoint of endpoints) {
     io.out(`webhook endpoint ${endpoint.id}`);
-    for (const line of endpointLines(endpoint)) io.out(line);
+    for (const line of endpointLines(endpoint, clockNow(io))) io.out(line);
   }
   return 0;
 }
@@ -160,7 +167,7 @@ async function change(
     return 0;
   }
   io.out(`webhook endpoint ${result.endpoint.id}`);
-  for (const line of endpointLines(result.endpoint)) io.out(line);
+  for (const line of endpointLines(result.endpoint, clockNow(io))) io.out(line);
   if (result.secret) {
     io.out(`  secret       ${result.secret}`);
     io.out(
@@ -211,19 +218,46 @@ function refusal(error: DomainError): CommandFailure {
   );
 }
 
-function endpointLines(endpoint: WebhookEndpoint): string[] {
-  const state = endpoint.disabledAt
-    ? `disabled ${endpoint.disabledReason === 'failing' ? 'after failing' : 'by hand'} at ${endpoint.disabledAt}`
-    : endpoint.failingSince
-      ? `enabled, failing since ${endpoint.failingSince}`
-      : 'enabled';
+/** Enabled or not, and why: failing since when, disabled by hand or by the service for failing. */
+function stateOf(endpoint: WebhookEndpoint): string {
+  if (endpoint.disabledAt === null) {
+    return endpoint.failingSince ? `enabled, failing since ${endpoint.failingSince}` : 'enabled';
+  }
+  if (endpoint.disabledReason !== 'failing') return `disabled by hand at ${endpoint.disabledAt}`;
+  const since = endpoint.failingSince ? ` since ${endpoint.failingSince}` : '';
+  return `disabled at ${endpoint.disabledAt} after failing${since} (WEBHOOK_DISABLE_AFTER_HOURS); \`enable\` delivers again`;
+}
+
+/** The secret rotation still under way at `now`: the old secret signs too until it expires. */
+function rotationOf(endpoint: WebhookEndpoint, now: Date): string | null {
+  const until = endpoint.previousSecretExpiresAt;
+  if (until === null || Date.parse(until) <= now.getTime()) return null;
+  return `rotated at ${endpoint.secretRotatedAt}; the old secret signs too until ${until}`;
+}
+
+function endpointLines(endpoint: WebhookEndpoint, now: Date): string[] {
+  const rotation = rotationOf(endpoint, now);
   return [
     `  url          ${endpoint.url}`,
     `  events       ${endpoint.eventTypes.join(', ')}`,
     ...(endpoint.description ? [`  description  ${endpoint.description}`] : []),
-    `  state        ${state}`,
+    `  state        ${stateOf(endpoint)}`,
+    ...(rotation ? [`  rotation     ${rotation}`] : []),
     `  created      ${endpoint.createdAt}`,
   ];
+}
+
+/**
+ * The note after an endpoint that WEBHOOK_ALLOW_HOSTS let in (plain http, a private address): the
+ * command read this environment's list, but each delivery is checked by the running service's.
+ */
+function allowHostsNote(endpoint: WebhookEndpoint, allowHosts: readonly string[]): string | null {
+  const host = hostOf(new URL(endpoint.url));
+  if (!allowHosts.some((allowed) => normalizeHost(allowed) === host)) return null;
+  return (
+    `note: ${host} is in WEBHOOK_ALLOW_HOSTS of this command's environment; deliveries go only if ` +
+    `the running service's WEBHOOK_ALLOW_HOSTS names it too (set it there and restart it, or they fail)`
+  );
 }
 
 function endpointJson(endpoint: WebhookEndpoint) {

@@ -87,6 +87,10 @@ a:hover { color: var(--accent-dark); }
 }
 .document-text p { white-space: pre-wrap; }
 .download { display: inline-block; margin-top: 0.75rem; font-weight: 600; }
+/* In a list the link stays inline, so a wrapped one keeps its bullet on its first line. */
+.downloads li { margin-top: 0.75rem; }
+.downloads .download { display: inline; margin-top: 0; }
+#documents:focus { outline: none; }
 .signed-note { color: var(--ok); font-weight: 600; }
 fieldset { border: 0; padding: 0; margin: 0 0 1.25rem; min-width: 0; }
 legend { font-weight: 700; font-size: 1.1rem; padding: 0; margin-bottom: 0.5rem; }

@@ -56,7 +56,7 @@ function layout(options: { title: string; facility: string | null; body: string;
     options.script ? `<script src="${SIGNING_SCRIPT.path}" defer></script>` : '',
     '</head>',
     '<body>',
-    options.script ? '<a class="skip" href="#sign">Skip to the signing form</a>' : '',
+    options.script ? '<a class="skip" href="#documents">Skip to the documents</a>' : '',
     facility,
     `<main id="main">${options.body}</main>`,
     '</body>',
@@ -165,7 +165,7 @@ export function signingPage(
 ): Page {
   const { facility, link, documents } = page;
   const problems = options.problems ?? [];
-  const values = options.values ?? { name: '', consent: false };
+  const values = options.values ?? { name: page.addressee ?? '', consent: false };
   const pending = documents.filter((d) => !d.signed);
   const zone = facility.timeZone;
   const title = `Sign ${plural(pending.length, 'document', 'documents')} from ${facility.name}`;
@@ -255,7 +255,8 @@ export function signingPage(
     '</form>';
 
   const body =
-    '<h1>Documents to sign</h1>' +
+    // The skip link's target takes focus (tabindex -1), so the next Tab goes on from the documents.
+    '<h1 id="documents" tabindex="-1">Documents to sign</h1>' +
     `<p class="lead">${escapeHtml(facility.name)} sent you ${count} to sign. Read ${
       pending.length === 1 ? 'it' : 'them'
     }, then sign ${pending.length === 1 ? 'it' : 'all at once'} at the end of this page. ` +
@@ -281,7 +282,7 @@ export function completedPage(page: CompletedLink, documentHref: (id: string) =>
   const when = readableTime(page.signedAt, facility.timeZone);
   const who = page.signerName ? ` as ${page.signerName}` : '';
   const list = page.downloadable
-    ? '<ul>' +
+    ? '<ul class="downloads">' +
       page.documents
         .map(
           (d) =>

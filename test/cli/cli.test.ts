@@ -49,7 +49,7 @@ describe('facility-ops command line', () => {
       expect(none.out).toMatch(/^Usage: facility-ops <command>/);
       const help = await run(['help']);
       expect(help.code).toBe(0);
-      expect(help.out).toContain('clients create --company <id> --name <name> [--json]');
+      expect(help.out).toContain('clients create --company <id> --name <name> [--json | --export <prefix>]');
     });
 
     it.each([
@@ -60,7 +60,7 @@ describe('facility-ops command line', () => {
       [['import', 'data.json', '--help'], 'Usage: facility-ops import <file>'],
       [['seed', '--help'], '--scale N            Multiplies the data'],
       [['clients', '--help'], 'Usage: facility-ops clients create --company <id>'],
-      [['clients', 'create', '--help'], '--company <id>   The company'],
+      [['clients', 'create', '--help'], '--company <id>      The company'],
       [['help', 'seed'], 'Usage: facility-ops seed [--scale N]'],
       [['help', 'help'], 'Usage: facility-ops help [<command>]'],
     ])("%j prints that command's own help and exits 0, doing nothing", async (argv, expected) => {
@@ -99,12 +99,54 @@ describe('facility-ops command line', () => {
         ['clients', 'create', '--company', 'c0c0c0c0-0000-4000-8000-000000000000', '--name', '  '],
         '--name must be 1 to 200 characters',
       ],
+      [
+        [
+          'clients',
+          'create',
+          '--company',
+          'c0c0c0c0-0000-4000-8000-000000000000',
+          '--name',
+          'G',
+          '--export',
+          'A;B',
+        ],
+        '--export must be a prefix of shell variable names (A-Z, 0-9, _), got "A;B"',
+      ],
     ])('refuses %j with a usage error (exit 2)', async (argv, message) => {
       const result = await run(argv);
       expect(result.code).toBe(2);
       expect(result.err).toContain(`facility-ops: ${message}`);
-      expect(result.err).toContain('Usage: facility-ops <command>');
+      // That command's usage, not the list of every command.
+      const command = argv[0];
+      if (command === 'bogus') expect(result.err).toContain('Usage: facility-ops <command>');
+      else {
+        expect(result.err).toContain(`Usage: facility-ops ${command}`);
+        expect(result.err).toContain(`More: facility-ops ${command} --help`);
+        expect(result.err).not.toContain('Commands:');
+      }
       expect(fs.existsSync(path.join(dir, 'ops.db'))).toBe(false);
+    });
+
+    it.each([
+      [
+        ['seed', '--scale', 'abc'],
+        'Usage: facility-ops seed [--scale N] [--today YYYY-MM-DD] [--out <file>]',
+      ],
+      [
+        ['clients', 'create', '--company', 'nope', '--name', 'Desk'],
+        'Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]',
+      ],
+    ])("answers %j with the message and that command's usage alone", async (argv, usage) => {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      const lines = result.err.split('\n');
+      expect(lines[0]).toMatch(/^facility-ops: --\w+ must be/);
+      expect(lines.slice(1)).toEqual(['', usage, '', `More: facility-ops ${argv[0]} --help`]);
+    });
+
+    it('answers a bad help topic with the list of commands', async () => {
+      const result = await run(['help', 'bogus']);
+      expect(result.err).toContain('Commands:');
     });
 
     it('lists every configuration problem and exits 2', async () => {
@@ -283,7 +325,10 @@ describe('facility-ops command line', () => {
       expect((await run(['seed', '--today', TODAY, '--out', second])).code).toBe(0);
       const text = fs.readFileSync(first, 'utf8');
       expect(fs.readFileSync(second, 'utf8')).toBe(text);
-      expect(JSON.parse(text)).toEqual(demoDataset({ scale: 1, today: TODAY }));
+      // testIo's "now" is on TODAY: the data stops there.
+      expect(JSON.parse(text)).toEqual(
+        demoDataset({ scale: 1, today: TODAY, now: '2026-11-21T15:00:00.000Z' }),
+      );
       expect(fs.existsSync(path.join(dir, 'ops.db'))).toBe(false);
 
       const imported = await run(['import', first]);
@@ -336,7 +381,22 @@ describe('facility-ops command line', () => {
         'bearer_token',
       ]);
       expect(created).toMatchObject({ company_id: company.id, name: 'Kiosk' });
-      expect(await count(databaseUrl, 'client_applications')).toBe(2);
+
+      const exported = await run([
+        'clients',
+        'create',
+        '--company',
+        company.id,
+        '--name',
+        'Gateway',
+        '--export',
+        'UPSTREAM_',
+      ]);
+      expect(exported.code).toBe(0);
+      expect(exported.out).toMatch(
+        /^export UPSTREAM_CONSUMER_KEY='[0-9a-f]{32}' UPSTREAM_CONSUMER_SECRET='[A-Za-z0-9_-]{43}' UPSTREAM_BEARER_TOKEN='[A-Za-z0-9_-]{43}'$/,
+      );
+      expect(await count(databaseUrl, 'client_applications')).toBe(3);
 
       const unknown = await run([
         'clients',

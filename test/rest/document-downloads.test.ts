@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { DatasetEventDocument, DatasetFacility } from '../../src/store/dataset/dataset.types';
@@ -5,6 +6,7 @@ import {
   buildDocument,
   buildEvent,
   buildFacility,
+  buildItem,
   buildLedger,
   buildTenant,
   buildUnit,
@@ -274,7 +276,20 @@ describeEachDialect('GET /v1/:facility_id/documents/:session_document_id/session
     const tenant = buildTenant({ facility_id: facility.id, first_name: 'Zoë', last_name: "O'Neil" });
     const unit = buildUnit({ facility_id: facility.id, name: 'B-7', rate: 120 });
     const sisterUnit = buildUnit({ facility_id: sister.id, name: 'S-1' });
-    await t.load({ facilities: [sister], tenants: [tenant], units: [unit, sisterUnit] });
+    const keyFee = buildItem({
+      facility_id: facility.id,
+      kind: 'fee',
+      description: 'Key card',
+      required_at_move_in: true,
+      tax_total: 0,
+      total: 5,
+    });
+    await t.load({
+      facilities: [sister],
+      tenants: [tenant],
+      units: [unit, sisterUnit],
+      invoiceable_items: [keyFee],
+    });
     unitId = unit.id;
     tenantId = tenant.id;
     sisterUnitId = sisterUnit.id;
@@ -307,7 +322,7 @@ describeEachDialect('GET /v1/:facility_id/documents/:session_document_id/session
     );
     expect(text).toContain('The rental begins on 2026-07-10');
     expect(text).toContain('The monthly rent for unit B-7 is 120.00');
-    expect(text).toContain('Total due at move-in: 120.00');
+    expect(text).toContain('Total due at move-in: 125.00');
     expect(text).not.toContain('{{');
     const addendumText = expectPdf(
       await get(url(addendum.session_document_id, session.session_id)),
@@ -316,6 +331,23 @@ describeEachDialect('GET /v1/:facility_id/documents/:session_document_id/session
     expect(addendumText).toContain(
       "rental agreement of 2026-07-10 between Main Street and Zoë O'Neil for unit B-7",
     );
+  });
+
+  it("lists the first month's rent indented like the fee lines under it", async () => {
+    const session = await review(t.world.facility.id, { unit_id: unitId, move_in_date: '2026-07-10' });
+    const res = await get(url(session.documents[0].session_document_id, session.session_id));
+    const layout = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], {
+      input: res.rawPayload,
+    }).toString();
+    const charges = layout
+      .split('\n')
+      .filter((line) => /(First month's rent|Key card): /.test(line))
+      .map((line) => ({ text: line.trim(), indent: line.length - line.trimStart().length }));
+    expect(charges.map((c) => c.text)).toEqual(["First month's rent: 120.00", 'Key card: 5.00']);
+    const heading = layout.split('\n').find((line) => line.includes('Charges due at move-in:'))!;
+    // Both deeper than the heading they stand under, and at the same depth.
+    expect(charges[0].indent).toBe(charges[1].indent);
+    expect(charges[0].indent).toBeGreaterThan(heading.length - heading.trimStart().length);
   });
 
   it('writes a dash where a review names no tenant', async () => {

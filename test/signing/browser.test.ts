@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -211,13 +212,14 @@ describeBrowser(`the signing page in Chromium (${CHROMIUM})`, () => {
     }
     const order = ['consent', 'name', 'clear-signature', 'type-signature', 'submit'];
     expect(stops.filter((s) => order.includes(s))).toEqual(order);
-    expect(stops[0]).toBe('a:Skip to the signing form');
+    expect(stops[0]).toBe('a:Skip to the documents');
 
     // Fill it in by keyboard, and draw the signature with the mouse.
     await page.locator('#consent').focus();
     await page.keyboard.press('Space');
     await expect(page.locator('#consent').isChecked()).resolves.toBe(true);
     await page.locator('#name').focus();
+    await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('Grace Brewster Hopper');
     await drawWithMouse(page);
     await page.getByText('Signature drawn. Press Clear to start again.').waitFor();
@@ -295,6 +297,8 @@ describeBrowser(`the signing page in Chromium (${CHROMIUM})`, () => {
     const link = await emailedLink(event.id);
     const page = await newPage();
     await page.goto(link);
+    await expect(page.locator('#name').inputValue()).resolves.toBe('Grace Hopper');
+    await page.locator('#name').fill('');
     const [refused] = await Promise.all([submitted(page), page.locator('#submit').click()]);
     expect(refused.status()).toBe(422);
     const summary = page.getByRole('alert');
@@ -310,6 +314,120 @@ describeBrowser(`the signing page in Chromium (${CHROMIUM})`, () => {
     const [posted] = await Promise.all([submitted(page), page.locator('#submit').click()]);
     expect(posted.status()).toBe(303);
     await page.getByRole('heading', { name: 'Signed', exact: true }).waitFor();
+  });
+
+  it('at 360 px: the name as sent, the skip link, the packet in reading order, bullets on first lines, and a certificate that says who signed as whom', async () => {
+    const facilityId = t.world.facility.id;
+    const tenant = buildTenant({ facility_id: facilityId, first_name: 'Ada', last_name: 'Lovelace' });
+    const unit = buildUnit({ facility_id: facilityId, name: 'C-12' });
+    const ledger = buildLedger({ facility_id: facilityId, tenant_id: tenant.id, unit_id: unit.id });
+    const event = buildEvent({ facility_id: facilityId, ledger_id: ledger.id });
+    const clause = 'The tenant keeps the unit clean and dry and pays the rent on the first of the month.';
+    const titles = ['Addendum 10', 'Insurance Addendum', 'Rental Agreement', 'Addendum 2'];
+    await t.load({
+      tenants: [tenant],
+      units: [unit],
+      ledgers: [ledger],
+      events: [event],
+      event_documents: titles.map((description) =>
+        buildDocument({ event_id: event.id, description, body: Array(6).fill(clause).join('\n\n') }),
+      ),
+    });
+    const inOrder = ['Rental Agreement', 'Addendum 2', 'Addendum 10', 'Insurance Addendum'];
+    const link = await emailedLink(event.id, 'ada@example.com');
+
+    // The email: the same order in its list and its attachments; no "Reply" without SMTP_REPLY_TO.
+    const raw = smtp.received.filter((m) => m.to.includes('ada@example.com')).pop()!.raw;
+    const text = decodeQuotedPrintable(raw);
+    const listed = inOrder.map((title) => text.indexOf(`- ${title}`));
+    expect(listed.every((at, i) => at >= 0 && (i === 0 || at > listed[i - 1]))).toBe(true);
+    const attached = ['rental-agreement', 'addendum-2', 'addendum-10', 'insurance-addendum'].map((name) =>
+      raw.indexOf(`${name}.pdf`),
+    );
+    expect(attached.every((at, i) => at >= 0 && (i === 0 || at > attached[i - 1]))).toBe(true);
+    expect(text).not.toContain('Reply to this email');
+    expect(text).toContain('Questions? Contact Main Street.');
+
+    const page = await newPage({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    await page.goto(link);
+    await expect(page.locator('section.document h2').allTextContents()).resolves.toEqual(
+      inOrder.map((title, i) => `${i + 1}. ${title}`),
+    );
+    await expect(page.locator('.contents li').allTextContents()).resolves.toEqual(inOrder);
+    // The name the documents were sent to is there already.
+    await expect(page.locator('#name').inputValue()).resolves.toBe('Ada Lovelace');
+
+    // The skip link takes focus to the documents; the next Tab goes on from there.
+    await page.keyboard.press('Tab');
+    await expect(focused(page)).resolves.toMatchObject({ name: 'a:Skip to the documents' });
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate<string>('document.activeElement.id')).resolves.toBe('documents');
+    await page.keyboard.press('Tab');
+    await expect(focused(page)).resolves.toMatchObject({ name: 'a:Rental Agreement' });
+
+    // Signed under another name than the one it was sent to.
+    await page.locator('#consent').tap();
+    await page.locator('#name').fill('Ada King');
+    await page.locator('#type-signature').tap();
+    const [posted] = await Promise.all([submitted(page), page.locator('#submit').tap()]);
+    expect(posted.status()).toBe(303);
+    await page.getByText('You signed 4 documents from Main Street', { exact: false }).waitFor();
+    await page.screenshot({
+      path: path.join(ARTIFACTS, 'signing-page-360-signed-packet.png'),
+      fullPage: true,
+      scale: 'css',
+    });
+    await expect(page.locator('.downloads li').allTextContents()).resolves.toEqual(
+      inOrder.map((title) => `Download the signed ${title} (PDF)`),
+    );
+    // Each bullet sits on its link's first line: a letter put where the bullet is stands level
+    // with the first line of the link's text (not with its last, as beside an inline block).
+    const lines = await page.evaluate<Array<{ bulletLine: number; firstLine: number; lines: number }>>(
+      `[...document.querySelectorAll('.downloads li')].map((li) => {
+        const probe = document.createElement('span');
+        probe.textContent = 'X';
+        li.insertBefore(probe, li.firstChild);
+        const text = document.createRange();
+        text.selectNodeContents(li.querySelector('a'));
+        const tops = [...new Set([...text.getClientRects()].map((r) => Math.round(r.top)))];
+        const bulletLine = Math.round(probe.getBoundingClientRect().top);
+        probe.remove();
+        return { bulletLine, firstLine: Math.min(...tops), lines: tops.length };
+      })`,
+    );
+    // The longer titles wrap at 360 px: some links run over two lines.
+    expect(lines.some((link) => link.lines > 1)).toBe(true);
+    for (const link of lines) expect(Math.abs(link.bulletLine - link.firstLine)).toBeLessThan(4);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the signed Rental Agreement (PDF)' }).click(),
+    ]);
+    const pdf = readFileSync((await download.path())!);
+    writeFileSync(path.join(ARTIFACTS, 'signed-packet-rental-agreement.pdf'), pdf);
+    expect(pdfText(pdf)).toContain('Signed by Ada King (signed as Ada King, sent to Ada Lovelace)');
+    expect(pdfText(pdf)).toContain('Signed electronically by Ada King');
+    const layout = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], {
+      input: pdf,
+    }).toString();
+    const pages = layout.split('\f').filter((p) => p.includes('Certificate of completion, page'));
+    const bodyLines = pages.map(
+      (p) =>
+        p
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(
+            (line) =>
+              line !== '' && line !== 'Main Street' && !/^Certificate of completion, page \d+$/.test(line),
+          ).length,
+    );
+    expect(bodyLines.filter((n) => n < 2)).toEqual([]);
+    expect(layout.split('\n').filter((line) => /^\s*[0-9a-f]{64}\s*$/.test(line))).toEqual([]);
   });
 
   it('refuses a reused, an expired and a forged link with a page saying what to do', async () => {

@@ -160,7 +160,9 @@ describe('demo data generator', () => {
       const days = new Set(
         data.rate_applied_actions!.filter((r) => r.facility_id === facility.id).map((r) => r.completed_on),
       );
-      for (const day of [addDays(TODAY, -1), TODAY, addDays(TODAY, 1)]) expect(days).toContain(day);
+      for (const day of [addDays(TODAY, -2), addDays(TODAY, -1), TODAY]) expect(days).toContain(day);
+      // Without a "now", the data runs to the end of the reference date, and no further.
+      expect([...days].filter((day) => day > TODAY)).toEqual([]);
     }
     // completed_on is the facility's local date of time_completed.
     const zones = new Map(data.facilities!.map((f) => [f.id, f.time_zone!]));
@@ -169,6 +171,39 @@ describe('demo data generator', () => {
         action.completed_on,
       );
     }
+  });
+
+  it('dates nothing after "now" in its facility\'s zone, late in the UTC day and west of UTC', () => {
+    const now = '2026-11-26T23:30:00.000Z';
+    const asOf = demoDataset({ scale: 1, today: '2026-11-26', now });
+    const zones = new Map(asOf.facilities!.map((f) => [f.id, f.time_zone!]));
+    const nowMs = Date.parse(now);
+    const later = (instant: string) => Date.parse(instant) > nowMs;
+    const eventsAfter = asOf.events!.filter((e) => later(e.created_at));
+    const documentsAfter = asOf.event_documents!.filter((d) => later(d.created_at));
+    const actionsAfter = asOf.rate_applied_actions!.filter(
+      (a) => later(a.time_completed) || a.completed_on > localDate(new Date(now), zones.get(a.facility_id)!),
+    );
+    const ratesAfter = asOf.rate_changes!.filter((c) => later(c.changed_at));
+    expect({ eventsAfter, documentsAfter, actionsAfter, ratesAfter }).toEqual({
+      eventsAfter: [],
+      documentsAfter: [],
+      actionsAfter: [],
+      ratesAfter: [],
+    });
+    // Each facility's own today still has move-ins: 2026-11-26 in New York and Los Angeles (18:30
+    // and 15:30 there), 2026-11-27 in Auckland (12:30 there).
+    for (const facility of asOf.facilities!) {
+      const today = localDate(new Date(now), facility.time_zone!);
+      const actions = asOf.rate_applied_actions!.filter((a) => a.facility_id === facility.id);
+      expect({ facility: facility.name, today: actions.some((a) => a.completed_on === today) }).toEqual({
+        facility: facility.name,
+        today: true,
+      });
+    }
+    expect(new Set(asOf.facilities!.map((f) => localDate(new Date(now), f.time_zone!)))).toEqual(
+      new Set(['2026-11-26', '2026-11-27']),
+    );
   });
 
   it('has saved payment methods with brand, last four digits and expiry only', () => {

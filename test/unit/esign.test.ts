@@ -1,8 +1,18 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { PdfLibSigner } from '../../src/adapters/pdf/pdf-lib.signer';
 import { renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
 import { ConfigError, loadConfig } from '../../src/config';
-import { esignSmsContent, gsmLength, SMS_SEGMENT, toGsm } from '../../src/domain/esign/esign.content';
+import {
+  esignEmailContent,
+  esignSmsContent,
+  gsmLength,
+  inReadingOrder,
+  SMS_SEGMENT,
+  toGsm,
+} from '../../src/domain/esign/esign.content';
+import { signedByText } from '../../src/domain/esign/signing.service';
 import { readSignatureImage, type SignatureImage } from '../../src/domain/esign/esign.signature';
 import { eventEsignStatus } from '../../src/domain/esign/esign.state';
 import type { EsignRecords, SigningLink } from '../../src/domain/esign/esign.types';
@@ -293,5 +303,116 @@ describe('the PDF signer', () => {
     expect(text).toContain(`SHA-256 of the document shown ${hash}`);
     expect(text).toContain('Signed electronically by Lukasz Zólw ?');
     expect(text).toContain('Certificate of completion');
+  });
+});
+
+describe('the certificate pages', () => {
+  const signWith = async (consent: string, hash: string) => {
+    const reading = await readSignatureImage(dataUrl(signaturePng()));
+    if (!reading.ok) throw new Error(`the test signature does not decode: ${reading.problem}`);
+    const original = await renderPdf({
+      header: 'Main Street',
+      title: 'Lease',
+      body: 'Text.',
+      createdAt: new Date('2026-11-20T15:00:00Z'),
+    });
+    return new PdfLibSigner({ current: testSealingKey }).sign(
+      original,
+      { signerName: 'Ada King', signedAtText: '2026-11-24 10:05:00 (UTC-05:00)', signature: reading.image },
+      {
+        facilityName: 'Main Street',
+        documentTitle: 'Lease',
+        documentId: 'd1',
+        details: [
+          { label: 'Signed by', value: 'Ada King' },
+          { label: 'SHA-256 of the document shown', value: hash },
+        ],
+        trail: [{ at: '2026-11-24 10:05:00 (UTC-05:00)', event: 'Signed', details: 'by Ada King' }],
+        consent,
+      },
+    );
+  };
+  /** The lines of each certificate page as pdftotext -layout reads them, header and footer aside. */
+  const certificatePages = (pdf: Buffer) =>
+    execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf })
+      .toString()
+      .split('\f')
+      .filter((page) => /Certificate of completion, page \d+/.test(page))
+      .map((page) =>
+        page
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(
+            (line) =>
+              line !== '' && line !== 'Main Street' && !/^Certificate of completion, page \d+$/.test(line),
+          ),
+      );
+
+  it('keeps real SHA-256 hashes whole on their line, whatever their digits', async () => {
+    for (let n = 0; n < 6; n++) {
+      const hash = createHash('sha256').update(`document ${n}`).digest('hex');
+      const [page] = certificatePages(await signWith('Consent to sign electronically\n\nParagraph.', hash));
+      expect(page.filter((line) => /^SHA-256 of the document shown +[0-9a-f]{64}$/.test(line))).toEqual([
+        expect.stringContaining(hash),
+      ]);
+      expect(page.filter((line) => /^[0-9a-f]+$/.test(line))).toEqual([]);
+    }
+  });
+
+  it('never leaves a page holding a single line, however long the consent runs', async () => {
+    const sentence =
+      'You may ask for these documents on paper at any time, at no charge, before or after signing. ';
+    const hash = createHash('sha256').update('lease').digest('hex');
+    const lonely: string[] = [];
+    for (let sentences = 20; sentences <= 60; sentences += 1) {
+      const pages = certificatePages(
+        await signWith(`Consent to sign electronically\n\n${sentence.repeat(sentences)}`, hash),
+      );
+      pages.forEach((lines, i) => {
+        if (lines.length < 2) lonely.push(`${sentences} sentences, page ${i + 1}: ${JSON.stringify(lines)}`);
+      });
+    }
+    expect(lonely).toEqual([]);
+  });
+});
+
+describe('signing names, order and replies', () => {
+  it('says who signed as whom when the typed name is not the one the documents were sent to', () => {
+    expect(signedByText('Ada Lovelace', 'Ada Lovelace')).toBe('Ada Lovelace');
+    expect(signedByText('ada  lovelace', 'Ada Lovelace')).toBe('ada  lovelace');
+    expect(signedByText('Ada King', 'Ada Lovelace')).toBe(
+      'Ada King (signed as Ada King, sent to Ada Lovelace)',
+    );
+    expect(signedByText('Ada King', null)).toBe('Ada King');
+  });
+
+  it('puts the rental agreement first and addenda by number', () => {
+    const titles = ['Addendum 10', 'Insurance Addendum', 'Addendum 2', 'Rental Agreement', 'Addendum 1'];
+    const ordered = inReadingOrder(titles.map((description, i) => ({ id: `id-${9 - i}`, description })));
+    expect(ordered.map((d) => d.description)).toEqual([
+      'Rental Agreement',
+      'Addendum 1',
+      'Addendum 2',
+      'Addendum 10',
+      'Insurance Addendum',
+    ]);
+  });
+
+  it('invites replies only when they are read (SMTP_REPLY_TO)', () => {
+    const link = {
+      token: 't',
+      url: 'https://x.test/sign/t',
+      shortUrl: 'https://x.test/s/t',
+      expiresOn: '2026-12-01',
+    };
+    const facility = { id: 'f', name: 'Main Street' };
+    const documents = [{ id: 'd', description: 'Lease', url: 'https://x.test/v1/f/documents/d' }];
+    const plain = esignEmailContent(facility, 'e', documents, link);
+    expect(`${plain.text}${plain.html}`).not.toContain('Reply');
+    expect(plain.text).toContain('Questions? Contact Main Street.');
+    const replied = esignEmailContent(facility, 'e', documents, link, { repliesRead: true });
+    expect(replied.text).toContain('Questions? Reply to this email or contact Main Street.');
+    expect(replied.html).toContain('Questions? Reply to this email or contact Main Street.');
+    expect(loadConfig({ SMTP_REPLY_TO: 'desk@example.com' }).outbox.smtpReplyTo).toBe('desk@example.com');
   });
 });

@@ -4,6 +4,8 @@ import { runCli } from '../../src/cli/cli';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
+import { SqlWebhookEndpointsRepository } from '../../src/store/repositories/webhooks.repository';
+import { secretBoxFor } from '../../src/adapters/secrets/aes-gcm.secret-box';
 import { buildWorld, worldDataset, type World } from '../support/factories';
 import { tempDir, testIo } from '../cli/cli-support';
 
@@ -170,6 +172,46 @@ describe('facility-ops webhooks', () => {
     );
     expect(result.code).toBe(0);
     expect(await endpointRows()).toHaveLength(1);
+    // Taken here, but the running service checks each delivery against its own list.
+    expect(result.err).toBe(
+      "note: 127.0.0.1 is in WEBHOOK_ALLOW_HOSTS of this command's environment; deliveries go only if " +
+        "the running service's WEBHOOK_ALLOW_HOSTS names it too (set it there and restart it, or they fail)",
+    );
+    expect((await create()).err).toBe(''); // a public https URL needs no allowance
+  });
+
+  it("lists each endpoint's state: enabled, failing since, disabled and why, secret rotation pending", async () => {
+    for (let i = 0; i < 4; i++) expect((await create()).code).toBe(0);
+    const [fine, failing, dead, rotated] = await endpointRows();
+    const store = openStore(databaseUrl);
+    try {
+      const endpoints = new SqlWebhookEndpointsRepository(
+        store.db,
+        secretBoxFor({ storage: 'clear', keys: null }),
+      );
+      await endpoints.recordFailure(failing.id, '2026-11-20T09:00:00.000Z', '2026-11-15T09:00:00.000Z');
+      await endpoints.recordFailure(dead.id, '2026-11-14T09:00:00.000Z', '2026-11-14T09:00:00.000Z');
+    } finally {
+      await store.close();
+    }
+    expect((await run(['rotate-secret', rotated.id])).code).toBe(0);
+
+    const listed = await run(['list', '--company', world.company.id]);
+    const stateOf = (id: string) => {
+      const block = listed.out.split('webhook endpoint ').find((part) => part.startsWith(id))!;
+      return block.split('\n').filter((line) => /^ {2}(state|rotation) /.test(line));
+    };
+    expect(stateOf(fine.id)).toEqual(['  state        enabled']);
+    expect(stateOf(failing.id)).toEqual(['  state        enabled, failing since 2026-11-20T09:00:00.000Z']);
+    expect(stateOf(dead.id)).toEqual([
+      '  state        disabled at 2026-11-14T09:00:00.000Z after failing since 2026-11-14T09:00:00.000Z ' +
+        '(WEBHOOK_DISABLE_AFTER_HOURS); `enable` delivers again',
+    ]);
+    const [after] = (await endpointRows()).filter((row) => row.id === rotated.id);
+    expect(stateOf(rotated.id)).toEqual([
+      '  state        enabled',
+      `  rotation     rotated at ${after.secret_rotated_at}; the old secret signs too until ${after.previous_secret_expires_at}`,
+    ]);
   });
 
   it('fails (exit 1) for an unknown company or endpoint, and (exit 2) for bad usage', async () => {

@@ -6,6 +6,8 @@ export interface SmtpTransportOptions {
   url: string;
   /** The From address: `Name <address>` or a bare address. */
   from: string;
+  /** The Reply-To address, when replies are read somewhere. */
+  replyTo?: string | null;
   /** Limit for connecting, the greeting and each silence on the socket; also bounds a whole send. */
   timeoutMs: number;
 }
@@ -66,6 +68,7 @@ export class SmtpEmailTransport implements EmailTransport {
     await withDeadline(
       this.mailer.sendMail({
         from: this.options.from,
+        replyTo: this.options.replyTo ?? undefined,
         to: email.to,
         subject: email.subject,
         text: email.text,

@@ -154,15 +154,24 @@ class CertificateWriter {
     if (this.y - height < MARGIN) this.newPage();
   }
 
+  /**
+   * Wrapped text. No page is left holding one of its lines: a page break falls after at least two
+   * of them and before at least two (all of them when there are three or fewer), and a bold
+   * heading moves to the next page unless two lines of what follows fit under it.
+   */
   text(text: string, options: { size?: number; bold?: boolean; indent?: number; gap?: number } = {}): void {
     const size = options.size ?? 10;
     const font = options.bold ? this.bold : this.font;
     const indent = options.indent ?? 0;
-    for (const row of wrap(text, font, size, LETTER[0] - 2 * MARGIN - indent)) {
-      this.room(size * 1.35);
-      this.y -= size * 1.35;
+    const lineHeight = size * 1.35;
+    const rows = wrap(text, font, size, LETTER[0] - 2 * MARGIN - indent);
+    rows.forEach((row, i) => {
+      const left = rows.length - i;
+      const together = i === 0 ? (rows.length <= 3 ? rows.length : 2) : left === 2 ? 2 : 1;
+      this.room(lineHeight * together + (options.bold && i === 0 ? 2 * 10 * 1.35 : 0));
+      this.y -= lineHeight;
       this.page.drawText(row, { x: MARGIN + indent, y: this.y, size, font, color: INK });
-    }
+    });
     this.y -= options.gap ?? 0;
   }
 
@@ -172,7 +181,9 @@ class CertificateWriter {
     // One long word (a hash) is set smaller to stay whole on its line, so it reads and copies as one.
     const single = line(value);
     const natural = this.font.widthOfTextAtSize(single, 9);
-    const size = !/\s/.test(single) && natural > width ? Math.max(6.5, (9 * width) / natural) : 9;
+    // Rounded down a little: a size that fits only to the last decimal would still break the word.
+    const size =
+      !/\s/.test(single) && natural > width ? Math.max(6.5, Math.floor((90 * width) / natural) / 10) : 9;
     const rows = wrap(value, this.font, size, width);
     this.room(9 * 1.35 * rows.length);
     this.y -= 9 * 1.35;

@@ -16,6 +16,24 @@ export function shortSigningUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/s/${token}`;
 }
 
+const TITLES = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const AGREEMENT = /\b(rental agreement|lease)\b/i;
+
+/**
+ * Documents in the order a packet is read, the same in the email, its attachments and the signing
+ * page: the rental agreement (or lease) first, then by title with numbers in numeric order
+ * ("Addendum 2" before "Addendum 10"), the id settling ties.
+ */
+export function inReadingOrder<T extends { id: string; description: string }>(documents: readonly T[]): T[] {
+  const rank = (d: T) => (AGREEMENT.test(d.description) ? 0 : 1);
+  return [...documents].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      TITLES.compare(a.description, b.description) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
 /** A message's signing link: the token (kept in the message only until it is sent) and its addresses. */
 export interface MessageLink {
   token: string;
@@ -42,8 +60,13 @@ export function esignEmailContent(
   eventId: string,
   documents: OutboxDocument[],
   link: MessageLink,
+  options: { repliesRead?: boolean } = {},
 ): OutboxContent {
   const subject = `Documents to sign from ${facility.name}`;
+  // "Reply to this email" only where replies reach someone (SMTP_REPLY_TO), not a no-reply From.
+  const questions = options.repliesRead
+    ? `Questions? Reply to this email or contact ${facility.name}.`
+    : `Questions? Contact ${facility.name}.`;
   const text = [
     'Hello,',
     '',
@@ -56,7 +79,7 @@ export function esignEmailContent(
     '',
     `The link works until ${link.expiresOn}. The documents are also attached to this email as PDFs.`,
     '',
-    `Questions? Reply to this email or contact ${facility.name}.`,
+    questions,
     '',
   ].join('\n');
   const items = documents.map((d) => `<li>${escapeHtml(d.description)}</li>`).join('');
@@ -65,7 +88,7 @@ export function esignEmailContent(
     `<ul>${items}</ul>` +
     `<p><a href="${escapeHtml(link.url)}">Read and sign the documents</a> (on a phone or a computer, no account needed).</p>` +
     `<p>The link works until ${escapeHtml(link.expiresOn)}. The documents are also attached to this email as PDFs.</p>` +
-    `<p>Questions? Reply to this email or contact ${escapeHtml(facility.name)}.</p>`;
+    `<p>${escapeHtml(questions)}</p>`;
   return {
     kind: 'esign_documents',
     facility,

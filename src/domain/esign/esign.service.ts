@@ -10,6 +10,7 @@ import { localDate, toStoredInstant } from '../shared/time';
 import {
   documentUrl,
   esignEmailContent,
+  inReadingOrder,
   esignSmsContent,
   shortSigningUrl,
   signingUrl,
@@ -34,6 +35,8 @@ export interface EsignOptions {
   publicBaseUrl: string;
   /** How long a signing link works. */
   linkTtlMs: number;
+  /** SMTP_REPLY_TO: where replies to an email go; without it the email does not invite replies. */
+  replyTo?: string | null;
 }
 
 /**
@@ -67,7 +70,7 @@ export class EsignService {
     const event = await this.documents.eventFor(facility, command.eventId);
     const recipient = readRecipient(command);
     const [documents] = await this.documents.documentsByEventIds([event.id]);
-    const esignable = documents.filter((d) => d.esignable);
+    const esignable = inReadingOrder(documents.filter((d) => d.esignable));
     if (esignable.length === 0) {
       throw new DomainError('action_failed', `event ${event.id} has no esignable documents`, {
         problems: [problem(['eventId'], 'has no esignable documents')],
@@ -102,7 +105,9 @@ export class EsignService {
         ? {
             channel: 'email',
             recipient: recipient.address,
-            content: esignEmailContent(owner, event.id, offered, link),
+            content: esignEmailContent(owner, event.id, offered, link, {
+              repliesRead: Boolean(this.options.replyTo),
+            }),
           }
         : {
             channel: 'sms',

@@ -59,6 +59,8 @@ export interface OpenLink {
   facility: Facility;
   link: SigningLink;
   documents: PageDocument[];
+  /** The name the documents are addressed to (their event's tenant): the name field starts with it. */
+  addressee: string | null;
 }
 
 /** The page of a link whose documents are signed. */
@@ -246,7 +248,7 @@ export class SigningService {
           documentTitle: document.title,
           documentId: document.id,
           details: [
-            { label: 'Signed by', value: name },
+            { label: 'Signed by', value: signedByText(name, document.tenantName) },
             { label: 'Signed at', value: readableInstant(at, facility.timeZone) },
             {
               label: 'Sent to',
@@ -363,6 +365,7 @@ export class SigningService {
       return { ...page, signedAt: signed.map((s) => s.signedAt).sort()[signed.length - 1] };
     }
     const documents: PageDocument[] = [];
+    let addressee: string | null = null;
     for (const { documentId, description } of link.documents) {
       const done = signedById.get(documentId) ?? null;
       if (done) {
@@ -379,6 +382,7 @@ export class SigningService {
       const original = await this.original(facility, link, documentId);
       if (!original) return { kind: 'replaced', facility };
       const { document } = original;
+      addressee ??= document.tenantName;
       documents.push({
         id: documentId,
         title: document.title,
@@ -388,7 +392,7 @@ export class SigningService {
         signed: null,
       });
     }
-    return { kind: 'open', facility, link, documents };
+    return { kind: 'open', facility, link, documents, addressee };
   }
 
   /** The document rendered now, when it is still what the link sent (same PDF bytes); else null. */
@@ -406,6 +410,16 @@ export class SigningService {
     const shownSha256 = sha256Hex(document.content);
     return shownSha256 === expected ? { document, shownSha256 } : null;
   }
+}
+
+/**
+ * The certificate's signer: the typed name, and when it is not the name the document is addressed
+ * to (letter case and spacing aside), both: "signed as X, sent to Y".
+ */
+export function signedByText(typed: string, addressee: string | null): string {
+  const plain = (name: string) => name.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (addressee === null || plain(typed) === plain(addressee)) return typed;
+  return `${typed} (signed as ${typed}, sent to ${addressee})`;
 }
 
 /** What the page says about a drawing it could not take. */

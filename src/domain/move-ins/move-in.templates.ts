@@ -23,7 +23,7 @@ export const MOVE_IN_TEMPLATES: readonly MoveInTemplate[] = [
 2. Rent. The monthly rent for unit {{unit_name}} is {{rent}}, due in advance on the first day of each rental period.
 
 3. Charges due at move-in:
-{{move_in_charges}}
+    {{move_in_charges}}
 Total due at move-in: {{total}}
 
 4. Use. The unit is for the storage of personal property only. The Tenant may not live in the unit, store hazardous, flammable or perishable goods, or run a business from it.

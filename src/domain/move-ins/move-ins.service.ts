@@ -99,8 +99,10 @@ export class MoveInsService {
       date: moveInDate,
       move_in_date: moveInDate,
       rent: money(unit.rateCents),
+      // One charge a line; the template indents the first (a filled-in value loses its leading
+      // spaces), these the rest alike.
       move_in_charges: [
-        `    First month's rent: ${money(unit.rateCents)}`,
+        `First month's rent: ${money(unit.rateCents)}`,
         ...fees.map((fee) => `    ${fee.description}: ${money(fee.amountCents)}`),
       ].join('\n'),
       total: money(totalCents),

@@ -40,8 +40,9 @@ export class DocumentPdfsService {
     if (!isUuid(documentId)) throw DomainError.notFound(parameter, 'document', documentId);
     const document = await this.documents.findDocumentWithContext(facility.id, normalizeId(documentId));
     if (!document) throw DomainError.notFound(parameter, 'document', documentId);
+    const tenantName = personName(document.tenantFirstName, document.tenantLastName);
     const body = fillTemplate(document.body, {
-      tenant_name: personName(document.tenantFirstName, document.tenantLastName),
+      tenant_name: tenantName,
       unit_name: document.unitName,
       facility_name: facility.name,
       date: localDate(new Date(document.eventCreatedAt), facility.timeZone),
@@ -58,6 +59,7 @@ export class DocumentPdfsService {
       esignable: document.esignable,
       title: document.description,
       body,
+      tenantName,
       filename: pdfFilename(document.description),
       content,
     };

@@ -12,4 +12,6 @@ export interface RenderedDocument extends RenderedPdf {
   title: string;
   /** The filled-in text; blank lines separate paragraphs. */
   body: string;
+  /** The tenant of its event, whom it is addressed to (null when the event has none). */
+  tenantName: string | null;
 }

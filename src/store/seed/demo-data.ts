@@ -1,4 +1,4 @@
-import { formatInstant, isValidDate, offsetMinutes } from '../../domain/shared/time';
+import { formatInstant, isValidDate, localDate, offsetMinutes } from '../../domain/shared/time';
 import type {
   Dataset,
   DatasetCompany,
@@ -46,6 +46,12 @@ export interface DemoOptions {
   scale: number;
   /** The reference date (YYYY-MM-DD): the data's "today", so the default date ranges show data. */
   today: string;
+  /**
+   * The instant the data is as of (ISO 8601, on the reference date): nothing is dated after it in
+   * its facility's zone, whose "today" is its local date then. Without it, each facility's today is
+   * the reference date and the data runs to its end.
+   */
+  now?: string;
 }
 
 /**
@@ -154,6 +160,12 @@ class DemoCalendar {
   }
 }
 
+/** The local wall-clock minute of the day (0 to 1439) at the instant in the zone. */
+function localMinuteOfDay(instant: Date, zone: string): number {
+  const localMs = instant.getTime() + offsetMinutes(instant, zone) * 60_000;
+  return Math.floor((((localMs % DAY_MS) + DAY_MS) % DAY_MS) / 60_000);
+}
+
 function asciiSlug(text: string): string {
   return text
     .normalize('NFD')
@@ -202,6 +214,9 @@ function checkOptions(options: DemoOptions): void {
     throw new RangeError(`scale must be a whole number of at least 1, got ${options.scale}`);
   }
   if (!isValidDate(options.today)) throw new RangeError(`today must be YYYY-MM-DD, got ${options.today}`);
+  if (options.now !== undefined && Number.isNaN(Date.parse(options.now))) {
+    throw new RangeError(`now must be an ISO 8601 instant, got ${options.now}`);
+  }
   const largest = Math.max(...COMPANIES.flatMap((c) => c.facilities.map((f) => f.tenants)));
   if (largest * options.scale > MAX_TENANTS_PER_FACILITY) {
     throw new RangeError(
@@ -311,6 +326,10 @@ class FacilityGenerator {
    */
   private random: SeededRandom;
   private ids: ScopedIds;
+  /** The facility's local date at the data's "now" (the reference date without one). */
+  private readonly today: string;
+  /** The local minute of "now" on that date: nothing on it is later. */
+  private readonly lastMinute: number;
 
   constructor(
     calendar: DemoCalendar,
@@ -327,6 +346,15 @@ class FacilityGenerator {
     this.seed = mix32(SEED ^ mix32(facilityIndex + 1));
     this.random = new SeededRandom(this.seed);
     this.ids = facilityIds(facilityIndex);
+    const now = options.now === undefined ? null : new Date(options.now);
+    this.today = now ? localDate(now, this.zone) : options.today;
+    this.lastMinute = now ? localMinuteOfDay(now, this.zone) : 24 * 60 - 1;
+  }
+
+  /** The instant of a local time, never later than "now" on the facility's today. */
+  private at(date: string, minuteOfDay: number): string {
+    const minute = date === this.today ? Math.min(minuteOfDay, this.lastMinute) : minuteOfDay;
+    return this.calendar.localInstant(date, minute, this.zone);
   }
 
   *parts(): Generator<Dataset> {
@@ -472,10 +500,10 @@ class FacilityGenerator {
     this.random = SeededRandom.derive(this.seed, k);
     this.ids = tenantIds(this.facilityIndex, k);
     const r = this.random;
-    const today = this.options.today;
+    const today = this.today;
     const facilityId = this.facility.id;
-    // A fifth of each scale-1 block of tenants moved in on the recent days, up to the day after the
-    // reference date, so each facility's local "today" has rate applied actions whatever its zone.
+    // A fifth of each scale-1 block of tenants moved in on the recent days, up to the facility's
+    // local "today" (before "now"), so that day has rate applied actions whatever its zone.
     const block = this.plan.tenants;
     const recentCount = Math.max(6, Math.round(block * 0.2));
     const recentDays = Math.min(RECENT_DAYS, Math.max(3, Math.floor(recentCount / 2)));
@@ -501,10 +529,10 @@ class FacilityGenerator {
 
     const moveInDate =
       place < recentCount
-        ? this.calendar.addDays(today, 1 - (place % recentDays))
+        ? this.calendar.addDays(today, -(place % recentDays))
         : this.calendar.addDays(today, -recentDays - r.int(1400));
     const moveInMinute = r.between(8 * 60, 18 * 60 - 1);
-    const moveInAt = this.calendar.localInstant(moveInDate, moveInMinute, this.zone);
+    const moveInAt = this.at(moveInDate, moveInMinute);
     const transfer = k > 0 && r.chance(0.05);
     const applied = r.pick(APPLIED_RATES);
     const employee = r.chance(0.7) ? r.pick(EMPLOYEES) : null;
@@ -550,16 +578,16 @@ class FacilityGenerator {
 
     // Ten rate changes per tenant on average, exactly: the two tenants of a pair share twenty.
     const pairDelta = SeededRandom.derive(this.seed ^ 0x5bd1e995, k >> 1).between(-5, 5);
-    const historyFromMs = (this.calendar.day(today) - HISTORY_DAYS) * DAY_MS;
+    const historyFromMs = (this.calendar.day(this.options.today) - HISTORY_DAYS) * DAY_MS;
     this.rateChanges(lists, tenantId, unit, historyFromMs, k % 2 === 0 ? 10 + pairDelta : 10 - pairDelta);
   }
 
   /** Retail sales without a ledger: payment events whose only document is a receipt. */
   private retailSales(lists: Lists): void {
     for (let day = 0; day < 5; day++) {
-      const date = this.calendar.addDays(this.options.today, -day);
+      const date = this.calendar.addDays(this.today, -day);
       const eventId = this.ids.next();
-      const createdAt = this.calendar.localInstant(date, 12 * 60 + day * 17, this.zone);
+      const createdAt = this.at(date, 12 * 60 + day * 17);
       lists.events.push({
         id: eventId,
         facility_id: this.facility.id,
@@ -585,7 +613,7 @@ class FacilityGenerator {
   /** Returns whether the ledger has a current policy (for the insurance addendum). */
   private insurance(lists: Lists, ledgerId: string, moveInDate: string): boolean {
     const r = this.random;
-    const today = this.options.today;
+    const today = this.today;
     const policy = (effective: string, cancel: string | null) => {
       const plan = r.pick(INSURANCE_PLANS);
       lists.ledger_insurances.push({
@@ -641,12 +669,12 @@ class FacilityGenerator {
     const first = r.int(SERVICES.length);
     for (let s = 0; s < count; s++) {
       const service = SERVICES[(first + s) % SERVICES.length];
-      const cancelled = r.chance(0.2) && moveInDate < this.options.today;
+      const cancelled = r.chance(0.2) && moveInDate < this.today;
       lists.ledger_services.push({
         id: this.ids.next(),
         ledger_id: ledgerId,
         effective_date: this.calendar.addDays(moveInDate, s * 14),
-        cancel_date: cancelled ? this.options.today : null,
+        cancel_date: cancelled ? this.today : null,
         amount: service.amount,
         data: { description: service.description, product_code: service.code },
       });
@@ -682,7 +710,7 @@ class FacilityGenerator {
     longPacket: boolean,
   ): void {
     const r = this.random;
-    const today = this.options.today;
+    const today = this.today;
     const facilityId = this.facility.id;
     const event = (type: DatasetEvent['type'], date: string, minute: number) => {
       const created: DatasetEvent = {
@@ -690,7 +718,7 @@ class FacilityGenerator {
         facility_id: facilityId,
         type,
         ledger_id: ledgerId,
-        created_at: this.calendar.localInstant(date, minute, this.zone),
+        created_at: this.at(date, minute),
       };
       lists.events.push(created);
       return created;
@@ -801,9 +829,14 @@ class FacilityGenerator {
   ): void {
     const r = this.random;
     const endMs = (this.calendar.day(this.options.today) + 1) * DAY_MS - 1000;
+    // Those after "now" happen at it: the other records, and the days they fall on, stay the same.
+    const lastMs =
+      this.options.now === undefined ? endMs : Math.floor(Date.parse(this.options.now) / 1000) * 1000;
     const span = Math.max(1000, endMs - fromMs);
     const times: number[] = [];
-    for (let n = 0; n < count; n++) times.push(fromMs + Math.floor((r.next() * span) / 1000) * 1000);
+    for (let n = 0; n < count; n++) {
+      times.push(Math.min(lastMs, fromMs + Math.floor((r.next() * span) / 1000) * 1000));
+    }
     times.sort((a, b) => a - b);
     let rateCents = Math.round(unit.rate * 100 * 0.8);
     for (const at of times) {

@@ -1,0 +1,115 @@
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { tempDir } from './cli-support';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+const MARKER = '<!-- gateway-recipe:';
+
+/** The lines of the first two `sh` blocks after the recipe's marker in docs/gateway.md. */
+function recipeBlocks(): { recipe: string[]; tries: string[] } {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'gateway.md'), 'utf8');
+  const after = doc.slice(doc.indexOf(MARKER));
+  const blocks = [...after.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trimEnd().split('\n'));
+  return { recipe: blocks[0], tries: blocks[1].filter((line) => line.startsWith('curl ')) };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves once `test` holds, checking every 100 ms; rejects after `ms` with what was seen. */
+async function until(test: () => boolean, ms: number, seen: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting; output so far:\n${seen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * docs/gateway.md's five-line recipe, pasted into bash as it stands from the checkout: an upstream
+ * of the same checkout with the demo data, and a gateway in front of it that answers the doc's
+ * requests. Only where things go changes: `data/` is a scratch directory, the upstream's port 3001
+ * a free one, and the gateway's PORT 0.
+ */
+describe("docs/gateway.md's recipe", () => {
+  let scratch: ReturnType<typeof tempDir>;
+  beforeAll(() => (scratch = tempDir()));
+  afterAll(() => scratch.remove());
+
+  it('starts an upstream and a gateway in front of it that answer the doc’s requests', async () => {
+    const { recipe, tries } = recipeBlocks();
+    expect(recipe).toHaveLength(5);
+    expect(tries.length).toBeGreaterThanOrEqual(2);
+    const port = String(await freePort());
+    const script = recipe.map((line) => line.replaceAll('data/', `${scratch.dir}/`).replaceAll('3001', port));
+
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0' };
+    for (const name of Object.keys(env)) {
+      if (/^(UPSTREAM_|DATABASE_URL$|NODE_ENV$|LOG_LEVEL$)/.test(name)) delete env[name];
+    }
+    const shell = spawn('bash', ['-c', script.join('\n')], { cwd: ROOT, env, detached: true });
+    let output = '';
+    shell.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    shell.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const upstreamLog = path.join(scratch.dir, 'upstream.log');
+    const upstreamLogText = () => (fs.existsSync(upstreamLog) ? fs.readFileSync(upstreamLog, 'utf8') : '');
+    try {
+      await until(
+        () => /^Stop it with Ctrl-C\.$/m.test(output) || shell.exitCode !== null,
+        240_000,
+        () => output,
+      );
+      expect(output).toMatch(/^Stop it with Ctrl-C\.$/m);
+      await until(() => /listening on/.test(upstreamLogText()), 60_000, upstreamLogText);
+
+      expect(output).toContain('gateway mode: /v1 answers from http://127.0.0.1:');
+      // A gateway sends nothing itself: no worker, and no warning that it has no way to send.
+      expect(output).not.toContain('no SMTP_URL or SMS_WEBHOOK_URL');
+      expect(output).not.toContain('outbox worker started');
+      // The upstream's credentials went into the shell, not onto the screen.
+      expect(output).not.toMatch(/UPSTREAM_CONSUMER_SECRET/);
+
+      const base = /^facility-ops is running at (\S+)$/m.exec(output)![1];
+      const tokens = [...output.matchAll(/^ {2}bearer token {5}(\S+)$/gm)].map((m) => m[1]);
+      expect(tokens).toHaveLength(1); // "My client"'s
+      const curlEnv = { ...process.env, BASE: base, TOKEN: tokens[0] };
+      for (const line of tries) {
+        const { stdout } = await run('bash', ['-c', `${line} -w '\\n%{http_code}'`], { env: curlEnv });
+        const at = stdout.lastIndexOf('\n');
+        const body = JSON.parse(stdout.slice(0, at)) as {
+          flippers?: string[];
+          data?: { facility?: { flippers?: string[] } };
+          errors?: unknown;
+        };
+        expect({ line, status: Number(stdout.slice(at + 1)) }).toEqual({ line, status: 200 });
+        expect(body.errors).toBeUndefined();
+        expect(body.flippers ?? body.data?.facility?.flippers).toContain('esign_documents');
+      }
+    } finally {
+      if (groupAlive(shell.pid!)) process.kill(-shell.pid!, 'SIGTERM');
+      await until(
+        () => !groupAlive(shell.pid!),
+        60_000,
+        () => output,
+      );
+    }
+  }, 360_000);
+});
