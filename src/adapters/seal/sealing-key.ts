@@ -99,7 +99,7 @@ export class SealingKey {
   /** The certificate's subject, e.g. `CN=Facility Ops document seal, O=Facility Ops`. */
   readonly subject: string;
   readonly notAfter: Date;
-  /** The certificate and the others the P12 carried (its issuers), as DER: what each seal embeds. */
+  /** DER bytes of the certificate and of its issuers from the P12: what each seal embeds. */
   readonly certificateBytes: number;
   private readonly certificate: forge.pki.Certificate;
   private readonly chain: forge.pki.Certificate[];
