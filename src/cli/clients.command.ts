@@ -39,7 +39,8 @@ export async function clientsCommand(config: Config, io: CliIo, argv: string[]):
       `--export must be a prefix of shell variable names (A-Z, 0-9, _), got "${exportPrefix}"`,
     );
   }
-  if (exportPrefix !== undefined && values.json) throw new UsageError('--json and --export go alone');
+  if (exportPrefix !== undefined && values.json)
+    throw new UsageError('--json and --export cannot be used together');
   if (typeof values.company !== 'string' || values.company === '')
     throw new UsageError('--company <id> is required');
   if (typeof values.name !== 'string') throw new UsageError('--name <name> is required');

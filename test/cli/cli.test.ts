@@ -112,6 +112,20 @@ describe('facility-ops command line', () => {
         ],
         '--export must be a prefix of shell variable names (A-Z, 0-9, _), got "A;B"',
       ],
+      [
+        [
+          'clients',
+          'create',
+          '--company',
+          'c0c0c0c0-0000-4000-8000-000000000000',
+          '--name',
+          'G',
+          '--export',
+          'X_',
+          '--json',
+        ],
+        '--json and --export cannot be used together',
+      ],
     ])('refuses %j with a usage error (exit 2)', async (argv, message) => {
       const result = await run(argv);
       expect(result.code).toBe(2);
