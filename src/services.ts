@@ -145,7 +145,7 @@ export function createServices(
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
-  const seal = new DocumentSeal(new SqlSealingKeysRepository(db), config.seal);
+  const seal = new DocumentSeal(new SqlSealingKeysRepository(db, secrets), config.seal);
   const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets);
   const webhookEvents = new WebhookEvents(
     webhookPayloads,

@@ -1,3 +1,4 @@
+import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { DocumentSeal, SealSettingError } from '../adapters/seal/document-seal';
 import { colonFingerprint, type SealingKey } from '../adapters/seal/sealing-key';
 import { ConfigError, type Config } from '../config';
@@ -24,7 +25,11 @@ export async function sealCommand(config: Config, io: CliIo, argv: string[]): Pr
   }
   const { values } = parseCommandArgs(rest, { json: { type: 'boolean' } }, 0);
   return withMigratedStore(config, io, async (store) => {
-    const seal = new DocumentSeal(new SqlSealingKeysRepository(store.db), config.seal, io.now);
+    const seal = new DocumentSeal(
+      new SqlSealingKeysRepository(store.db, secretBoxFor(config.secrets)),
+      config.seal,
+      io.now,
+    );
     let key: SealingKey;
     try {
       key = action === 'rotate' ? await seal.rotate() : await seal.current();

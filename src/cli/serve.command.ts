@@ -4,6 +4,7 @@ import { buildApp } from '../app';
 import { colonFingerprint } from '../adapters/seal/sealing-key';
 import { SealSettingError } from '../adapters/seal/document-seal';
 import { ConfigError, type Config } from '../config';
+import { SecretUnreadable } from '../domain/shared/secret-box';
 import { startOutboxWorker } from '../outbox.runtime';
 import { startHousekeeping } from './housekeeping';
 import type { Services } from '../services';
@@ -85,7 +86,9 @@ async function prepareSeal(services: Services, app: FastifyInstance): Promise<vo
       'signed PDFs are sealed with this certificate',
     );
   } catch (error) {
-    throw error instanceof SealSettingError ? new ConfigError([error.message]) : error;
+    // A refused setting, or a kept key SECRETS_KEY cannot open: one line naming it, no start.
+    const refused = error instanceof SealSettingError || error instanceof SecretUnreadable;
+    throw refused ? new ConfigError([error.message]) : error;
   }
 }
 

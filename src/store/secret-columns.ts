@@ -3,20 +3,24 @@ import { SecretUnreadable, type SecretBox, type SecretPlace } from '../domain/sh
 import type { Db } from './database';
 import { isPostgres } from './dialect';
 
-/** A column holding secrets sealed by the secret box, each bound to its row by the row's `id`. */
+/** A column holding secrets sealed by the secret box, each bound to its row by its key column. */
 export interface SecretColumn {
   readonly table: string;
   readonly column: string;
+  /** The row's key, as text in the secret's place: `id` unless named. */
+  readonly key?: string;
 }
 
 /**
  * Every stored secret. A new store of a secret adds its column here (and seals with the place
- * `{ table, column, rowId: id }`), so the start-up pass and `secrets rotate-key` cover it.
+ * `{ table, column, rowId: <its key as text> }`), so the start-up pass and `secrets rotate-key`
+ * cover it.
  */
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   { table: 'client_applications', column: 'consumer_secret' },
   { table: 'webhook_endpoints', column: 'secret' },
   { table: 'webhook_endpoints', column: 'previous_secret' },
+  { table: 'sealing_certificates', column: 'private_key_pem', key: 'generation' },
 ];
 
 /** Values written again, by `table.column`. */
@@ -33,6 +37,8 @@ export class ResealRefused extends Error {
 
 interface StoredValue {
   place: SecretPlace;
+  /** The row's key column. */
+  key: string;
   stored: string;
 }
 
@@ -63,10 +69,10 @@ export async function resealSecrets(db: Db, box: SecretBox, which: 'clear' | 'ev
   if (sqlite) await sql`pragma secure_delete = on`.execute(db);
   try {
     for (let pass = 0; pass < MAX_PASSES && pending.length > 0; pass++) {
-      for (const { place, stored, plain } of openAll(box, pending)) {
+      for (const { place, key, stored, plain } of openAll(box, pending)) {
         const result =
           await sql`update ${sql.table(place.table)} set ${sql.ref(place.column)} = ${box.seal(plain, place)}
-          where id = ${place.rowId} and ${sql.ref(place.column)} = ${stored}`.execute(db);
+          where ${keyText(key)} = ${place.rowId} and ${sql.ref(place.column)} = ${stored}`.execute(db);
         counts[`${place.table}.${place.column}`] += Number(result.numAffectedRows ?? 0);
       }
       pending = await due();
@@ -105,8 +111,9 @@ export async function storedSecrets(
   which: 'all' | 'clear' | { notUnder: string } = 'all',
 ): Promise<StoredValue[]> {
   const values: StoredValue[] = [];
-  for (const { table, column } of SECRET_COLUMNS) {
+  for (const { table, column, key = 'id' } of SECRET_COLUMNS) {
     const value = sql.ref(column);
+    const id = keyText(key);
     const only =
       which === 'all'
         ? sql``
@@ -115,15 +122,21 @@ export async function storedSecrets(
           : startsOtherwise(value, `enc:v1:${which.notUnder}:`);
     let after = '';
     for (;;) {
-      const { rows } = await sql<{ id: string; value: string }>`select id, ${value} as value
-        from ${sql.table(table)} where ${value} is not null ${only} and id > ${after}
-        order by id limit ${sql.lit(PAGE)}`.execute(db);
-      for (const row of rows) values.push({ place: { table, column, rowId: row.id }, stored: row.value });
+      const { rows } = await sql<{ id: string; value: string }>`select ${id} as id, ${value} as value
+        from ${sql.table(table)} where ${value} is not null ${only} and ${id} > ${after}
+        order by ${id} limit ${sql.lit(PAGE)}`.execute(db);
+      for (const row of rows)
+        values.push({ place: { table, column, rowId: row.id }, key, stored: row.value });
       if (rows.length < PAGE) break;
       after = rows[rows.length - 1].id;
     }
   }
   return values;
+}
+
+/** A row's key column as text, as the secret's place names the row. */
+function keyText(key: string) {
+  return sql`cast(${sql.ref(key)} as text)`;
 }
 
 /** `value` does not start with `prefix`, compared exactly (LIKE ignores case on SQLite). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,9 @@ import { sql } from 'kysely';
 import { PdfLibSigner } from '../../src/adapters/pdf/pdf-lib.signer';
 import { renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
 import { DocumentSeal, SealSettingError, type SealSettings } from '../../src/adapters/seal/document-seal';
+import { AesGcmSecretBox, ClearSecretBox, SecretKeys } from '../../src/adapters/secrets/aes-gcm.secret-box';
+import { SecretUnreadable } from '../../src/domain/shared/secret-box';
+import { resealSecrets } from '../../src/store/secret-columns';
 import { readSignatureImage } from '../../src/domain/esign/esign.signature';
 import type { DatasetEvent, DatasetEventDocument } from '../../src/store/dataset/dataset.types';
 import { openStore } from '../../src/store/database';
@@ -263,7 +266,7 @@ describe("the installation's own sealing certificate", () => {
   it('is kept encrypted under SEAL_KEY_PASSPHRASE, and refused with a wrong passphrase or none', async () => {
     const db = await createTestStore('sqlite');
     try {
-      const keys = new SqlSealingKeysRepository(db.store.db);
+      const keys = new SqlSealingKeysRepository(db.store.db, new ClearSecretBox());
       const made = await new DocumentSeal(keys, settings('correct horse battery')).current();
       const [row] = await db.store.db.selectFrom('sealing_certificates').selectAll().execute();
       expect(row.private_key_pem).toMatch(/^-----BEGIN ENCRYPTED PRIVATE KEY-----/);
@@ -294,10 +297,55 @@ describe("the installation's own sealing certificate", () => {
     }
   });
 
+  it('keeps the private key sealed under SECRETS_KEY, bound to its row, and a key rotation seals it again', async () => {
+    const db = await createTestStore('sqlite');
+    try {
+      const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+      const box = new AesGcmSecretBox(new SecretKeys([oldKey]));
+      const made = await new DocumentSeal(
+        new SqlSealingKeysRepository(db.store.db, box),
+        settings(null),
+      ).current();
+      const stored = async () =>
+        (
+          await db.store.db
+            .selectFrom('sealing_certificates')
+            .select('private_key_pem')
+            .executeTakeFirstOrThrow()
+        ).private_key_pem;
+      const first = await stored();
+      expect(first).toMatch(/^enc:v1:/);
+      expect(first).not.toContain('PRIVATE KEY');
+
+      // Another key cannot open it: the refusal names the row, never a key.
+      const stranger = new DocumentSeal(
+        new SqlSealingKeysRepository(db.store.db, new AesGcmSecretBox(new SecretKeys([newKey]))),
+        settings(null),
+      ).current();
+      await expect(stranger).rejects.toThrow(SecretUnreadable);
+      await expect(stranger).rejects.toThrow(/sealing_certificates\.private_key_pem of 1/);
+
+      // `secrets rotate-key` covers it: sealed again under the new key, the same certificate.
+      const rotated = new AesGcmSecretBox(new SecretKeys([newKey, oldKey]));
+      expect(
+        (await resealSecrets(db.store.db, rotated, 'every'))['sealing_certificates.private_key_pem'],
+      ).toBe(1);
+      expect(await stored()).not.toBe(first);
+      const onlyNew = new AesGcmSecretBox(new SecretKeys([newKey]));
+      const again = await new DocumentSeal(
+        new SqlSealingKeysRepository(db.store.db, onlyNew),
+        settings(null),
+      ).current();
+      expect(again.fingerprint).toBe(made.fingerprint);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('rotates: new files are sealed with the next certificate, files sealed before stay valid', async () => {
     const db = await createTestStore('sqlite');
     try {
-      const keys = new SqlSealingKeysRepository(db.store.db);
+      const keys = new SqlSealingKeysRepository(db.store.db, new ClearSecretBox());
       const seal = new DocumentSeal(keys, settings(null));
       const before = await signedWith(seal);
       const first = await seal.current();

@@ -1,20 +1,33 @@
 import type { SealingKeysRepository, StoredSealingKey } from '../../domain/esign/esign.ports';
+import type { SecretBox, SecretPlace } from '../../domain/shared/secret-box';
 import type { Db } from '../database';
 import type { SealingCertificatesTable } from '../schema';
 
-export function sealingRowToKey(row: SealingCertificatesTable): StoredSealingKey {
+/** Where a generation's private key is kept: sealed under SECRETS_KEY, bound to its row. */
+export function sealingKeyPlace(generation: number): SecretPlace {
+  return { table: 'sealing_certificates', column: 'private_key_pem', rowId: String(generation) };
+}
+
+export function sealingRowToKey(row: SealingCertificatesTable, secrets: SecretBox): StoredSealingKey {
+  const generation = Number(row.generation);
   return {
-    generation: Number(row.generation),
+    generation,
     fingerprint: row.fingerprint,
     certificatePem: row.certificate_pem,
-    privateKeyPem: row.private_key_pem,
+    privateKeyPem: secrets.open(row.private_key_pem, sealingKeyPlace(generation)),
     createdAt: row.created_at,
   };
 }
 
-/** The installation's sealing certificates in `sealing_certificates`. */
+/**
+ * The installation's sealing certificates in `sealing_certificates`, each private key sealed by the
+ * secret box (SECRETS_KEY; in clear without one) over the passphrase's own encryption, if any.
+ */
 export class SqlSealingKeysRepository implements SealingKeysRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {}
 
   async readSealingKey(): Promise<StoredSealingKey | undefined> {
     const row = await this.db
@@ -23,7 +36,7 @@ export class SqlSealingKeysRepository implements SealingKeysRepository {
       .orderBy('generation', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? sealingRowToKey(row) : undefined;
+    return row ? sealingRowToKey(row, this.secrets) : undefined;
   }
 
   /** One statement, so two instances making the same generation at once keep exactly one. */
@@ -34,7 +47,7 @@ export class SqlSealingKeysRepository implements SealingKeysRepository {
         generation: key.generation,
         fingerprint: key.fingerprint,
         certificate_pem: key.certificatePem,
-        private_key_pem: key.privateKeyPem,
+        private_key_pem: this.secrets.seal(key.privateKeyPem, sealingKeyPlace(key.generation)),
         created_at: key.createdAt,
       })
       .onConflict((oc) => oc.column('generation').doNothing())
