@@ -7,6 +7,15 @@ const autocannon = require('autocannon');
 
 const ROOT = path.resolve(__dirname, '..');
 
+/**
+ * Production mode needs a key for the secrets it stores (SECRETS_KEY): each run makes one, so the
+ * services measured keep their secrets encrypted as production does.
+ */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  SECRETS_KEY: require('node:crypto').randomBytes(32).toString('base64'),
+};
+
 const log = (line) => process.stderr.write(`${line}\n`);
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -98,4 +107,16 @@ const loadAverage = () =>
     .map((n) => n.toFixed(2))
     .join(' / ');
 
-module.exports = { ROOT, log, fmt, mean, median, cannon, summarize, startService, loadAverage, parseOptions };
+module.exports = {
+  ROOT,
+  PRODUCTION,
+  log,
+  fmt,
+  mean,
+  median,
+  cannon,
+  summarize,
+  startService,
+  loadAverage,
+  parseOptions,
+};

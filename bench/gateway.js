@@ -39,6 +39,7 @@ const {
   parseOptions,
   startService,
   summarize,
+  PRODUCTION,
 } = require('./common');
 const { ACTIONS_DAY: DAY, actionsPart, companyParts } = require('./generate');
 
@@ -289,7 +290,7 @@ function startHive(supergraph, config) {
   if (config) args.push('--config-path', path.join(HIVE, config));
   const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, ...PRODUCTION },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const version = JSON.parse(
@@ -365,7 +366,7 @@ async function main() {
     log(`seeding ${dir}: ${options.facilities} facilities, ${options.actions} rate applied actions`);
     const world = await seed(options, dir);
     const env = {
-      NODE_ENV: 'production',
+      ...PRODUCTION,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
       OUTBOX_WORKER: 'false',

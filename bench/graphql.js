@@ -18,7 +18,17 @@ const os = require('node:os');
 const path = require('node:path');
 const { URLSearchParams } = require('node:url');
 const { isDeepStrictEqual } = require('node:util');
-const { ROOT, cannon, fmt, log, median, parseOptions, startService, summarize } = require('./common');
+const {
+  ROOT,
+  PRODUCTION,
+  cannon,
+  fmt,
+  log,
+  median,
+  parseOptions,
+  startService,
+  summarize,
+} = require('./common');
 const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
 
 function parseArgs(argv) {
@@ -157,7 +167,7 @@ const okJson = async (res) => {
 async function measureNavigation(dist, file, world, options) {
   const cold = await startService(dist, {
     DATABASE_URL: `sqlite:${file}`,
-    NODE_ENV: 'production',
+    ...PRODUCTION,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     OUTBOX_WORKER: 'false',
@@ -253,7 +263,7 @@ async function main() {
     const world = await seed(options.dist, file, options.facilities);
     service = await startService(options.dist, {
       DATABASE_URL: `sqlite:${file}`,
-      NODE_ENV: 'production',
+      ...PRODUCTION,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
       OUTBOX_WORKER: 'false',

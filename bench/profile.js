@@ -20,7 +20,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { URLSearchParams } = require('node:url');
-const { ROOT, cannon, fmt, loadAverage, log, parseOptions, startService } = require('./common');
+const { ROOT, PRODUCTION, cannon, fmt, loadAverage, log, parseOptions, startService } = require('./common');
 const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
 
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -216,7 +216,7 @@ async function main() {
         options.dist,
         {
           DATABASE_URL: databaseUrl,
-          NODE_ENV: 'production',
+          ...PRODUCTION,
           LOG_LEVEL: 'warn',
           RATE_LIMIT_PER_MINUTE: '0',
           OUTBOX_WORKER: 'false',

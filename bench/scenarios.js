@@ -18,7 +18,7 @@ const { companyDataset } = require('./generate');
 
 const ROOT = path.resolve(__dirname, '..');
 const BENCH_ENV = {
-  NODE_ENV: 'production',
+  ...require('./common').PRODUCTION,
   LOG_LEVEL: 'warn',
   RATE_LIMIT_PER_MINUTE: '0',
   OUTBOX_WORKER: 'false',

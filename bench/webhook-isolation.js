@@ -15,7 +15,7 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { setTimeout, clearTimeout } = require('node:timers');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { ROOT, log, fmt, loadAverage, parseOptions } = require('./common');
+const { ROOT, PRODUCTION, log, fmt, loadAverage, parseOptions } = require('./common');
 
 const options = parseOptions(process.argv.slice(2), {
   dist: path.join(ROOT, 'dist'),
@@ -78,7 +78,7 @@ async function main() {
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-isolation-'));
   const config = loadConfig({
-    NODE_ENV: 'production',
+    ...PRODUCTION,
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
     DATABASE_URL: `sqlite:${path.join(scratch, 'ops.db')}`,
