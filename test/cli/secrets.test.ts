@@ -110,17 +110,18 @@ describe('facility-ops secrets (SQLite file)', () => {
     expect(before.out).toContain('secrets at rest: in clear (no SECRETS_KEY');
     expect(before.out).toContain('  client_applications.consumer_secret: 3 in clear');
 
-    // First start with the key: the three clear secrets are sealed, and the output says so.
+    // First start with the key: the three clear consumer secrets and the installation's sealing key
+    // (made by the first serve, above) are sealed, and the output says so.
     const first = await serve({ SECRETS_KEY: K1 });
     expect(first.out).toContain(
-      `secrets at rest: sealed 3 stored secrets that were in clear under key ${id(K1)}`,
+      `secrets at rest: sealed 4 stored secrets that were in clear under key ${id(K1)}`,
     );
     expect(first.out).toContain(`secrets at rest: encrypted (AES-256-GCM) under key ${id(K1)}`);
     expect(await signedGet(first.url, client, flippers)).toBe(200);
     await first.stop();
-    expect((await run(['secrets', 'status'], { SECRETS_KEY: K1 })).out).toContain(
-      `  client_applications.consumer_secret: 3 under ${id(K1)}`,
-    );
+    const sealedStatus = (await run(['secrets', 'status'], { SECRETS_KEY: K1 })).out;
+    expect(sealedStatus).toContain(`  client_applications.consumer_secret: 3 under ${id(K1)}`);
+    expect(sealedStatus).toContain(`  sealing_certificates.private_key_pem: 1 under ${id(K1)}`);
 
     // Rotation: the server is given the new key and the old one; rotate-key runs while it answers.
     const changeOver = { SECRETS_KEY: K2, SECRETS_KEY_PREVIOUS: K1 };
@@ -139,7 +140,7 @@ describe('facility-ops secrets (SQLite file)', () => {
     rotating = false;
     await traffic;
     expect(rotated.code).toBe(0);
-    expect(rotated.out).toContain(`secrets rotate-key: 3 stored secrets sealed again under key ${id(K2)}`);
+    expect(rotated.out).toContain(`secrets rotate-key: 4 stored secrets sealed again under key ${id(K2)}`);
     expect(new Set(statuses)).toEqual(new Set([200]));
     await server.stop();
 
@@ -149,10 +150,14 @@ describe('facility-ops secrets (SQLite file)', () => {
     const newOnly = await serve({ SECRETS_KEY: K2 });
     expect(await signedGet(newOnly.url, client, flippers)).toBe(200);
     await newOnly.stop();
-    // ... and the old one alone no longer opens anything.
-    const oldOnly = await serve({ SECRETS_KEY: K1 });
-    expect(await signedGet(oldOnly.url, client, flippers)).toBe(401);
-    await oldOnly.stop();
+    // ... and the old one alone no longer opens anything: the service does not start, naming the
+    // sealing key it cannot open (it would seal nothing); a client's requests would get 401
+    // (test/secrets/at-rest.test.ts).
+    const oldOnly = await run(['serve'], { SECRETS_KEY: K1, PORT: '0' });
+    expect(oldOnly.code).toBe(2);
+    expect(oldOnly.err).toContain(
+      'sealing_certificates.private_key_pem of 1: the stored secret cannot be read (sealed under key',
+    );
   });
 
   it('rotate-key with a key that opens nothing names every row, writes nothing and exits 1', async () => {
@@ -160,13 +165,16 @@ describe('facility-ops secrets (SQLite file)', () => {
     const refused = await run(['secrets', 'rotate-key'], { SECRETS_KEY: stranger });
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(
-      'facility-ops: secrets rotate-key: 3 stored secrets cannot be read; nothing was written',
+      'facility-ops: secrets rotate-key: 4 stored secrets cannot be read; nothing was written',
     );
     for (const client of [world.client, world.otherClient]) {
       expect(refused.err).toContain(
         `  client_applications.consumer_secret of ${client.id}: the stored secret cannot be read (sealed under key ${id(K2)}, which is not SECRETS_KEY (${id(stranger)}) nor among SECRETS_KEY_PREVIOUS)`,
       );
     }
+    expect(refused.err).toContain(
+      `  sealing_certificates.private_key_pem of 1: the stored secret cannot be read (sealed under key ${id(K2)}, which is not SECRETS_KEY (${id(stranger)}) nor among SECRETS_KEY_PREVIOUS)`,
+    );
     expect((await run(['secrets', 'status'], { SECRETS_KEY: K2 })).out).toContain(
       `  client_applications.consumer_secret: 3 under ${id(K2)}`,
     );
@@ -248,7 +256,8 @@ describe('facility-ops secrets on PostgreSQL: two instances through a rotation',
       rotating = false;
       await traffic;
       expect(rotated.code).toBe(0);
-      expect(rotated.out).toContain(`secrets rotate-key: 2 stored secrets sealed again under key ${id(K2)}`);
+      // The two consumer secrets, and the sealing key the first starts made (sealed as it was made).
+      expect(rotated.out).toContain(`secrets rotate-key: 3 stored secrets sealed again under key ${id(K2)}`);
       expect(new Set(statuses)).toEqual(new Set([200]));
       await Promise.all(servers.map((server) => server.stop()));
 

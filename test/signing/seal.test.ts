@@ -26,7 +26,7 @@ const sha256 = (data: Buffer | Uint8Array) => createHash('sha256').update(data).
 
 /** The fingerprint the certificate page of a signed PDF names. */
 function fingerprintOnPage(pdf: Buffer): string {
-  const match = /Sealed with the certificate whose SHA-256 is ([0-9a-f]{64})/.exec(pdfText(pdf));
+  const match = /Sealing certificate SHA-256\s+([0-9a-f]{64})/.exec(pdfText(pdf));
   if (!match) throw new Error('the certificate page names no sealing certificate');
   return match[1];
 }

@@ -283,7 +283,8 @@ export class PdfLibSigner implements PdfSigner {
       { size: 10, gap: 8 },
     );
     for (const { label, value } of certificate.details) writer.pair(label, value);
-    writer.text(`Sealed with the certificate whose SHA-256 is ${seal.fingerprint}`, { size: 9, gap: 2 });
+    // A row like the document's own hash: the fingerprint kept whole on one line.
+    writer.pair('Sealing certificate SHA-256', seal.fingerprint);
     writer.space(10);
     writer.image(signature, 220, 70, 'The signature as drawn');
     writer.text('Audit trail', { size: 12, bold: true, gap: 2 });
