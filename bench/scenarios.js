@@ -260,9 +260,16 @@ async function survey(store, smallCompanyId) {
  * a 10,000-row company (written to `dir` and loaded with `import`), then one client application for
  * each company. Resolves with what the scenarios need and the seconds the loading took.
  */
+/**
+ * The day the demo data is made up to, the same for every side of a run: yesterday (UTC). On
+ * today's date the generator stops its records at the moment it runs, so two seeds a few seconds
+ * apart would differ, and two sides' answers with them.
+ */
+const SEED_DAY = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+
 async function seedDatabase({ env, store, scale, dir, root = ROOT }) {
   const started = Date.now();
-  cli(['seed', '--scale', String(scale)], env, false, root);
+  cli(['seed', '--scale', String(scale), '--today', SEED_DAY], env, false, root);
   const small = companyDataset({
     key: 'small',
     name: 'Small Storage',
