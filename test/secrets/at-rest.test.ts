@@ -203,8 +203,12 @@ describeEachDialect('secrets at rest', (dialect: Dialect) => {
     });
     const rotated = await app.services.webhooks.rotateSecret('operator', endpoint.endpoint.id);
     secrets.push(made.consumerSecret, made.bearerToken, endpoint.secret, rotated.secret);
+    // The installation's sealing certificate, made now: its private key is sealed too.
+    const sealing = await app.services.seal.current();
 
     const dump = await db.dump();
+    expect(dump).toContain(sealing.fingerprint);
+    expect(dump).not.toMatch(/PRIVATE KEY/);
     expect(dump.length).toBeGreaterThan(10_000);
     expect(dump).toContain(made.consumerKey);
     expect(secrets.filter((s) => dump.includes(s))).toEqual([]);
