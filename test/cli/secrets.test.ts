@@ -36,6 +36,32 @@ function signedGet(base: string, client: Credentials, url: string): Promise<numb
   });
 }
 
+/** The command line against one database: one command to its end, or `serve` until `stop()`. */
+function cliAgainst(databaseUrl: () => string) {
+  async function run(argv: string[], env: Record<string, string> = {}, stdin?: string) {
+    const t = testIo({ DATABASE_URL: databaseUrl(), ...env });
+    if (stdin !== undefined) t.io.readStdin = async () => stdin;
+    const code = await runCli(argv, t.io);
+    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
+  }
+
+  /** `serve` until `stop()`; its URL and output. */
+  async function serve(env: Record<string, string>) {
+    const t = testIo({ DATABASE_URL: databaseUrl(), PORT: '0', ...env });
+    const running = runCli(['serve'], t.io);
+    const url = (await t.line(/^facility-ops listening on /)).split(' ').pop()!;
+    return {
+      url,
+      out: t.out,
+      stop: async () => {
+        t.stop();
+        expect(await running).toBe(0);
+      },
+    };
+  }
+  return { run, serve };
+}
+
 describe('facility-ops secrets (SQLite file)', () => {
   let dir: string;
   let remove: () => void;
@@ -51,27 +77,7 @@ describe('facility-ops secrets (SQLite file)', () => {
   });
   afterAll(() => remove());
 
-  async function run(argv: string[], env: Record<string, string> = {}, stdin?: string) {
-    const t = testIo({ DATABASE_URL: databaseUrl, ...env });
-    if (stdin !== undefined) t.io.readStdin = async () => stdin;
-    const code = await runCli(argv, t.io);
-    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
-  }
-
-  /** `serve` until `stop()`; its URL and output. */
-  async function serve(env: Record<string, string>) {
-    const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0', ...env });
-    const running = runCli(['serve'], t.io);
-    const url = (await t.line(/^facility-ops listening on /)).split(' ').pop()!;
-    return {
-      url,
-      out: t.out,
-      stop: async () => {
-        t.stop();
-        expect(await running).toBe(0);
-      },
-    };
-  }
+  const { run, serve } = cliAgainst(() => databaseUrl);
 
   it('refuses production without a key in one line, and says so when clear storage was chosen', async () => {
     const refused = await run(['serve'], { NODE_ENV: 'production', PORT: '0' });
@@ -204,25 +210,7 @@ describe('facility-ops secrets on PostgreSQL: two instances through a rotation',
     await admin(`drop schema if exists ${schema} cascade`).catch(() => undefined);
   });
 
-  async function run(argv: string[], env: Record<string, string> = {}) {
-    const t = testIo({ DATABASE_URL: databaseUrl, ...env });
-    const code = await runCli(argv, t.io);
-    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
-  }
-
-  async function serve(env: Record<string, string>) {
-    const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0', ...env });
-    const running = runCli(['serve'], t.io);
-    const url = (await t.line(/^facility-ops listening on /)).split(' ').pop()!;
-    return {
-      url,
-      out: t.out,
-      stop: async () => {
-        t.stop();
-        expect(await running).toBe(0);
-      },
-    };
-  }
+  const { run, serve } = cliAgainst(() => databaseUrl);
 
   itOnPostgres(
     'both instances answer before, during and after rotate-key; two first starts seal each value once',

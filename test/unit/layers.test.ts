@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
 
-/** What `npm run check` says of a file with these imports at this place. */
-async function importProblems(file: string, code: string): Promise<string[]> {
+/** What ESLint, with the project's own configuration, says of this code at this place. */
+async function lintMessages(file: string, code: string) {
   // The project's own configuration, handed over as it is (jest cannot load it by file).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const config = require('../../eslint.config.js') as ESLint.Options['overrideConfig'];
@@ -12,7 +12,12 @@ async function importProblems(file: string, code: string): Promise<string[]> {
     overrideConfig: config,
   });
   const [result] = await eslint.lintText(code, { filePath: path.join(__dirname, '../..', file) });
-  return result.messages
+  return result.messages;
+}
+
+/** What `npm run check` says of a file with these imports at this place. */
+async function importProblems(file: string, code: string): Promise<string[]> {
+  return (await lintMessages(file, code))
     .filter((m) => m.ruleId === 'no-restricted-imports')
     .map((m) => m.message.split(' import')[0]);
 }
@@ -55,15 +60,9 @@ describe('the dependency rule (transport -> domain <- store and adapters)', () =
 
 /** The layer rule's findings (eslint-plugin-boundaries) for a file with this code at this place. */
 async function layerProblems(file: string, code: string): Promise<string[]> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const config = require('../../eslint.config.js') as ESLint.Options['overrideConfig'];
-  const eslint = new ESLint({
-    cwd: path.join(__dirname, '../..'),
-    overrideConfigFile: true,
-    overrideConfig: config,
-  });
-  const [result] = await eslint.lintText(code, { filePath: path.join(__dirname, '../..', file) });
-  return result.messages.filter((m) => m.ruleId?.startsWith('boundaries/')).map((m) => m.message);
+  return (await lintMessages(file, code))
+    .filter((m) => m.ruleId?.startsWith('boundaries/'))
+    .map((m) => m.message);
 }
 
 describe('the layer rule covers every folder of src', () => {
