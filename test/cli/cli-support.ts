@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runCli } from '../../src/cli/cli';
 import type { CliIo } from '../../src/cli/io';
+import { ConfigError, loadConfig } from '../../src/config';
 
 export interface TestIo {
   io: CliIo;
@@ -54,4 +56,27 @@ export function testIo(env: Record<string, string> = {}): TestIo {
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-cli-'));
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** One command run to its end in `env` (and `stdin` when given): its exit code and output. */
+export async function runCommand(
+  argv: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<{ code: number; out: string; err: string }> {
+  const t = testIo(env);
+  if (stdin !== undefined) t.io.readStdin = async () => stdin;
+  const code = await runCli(argv, t.io);
+  return { code, out: t.out.join('\n'), err: t.err.join('\n') };
+}
+
+/** The problems loadConfig lists for `env` (under NODE_ENV=test unless set); none when it loads. */
+export function configProblems(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ NODE_ENV: 'test', ...env });
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems;
+  }
 }

@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../src/store/database';
 import { MIGRATION_NAMES } from '../../src/store/migrator';
 import { demoDataset, demoDirectory } from '../../src/store/seed/demo-data';
 import { buildTenant, buildUnit, buildWorld, worldDataset } from '../support/factories';
-import { tempDir, testIo } from './cli-support';
+import { runCommand, tempDir, testIo } from './cli-support';
 
 const TODAY = '2026-11-21';
 
@@ -36,11 +36,8 @@ describe('facility-ops command line', () => {
   });
   afterEach(() => remove());
 
-  const run = async (argv: string[], env: Record<string, string> = {}) => {
-    const t = testIo({ DATABASE_URL: databaseUrl, ...env });
-    const code = await runCli(argv, t.io);
-    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
-  };
+  const run = (argv: string[], env: Record<string, string> = {}) =>
+    runCommand(argv, { DATABASE_URL: databaseUrl, ...env });
 
   describe('usage', () => {
     it('prints the usage and exits 2 without a command, 0 for help', async () => {

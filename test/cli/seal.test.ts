@@ -3,7 +3,7 @@ import path from 'node:path';
 import { runCli } from '../../src/cli/cli';
 import { openStore } from '../../src/store/database';
 import { makeP12 } from '../support/seal';
-import { tempDir, testIo } from './cli-support';
+import { runCommand, tempDir, testIo } from './cli-support';
 
 const DAY = 86_400_000;
 
@@ -17,11 +17,8 @@ describe('the seal settings and the seal command', () => {
   });
   afterEach(() => remove());
 
-  const run = async (argv: string[], env: Record<string, string> = {}) => {
-    const t = testIo({ DATABASE_URL: databaseUrl, ...env });
-    const code = await runCli(argv, t.io);
-    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
-  };
+  const run = (argv: string[], env: Record<string, string> = {}) =>
+    runCommand(argv, { DATABASE_URL: databaseUrl, ...env });
 
   /** Writes a P12 into the test's folder; answers its path and passphrase. */
   const p12File = (options: Parameters<typeof makeP12>[0] = {}) => {

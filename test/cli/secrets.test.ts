@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { keyIdOf } from '../../src/adapters/secrets/aes-gcm.secret-box';
 import { runCli } from '../../src/cli/cli';
-import { ConfigError, loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config';
 import type { DatasetClientApplication } from '../../src/store/dataset/dataset.types';
 import { Client } from 'pg';
 import { POSTGRES_URL } from '../support/dialects';
@@ -12,7 +12,7 @@ import { buildWorld, worldDataset, type World } from '../support/factories';
 import { itOnPostgres } from '../support/harness';
 import { listenOnLoopback, startGateway } from '../support/gateway';
 import { createTestApp, oauthHeader } from '../support/http';
-import { tempDir, testIo } from './cli-support';
+import { configProblems, runCommand, tempDir, testIo } from './cli-support';
 
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
@@ -38,12 +38,8 @@ function signedGet(base: string, client: Credentials, url: string): Promise<numb
 
 /** The command line against one database: one command to its end, or `serve` until `stop()`. */
 function cliAgainst(databaseUrl: () => string) {
-  async function run(argv: string[], env: Record<string, string> = {}, stdin?: string) {
-    const t = testIo({ DATABASE_URL: databaseUrl(), ...env });
-    if (stdin !== undefined) t.io.readStdin = async () => stdin;
-    const code = await runCli(argv, t.io);
-    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
-  }
+  const run = (argv: string[], env: Record<string, string> = {}, stdin?: string) =>
+    runCommand(argv, { DATABASE_URL: databaseUrl(), ...env }, stdin);
 
   /** `serve` until `stop()`; its URL and output. */
   async function serve(env: Record<string, string>) {
@@ -268,22 +264,9 @@ describe('facility-ops secrets encrypt: sealed upstream credentials of gateway m
   });
   afterAll(() => remove());
 
-  async function encrypt(secret: string, env: Record<string, string>, company?: string) {
-    const t = testIo(env);
-    t.io.readStdin = async () => `${secret}\n`;
-    const code = await runCli(['secrets', 'encrypt', ...(company ? ['--company', company] : [])], t.io);
-    return { code, out: t.out.join('\n'), err: t.err.join('\n') };
-  }
-
-  function problems(env: Record<string, string>): string[] {
-    try {
-      loadConfig({ NODE_ENV: 'test', ...env });
-      return [];
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      return error.problems;
-    }
-  }
+  const encrypt = (secret: string, env: Record<string, string>, company?: string) =>
+    runCommand(['secrets', 'encrypt', ...(company ? ['--company', company] : [])], env, `${secret}\n`);
+  const problems = configProblems;
 
   it('prints the secret sealed for one company, which only that entry opens; never the secret itself', async () => {
     const sealed = await encrypt(world.client.consumer_secret, { SECRETS_KEY: K1 }, world.company.id);

@@ -9,7 +9,8 @@ import {
   keyIdOf,
   SecretKeys,
 } from '../../src/adapters/secrets/aes-gcm.secret-box';
-import { ConfigError, loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { configProblems } from '../cli/cli-support';
 import { SecretUnreadable, type SecretPlace } from '../../src/domain/shared/secret-box';
 
 const key1 = randomBytes(32);
@@ -18,15 +19,7 @@ const b64 = (key: Buffer) => key.toString('base64');
 const place: SecretPlace = { table: 'client_applications', column: 'consumer_secret', rowId: 'row-a' };
 const SECRET = 'the-consumer-secret-0123456789';
 
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig({ NODE_ENV: 'test', ...env });
-    return [];
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return error.problems;
-  }
-}
+const problemsOf = configProblems;
 
 /** The SecretUnreadable a call throws (failing the test when it throws nothing or something else). */
 function unreadable(call: () => unknown): SecretUnreadable {
