@@ -220,6 +220,13 @@ function registerAuthentication(
     }
     if (refusal !== null) return done(refusal);
     if (request.is404 || request.routeConfig.public) return done();
+    // A bearer token seen in the last seconds is known at once: no promise to wait for.
+    const known = countsAtOnce ? auth.knownCaller(request.raw.socket, request.headers.authorization) : null;
+    if (known !== null) {
+      request.caller = known;
+      const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
+      return done(retryAfter === null ? undefined : rateLimited(retryAfter));
+    }
     const credentials = {
       method: request.method,
       protocol: request.protocol,
@@ -228,13 +235,6 @@ function registerAuthentication(
       authorization: request.headers.authorization,
       formParams: request.formPairs,
     };
-    // A bearer token seen in the last seconds is known at once: no promise to wait for.
-    const known = countsAtOnce ? auth.knownCaller(credentials) : null;
-    if (known !== null) {
-      request.caller = known;
-      const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
-      return done(retryAfter === null ? undefined : rateLimited(retryAfter));
-    }
     auth
       .authenticate(credentials)
       .then(async (caller) => {

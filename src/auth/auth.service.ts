@@ -52,6 +52,18 @@ function bearerTokenOf(authorization: string | undefined): string | null {
   return header && /^Bearer\s/i.test(header) ? header.slice(7).trim() : null;
 }
 
+/**
+ * Whether two header values are equal, in a time that depends on their length alone: a connection
+ * may carry the requests of several clients (a proxy's), so one's token is never compared with
+ * another's by an early-exit comparison.
+ */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
+}
+
 /** Bearer tokens are 16-512 characters: anything else is refused without a look-up. */
 function plausibleToken(token: string): boolean {
   return token.length >= 16 && token.length <= 512;
@@ -84,6 +96,11 @@ export class AuthService {
    * with the same key, most of them revalidations answered 304. Unknown keys are never remembered.
    */
   private readonly consumers = new TtlCache<string, ClientApplication>(BEARER_CACHE_TTL_MS, 10_000);
+  /** Each connection's last known bearer header, kept no longer than its entry in bearerCallers. */
+  private readonly connectionBearers = new WeakMap<
+    object,
+    { authorization: string; caller: Caller; expiresAt: number }
+  >();
 
   constructor(
     private readonly clients: ClientsRepository,
@@ -125,13 +142,31 @@ export class AuthService {
   }
 
   /**
-   * The caller of a request whose bearer token was verified in the last BEARER_CACHE_TTL_MS, at
-   * once; null for anything else (ask `authenticate`, which also says what is wrong).
+   * The caller of an `Authorization` header whose bearer token was verified in the last
+   * BEARER_CACHE_TTL_MS, at once; null for anything else (ask `authenticate`, which also says what
+   * is wrong). `connection` is the request's connection: the same header on it again (every request
+   * of a keep-alive client) is known without hashing the token, until the caller's entry expires.
    */
-  knownCaller(request: CredentialRequest): Caller | null {
-    const token = bearerTokenOf(request.authorization);
+  knownCaller(connection: object, authorization: string | undefined): Caller | null {
+    if (authorization === undefined) return null;
+    const last = this.connectionBearers.get(connection);
+    if (
+      last !== undefined &&
+      performance.now() < last.expiresAt &&
+      sameText(last.authorization, authorization)
+    ) {
+      return last.caller;
+    }
+    const token = bearerTokenOf(authorization);
     if (token === null || !plausibleToken(token)) return null;
-    return this.bearerCallers.get(hashToken(token)) ?? null;
+    const known = this.bearerCallers.entry(hashToken(token));
+    if (known === undefined) return null;
+    this.connectionBearers.set(connection, {
+      authorization,
+      caller: known.value,
+      expiresAt: known.expiresAt,
+    });
+    return known.value;
   }
 
   private async authenticateBearer(token: string): Promise<Caller> {

@@ -12,9 +12,14 @@ export class TtlCache<K, V> {
   ) {}
 
   get(key: K): V | undefined {
+    return this.entry(key)?.value;
+  }
+
+  /** The value with the time (`performance.now()`) it expires at, for a holder that keeps it too. */
+  entry(key: K): { readonly value: V; readonly expiresAt: number } | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.expiresAt > performance.now()) return entry.value;
+    if (entry.expiresAt > performance.now()) return entry;
     this.entries.delete(key);
     return undefined;
   }
