@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
 import { tokenHash } from '../domain/esign/esign.tokens';
-import type { Viewer } from '../domain/esign/esign.types';
+import type { SignCommand, Viewer } from '../domain/esign/esign.types';
+import type { SignOutcome } from '../domain/esign/signing.service';
 import { retryAfterOverLimit, type RateLimitStore } from '../ops/rate-limit';
 import type { Services } from '../services';
 import { SIGNING_SCRIPT, SIGNING_STYLESHEET } from './signing.assets';
@@ -27,6 +28,9 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
+
+/** Options of every signing route: no API credentials, and not in the REST contract's document. */
+const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
 
 interface TokenParams {
   token: string;
@@ -119,9 +123,6 @@ export function registerSigningRoutes(
     );
   });
 }
-
-/** Options of every signing route: no API credentials, and not in the REST contract's document. */
-const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
 
 /**
  * Seconds until a request naming `token` may be tried again, or null when it is within both budgets
@@ -258,6 +259,16 @@ async function submit(
   if (form === 'unsupported') return sendPage(reply, notTheForm(415, token));
   if (form === 'unreadable') return sendPage(reply, notTheForm(400, token));
   const outcome = await services.signing.sign(token, form, viewerOf(request));
+  return answerOutcome(reply, token, form, outcome);
+}
+
+/** What a submission that was read as the form leads to: back to the page, or a page saying why not. */
+function answerOutcome(
+  reply: FastifyReply,
+  token: string,
+  form: SignCommand,
+  outcome: SignOutcome,
+): FastifyReply {
   switch (outcome.kind) {
     case 'signed':
       // Back to the page, which now shows the signed documents; a reload does not submit again.
