@@ -193,4 +193,12 @@ module.exports = tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The signing page's script runs in the signer's browser, as a classic script.
+    files: ['src/signing/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly' },
+    },
+  },
 );

@@ -3,10 +3,9 @@
  * `npm run bench:compare -- --base <git ref>`: the scenarios of `bench/run.js` against two builds in
  * one run, on one machine. Head is this checkout as `npm run build` just built it (the working tree);
  * base is the commit `--base` names, checked out in a git worktree under
- * <os.tmpdir()>/facility-ops-compare/<sha> and built there with its own `npx tsc -p
- * tsconfig.build.json` (kept for the next comparison with the same commit). The worktree's
- * node_modules is a link to head's when the two package-lock.json files are equal, otherwise its own
- * `npm ci`.
+ * <os.tmpdir()>/facility-ops-compare/<sha> and built there with its own `npm run build` (kept for
+ * the next comparison with the same commit). The worktree's node_modules is a link to head's when
+ * the two package-lock.json files are equal, otherwise its own `npm ci`.
  *
  * Each side seeds a temporary SQLite database with its own command line (as run.js does) and serves
  * it with its own `facility-ops serve`; both must answer every chosen scenario byte for byte alike
@@ -129,8 +128,8 @@ function worktrees() {
 
 /**
  * The base built in its worktree: made with `git worktree add --detach` unless a previous comparison
- * left it, its node_modules linked to head's or installed, `tsc` run unless a build of this commit is
- * already there. Resolves with the worktree's path.
+ * left it, its node_modules linked to head's or installed, its `npm run build` run unless a build of
+ * this commit is already there. Resolves with the worktree's path.
  */
 function prepareBase(sha) {
   fs.mkdirSync(CACHE, { recursive: true });
@@ -172,8 +171,9 @@ function prepareBase(sha) {
   if (mark.built && fs.existsSync(path.join(dir, 'dist'))) {
     log(`reusing the build of ${sha.slice(0, 12)} from ${mark.built}`);
   } else {
-    log(`building ${sha.slice(0, 12)}: npx tsc -p tsconfig.build.json`);
-    run('npx', ['tsc', '-p', 'tsconfig.build.json'], dir);
+    // The base's own build script: later ones copy files tsc does not emit (the signing page's assets).
+    log(`building ${sha.slice(0, 12)}: npm run build`);
+    run('npm', ['run', 'build', '--silent'], dir);
     mark.built = new Date().toISOString();
   }
   fs.writeFileSync(markFile, `${JSON.stringify({ sha, ...mark }, null, 2)}\n`);

@@ -134,29 +134,102 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Reads every setting, collecting all problems before failing. */
+/**
+ * Reads every setting, collecting all problems before failing. They are listed in the order read
+ * (tests assert it): the process, its address, the outbox, the webhooks, sealing, secrets, gateway
+ * mode, then the remaining limits.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
+  const read = settingsReader(env, problems);
+  const { nodeEnv, databaseUrl, logLevel, redisUrl } = processSettings(env, problems);
+  const { host, port, publicBaseUrl } = addressSettings(env, read);
+  const outbox = outboxConfig(env, read, problems);
+  const webhooks = webhooksConfig(env, read, problems, outbox.leaseMs);
+  const seal = sealSettings(env, problems, publicBaseUrl);
+  const secrets = secretsConfig(env, nodeEnv, problems);
+  const upstream = upstreamConfig(env, problems, read.int, secretBoxFor(secrets));
 
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name}: expected a whole number from ${min} to ${max}, got "${raw}"`);
+  const config: Config = {
+    nodeEnv,
+    databaseUrl,
+    host,
+    port,
+    logLevel,
+    bodyLimit: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    oauthWindowSeconds: read.int('OAUTH_WINDOW_SECONDS', 300, 1, 3600),
+    rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000),
+    redisUrl,
+    graphqlIntrospection: read.bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    trustProxy: read.bool('TRUST_PROXY', false),
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    esignLinkTtlHours: read.int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),
+    signingRateLimit: Object.freeze({
+      perAddress: read.int('SIGNING_RATE_LIMIT_PER_ADDRESS', 120, 0, 1_000_000),
+      perToken: read.int('SIGNING_RATE_LIMIT_PER_TOKEN', 30, 0, 1_000_000),
+    }),
+    pageCacheBytes: read.int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
+    outbox,
+    webhooks,
+    seal,
+    upstream,
+    secrets,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/** Reads of one kind of setting: the value, or the fallback with a problem noted when it is bad. */
+interface SettingsReader {
+  int(name: string, fallback: number, min: number, max: number): number;
+  bool(name: string, fallback: boolean): boolean;
+  /** Null when unset, or when not a URL of one of `schemes` (a problem then). */
+  url(name: string, schemes: string[]): string | null;
+}
+
+function settingsReader(env: NodeJS.ProcessEnv, problems: string[]): SettingsReader {
+  return {
+    int(name, fallback, min, max) {
+      const raw = env[name];
+      if (raw === undefined || raw === '') return fallback;
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < min || value > max) {
+        problems.push(`${name}: expected a whole number from ${min} to ${max}, got "${raw}"`);
+        return fallback;
+      }
+      return value;
+    },
+    bool(name, fallback) {
+      const raw = env[name];
+      if (raw === undefined || raw === '') return fallback;
+      if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+      if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+      problems.push(`${name}: expected true or false, got "${raw}"`);
       return fallback;
-    }
-    return value;
+    },
+    url(name, schemes) {
+      const raw = env[name];
+      if (raw === undefined || raw === '') return null;
+      let scheme = '';
+      try {
+        scheme = new URL(raw).protocol.replace(/:$/, '');
+      } catch {
+        scheme = '';
+      }
+      if (!schemes.includes(scheme)) {
+        problems.push(`${name}: expected a ${schemes.join(':// or ')}:// URL, got "${redactUrl(raw)}"`);
+        return null;
+      }
+      return raw;
+    },
   };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name}: expected true or false, got "${raw}"`);
-    return fallback;
-  };
+}
 
+/** NODE_ENV, DATABASE_URL, LOG_LEVEL, FAST_PATHS and REDIS_URL. */
+function processSettings(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): Pick<Config, 'nodeEnv' | 'databaseUrl' | 'logLevel' | 'redisUrl'> {
   const nodeEnvRaw = env.NODE_ENV ?? 'development';
   let nodeEnv: Config['nodeEnv'] = 'development';
   if (nodeEnvRaw === 'development' || nodeEnvRaw === 'production' || nodeEnvRaw === 'test') {
@@ -184,81 +257,87 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     problems.push(`REDIS_URL: expected redis://..., got "${redactUrl(redisUrl)}"`);
   }
+  return { nodeEnv, databaseUrl, logLevel, redisUrl };
+}
 
-  const url = (name: string, schemes: string[]): string | null => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return null;
-    let scheme = '';
-    try {
-      scheme = new URL(raw).protocol.replace(/:$/, '');
-    } catch {
-      scheme = '';
-    }
-    if (!schemes.includes(scheme)) {
-      problems.push(`${name}: expected a ${schemes.join(':// or ')}:// URL, got "${redactUrl(raw)}"`);
-      return null;
-    }
-    return raw;
-  };
-
+/** HOST and PORT, and PUBLIC_BASE_URL (the local address when unset). */
+function addressSettings(
+  env: NodeJS.ProcessEnv,
+  read: SettingsReader,
+): Pick<Config, 'host' | 'port' | 'publicBaseUrl'> {
   const host = env.HOST || '127.0.0.1';
-  const port = int('PORT', 3000, 0, 65535);
+  const port = read.int('PORT', 3000, 0, 65535);
   const localHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const hostPart = localHost.includes(':') ? `[${localHost}]` : localHost;
-  const publicBaseUrl = url('PUBLIC_BASE_URL', ['http', 'https']) ?? `http://${hostPart}:${port}`;
-  const sendTimeoutMs = int('OUTBOX_SEND_TIMEOUT_MS', 30_000, 100, 600_000);
-  const leaseMs = int('OUTBOX_LEASE_MS', 5 * 60_000, 1_000, 24 * 3_600_000);
+  const publicBaseUrl = read.url('PUBLIC_BASE_URL', ['http', 'https']) ?? `http://${hostPart}:${port}`;
+  return { host, port, publicBaseUrl };
+}
+
+function outboxConfig(env: NodeJS.ProcessEnv, read: SettingsReader, problems: string[]): OutboxConfig {
+  const sendTimeoutMs = read.int('OUTBOX_SEND_TIMEOUT_MS', 30_000, 100, 600_000);
+  const leaseMs = read.int('OUTBOX_LEASE_MS', 5 * 60_000, 1_000, 24 * 3_600_000);
   // A claim must outlast the longest send (connect, greeting and data phases), or two workers meet.
   if (leaseMs <= sendTimeoutMs * 3) {
     problems.push(`OUTBOX_LEASE_MS: must be more than 3 x OUTBOX_SEND_TIMEOUT_MS (${sendTimeoutMs * 3})`);
   }
-  const outbox: OutboxConfig = Object.freeze({
-    workerEnabled: bool('OUTBOX_WORKER', true),
-    smtpUrl: url('SMTP_URL', ['smtp', 'smtps']),
+  return Object.freeze({
+    workerEnabled: read.bool('OUTBOX_WORKER', true),
+    smtpUrl: read.url('SMTP_URL', ['smtp', 'smtps']),
     smtpFrom: env.SMTP_FROM || 'Facility Ops <no-reply@localhost>',
     smtpReplyTo: env.SMTP_REPLY_TO || null,
-    smsWebhookUrl: url('SMS_WEBHOOK_URL', ['http', 'https']),
+    smsWebhookUrl: read.url('SMS_WEBHOOK_URL', ['http', 'https']),
     smsWebhookToken: env.SMS_WEBHOOK_TOKEN || null,
     sendTimeoutMs,
-    batchSize: int('OUTBOX_BATCH_SIZE', 10, 1, 500),
-    concurrency: int('OUTBOX_CONCURRENCY', 10, 1, 1000),
-    maxAttempts: int('OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
+    batchSize: read.int('OUTBOX_BATCH_SIZE', 10, 1, 500),
+    concurrency: read.int('OUTBOX_CONCURRENCY', 10, 1, 1000),
+    maxAttempts: read.int('OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
     leaseMs,
-    backoffBaseMs: int('OUTBOX_BACKOFF_MS', 30_000, 1, 24 * 3_600_000),
-    backoffMaxMs: int('OUTBOX_BACKOFF_MAX_MS', 3_600_000, 1, 7 * 24 * 3_600_000),
-    pollIntervalMs: int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000),
-    stopGraceMs: int('OUTBOX_STOP_GRACE_MS', 5_000, 0, 600_000),
+    backoffBaseMs: read.int('OUTBOX_BACKOFF_MS', 30_000, 1, 24 * 3_600_000),
+    backoffMaxMs: read.int('OUTBOX_BACKOFF_MAX_MS', 3_600_000, 1, 7 * 24 * 3_600_000),
+    pollIntervalMs: read.int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000),
+    stopGraceMs: read.int('OUTBOX_STOP_GRACE_MS', 5_000, 0, 600_000),
   });
+}
 
-  const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000);
+/** The WEBHOOK_ settings; a delivery must fit twice in the outbox's claim (`leaseMs`). */
+function webhooksConfig(
+  env: NodeJS.ProcessEnv,
+  read: SettingsReader,
+  problems: string[],
+  leaseMs: number,
+): WebhooksConfig {
+  const timeoutMs = read.int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000);
   // A claim must outlast a delivery's request too, or a second worker sends it meanwhile.
-  if (leaseMs <= webhookTimeoutMs * 2) {
-    problems.push(`OUTBOX_LEASE_MS: must be more than 2 x WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs * 2})`);
+  if (leaseMs <= timeoutMs * 2) {
+    problems.push(`OUTBOX_LEASE_MS: must be more than 2 x WEBHOOK_TIMEOUT_MS (${timeoutMs * 2})`);
   }
-  const webhookConcurrency = int('WEBHOOK_CONCURRENCY', 64, 1, 1000);
+  const concurrency = read.int('WEBHOOK_CONCURRENCY', 64, 1, 1000);
   // Unset: a quarter of the lane (16 of 64), so a company with every endpoint hanging leaves the
   // rest of an instance's slots to the others. Set: never more than the lane itself.
-  const webhookCompanyConcurrency = int(
+  const companyConcurrency = read.int(
     'WEBHOOK_COMPANY_CONCURRENCY',
-    Math.max(1, Math.floor(webhookConcurrency / 4)),
+    Math.max(1, Math.floor(concurrency / 4)),
     1,
     1000,
   );
-  if (webhookCompanyConcurrency > webhookConcurrency) {
+  if (companyConcurrency > concurrency) {
     problems.push(
-      `WEBHOOK_COMPANY_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY (${webhookConcurrency}), got ${webhookCompanyConcurrency}`,
+      `WEBHOOK_COMPANY_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY (${concurrency}), got ${companyConcurrency}`,
     );
   }
-  const webhooks: WebhooksConfig = Object.freeze({
+  return Object.freeze({
     allowHosts: Object.freeze(readHostList(env.WEBHOOK_ALLOW_HOSTS, problems)),
-    timeoutMs: webhookTimeoutMs,
-    maxResponseBytes: int('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * 1024 * 1024),
-    disableAfterHours: int('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365),
-    concurrency: webhookConcurrency,
-    endpointConcurrency: int('WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 100),
-    companyConcurrency: webhookCompanyConcurrency,
+    timeoutMs,
+    maxResponseBytes: read.int('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * 1024 * 1024),
+    disableAfterHours: read.int('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365),
+    concurrency,
+    endpointConcurrency: read.int('WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 100),
+    companyConcurrency,
   });
+}
 
+/** The operator's sealing certificate (SEAL_P12_FILE), or the passphrase of the installation's own. */
+function sealSettings(env: NodeJS.ProcessEnv, problems: string[], publicBaseUrl: string): SealSettings {
   const seal: SealSettings = Object.freeze({
     operatorKey: operatorSealingKey(env, problems),
     keyPassphrase: env.SEAL_KEY_PASSPHRASE || null,
@@ -269,36 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "SEAL_KEY_PASSPHRASE: set only without SEAL_P12_FILE (it encrypts the installation's own sealing key)",
     );
   }
-  const secrets = secretsConfig(env, nodeEnv, problems);
-  const upstream = upstreamConfig(env, problems, int, secretBoxFor(secrets));
-
-  const config: Config = {
-    nodeEnv,
-    databaseUrl,
-    host,
-    port,
-    logLevel,
-    bodyLimit: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
-    oauthWindowSeconds: int('OAUTH_WINDOW_SECONDS', 300, 1, 3600),
-    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000),
-    redisUrl,
-    graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
-    trustProxy: bool('TRUST_PROXY', false),
-    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
-    esignLinkTtlHours: int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),
-    signingRateLimit: Object.freeze({
-      perAddress: int('SIGNING_RATE_LIMIT_PER_ADDRESS', 120, 0, 1_000_000),
-      perToken: int('SIGNING_RATE_LIMIT_PER_TOKEN', 30, 0, 1_000_000),
-    }),
-    pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
-    outbox,
-    webhooks,
-    seal,
-    upstream,
-    secrets,
-  };
-  if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze(config);
+  return seal;
 }
 
 /**

@@ -1,7 +1,12 @@
 import { CONSENT_AGREEMENT, CONSENT_TITLE, consentParagraphs } from '../domain/esign/esign.consent';
 import type { CompletedLink, FormProblem, LinkRefusal, OpenLink } from '../domain/esign/signing.service';
 import { MAX_SIGNER_NAME } from '../domain/esign/signing.service';
+import { SIGNATURE_MAX_HEIGHT, SIGNATURE_MAX_WIDTH } from '../domain/esign/esign.signature';
 import { SIGNING_SCRIPT, SIGNING_STYLESHEET } from './signing.assets';
+
+// The page's script exports a drawing within the pixel budget the service takes, with room for rounding.
+const EXPORT_MAX_WIDTH = SIGNATURE_MAX_WIDTH - 200;
+const EXPORT_MAX_HEIGHT = SIGNATURE_MAX_HEIGHT - 100;
 
 /** An HTML page and the status it is answered with. */
 export interface Page {
@@ -240,7 +245,8 @@ export function signingPage(
     'Or type your name above and press "Sign with my typed name".</p>' +
     fieldError(problems, 'signature') +
     '<canvas id="signature-pad" class="pad" role="img" aria-labelledby="signature-label" ' +
-    'aria-describedby="signature-hint"></canvas>' +
+    `aria-describedby="signature-hint" data-max-width="${EXPORT_MAX_WIDTH}" ` +
+    `data-max-height="${EXPORT_MAX_HEIGHT}"></canvas>` +
     '<p class="status" id="signature-status" role="status" aria-live="polite"></p>' +
     '<div class="pad-actions">' +
     '<button type="button" class="secondary" id="clear-signature">Clear</button>' +

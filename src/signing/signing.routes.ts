@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
 import { tokenHash } from '../domain/esign/esign.tokens';
-import type { Viewer } from '../domain/esign/esign.types';
+import type { SignCommand, Viewer } from '../domain/esign/esign.types';
+import type { SignOutcome } from '../domain/esign/signing.service';
 import { retryAfterOverLimit, type RateLimitStore } from '../ops/rate-limit';
 import type { Services } from '../services';
 import { SIGNING_SCRIPT, SIGNING_STYLESHEET } from './signing.assets';
@@ -27,6 +28,9 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
+
+/** Options of every signing route: no API credentials, and not in the REST contract's document. */
+const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
 
 interface TokenParams {
   token: string;
@@ -85,26 +89,7 @@ export function registerSigningRoutes(
   rateLimits: RateLimitStore,
 ): void {
   const publicOrigin = new URL(config.publicBaseUrl).origin;
-  const { perAddress, perToken } = config.signingRateLimit;
-
-  /** Seconds until the request may be tried again, or null when it is within both budgets. */
-  const overBudget = async (request: FastifyRequest, token: string): Promise<number | null> => {
-    const budgets: Array<[string, number]> = [
-      [`sign:ip:${request.ip}`, perAddress],
-      // The token's hash, so no counter store (Redis) ever holds a usable link.
-      [`sign:token:${tokenHash(token)}`, perToken],
-    ];
-    let storeDown = false;
-    for (const [key, limit] of budgets) {
-      if (limit === 0 || storeDown) continue;
-      const retryAfter = await retryAfterOverLimit(rateLimits, key, limit, RATE_WINDOW_MS, (error) => {
-        storeDown = true;
-        request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
-      });
-      if (retryAfter !== null) return retryAfter;
-    }
-    return null;
-  };
+  const overBudget = budgetCheck(config.signingRateLimit, rateLimits);
 
   // Not awaited: the routes before it keep the error handler the app sets after (awaiting would
   // build them now, with Fastify's default one).
@@ -113,33 +98,7 @@ export function registerSigningRoutes(
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
       return payload;
     });
-
-    scope.setErrorHandler((error: FastifyError, request, reply) => {
-      const token = (request.params as Partial<TokenParams> | undefined)?.token ?? null;
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return sendPage(
-          reply,
-          unreadableForm(
-            413,
-            token,
-            'What was sent is too large',
-            'Clear your signature, draw it again and sign.',
-          ),
-        );
-      }
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-        return sendPage(reply, notTheForm(415, token));
-      }
-      const status = error instanceof DomainError ? 400 : (error.statusCode ?? 500);
-      if (status >= 400 && status < 500) return sendPage(reply, notTheForm(400, token));
-      request.log.error({ err: error }, 'signing page failed');
-      return sendPage(
-        reply,
-        messagePage(500, 'Something went wrong on our side', [
-          'Nothing was signed. Try again in a few minutes; if it keeps happening, contact the facility that sent you the link.',
-        ]),
-      );
-    });
+    scope.setErrorHandler(answerFailure);
 
     // Counted as soon as the route is known, so a refused request's body is never parsed.
     scope.addHook('onRequest', async (request, reply) => {
@@ -156,133 +115,201 @@ export function registerSigningRoutes(
       );
     });
 
-    const route = { config: { public: true }, schema: { hide: true } } as const;
-
-    for (const asset of [
-      { ...SIGNING_STYLESHEET, type: 'text/css; charset=utf-8' },
-      { ...SIGNING_SCRIPT, type: 'text/javascript; charset=utf-8' },
-    ]) {
-      scope.get(asset.path, route, async (_request, reply) =>
-        reply
-          .type(asset.type)
-          .header('Cache-Control', 'public, max-age=31536000, immutable')
-          .send(asset.content),
-      );
-    }
-
-    scope.get<{ Params: TokenParams }>('/s/:token', route, async (request, reply) =>
-      reply
-        .code(303)
-        .header('Cache-Control', 'no-store')
-        .header('Location', signPath(request.params.token))
-        .send(),
-    );
-
-    scope.get<{ Params: TokenParams }>('/sign/:token', route, async (request, reply) => {
-      const { token } = request.params;
-      const page = await services.signing.open(token, viewerOf(request));
-      if (page.kind === 'open') {
-        return sendPage(
-          reply,
-          signingPage(page, { action: signPath(token), documentHref: documentPath(token) }),
-        );
-      }
-      if (page.kind === 'completed') return sendPage(reply, completedPage(page, documentPath(token)));
-      return sendPage(reply, refusalPage(page));
-    });
-
-    scope.get<{ Params: DocumentParams }>(
-      '/sign/:token/documents/:document_id',
-      route,
-      async (request, reply) => {
-        const { token, document_id: documentId } = request.params;
-        const pdf = await services.signing.documentPdf(token, documentId);
-        if (pdf === null) {
-          return sendPage(
-            reply,
-            messagePage(404, 'No such document here', ['This link does not offer that document.'], {
-              link: { href: signPath(token), text: 'Go back to the signing page' },
-            }),
-          );
-        }
-        if ('kind' in pdf) return sendPage(reply, refusalPage(pdf));
-        return reply
-          .code(200)
-          .type('application/pdf')
-          .header('Content-Disposition', `attachment; filename="${pdf.filename}"`)
-          .header('Cache-Control', 'private, no-store')
-          .send(pdf.content);
-      },
-    );
-
+    registerPageRoutes(scope, services);
     scope.post<{ Params: TokenParams }>(
       '/sign/:token',
-      { ...route, bodyLimit: SIGNING_BODY_LIMIT },
-      async (request, reply) => {
-        const { token } = request.params;
-        if (!sameOrigin(request, publicOrigin)) {
-          return sendPage(
-            reply,
-            messagePage(
-              403,
-              'This form can only be sent from its signing page',
-              ['Nothing was signed. Open the signing page and sign there.'],
-              { link: { href: signPath(token), text: 'Go to the signing page' } },
-            ),
-          );
-        }
-        const form = readSigningForm(request.headers['content-type'], request.body);
-        if (form === 'unsupported') return sendPage(reply, notTheForm(415, token));
-        if (form === 'unreadable') return sendPage(reply, notTheForm(400, token));
-        const outcome = await services.signing.sign(token, form, viewerOf(request));
-        switch (outcome.kind) {
-          case 'signed':
-            // Back to the page, which now shows the signed documents; a reload does not submit again.
-            return reply
-              .code(303)
-              .header('Cache-Control', 'no-store')
-              .header('Location', signPath(token))
-              .send();
-          case 'invalid':
-            return sendPage(
-              reply,
-              signingPage(outcome.page, {
-                action: signPath(token),
-                documentHref: documentPath(token),
-                problems: outcome.problems,
-                values: { name: form.name, consent: form.consent },
-              }),
-            );
-          case 'already_signed':
-            return sendPage(
-              reply,
-              messagePage(
-                409,
-                'These documents are signed already',
-                ['They were signed before this submission, which changed nothing.'],
-                {
-                  facility: outcome.facility.name,
-                  link: { href: signPath(token), text: 'See the signed documents' },
-                },
-              ),
-            );
-          case 'busy':
-            reply.header('Retry-After', String(BUSY_RETRY_SECONDS));
-            return sendPage(
-              reply,
-              messagePage(
-                503,
-                'Too many signatures are being worked on right now',
-                [`Nothing was signed. Wait ${BUSY_RETRY_SECONDS} seconds and sign again.`],
-                { link: { href: signPath(token), text: 'Go back to the signing page' } },
-              ),
-            );
-          default:
-            return sendPage(reply, refusalPage(outcome));
-        }
-      },
+      { ...ROUTE, bodyLimit: SIGNING_BODY_LIMIT },
+      async (request, reply) => submit(services, publicOrigin, request, reply),
     );
   });
+}
+
+/**
+ * Seconds until a request naming `token` may be tried again, or null when it is within both budgets
+ * (the client address's and the token's). When the counter store fails, the request is allowed.
+ */
+function budgetCheck(
+  { perAddress, perToken }: Config['signingRateLimit'],
+  rateLimits: RateLimitStore,
+): (request: FastifyRequest, token: string) => Promise<number | null> {
+  return async (request, token) => {
+    const budgets: Array<[string, number]> = [
+      [`sign:ip:${request.ip}`, perAddress],
+      // The token's hash, so no counter store (Redis) ever holds a usable link.
+      [`sign:token:${tokenHash(token)}`, perToken],
+    ];
+    let storeDown = false;
+    for (const [key, limit] of budgets) {
+      if (limit === 0 || storeDown) continue;
+      const retryAfter = await retryAfterOverLimit(rateLimits, key, limit, RATE_WINDOW_MS, (error) => {
+        storeDown = true;
+        request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+      });
+      if (retryAfter !== null) return retryAfter;
+    }
+    return null;
+  };
+}
+
+/** A page for whatever the signing routes throw: what the caller sent wrong, or our own failure. */
+function answerFailure(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const token = (request.params as Partial<TokenParams> | undefined)?.token ?? null;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return sendPage(
+      reply,
+      unreadableForm(
+        413,
+        token,
+        'What was sent is too large',
+        'Clear your signature, draw it again and sign.',
+      ),
+    );
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return sendPage(reply, notTheForm(415, token));
+  }
+  const status = error instanceof DomainError ? 400 : (error.statusCode ?? 500);
+  if (status >= 400 && status < 500) return sendPage(reply, notTheForm(400, token));
+  request.log.error({ err: error }, 'signing page failed');
+  return sendPage(
+    reply,
+    messagePage(500, 'Something went wrong on our side', [
+      'Nothing was signed. Try again in a few minutes; if it keeps happening, contact the facility that sent you the link.',
+    ]),
+  );
+}
+
+/** The page's own assets, the short link, the page and its documents: everything but the submission. */
+function registerPageRoutes(scope: FastifyInstance, services: Services): void {
+  for (const asset of [SIGNING_STYLESHEET, SIGNING_SCRIPT]) {
+    scope.get(asset.path, ROUTE, async (_request, reply) =>
+      reply
+        .type(asset.type)
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .send(asset.content),
+    );
+  }
+
+  scope.get<{ Params: TokenParams }>('/s/:token', ROUTE, async (request, reply) =>
+    reply
+      .code(303)
+      .header('Cache-Control', 'no-store')
+      .header('Location', signPath(request.params.token))
+      .send(),
+  );
+
+  scope.get<{ Params: TokenParams }>('/sign/:token', ROUTE, async (request, reply) => {
+    const { token } = request.params;
+    const page = await services.signing.open(token, viewerOf(request));
+    if (page.kind === 'open') {
+      return sendPage(
+        reply,
+        signingPage(page, { action: signPath(token), documentHref: documentPath(token) }),
+      );
+    }
+    if (page.kind === 'completed') return sendPage(reply, completedPage(page, documentPath(token)));
+    return sendPage(reply, refusalPage(page));
+  });
+
+  scope.get<{ Params: DocumentParams }>(
+    '/sign/:token/documents/:document_id',
+    ROUTE,
+    async (request, reply) => {
+      const { token, document_id: documentId } = request.params;
+      const pdf = await services.signing.documentPdf(token, documentId);
+      if (pdf === null) {
+        return sendPage(
+          reply,
+          messagePage(404, 'No such document here', ['This link does not offer that document.'], {
+            link: { href: signPath(token), text: 'Go back to the signing page' },
+          }),
+        );
+      }
+      if ('kind' in pdf) return sendPage(reply, refusalPage(pdf));
+      return reply
+        .code(200)
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="${pdf.filename}"`)
+        .header('Cache-Control', 'private, no-store')
+        .send(pdf.content);
+    },
+  );
+}
+
+/** `POST /sign/:token`: the form read, then signed, and the outcome's page (or back to the page). */
+async function submit(
+  services: Services,
+  publicOrigin: string,
+  request: FastifyRequest<{ Params: TokenParams }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { token } = request.params;
+  if (!sameOrigin(request, publicOrigin)) {
+    return sendPage(
+      reply,
+      messagePage(
+        403,
+        'This form can only be sent from its signing page',
+        ['Nothing was signed. Open the signing page and sign there.'],
+        { link: { href: signPath(token), text: 'Go to the signing page' } },
+      ),
+    );
+  }
+  const form = readSigningForm(request.headers['content-type'], request.body);
+  if (form === 'unsupported') return sendPage(reply, notTheForm(415, token));
+  if (form === 'unreadable') return sendPage(reply, notTheForm(400, token));
+  const outcome = await services.signing.sign(token, form, viewerOf(request));
+  return answerOutcome(reply, token, form, outcome);
+}
+
+/** What a submission that was read as the form leads to: back to the page, or a page saying why not. */
+function answerOutcome(
+  reply: FastifyReply,
+  token: string,
+  form: SignCommand,
+  outcome: SignOutcome,
+): FastifyReply {
+  switch (outcome.kind) {
+    case 'signed':
+      // Back to the page, which now shows the signed documents; a reload does not submit again.
+      return reply.code(303).header('Cache-Control', 'no-store').header('Location', signPath(token)).send();
+    case 'invalid':
+      return sendPage(
+        reply,
+        signingPage(outcome.page, {
+          action: signPath(token),
+          documentHref: documentPath(token),
+          problems: outcome.problems,
+          values: { name: form.name, consent: form.consent },
+        }),
+      );
+    case 'already_signed':
+      return sendPage(
+        reply,
+        messagePage(
+          409,
+          'These documents are signed already',
+          ['They were signed before this submission, which changed nothing.'],
+          {
+            facility: outcome.facility.name,
+            link: { href: signPath(token), text: 'See the signed documents' },
+          },
+        ),
+      );
+    case 'busy':
+      reply.header('Retry-After', String(BUSY_RETRY_SECONDS));
+      return sendPage(
+        reply,
+        messagePage(
+          503,
+          'Too many signatures are being worked on right now',
+          [`Nothing was signed. Wait ${BUSY_RETRY_SECONDS} seconds and sign again.`],
+          { link: { href: signPath(token), text: 'Go back to the signing page' } },
+        ),
+      );
+    default:
+      return sendPage(reply, refusalPage(outcome));
+  }
 }
 
 function notTheForm(status: number, token: string | null): Page {

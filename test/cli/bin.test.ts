@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './cli-support';
@@ -31,6 +31,11 @@ describe('bin/facility-ops.js', () => {
     // Type errors elsewhere still emit JavaScript; only a missing entry point stops these tests.
     if (!fs.existsSync(path.join(scratch.dir, 'dist', 'main.js')))
       throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
+    // The rest of `npm run build`: the files tsc does not emit.
+    execFileSync(process.execPath, [
+      path.join(ROOT, 'scripts', 'copy-assets.js'),
+      path.join(scratch.dir, 'dist'),
+    ]);
     fs.mkdirSync(path.join(scratch.dir, 'bin'));
     fs.copyFileSync(BIN, bin());
     env = {

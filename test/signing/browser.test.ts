@@ -292,6 +292,42 @@ describeBrowser(`the signing page in Chromium (${CHROMIUM})`, () => {
     });
   });
 
+  it("keeps a drawing on a wide pad within the service's pixel budget, and signs", async () => {
+    const event = await moveIn();
+    const link = await emailedLink(event.id);
+    const page = await newPage({ viewport: { width: 1900, height: 900 } });
+    await page.goto(link);
+    // A pad 1500 px wide (the page's own is at most about 700): twice a stroke across it is 3000 px.
+    await page.evaluate(`(() => {
+      document.getElementById('main').style.maxWidth = 'none';
+      document.getElementById('signature-pad').style.width = '1500px';
+      window.dispatchEvent(new Event('resize'));
+    })()`);
+    await page.locator('#consent').check();
+    await page.locator('#signature-pad').scrollIntoViewIfNeeded();
+    const box = (await page.locator('#signature-pad').boundingBox())!;
+    expect(box.width).toBe(1500);
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + 10, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 20; i++) {
+      await page.mouse.move(box.x + 10 + i * 73, y + (i % 2 === 0 ? -40 : 40), { steps: 2 });
+    }
+    await page.mouse.up();
+    await page.getByText('Signature drawn. Press Clear to start again.').waitFor();
+    const [posted] = await Promise.all([submitted(page), page.locator('#submit').click()]);
+    expect(posted.status()).toBe(303);
+    // The PNG's own header: scaled down to the budget the page renders (1800 x 900), not doubled.
+    const png = Buffer.from(
+      new URLSearchParams(posted.request().postData()!).get('signature')!.split(',')[1],
+      'base64',
+    );
+    expect(png.readUInt32BE(16)).toBeGreaterThan(1500);
+    expect(png.readUInt32BE(16)).toBeLessThanOrEqual(1800);
+    expect(png.readUInt32BE(20)).toBeLessThanOrEqual(900);
+    await page.getByRole('heading', { name: 'Signed', exact: true }).waitFor();
+  });
+
   it('points at what is missing, and signs with the typed name when no drawing is made', async () => {
     const event = await moveIn();
     const link = await emailedLink(event.id);

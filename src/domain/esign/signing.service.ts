@@ -9,12 +9,13 @@ import type { WebhookEvents } from '../webhooks/webhook-events';
 import { isUuid, normalizeId } from '../shared/ids';
 import { formatInstant, toStoredInstant } from '../shared/time';
 import { CONSENT_VERSION, consentText } from './esign.consent';
-import type { EsignRepository, PdfSigner } from './esign.ports';
+import type { EsignRepository, PdfSigner, SigningCertificate } from './esign.ports';
 import { auditEvent } from './esign.service';
 import {
   readSignatureImage,
   SIGNATURE_MAX_HEIGHT,
   SIGNATURE_MAX_WIDTH,
+  type SignatureImage,
   type SignatureReading,
 } from './esign.signature';
 import { WorkSlots } from './esign.slots';
@@ -89,7 +90,22 @@ export type SignOutcome =
   | { kind: 'busy' }
   | { kind: 'signed' };
 
-type Resolved = LinkRefusal | CompletedLink | { kind: 'usable'; facility: Facility; link: SigningLink };
+/** A link that can be signed now, and its facility. */
+interface Usable {
+  facility: Facility;
+  link: SigningLink;
+}
+
+type Resolved = LinkRefusal | CompletedLink | ({ kind: 'usable' } & Usable);
+
+/** A submission that passed the form's checks, and who sent it. */
+interface Signing {
+  at: string;
+  /** The typed name, its spacing tidied. */
+  name: string;
+  signature: SignatureImage;
+  viewer: { ipAddress: string; userAgent: string | null };
+}
 
 interface Pending {
   document: RenderedDocument;
@@ -194,29 +210,33 @@ export class SigningService {
 
   private async signUsable(
     token: string,
-    { facility, link }: { facility: Facility; link: SigningLink },
+    usable: Usable,
     command: SignCommand,
     viewer: Viewer,
   ): Promise<SignOutcome> {
-    const problems: FormProblem[] = [];
-    const name = command.name.replace(/\s+/g, ' ').trim();
-    if (name === '') problems.push({ field: 'name', message: 'Type your full name.' });
-    else if ([...name].length > MAX_SIGNER_NAME) {
-      problems.push({ field: 'name', message: `Your name can be at most ${MAX_SIGNER_NAME} characters.` });
-    }
-    if (!command.consent) {
-      problems.push({ field: 'consent', message: 'Tick the box to agree to sign electronically.' });
-    }
-    const reading = await readSignatureImage(command.signature);
-    if (!reading.ok) problems.push({ field: 'signature', message: signatureProblem(reading) });
-    if (problems.length > 0 || !reading.ok) {
+    const { facility, link } = usable;
+    const form = await readForm(command);
+    if (!form.ok) {
       const page = await this.pageOf(facility, link);
       if (page.kind === 'completed') return { kind: 'already_signed', facility };
       if (page.kind !== 'open') return page;
-      return { kind: 'invalid', problems, page };
+      return { kind: 'invalid', problems: form.problems, page };
     }
-    const signature = reading.image;
+    const pending = await this.unsignedOriginals(facility, link);
+    if (pending === null) return { kind: 'replaced', facility };
+    if (pending.length === 0) return { kind: 'already_signed', facility };
+    const at = toStoredInstant(this.clock.now());
+    const { signatures, signed } = await this.signEach(usable, pending, {
+      at,
+      name: form.name,
+      signature: form.signature,
+      viewer: viewerDetails(viewer),
+    });
+    return this.recordSigning(token, usable, at, signatures, signed);
+  }
 
+  /** The documents of the link not signed yet, each as it was sent; null when one of them changed. */
+  private async unsignedOriginals(facility: Facility, link: SigningLink): Promise<Pending[] | null> {
     const signedBefore = new Set(
       (await this.repository.signedDocuments(link.documents.map((d) => d.documentId))).map(
         (s) => s.documentId,
@@ -226,15 +246,20 @@ export class SigningService {
     for (const { documentId } of link.documents) {
       if (signedBefore.has(documentId)) continue;
       const original = await this.original(facility, link, documentId);
-      if (!original) return { kind: 'replaced', facility };
+      if (!original) return null;
       pending.push(original);
     }
-    if (pending.length === 0) return { kind: 'already_signed', facility };
+    return pending;
+  }
 
-    const at = toStoredInstant(this.clock.now());
+  /** Each pending document signed, in turn: its signed PDF and the `signed` audit event naming it. */
+  private async signEach(
+    { facility, link }: Usable,
+    pending: readonly Pending[],
+    signing: Signing,
+  ): Promise<{ signatures: EsignAuditEvent[]; signed: SignedDocument[] }> {
     const [message] = await this.messages.messagesByIds([link.messageId]);
     const [records] = await this.repository.recordsOfEvents([link.eventId]);
-    const details = viewerDetails(viewer);
     const signatures: EsignAuditEvent[] = [];
     const signed: SignedDocument[] = [];
     for (const { document, shownSha256 } of pending) {
@@ -242,38 +267,21 @@ export class SigningService {
       const trail = records.audit.filter((e) => e.documentId === document.id);
       const pdf = await this.signer.sign(
         document.content,
-        { signerName: name, signedAtText: readableInstant(at, facility.timeZone), signature },
         {
-          facilityName: facility.name,
-          documentTitle: document.title,
-          documentId: document.id,
-          details: [
-            { label: 'Signed by', value: signedByText(name, document.tenantName) },
-            { label: 'Signed at', value: readableInstant(at, facility.timeZone) },
-            {
-              label: 'Sent to',
-              value: `${link.recipient} (${link.channel === 'email' ? 'email' : 'text message'})`,
-            },
-            { label: 'IP address', value: details.ipAddress },
-            { label: 'User agent', value: details.userAgent ?? 'not given' },
-            { label: 'Consent', value: `given (wording ${CONSENT_VERSION}, printed below)` },
-            { label: 'Document', value: `${document.title} (${document.id})` },
-            { label: 'SHA-256 of the document shown', value: shownSha256 },
-            { label: 'Signing link', value: `message ${link.messageId}` },
-          ],
-          trail: certificateTrail(trail, link, message ?? null, facility.timeZone, {
-            at,
-            name,
-            ipAddress: details.ipAddress,
-          }),
-          consent: consentText(facility.name),
+          signerName: signing.name,
+          signedAtText: readableInstant(signing.at, facility.timeZone),
+          signature: signing.signature,
         },
+        certificateOf({ facility, link }, document, shownSha256, signing, {
+          trail,
+          message: message ?? null,
+        }),
       );
       const signedSha256 = sha256Hex(pdf);
       signatures.push(
-        auditEvent(link, document.id, 'signed', at, {
-          ...details,
-          signerName: name,
+        auditEvent(link, document.id, 'signed', signing.at, {
+          ...signing.viewer,
+          signerName: signing.name,
           consentVersion: CONSENT_VERSION,
           documentSha256: shownSha256,
           signedSha256,
@@ -284,13 +292,23 @@ export class SigningService {
         messageId: link.messageId,
         facilityId: facility.id,
         eventId: link.eventId,
-        signedAt: at,
+        signedAt: signing.at,
         filename: document.filename.replace(/\.pdf$/, '-signed.pdf'),
         sha256: signedSha256,
         pdf,
       });
     }
+    return { signatures, signed };
+  }
 
+  /** The signatures and signed copies written in one transaction, unless the link moved on meanwhile. */
+  private async recordSigning(
+    token: string,
+    { facility, link }: Usable,
+    at: string,
+    signatures: EsignAuditEvent[],
+    signed: SignedDocument[],
+  ): Promise<SignOutcome> {
     const events = await this.webhooks?.aboutDocuments(
       facility,
       link,
@@ -410,6 +428,64 @@ export class SigningService {
     const shownSha256 = sha256Hex(document.content);
     return shownSha256 === expected ? { document, shownSha256 } : null;
   }
+}
+
+/**
+ * The submitted form checked: the tidied name and the decoded drawing, or every problem found
+ * (the name, the consent, then the drawing, which is always read).
+ */
+async function readForm(
+  command: SignCommand,
+): Promise<{ ok: true; name: string; signature: SignatureImage } | { ok: false; problems: FormProblem[] }> {
+  const problems: FormProblem[] = [];
+  const name = command.name.replace(/\s+/g, ' ').trim();
+  if (name === '') problems.push({ field: 'name', message: 'Type your full name.' });
+  else if ([...name].length > MAX_SIGNER_NAME) {
+    problems.push({ field: 'name', message: `Your name can be at most ${MAX_SIGNER_NAME} characters.` });
+  }
+  if (!command.consent) {
+    problems.push({ field: 'consent', message: 'Tick the box to agree to sign electronically.' });
+  }
+  const reading = await readSignatureImage(command.signature);
+  if (!reading.ok) problems.push({ field: 'signature', message: signatureProblem(reading) });
+  if (problems.length > 0 || !reading.ok) return { ok: false, problems };
+  return { ok: true, name, signature: reading.image };
+}
+
+/** The certificate page of one signed document: who, when, how it was sent, the hashes, the trail. */
+function certificateOf(
+  { facility, link }: Usable,
+  document: RenderedDocument,
+  shownSha256: string,
+  signing: Signing,
+  history: { trail: readonly EsignAuditEvent[]; message: OutboxMessage | null },
+): SigningCertificate {
+  const signedAt = readableInstant(signing.at, facility.timeZone);
+  return {
+    facilityName: facility.name,
+    documentTitle: document.title,
+    documentId: document.id,
+    details: [
+      { label: 'Signed by', value: signedByText(signing.name, document.tenantName) },
+      { label: 'Signed at', value: signedAt },
+      {
+        label: 'Sent to',
+        value: `${link.recipient} (${link.channel === 'email' ? 'email' : 'text message'})`,
+      },
+      { label: 'IP address', value: signing.viewer.ipAddress },
+      { label: 'User agent', value: signing.viewer.userAgent ?? 'not given' },
+      { label: 'Consent', value: `given (wording ${CONSENT_VERSION}, printed below)` },
+      { label: 'Document', value: `${document.title} (${document.id})` },
+      { label: 'SHA-256 of the document shown', value: shownSha256 },
+      { label: 'Signing link', value: `message ${link.messageId}` },
+    ],
+    trail: certificateTrail(history.trail, link, history.message, facility.timeZone, {
+      at: signing.at,
+      name: signing.name,
+      ipAddress: signing.viewer.ipAddress,
+    }),
+    consent: consentText(facility.name),
+  };
 }
 
 /**
