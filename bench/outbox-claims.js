@@ -23,7 +23,7 @@ async function main() {
   const { openStore } = need('store/database');
   const { migrateToLatest } = need('store/migrator');
   const { importDataset } = need('store/dataset/dataset.import');
-  const { SqlOutboxRepository } = need('store/repositories/outbox.repository');
+  const { SqlOutboxRepository } = need('areas/outbox/outbox.repository');
   const { sql } = require('kysely');
   const { Client } = require('pg');
 

@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { generate, loadCodegenConfig } = require('@graphql-codegen/cli');
 const { schemaFileText } = require('../src/graphql/schema');
-const { gatewaySchemaFileText } = require('../src/graphql/gateway/gateway-schema');
+const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
 
 const root = path.resolve(__dirname, '..');
 

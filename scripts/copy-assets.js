@@ -5,7 +5,7 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '..');
 /** Folders under src/ whose files are read at run time beside the compiled code. */
-const FOLDERS = ['signing/assets'];
+const FOLDERS = ['areas/esign/signing/assets'];
 
 const outDir = path.resolve(root, process.argv[2] ?? 'dist');
 for (const folder of FOLDERS) {

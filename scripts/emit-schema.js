@@ -5,7 +5,7 @@ require('reflect-metadata');
 const fs = require('node:fs');
 const path = require('node:path');
 const { schemaFileText } = require('../src/graphql/schema');
-const { gatewaySchemaFileText } = require('../src/graphql/gateway/gateway-schema');
+const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
 
 const root = path.join(__dirname, '..');
 const files = process.argv[2]

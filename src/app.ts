@@ -6,11 +6,11 @@ import Fastify, {
 } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream, Logger } from 'pino';
-import { systemClock, type Clock } from './domain/shared/clock';
+import { systemClock, type Clock } from './kernel/clock';
 import type { Config } from './config';
-import { DomainError, problem } from './domain/errors';
-import type { PaymentGateway } from './domain/payments/gateway';
-import type { HostResolver } from './domain/webhooks/webhooks.ports';
+import { DomainError, problem } from './kernel/errors';
+import type { PaymentGateway } from './areas/payments/gateway';
+import type { HostResolver } from './areas/webhooks/webhooks.ports';
 import { transportErrorBody } from './graphql/errors';
 import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
 import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
@@ -36,11 +36,11 @@ import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
 import { errorEnvelope, rawErrorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
-import { registerGatewayRoutes } from './rest/gateway';
+import { registerGatewayRoutes } from './gateway/gateway.routes';
 import { registerOpenApi } from './rest/openapi';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
-import { registerSigningRoutes } from './signing/signing.routes';
+import { registerSigningRoutes } from './areas/esign/signing/signing.routes';
 import type { Store } from './store/database';
 
 export interface BuildAppOptions {

@@ -2,12 +2,7 @@ import fs from 'node:fs';
 import type { SealSettings } from './adapters/seal/document-seal';
 import { SealingKeyProblem, sealingKeyFromP12, type SealingKey } from './adapters/seal/sealing-key';
 import { parseSecretKey, secretBoxFor, SecretKeys } from './adapters/secrets/aes-gcm.secret-box';
-import {
-  SecretUnreadable,
-  type SecretBox,
-  type SecretPlace,
-  type SecretStorage,
-} from './domain/shared/secret-box';
+import { SecretUnreadable, type SecretBox, type SecretPlace, type SecretStorage } from './kernel/secret-box';
 /** Service configuration, parsed once from the environment at start-up. */
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';

@@ -1,7 +1,7 @@
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
-import { redactRequestUrl, sensitiveFieldSpellings } from './domain/shared/sensitive';
+import { redactRequestUrl, sensitiveFieldSpellings } from './kernel/sensitive';
 
 /**
  * The service's pino logger. Request lines carry method, route url (credentials removed), request

@@ -2,17 +2,17 @@ import { SmtpEmailTransport } from './adapters/email/smtp.transport';
 import { HttpSmsTransport } from './adapters/sms/http-sms.transport';
 import { HttpWebhookTransport } from './adapters/webhooks/http-webhook.transport';
 import type { Config, OutboxConfig, WebhooksConfig } from './config';
-import { DomainError } from './domain/errors';
-import type { EmailAttachment, OutboxTransports, WebhookSender } from './domain/outbox/outbox.transports';
-import type { OutboxMessage } from './domain/outbox/outbox.types';
+import { DomainError } from './kernel/errors';
+import type { EmailAttachment, OutboxTransports, WebhookSender } from './areas/outbox/outbox.transports';
+import type { OutboxMessage } from './areas/outbox/outbox.types';
 import {
   DEFAULT_OUTBOX_SETTINGS,
   OutboxWorker,
   type OutboxWorkerOptions,
   type OutboxWorkerSettings,
   type WorkerLog,
-} from './domain/outbox/outbox.worker';
-import { WebhookDispatcher } from './domain/webhooks/webhooks.dispatcher';
+} from './areas/outbox/outbox.worker';
+import { WebhookDispatcher } from './areas/webhooks/webhooks.dispatcher';
 import type { Services } from './services';
 
 /** The transports the configuration names; a channel without one keeps its messages pending. */

@@ -1,10 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { Clock } from '../domain/shared/clock';
-import type { Caller } from '../domain/caller';
-import { DomainError, NUL_MESSAGE } from '../domain/errors';
-import { newId } from '../domain/shared/ids';
-import { describePlace, SecretUnreadable } from '../domain/shared/secret-box';
-import { TtlCache } from '../domain/shared/ttl-cache';
+import type { Clock } from '../kernel/clock';
+import type { Caller } from '../kernel/caller';
+import { DomainError, NUL_MESSAGE } from '../kernel/errors';
+import { newId } from '../kernel/ids';
+import { describePlace, SecretUnreadable } from '../kernel/secret-box';
+import { TtlCache } from '../kernel/ttl-cache';
 import type { ClientApplication, ClientIdentity, ClientsRepository } from './auth.ports';
 import {
   baseUri,

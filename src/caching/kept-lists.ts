@@ -1,5 +1,5 @@
-import type { Company, Facility } from '../domain/facilities/facilities.types';
-import type { RevisionScope } from '../domain/shared/revisions';
+import type { Company, Facility } from '../areas/facilities/facilities.types';
+import type { RevisionScope } from '../kernel/revisions';
 
 /** An answer kept between requests: the revision scope of the data it reads, from what it reads under. */
 export interface KeptList<Owner> {

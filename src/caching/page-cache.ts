@@ -1,4 +1,4 @@
-import type { RevisionScope, RevisionTokens } from '../domain/shared/revisions';
+import type { RevisionScope, RevisionTokens } from '../kernel/revisions';
 import type { CacheMemory } from './cache-memory';
 
 /** A serialized page and what its envelope needs besides it. */

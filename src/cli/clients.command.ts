@@ -1,11 +1,11 @@
 import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { AuthService, type NewClient } from '../auth/auth.service';
-import type { SecretBox } from '../domain/shared/secret-box';
+import type { SecretBox } from '../kernel/secret-box';
 import type { Config } from '../config';
-import { isUuid, normalizeId } from '../domain/shared/ids';
+import { isUuid, normalizeId } from '../kernel/ids';
 import type { Store } from '../store/database';
 import { SqlClientsRepository } from '../store/repositories/clients.repository';
-import { systemClock } from '../domain/shared/clock';
+import { systemClock } from '../kernel/clock';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { withMigratedStore } from './context';
 import type { CliIo } from './io';

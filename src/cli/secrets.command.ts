@@ -1,6 +1,6 @@
 import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { upstreamSecretPlace, type Config } from '../config';
-import { isUuid } from '../domain/shared/ids';
+import { isUuid } from '../kernel/ids';
 import { ResealRefused, resealSecrets, secretsByKey } from '../store/secret-columns';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { describeDatabase, secretsStorageLine, withMigratedStore } from './context';

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { isValidDate } from '../domain/shared/time';
+import { isValidDate } from '../kernel/time';
 import { demoDatasetParts, type DemoOptions } from '../store/seed/demo-data';
 import { writeDatasetFile } from '../store/seed/dataset-file';
 import { seedDemoData, type SeedResult } from '../store/seed/seed';

@@ -4,7 +4,7 @@ import { buildApp } from '../app';
 import { colonFingerprint } from '../adapters/seal/sealing-key';
 import { SealSettingError } from '../adapters/seal/document-seal';
 import { ConfigError, type Config } from '../config';
-import { SecretUnreadable } from '../domain/shared/secret-box';
+import { SecretUnreadable } from '../kernel/secret-box';
 import { startOutboxWorker } from '../outbox.runtime';
 import { startHousekeeping } from './housekeeping';
 import type { Services } from '../services';

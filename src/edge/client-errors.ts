@@ -8,7 +8,7 @@ import {
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ParameterProblem } from '../domain/errors';
+import type { ParameterProblem } from '../kernel/errors';
 import type { ErrorBody } from './error-table';
 import type { KnownRoutes } from './known-routes';
 import { requestIdFrom } from './request-id';

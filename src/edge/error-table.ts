@@ -1,4 +1,4 @@
-import { DOMAIN_ERROR_KINDS, type DomainErrorKind, type ParameterProblem } from '../domain/errors';
+import { DOMAIN_ERROR_KINDS, type DomainErrorKind, type ParameterProblem } from '../kernel/errors';
 
 /** A failure as both transports answer it: the REST status and error_code, a message, the problems. */
 export interface ErrorBody {

@@ -1,4 +1,4 @@
-import { NUL_MESSAGE } from '../domain/errors';
+import { NUL_MESSAGE } from '../kernel/errors';
 
 /**
  * Limits on the structure of what a request carries, checked at the edge before authentication and

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import type { Caller } from '../domain/caller';
-import type { ContractUpstream } from '../domain/gateway/upstream.ports';
+import type { Caller } from '../kernel/caller';
+import type { ContractUpstream } from '../gateway/upstream.ports';
 import type { Services } from '../services';
 import { createLoaders, type Loaders } from './loaders';
-import { UpstreamReads } from './gateway/upstream-reads';
+import { UpstreamReads } from '../gateway/upstream-reads';
 import type { ResponseTrace } from './response-cache';
 
 /** What every resolver receives; built anew for each request. */

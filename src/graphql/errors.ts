@@ -7,7 +7,7 @@ import {
   type ParameterProblem,
   type Path,
   type Spelling,
-} from '../domain/errors';
+} from '../kernel/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE, type GraphqlErrorCode } from '../edge/error-table';
 
 /**

@@ -7,8 +7,8 @@ import {
   type ObjectFieldNode,
   type ValidationRule,
 } from 'graphql';
-import { redactValues, sensitiveFieldSpellings, sensitiveValues } from '../domain/shared/sensitive';
-import { NUL_MESSAGE } from '../domain/errors';
+import { redactValues, sensitiveFieldSpellings, sensitiveValues } from '../kernel/sensitive';
+import { NUL_MESSAGE } from '../kernel/errors';
 
 /**
  * String literals in an operation may not hold NUL (U+0000), as no request parameter may (the

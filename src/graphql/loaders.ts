@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Caller } from '../domain/caller';
-import type { Company, Facility } from '../domain/facilities/facilities.types';
+import type { Caller } from '../kernel/caller';
+import type { Company, Facility } from '../areas/facilities/facilities.types';
 import type { Services } from '../services';
 import { createRecordLoaders, type RecordLoaders } from './record-loaders';
 

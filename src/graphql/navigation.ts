@@ -1,4 +1,4 @@
-import type { Facility } from '../domain/facilities/facilities.types';
+import type { Facility } from '../areas/facilities/facilities.types';
 import type { GraphqlContext } from './context';
 
 /**

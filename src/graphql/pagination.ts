@@ -1,11 +1,5 @@
 import { Extensions, Field, Int, ObjectType, type ClassType } from 'type-graphql';
-import {
-  offsetOf,
-  pageMeta,
-  parsePageRequest,
-  type PageInput,
-  type PageMeta,
-} from '../domain/shared/pagination';
+import { offsetOf, pageMeta, parsePageRequest, type PageInput, type PageMeta } from '../kernel/pagination';
 import type { FieldCostHint } from './limits';
 
 /** will_paginate's meta in camelCase: the same numbers as REST's `meta.pagination`. */

@@ -1,13 +1,27 @@
-import { DocumentsResolver, EventsResolver, FacilityEventsResolver } from './documents.resolver';
-import { FacilityInvoiceableItemsResolver, PaymentLineItemResolver } from './invoiceable-items.resolver';
-import { EventLedgerResolver, FacilityLedgersResolver, LedgersResolver } from './ledgers.resolver';
-import { NotesResolver } from './notes.resolver';
+import {
+  DocumentsResolver,
+  EventsResolver,
+  FacilityEventsResolver,
+} from '../areas/documents/documents.resolver';
+import {
+  FacilityInvoiceableItemsResolver,
+  PaymentLineItemResolver,
+} from '../areas/invoiceable-items/invoiceable-items.resolver';
+import {
+  EventLedgerResolver,
+  FacilityLedgersResolver,
+  LedgersResolver,
+} from '../areas/ledgers/ledgers.resolver';
+import { NotesResolver } from '../areas/notes/notes.resolver';
 import {
   FacilityRateAppliedActionsResolver,
   RateAppliedActionsResolver,
-} from './rate-applied-actions.resolver';
-import { CompanyRateChangesResolver, RateChangeUpdatesResolver } from './rate-changes.resolver';
-import { FacilityTenantsResolver, TenantsResolver, UnitsResolver } from './tenants.resolver';
+} from '../areas/rate-applied-actions/rate-applied-actions.resolver';
+import {
+  CompanyRateChangesResolver,
+  RateChangeUpdatesResolver,
+} from '../areas/rate-changes/rate-changes.resolver';
+import { FacilityTenantsResolver, TenantsResolver, UnitsResolver } from '../areas/tenants/tenants.resolver';
 
 /**
  * Resolvers of the REST read areas and the navigation between their records (rate applied

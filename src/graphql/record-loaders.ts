@@ -1,11 +1,11 @@
 import DataLoader from 'dataloader';
-import type { DocumentEvent, EventDocument } from '../domain/documents/documents.types';
-import type { EventEsignStatus } from '../domain/esign/esign.state';
-import type { Facility } from '../domain/facilities/facilities.types';
-import type { InvoiceableAmount, InvoiceableItem } from '../domain/invoiceable-items/invoiceable-items.types';
-import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from '../domain/ledgers/ledgers.types';
-import type { NoteEvent } from '../domain/notes/notes.types';
-import type { Tenant, Unit } from '../domain/tenants/tenants.types';
+import type { DocumentEvent, EventDocument } from '../areas/documents/documents.types';
+import type { EventEsignStatus } from '../areas/esign/esign.state';
+import type { Facility } from '../areas/facilities/facilities.types';
+import type { InvoiceableAmount, InvoiceableItem } from '../areas/invoiceable-items/invoiceable-items.types';
+import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from '../areas/ledgers/ledgers.types';
+import type { NoteEvent } from '../areas/notes/notes.types';
+import type { Tenant, Unit } from '../areas/tenants/tenants.types';
 import type { Services } from '../services';
 
 /** Keys per batch: each batch is one SQL statement with an IN list of this many values at most. */

@@ -1,17 +1,17 @@
-import { CompaniesResolver, FacilitiesResolver } from './facilities.resolver';
-import { FlippersResolver } from './flippers.resolver';
+import { CompaniesResolver, FacilitiesResolver } from '../areas/facilities/facilities.resolver';
+import { FlippersResolver } from '../areas/flippers/flippers.resolver';
 import { READ_AREA_RESOLVERS } from './read-area.resolvers';
-import { DocumentDownloadsResolver, MoveInsResolver } from './move-ins.resolver';
-import { EventPaymentResolver, PaymentsResolver } from './payments.resolver';
-import { OutboxResolver } from './outbox.resolver';
-import { EsignResolver } from './esign.resolver';
+import { DocumentDownloadsResolver, MoveInsResolver } from '../areas/move-ins/move-ins.resolver';
+import { EventPaymentResolver, PaymentsResolver } from '../areas/payments/payments.resolver';
+import { OutboxResolver } from '../areas/outbox/outbox.resolver';
+import { EsignResolver } from '../areas/esign/esign.resolver';
 import {
   DocumentEsignResolver,
   EsignLinksResolver,
   EventEsignResolver,
   OutboxMessageEsignResolver,
-} from './esign-status.resolver';
-import { CompanyWebhooksResolver, WebhookEndpointsResolver } from './webhooks.resolver';
+} from '../areas/esign/esign-status.resolver';
+import { CompanyWebhooksResolver, WebhookEndpointsResolver } from '../areas/webhooks/webhooks.resolver';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers

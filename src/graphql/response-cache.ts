@@ -13,7 +13,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { CacheMemory } from '../caching/cache-memory';
-import type { RevisionScope, RevisionTokens } from '../domain/shared/revisions';
+import type { RevisionScope, RevisionTokens } from '../kernel/revisions';
 import type { GraphqlContext } from './context';
 import { KEPT_EXTENSION } from './kept';
 

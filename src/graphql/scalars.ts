@@ -7,8 +7,8 @@ import {
   GraphQLTimeZone,
   GraphQLUUID,
 } from 'graphql-scalars';
-import { amountToCents } from '../domain/shared/money';
-import { parseOffsetDateTime } from '../domain/shared/time';
+import { amountToCents } from '../kernel/money';
+import { parseOffsetDateTime } from '../kernel/time';
 
 /**
  * A scalar that checks only the shape of what it writes: output values come from stored data the

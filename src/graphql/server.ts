@@ -9,7 +9,7 @@ import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
-import { DomainError } from '../domain/errors';
+import { DomainError } from '../kernel/errors';
 import { toErrorBody } from '../rest/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import type { Services } from '../services';
@@ -25,8 +25,8 @@ import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limit
 import { jitGateway } from './jit-executor';
 import { GraphqlResponseCache } from './response-cache';
 import { graphqlSchema } from './schema';
-import { GATEWAY_RESOLVERS } from './gateway/gateway-resolvers';
-import { gatewaySchema } from './gateway/gateway-schema';
+import { GATEWAY_RESOLVERS } from '../gateway/gateway-resolvers';
+import { gatewaySchema } from '../gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { ContractUpstream } from '../domain/gateway/upstream.ports';
+import type { ContractUpstream } from '../gateway/upstream.ports';
 import { isReady, type Store } from '../store/database';
 
 /** Health, readiness and metrics: unauthenticated, outside the /v1 envelope. */

@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { utf8 } from '../fast-paths';
 import type { ErrorBody } from '../edge/error-table';
 import { entityTag, noneMatchHolds } from './kept-pages';
-import type { PageMeta } from '../domain/shared/pagination';
-import { FILTERED, isSensitiveKey } from '../domain/shared/sensitive';
+import type { PageMeta } from '../kernel/pagination';
+import { FILTERED, isSensitiveKey } from '../kernel/sensitive';
 import { MAX_NESTING } from '../edge/request-shape';
 
 /** Whether `record` holds no object and no filtered name, so filtering would copy it unchanged. */

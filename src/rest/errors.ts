@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, renderProblems, renderText, type ParameterProblem } from '../domain/errors';
+import { DomainError, renderProblems, renderText, type ParameterProblem } from '../kernel/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import { errorEnvelope, type ErrorBody } from './envelope';
 import { REST_SPELLING, restSpelling } from './spelling';

@@ -1,4 +1,4 @@
-import type { Caller } from '../domain/caller';
+import type { Caller } from '../kernel/caller';
 import type { KeptList } from '../caching/kept-lists';
 import type { EnvelopeState } from './envelope';
 

@@ -1,4 +1,4 @@
-import type { Path, Spelling } from '../domain/errors';
+import type { Path, Spelling } from '../kernel/errors';
 
 /** `noteText` -> `note_text`. */
 export function snakeCase(name: string): string {

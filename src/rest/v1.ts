@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { registerContractRoutes, type ContractRoute } from './contract-routes';
-import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
-import { DOCUMENTS_ROUTES } from './documents.routes';
-import { ESIGN_ROUTES } from './esign.routes';
-import { FLIPPER_ROUTES } from './flippers.routes';
-import { INVOICEABLE_ITEMS_ROUTES } from './invoiceable-items.routes';
-import { LEDGERS_ROUTES } from './ledgers.routes';
-import { MOVE_INS_ROUTES } from './move-ins.routes';
-import { NOTES_ROUTES } from './notes.routes';
-import { PAYMENT_ROUTES } from './payments.routes';
-import { RATE_APPLIED_ACTIONS_ROUTES } from './rate-applied-actions.routes';
-import { RATE_CHANGES_ROUTES } from './rate-changes.routes';
+import { DOCUMENT_DOWNLOAD_ROUTES } from '../areas/documents/document-downloads.routes';
+import { DOCUMENTS_ROUTES } from '../areas/documents/documents.routes';
+import { ESIGN_ROUTES } from '../areas/esign/esign.routes';
+import { FLIPPER_ROUTES } from '../areas/flippers/flippers.routes';
+import { INVOICEABLE_ITEMS_ROUTES } from '../areas/invoiceable-items/invoiceable-items.routes';
+import { LEDGERS_ROUTES } from '../areas/ledgers/ledgers.routes';
+import { MOVE_INS_ROUTES } from '../areas/move-ins/move-ins.routes';
+import { NOTES_ROUTES } from '../areas/notes/notes.routes';
+import { PAYMENT_ROUTES } from '../areas/payments/payments.routes';
+import { RATE_APPLIED_ACTIONS_ROUTES } from '../areas/rate-applied-actions/rate-applied-actions.routes';
+import { RATE_CHANGES_ROUTES } from '../areas/rate-changes/rate-changes.routes';
 
 /** Every /v1 path of the contract (a known path with another method answers 405: see KnownRoutes). */
 export const CONTRACT_ROUTES: readonly ContractRoute[] = [

@@ -1,6 +1,6 @@
-import type { EventType } from '../domain/documents/documents.types';
-import type { FeeCategory, InvoiceableItemKind } from '../domain/invoiceable-items/invoiceable-items.types';
-import type { PaymentKind } from '../domain/payments/payments.types';
+import type { EventType } from '../areas/documents/documents.types';
+import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
+import type { PaymentKind } from '../areas/payments/payments.types';
 
 export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { SecretUnreadable, type SecretBox, type SecretPlace } from '../domain/shared/secret-box';
+import { SecretUnreadable, type SecretBox, type SecretPlace } from '../kernel/secret-box';
 import type { Db } from './database';
 import { isPostgres } from './dialect';
 

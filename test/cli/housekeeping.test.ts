@@ -1,6 +1,6 @@
 import { startHousekeeping } from '../../src/cli/housekeeping';
-import { toStoredInstant } from '../../src/domain/shared/time';
-import { IdempotencyRepository } from '../../src/store/repositories/idempotency.repository';
+import { toStoredInstant } from '../../src/kernel/time';
+import { IdempotencyRepository } from '../../src/areas/payments/idempotency.repository';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 

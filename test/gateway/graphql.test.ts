@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Kind, OperationTypeNode, parse } from 'graphql';
-import { gatewaySchema } from '../../src/graphql/gateway/gateway-schema';
+import { gatewaySchema } from '../../src/gateway/gateway-schema';
 import { buildItem, buildRateAppliedAction } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { cutToSchema } from '../support/gateway-cut';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GraphQLError } from 'graphql';
-import { DOMAIN_ERROR_KINDS, DomainError, problem, type DomainErrorKind } from '../../src/domain/errors';
+import { DOMAIN_ERROR_KINDS, DomainError, problem, type DomainErrorKind } from '../../src/kernel/errors';
 import { answerOf } from '../../src/edge/error-table';
 import {
   clipMessage,

@@ -1,8 +1,8 @@
 import { loadConfig } from '../../src/config';
 import { outboxSettingsFrom, outboxTransportsFrom } from '../../src/outbox.runtime';
-import { OutboxWorker } from '../../src/domain/outbox/outbox.worker';
+import { OutboxWorker } from '../../src/areas/outbox/outbox.worker';
 import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
-import { SqlOutboxRepository as OutboxRepository } from '../../src/store/repositories/outbox.repository';
+import { SqlOutboxRepository as OutboxRepository } from '../../src/areas/outbox/outbox.repository';
 import type {
   FacilityOutboxQuery,
   FacilityOutboxQueryVariables,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { parse } from 'graphql';
-import { FixedClock } from '../../src/domain/shared/clock';
+import { FixedClock } from '../../src/kernel/clock';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { importDataset } from '../../src/store/dataset/dataset.import';

@@ -4,9 +4,9 @@ import { Ctx, FieldResolver, Int, Resolver, Root, buildSchemaSync } from 'type-g
 import { buildApp } from '../../src/app';
 import { KEPT_LISTS } from '../../src/caching/kept-lists';
 import { loadConfig } from '../../src/config';
-import type { Facility } from '../../src/domain/facilities/facilities.types';
+import type { Facility } from '../../src/areas/facilities/facilities.types';
 import type { GraphqlContext } from '../../src/graphql/context';
-import { FacilityObject } from '../../src/graphql/facilities.types';
+import { FacilityObject } from '../../src/areas/facilities/facilities.graphql';
 import { Kept } from '../../src/graphql/kept';
 import { RESOLVERS } from '../../src/graphql/resolvers';
 import { keepableQuery } from '../../src/graphql/response-cache';

@@ -1,18 +1,18 @@
 import { loadConfig, type Config } from '../../src/config';
-import type { Caller } from '../../src/domain/caller';
-import type { Facility } from '../../src/domain/facilities/facilities.types';
+import type { Caller } from '../../src/kernel/caller';
+import type { Facility } from '../../src/areas/facilities/facilities.types';
 import {
   outboxSettingsFrom,
   outboxTransportsFrom,
   pdfAttachments,
   startOutboxWorker,
 } from '../../src/outbox.runtime';
-import { OutboxWorker } from '../../src/domain/outbox/outbox.worker';
+import { OutboxWorker } from '../../src/areas/outbox/outbox.worker';
 import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
 import {
   SqlOutboxRepository as OutboxRepository,
   type OutboxMessageRow,
-} from '../../src/store/repositories/outbox.repository';
+} from '../../src/areas/outbox/outbox.repository';
 import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';

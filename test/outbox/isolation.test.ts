@@ -1,10 +1,10 @@
 import { HttpWebhookTransport } from '../../src/adapters/webhooks/http-webhook.transport';
 import { loadConfig } from '../../src/config';
-import type { Caller } from '../../src/domain/caller';
-import type { Facility } from '../../src/domain/facilities/facilities.types';
+import type { Caller } from '../../src/kernel/caller';
+import type { Facility } from '../../src/areas/facilities/facilities.types';
 import { createOutboxWorker, startOutboxWorker } from '../../src/outbox.runtime';
 import type { DatasetEvent, DatasetUnit } from '../../src/store/dataset/dataset.types';
-import { SqlOutboxRepository, type OutboxMessageRow } from '../../src/store/repositories/outbox.repository';
+import { SqlOutboxRepository, type OutboxMessageRow } from '../../src/areas/outbox/outbox.repository';
 import {
   buildClient,
   buildCompany,

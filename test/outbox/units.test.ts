@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../../src/config';
-import { normalizeEmail, normalizePhone } from '../../src/domain/esign/esign.recipients';
-import { parseOutboxContent } from '../../src/domain/outbox/outbox.service';
-import { backoffMs } from '../../src/domain/outbox/outbox.worker';
+import { normalizeEmail, normalizePhone } from '../../src/areas/esign/esign.recipients';
+import { parseOutboxContent } from '../../src/areas/outbox/outbox.service';
+import { backoffMs } from '../../src/areas/outbox/outbox.worker';
 import { messageIdDomain, messageIdFor } from '../../src/adapters/email/smtp.transport';
 
 describe('email addresses', () => {

@@ -1,12 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { InvoiceableItem, PricedItem } from '../../src/domain/invoiceable-items/invoiceable-items.types';
+import type { InvoiceableItem, PricedItem } from '../../src/areas/invoiceable-items/invoiceable-items.types';
 import {
   presentInvoiceableItem,
   type InvoiceableItemView,
-} from '../../src/presenters/invoiceable-items.presenter';
-import { presentRateChange } from '../../src/presenters/rate-changes.presenter';
-import type { RateChangeUpdateView } from '../../src/presenters/rate-changes.presenter';
+} from '../../src/areas/invoiceable-items/invoiceable-items.presenter';
+import { presentRateChange } from '../../src/areas/rate-changes/rate-changes.presenter';
+import type { RateChangeUpdateView } from '../../src/areas/rate-changes/rate-changes.presenter';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, oauthHeader, type TestApp } from '../support/http';

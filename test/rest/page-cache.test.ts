@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/domain/payments/gateway';
+import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/areas/payments/gateway';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { localDate } from '../../src/domain/shared/time';
+import { localDate } from '../../src/kernel/time';
 import { buildLedger, buildRateAppliedAction, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, oauthHeader, type TestApp } from '../support/http';

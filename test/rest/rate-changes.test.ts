@@ -7,7 +7,7 @@ import {
   splitDays,
   splitWindow,
   utcDays,
-} from '../../src/store/repositories/rate-changes.repository';
+} from '../../src/areas/rate-changes/rate-changes.repository';
 import { buildFacility, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';

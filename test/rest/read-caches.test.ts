@@ -1,7 +1,7 @@
 import { request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BEARER_CACHE_TTL_MS, hashToken } from '../../src/auth/auth.service';
-import { FACILITY_CACHE_TTL_MS } from '../../src/domain/facilities/facilities.service';
+import { FACILITY_CACHE_TTL_MS } from '../../src/areas/facilities/facilities.service';
 import { buildClient, buildFacility } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { AesGcmSecretBox, keyIdOf, SecretKeys } from '../../src/adapters/secrets/aes-gcm.secret-box';
 import { buildApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { FixedClock } from '../../src/domain/shared/clock';
+import { FixedClock } from '../../src/kernel/clock';
 import { createOutboxWorker } from '../../src/outbox.runtime';
 import { DatasetError, importDataset } from '../../src/store/dataset/dataset.import';
 import type { DatasetClientApplication } from '../../src/store/dataset/dataset.types';

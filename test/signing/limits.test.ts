@@ -5,8 +5,8 @@ import {
   readSignatureImage,
   SIGNATURE_MAX_HEIGHT,
   SIGNATURE_MAX_WIDTH,
-} from '../../src/domain/esign/esign.signature';
-import { WorkSlots } from '../../src/domain/esign/esign.slots';
+} from '../../src/areas/esign/esign.signature';
+import { WorkSlots } from '../../src/areas/esign/esign.slots';
 import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
 import { buildDocument, buildEvent } from '../support/factories';
 import { describeEachDialect } from '../support/harness';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseOffsetDateTime } from '../../src/domain/shared/time';
+import { parseOffsetDateTime } from '../../src/kernel/time';
 import { sql } from 'kysely';
 import {
   ANALYZE_AFTER_ROWS,

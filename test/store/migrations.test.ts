@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { sql } from 'kysely';
-import { contractItem } from '../../src/domain/invoiceable-items/item-listing';
-import { rateChangeListing } from '../../src/domain/rate-changes/rate-change-listing';
-import { SqlInvoiceableItemsRepository } from '../../src/store/repositories/invoiceable-items.repository';
+import { contractItem } from '../../src/areas/invoiceable-items/item-listing';
+import { rateChangeListing } from '../../src/areas/rate-changes/rate-change-listing';
+import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { MIGRATION_NAMES, migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { openStore } from '../../src/store/database';
-import { SqlRateChangesRepository } from '../../src/store/repositories/rate-changes.repository';
+import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-changes.repository';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 import {
   buildDiscount,

@@ -1,4 +1,4 @@
-import { localDate } from '../../src/domain/shared/time';
+import { localDate } from '../../src/kernel/time';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { schemaProblems } from '../../src/store/dataset/dataset.validate';
 import type { Dataset } from '../../src/store/dataset/dataset.types';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { FixedClock } from '../../src/domain/shared/clock';
+import { FixedClock } from '../../src/kernel/clock';
 import type { Services } from '../../src/services';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import type { Dataset } from '../../src/store/dataset/dataset.types';

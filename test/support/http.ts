@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { FixedClock } from '../../src/domain/shared/clock';
+import { FixedClock } from '../../src/kernel/clock';
 import { buildApp, type App } from '../../src/app';
-import type { PaymentGateway } from '../../src/domain/payments/gateway';
+import type { PaymentGateway } from '../../src/areas/payments/gateway';
 import { loadConfig } from '../../src/config';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import type { Dataset, DatasetClientApplication } from '../../src/store/dataset/dataset.types';

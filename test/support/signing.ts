@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Caller } from '../../src/domain/caller';
-import type { OutboxMessage } from '../../src/domain/outbox/outbox.types';
+import type { Caller } from '../../src/kernel/caller';
+import type { OutboxMessage } from '../../src/areas/outbox/outbox.types';
 import type { TestApp } from './http';
 
 /** A PNG chunk: length, type, data and CRC. */

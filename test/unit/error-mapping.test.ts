@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DOMAIN_ERROR_KINDS } from '../../src/domain/errors';
+import { DOMAIN_ERROR_KINDS } from '../../src/kernel/errors';
 import { answerOf, kindOfAnswer } from '../../src/edge/error-table';
 
 const readme = fs.readFileSync(path.join(__dirname, '../../docs/rest.md'), 'utf8');

@@ -11,13 +11,13 @@ import {
   inReadingOrder,
   SMS_SEGMENT,
   toGsm,
-} from '../../src/domain/esign/esign.content';
-import { signedByText } from '../../src/domain/esign/signing.service';
-import { readSignatureImage, type SignatureImage } from '../../src/domain/esign/esign.signature';
-import { eventEsignStatus } from '../../src/domain/esign/esign.state';
-import type { EsignRecords, SigningLink } from '../../src/domain/esign/esign.types';
-import { withoutSecrets } from '../../src/domain/outbox/outbox.service';
-import { redactRequestUrl } from '../../src/domain/shared/sensitive';
+} from '../../src/areas/esign/esign.content';
+import { signedByText } from '../../src/areas/esign/signing.service';
+import { readSignatureImage, type SignatureImage } from '../../src/areas/esign/esign.signature';
+import { eventEsignStatus } from '../../src/areas/esign/esign.state';
+import type { EsignRecords, SigningLink } from '../../src/areas/esign/esign.types';
+import { withoutSecrets } from '../../src/areas/outbox/outbox.service';
+import { redactRequestUrl } from '../../src/kernel/sensitive';
 import { pdfText } from '../support/pdf-text';
 import { testSealingKey } from '../support/seal';
 import { dataUrl, signaturePng } from '../support/signing';

@@ -24,35 +24,35 @@ async function importProblems(file: string, code: string): Promise<string[]> {
 
 describe('the dependency rule (transport -> domain <- store and adapters)', () => {
   it.each([
-    ['src/domain/notes/probe.ts', "import { sql } from 'kysely';", ["'kysely'"]],
+    ['src/areas/notes/probe.ts', "import { sql } from 'kysely';", ["'kysely'"]],
     [
-      'src/domain/notes/probe.ts',
+      'src/areas/notes/probe.ts',
       "import type { Db } from '../../store/database';",
       ["'../../store/database'"],
     ],
-    ['src/domain/notes/probe.ts', "import type { FastifyRequest } from 'fastify';", ["'fastify'"]],
-    ['src/domain/notes/probe.ts', "import { sendOk } from '../../rest/envelope';", ["'../../rest/envelope'"]],
-    ['src/domain/notes/probe.ts', "import PDFDocument from 'pdfkit';", ["'pdfkit'"]],
+    ['src/areas/notes/probe.ts', "import type { FastifyRequest } from 'fastify';", ["'fastify'"]],
+    ['src/areas/notes/probe.ts', "import { sendOk } from '../../rest/envelope';", ["'../../rest/envelope'"]],
+    ['src/areas/notes/probe.ts', "import PDFDocument from 'pdfkit';", ["'pdfkit'"]],
     [
       'src/rest/probe.ts',
-      "import { SqlNotesRepository } from '../store/repositories/notes.repository';",
-      ["'../store/repositories/notes.repository'"],
+      "import { SqlNotesRepository } from '../areas/notes/notes.repository';",
+      ["'../areas/notes/notes.repository'"],
     ],
     [
       'src/graphql/probe.ts',
       "import { SmtpEmailTransport } from '../adapters/email/smtp.transport';",
       ["'../adapters/email/smtp.transport'"],
     ],
-    ['src/presenters/probe.ts', "import { Field } from 'type-graphql';", ["'type-graphql'"]],
+    ['src/areas/notes/probe.presenter.ts', "import { Field } from 'type-graphql';", ["'type-graphql'"]],
     ['src/store/probe.ts', "import { sendOk } from '../rest/envelope';", ["'../rest/envelope'"]],
   ])('refuses, in %s: %s', async (file, code, refused) => {
     expect(await importProblems(file, `${code}\nexport {};\n`)).toEqual(refused);
   });
 
   it.each([
-    ['src/domain/notes/probe.ts', "import { DomainError } from '../errors';"],
-    ['src/rest/probe.ts', "import type { NoteEvent } from '../domain/notes/notes.types';"],
-    ['src/store/probe.ts', "import type { NotesRepository } from '../domain/notes/notes.ports';"],
+    ['src/areas/notes/probe.ts', "import { DomainError } from '../../kernel/errors';"],
+    ['src/rest/probe.ts', "import type { NoteEvent } from '../areas/notes/notes.types';"],
+    ['src/store/probe.ts', "import type { NotesRepository } from '../areas/notes/notes.ports';"],
   ])('allows, in %s: %s', async (file, code) => {
     expect(await importProblems(file, `${code}\nexport {};\n`)).toEqual([]);
   });
@@ -82,11 +82,41 @@ describe('the layer rule covers every folder of src', () => {
     ],
     ['src/config.ts', "import { buildApp } from './app';", 'settings may not import root'],
     [
-      'src/domain/notes/probe.ts',
+      'src/areas/notes/probe.ts',
       "export async function later() { return import('../../store/database'); }",
       'domain may not import store',
     ],
-    ['src/presenters/probe.ts', "export * from '../graphql/scalars';", 'presenters may not import transport'],
+    [
+      'src/areas/notes/probe.presenter.ts',
+      "export * from '../../graphql/scalars';",
+      'presenters may not import transport',
+    ],
+    // In an area, a file's kind is named by its suffix; the rest of the area is its domain.
+    [
+      'src/areas/notes/probe.ts',
+      "import { SqlNotesRepository } from './notes.repository';",
+      'domain may not import store',
+    ],
+    [
+      'src/areas/notes/probe.ts',
+      "import { NotesResolver } from './notes.resolver';",
+      'domain may not import transport',
+    ],
+    [
+      'src/areas/notes/probe.repository.ts',
+      "import { registerNotesRoutes } from './notes.routes';",
+      'store may not import transport',
+    ],
+    [
+      'src/areas/notes/probe.routes.ts',
+      "import { openStore } from '../../store/database';",
+      'transport may not import store',
+    ],
+    [
+      'src/gateway/probe.ts',
+      "import { openStore } from '../store/database';",
+      'transport may not import store',
+    ],
   ])('refuses, in %s: %s', async (file, code, refused) => {
     expect((await layerProblems(file, `${code}\nexport {};\n`)).map((m) => m.split(' (')[0])).toEqual([
       refused,
@@ -103,7 +133,11 @@ describe('the layer rule covers every folder of src', () => {
     ['src/rest/probe.ts', "import { requestIdFrom } from '../edge/request-id';"],
     ['src/store/probe.ts', "import { utf8 } from '../fast-paths';"],
     ['src/cli/probe.ts', "import { buildApp } from '../app';"],
-    ['src/domain/notes/probe.ts', "export async function later() { return import('../errors'); }"],
+    ['src/areas/notes/probe.routes.ts', "import { NotesService } from './notes.service';"],
+    ['src/areas/notes/probe.resolver.ts', "import { NoteType } from './notes.graphql';"],
+    ['src/areas/notes/probe.repository.ts', "import type { NotesRepository } from './notes.ports';"],
+    ['src/areas/esign/signing/probe.ts', "import { SigningService } from '../signing.service';"],
+    ['src/areas/notes/probe.ts', "export async function later() { return import('../../kernel/errors'); }"],
   ])('allows, in %s: %s', async (file, code) => {
     expect(await layerProblems(file, `${code}\nexport {};\n`)).toEqual([]);
   });

@@ -11,7 +11,7 @@ import {
 } from '../../src/adapters/secrets/aes-gcm.secret-box';
 import { loadConfig } from '../../src/config';
 import { configProblems } from '../cli/cli-support';
-import { SecretUnreadable, type SecretPlace } from '../../src/domain/shared/secret-box';
+import { SecretUnreadable, type SecretPlace } from '../../src/kernel/secret-box';
 
 const key1 = randomBytes(32);
 const key2 = randomBytes(32);

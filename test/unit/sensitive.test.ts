@@ -1,9 +1,4 @@
-import {
-  isSensitiveName,
-  redactRequestUrl,
-  redactValues,
-  sensitiveValues,
-} from '../../src/domain/shared/sensitive';
+import { isSensitiveName, redactRequestUrl, redactValues, sensitiveValues } from '../../src/kernel/sensitive';
 
 describe('sensitive values', () => {
   it('knows each sensitive name in snake_case and camelCase, and nothing else', () => {

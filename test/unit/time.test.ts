@@ -1,5 +1,5 @@
-import { formatInstant, isValidDate, localDate, parseOffsetDateTime } from '../../src/domain/shared/time';
-import { pageMeta, parsePageRequest } from '../../src/domain/shared/pagination';
+import { formatInstant, isValidDate, localDate, parseOffsetDateTime } from '../../src/kernel/time';
+import { pageMeta, parsePageRequest } from '../../src/kernel/pagination';
 
 /** Zones with daylight saving (one by half an hour), a 45-minute offset, a half-hour one, and UTC. */
 const ZONES = [

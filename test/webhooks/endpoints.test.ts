@@ -5,8 +5,8 @@ import { parse } from 'graphql';
 import { loadConfig } from '../../src/config';
 import { createOutboxWorker } from '../../src/outbox.runtime';
 import { HttpWebhookTransport } from '../../src/adapters/webhooks/http-webhook.transport';
-import type { HostResolver } from '../../src/domain/webhooks/webhooks.ports';
-import { WebhooksService } from '../../src/domain/webhooks/webhooks.service';
+import type { HostResolver } from '../../src/areas/webhooks/webhooks.ports';
+import { WebhooksService } from '../../src/areas/webhooks/webhooks.service';
 import type {
   CompanyWebhooksQuery,
   CompanyWebhooksQueryVariables,

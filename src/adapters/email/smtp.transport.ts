@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { EmailTransport, OutgoingEmail } from '../../domain/outbox/outbox.transports';
+import type { EmailTransport, OutgoingEmail } from '../../areas/outbox/outbox.transports';
 
 export interface SmtpTransportOptions {
   /** `smtp://user:pass@host:port` or `smtps://...`, as nodemailer reads it. */

@@ -5,7 +5,7 @@ import {
   type ChargeResult,
   type ChargeSource,
   type PaymentGateway,
-} from '../../domain/payments/gateway';
+} from '../../areas/payments/gateway';
 
 /** Card numbers the test gateway declines, with the reason it gives. */
 export const DECLINED_CARD_NUMBERS: Readonly<Record<string, string>> = {

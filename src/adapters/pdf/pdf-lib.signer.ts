@@ -8,8 +8,8 @@ import {
   type PDFPage,
   type PDFRef,
 } from 'pdf-lib';
-import type { PdfSigner, SignaturePlacement, SigningCertificate } from '../../domain/esign/esign.ports';
-import type { SignatureImage } from '../../domain/esign/esign.signature';
+import type { PdfSigner, SignaturePlacement, SigningCertificate } from '../../areas/esign/esign.ports';
+import type { SignatureImage } from '../../areas/esign/esign.signature';
 import type { DocumentSeal } from '../seal/document-seal';
 import { printableText } from './pdfkit.renderer';
 import { sealedPdf } from './signpdf.sealer';

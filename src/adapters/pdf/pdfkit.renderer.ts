@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 
-import type { PdfContent, PdfRenderer } from '../../domain/pdf/pdf.ports';
-import { withoutAccents } from '../../domain/shared/letters';
+import type { PdfContent, PdfRenderer } from '../../areas/documents/pdf.ports';
+import { withoutAccents } from '../../kernel/letters';
 
 export type { PdfContent };
 

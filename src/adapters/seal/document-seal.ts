@@ -1,4 +1,4 @@
-import type { SealingKeysRepository, StoredSealingKey } from '../../domain/esign/esign.ports';
+import type { SealingKeysRepository, StoredSealingKey } from '../../areas/esign/esign.ports';
 import {
   SealingKeyProblem,
   installationKeyFromPem,

@@ -4,7 +4,7 @@ import {
   type SecretBox,
   type SecretPlace,
   type SecretStorage,
-} from '../../domain/shared/secret-box';
+} from '../../kernel/secret-box';
 
 /** Keys are 32 bytes: AES-256. */
 export const SECRET_KEY_BYTES = 32;

@@ -2,20 +2,20 @@ import { lookup } from 'node:dns/promises';
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { DeliveryFailure } from '../../domain/outbox/outbox.transports';
+import { DeliveryFailure } from '../../areas/outbox/outbox.transports';
 import {
   destinationShapeProblem,
   hostOf,
   isLocalName,
   isPublicAddress,
   normalizeHost,
-} from '../../domain/webhooks/webhooks.addresses';
+} from '../../areas/webhooks/webhooks.addresses';
 import type {
   HostResolver,
   WebhookHttpTransport,
   WebhookRequest,
   WebhookResponse,
-} from '../../domain/webhooks/webhooks.ports';
+} from '../../areas/webhooks/webhooks.ports';
 
 /**
  * The system resolver (getaddrinfo, as the rest of the process resolves names). A name that does

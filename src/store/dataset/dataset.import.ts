@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SecretBox } from '../../domain/shared/secret-box';
+import type { SecretBox } from '../../kernel/secret-box';
 import type { Store } from '../database';
 import { runWritePlan } from './bulk-writer';
 import { checkFile } from './import.check';

@@ -1,6 +1,6 @@
 import { hashToken } from '../../auth/auth.service';
-import { amountToCents } from '../../domain/shared/money';
-import { isValidTimeZone, parseOffsetDateTime } from '../../domain/shared/time';
+import { amountToCents } from '../../kernel/money';
+import { isValidTimeZone, parseOffsetDateTime } from '../../kernel/time';
 import type { Dataset } from './dataset.types';
 import { schemaErrors } from './dataset.validate';
 

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../../domain/shared/secret-box';
+import type { SecretBox } from '../../kernel/secret-box';
 import type { WriteStep } from './bulk-writer';
 import type { Dataset } from './dataset.types';
 import type { ResolvedReferences } from './import.references';

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect';
-import { LISTING_SOURCE, listingOfRow } from '../repositories/rate-changes.repository';
+import { LISTING_SOURCE, listingOfRow } from '../../areas/rate-changes/rate-changes.repository';
 
 /** Rows whose listings are written per statement. */
 const CHUNK = 5000;

@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { itemListing } from '../../domain/invoiceable-items/item-listing';
+import { itemListing } from '../../areas/invoiceable-items/item-listing';
 import {
   ITEM_COLUMNS,
   itemOf,
   tierOf,
   type ItemArray,
   type TierArray,
-} from '../repositories/invoiceable-items.repository';
+} from '../../areas/invoiceable-items/invoiceable-items.repository';
 
 /** Items whose listings are written per statement. */
 const CHUNK = 1000;

@@ -1,5 +1,5 @@
 import type { ClientApplication, ClientIdentity, ClientsRepository } from '../../auth/auth.ports';
-import type { SecretBox, SecretPlace } from '../../domain/shared/secret-box';
+import type { SecretBox, SecretPlace } from '../../kernel/secret-box';
 import type { Db } from '../database';
 import type { ClientApplicationsTable } from '../schema';
 

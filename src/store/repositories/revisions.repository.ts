@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { RevisionScope, RevisionTokens } from '../../domain/shared/revisions';
+import type { RevisionScope, RevisionTokens } from '../../kernel/revisions';
 import type { Db } from '../database';
 
 export type { RevisionScope };

@@ -1,5 +1,5 @@
-import type { SealingKeysRepository, StoredSealingKey } from '../../domain/esign/esign.ports';
-import type { SecretBox, SecretPlace } from '../../domain/shared/secret-box';
+import type { SealingKeysRepository, StoredSealingKey } from '../../areas/esign/esign.ports';
+import type { SecretBox, SecretPlace } from '../../kernel/secret-box';
 import type { Db } from '../database';
 import type { SealingCertificatesTable } from '../schema';
 

@@ -1,4 +1,4 @@
-import { formatInstant, isValidDate, localDate, offsetMinutes } from '../../domain/shared/time';
+import { formatInstant, isValidDate, localDate, offsetMinutes } from '../../kernel/time';
 import type {
   Dataset,
   DatasetCompany,

@@ -1,5 +1,5 @@
 import { hashToken } from '../../../auth/auth.service';
-import type { SecretBox } from '../../../domain/shared/secret-box';
+import type { SecretBox } from '../../../kernel/secret-box';
 import { consumerSecretPlace } from '../../repositories/clients.repository';
 import type { Dataset } from '../dataset.types';
 import { lower, type PlanBuilder } from './plan-builder';

@@ -1,5 +1,9 @@
-import { itemListing } from '../../../domain/invoiceable-items/item-listing';
-import { ITEM_COLUMNS, itemOf, type ItemArray } from '../../repositories/invoiceable-items.repository';
+import { itemListing } from '../../../areas/invoiceable-items/item-listing';
+import {
+  ITEM_COLUMNS,
+  itemOf,
+  type ItemArray,
+} from '../../../areas/invoiceable-items/invoiceable-items.repository';
 import type { Dataset } from '../dataset.types';
 import { cents, flag, lower, type PlanBuilder } from './plan-builder';
 

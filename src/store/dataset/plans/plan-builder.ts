@@ -1,4 +1,4 @@
-import { amountToCents } from '../../../domain/shared/money';
+import { amountToCents } from '../../../kernel/money';
 import type { WriteStep } from '../bulk-writer';
 import { storedInstant } from '../import.check';
 

@@ -1,6 +1,6 @@
-import { centsToAmount } from '../../../domain/shared/money';
-import { rateChangeListing } from '../../../domain/rate-changes/rate-change-listing';
-import { LISTING_SOURCE, listingOfRow } from '../../repositories/rate-changes.repository';
+import { centsToAmount } from '../../../kernel/money';
+import { rateChangeListing } from '../../../areas/rate-changes/rate-change-listing';
+import { LISTING_SOURCE, listingOfRow } from '../../../areas/rate-changes/rate-changes.repository';
 import type { Dataset } from '../dataset.types';
 import type { ResolvedReferences } from '../import.references';
 import { cents, instant, lower, sortKey, type PlanBuilder } from './plan-builder';

@@ -1,0 +1,63 @@
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { PageType } from '../../graphql/pagination';
+import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
+
+/** Event types in GraphQL's spelling; the values are the stored ones. */
+export const EventTypeEnum = {
+  MOVE_IN_UNIT_EVENT: 'move_in_unit_event',
+  MOVE_OUT_UNIT_EVENT: 'move_out_unit_event',
+  SUCCESSFUL_PAYMENT_EVENT: 'successful_payment_event',
+} as const;
+
+registerEnumType(EventTypeEnum, {
+  name: 'EventType',
+  description: 'The events that own documents.',
+});
+
+@ObjectType('Event', {
+  simpleResolvers: true,
+  description: 'A move-in, move-out or successful payment event of a facility; it owns documents.',
+})
+export class EventObject {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => EventTypeEnum)
+  type: string;
+
+  @Field(() => DateTimeScalar)
+  createdAt: string;
+
+  @Field(() => UUIDScalar, { nullable: true, description: 'The ledger the event concerns, if any.' })
+  ledgerId: string | null;
+}
+
+@ObjectType('Document', {
+  simpleResolvers: true,
+  description: 'A PDF document of an event (REST 2.6), downloadable at GET /v1/:facility_id/documents/:id.',
+})
+export class DocumentObject {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  description: string;
+
+  @Field(() => String, { description: 'The template kind, such as PrintTemplate.' })
+  type: string;
+
+  @Field(() => Boolean)
+  isRelevant: boolean;
+
+  @Field(() => Boolean, { description: 'Whether it is sent for e-signature.' })
+  esignable: boolean;
+
+  @Field(() => DateTimeScalar)
+  createdAt: string;
+}
+
+@ObjectType('EventPage', { simpleResolvers: true, description: 'A page of events.' })
+export class EventPageObject extends PageType(EventObject, 'events') {}
+
+@ObjectType('DocumentPage', { simpleResolvers: true, description: 'A page of documents.' })
+export class DocumentPageObject extends PageType(DocumentObject, 'documents') {}

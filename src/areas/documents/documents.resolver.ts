@@ -1,0 +1,110 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { DOCUMENT_PAGE_LIMITS } from './documents.service';
+import type { EventType } from './documents.types';
+import { EVENT_PAGE_LIMITS } from '../events/events.service';
+import type { Facility } from '../facilities/facilities.types';
+import type { GraphqlContext } from '../../graphql/context';
+import { presentDocument, presentEvent, type DocumentView, type EventView } from './documents.presenter';
+import {
+  DocumentObject,
+  DocumentPageObject,
+  EventObject,
+  EventPageObject,
+  EventTypeEnum,
+} from './documents.graphql';
+import { EsignStateEnum, type EsignStateValue } from '../esign/esign-status.graphql';
+import { FacilityObject } from '../facilities/facilities.graphql';
+import { pageCost, pageOfLoaded, paginationOf, type PageView } from '../../graphql/pagination';
+import { UUIDScalar } from '../../graphql/scalars';
+
+const PAGE_DESCRIPTION = '1-based page number (default 1).';
+const PER_PAGE_DESCRIPTION = 'Page size (default 100; above 100 reads as 100).';
+
+/** A facility's events and their documents: the data of GET /v1/:facility_id/events/:event_id/documents. */
+@Resolver(() => FacilityObject)
+export class FacilityEventsResolver {
+  @FieldResolver(() => EventPageObject, {
+    description:
+      "The facility's events, of one type or all, optionally only those in one e-sign state, oldest " +
+      'first (created_at, then id).',
+  })
+  @Extensions(pageCost(EVENT_PAGE_LIMITS.maxPerPage))
+  async events(
+    @Root() facility: Facility,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('type', () => EventTypeEnum, { nullable: true }) type?: EventType | null,
+    @Arg('page', () => Int, { nullable: true, description: PAGE_DESCRIPTION }) page?: number | null,
+    @Arg('perPage', () => Int, { nullable: true, description: PER_PAGE_DESCRIPTION }) perPage?: number | null,
+    @Arg('esignState', () => EsignStateEnum, {
+      nullable: true,
+      description: 'Only events whose e-sign state (Event.esignState) is this one now.',
+    })
+    esignState?: EsignStateValue | null,
+  ): Promise<PageView<EventView>> {
+    const ids = esignState ? await ctx.services.esign.eventIdsInState(facility, esignState) : undefined;
+    const result = await ctx.services.events.list(facility, { type, page, perPage, ids });
+    return {
+      entries: result.entries.map((event) => presentEvent(event, facility.timeZone)),
+      pagination: paginationOf(result.pagination),
+    };
+  }
+
+  @FieldResolver(() => EventObject, {
+    nullable: true,
+    description:
+      "One event of the facility: a move-in, move-out or successful payment event (NOT_FOUND otherwise, also for another facility's).",
+  })
+  async event(
+    @Root() facility: Facility,
+    @Arg('id', () => UUIDScalar) id: string,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<EventView> {
+    const event = await ctx.services.documents.eventFor(facility, id, ['id']);
+    return presentEvent(event, facility.timeZone);
+  }
+}
+
+@Resolver(() => EventObject)
+export class EventsResolver {
+  @FieldResolver(() => DocumentPageObject, {
+    description:
+      'The documents of the event, by created_at then id; the same pages as GET /v1/:facility_id/events/:event_id/documents.',
+  })
+  @Extensions(pageCost(DOCUMENT_PAGE_LIMITS.maxPerPage))
+  async documents(
+    @Root() event: EventView,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('page', () => Int, { nullable: true, description: PAGE_DESCRIPTION }) page?: number | null,
+    @Arg('perPage', () => Int, { nullable: true, description: PER_PAGE_DESCRIPTION }) perPage?: number | null,
+  ): Promise<PageView<DocumentView>> {
+    // Through the loader, so the documents of a whole page of events come in one statement.
+    const all = await ctx.loaders.documentsByEvent.load(event.id);
+    const result = pageOfLoaded(all, { page, perPage }, DOCUMENT_PAGE_LIMITS);
+    return {
+      entries: result.entries.map((document) => ({ ...presentDocument(document, event.timeZone), event })),
+      pagination: result.pagination,
+    };
+  }
+
+  @FieldResolver(() => FacilityObject)
+  async facility(@Root() event: EventView, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    const facility = await ctx.loaders.facilities.load(event.facilityId);
+    // An event reached here was checked to be the caller's, so its facility is too.
+    if (!facility) throw new Error(`facility ${event.facilityId} of event ${event.id} is missing`);
+    return facility;
+  }
+}
+
+@Resolver(() => DocumentObject)
+export class DocumentsResolver {
+  @FieldResolver(() => EventObject, { description: 'The event the document belongs to.' })
+  async event(
+    @Root() document: DocumentView & { event?: EventView },
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<EventView> {
+    if (document.event) return document.event;
+    const event = await ctx.loaders.events.load(document.eventId);
+    if (!event) throw new Error(`event ${document.eventId} of document ${document.id} is missing`);
+    return presentEvent(event, document.timeZone);
+  }
+}

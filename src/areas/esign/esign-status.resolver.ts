@@ -1,0 +1,88 @@
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import type { DocumentView, EventView } from '../documents/documents.presenter';
+import type { GraphqlContext } from '../../graphql/context';
+import { DocumentObject, EventObject } from '../documents/documents.graphql';
+import {
+  DocumentEsignObject,
+  documentEsignView,
+  EsignLinkObject,
+  esignLinkView,
+  EsignStateEnum,
+  type DocumentEsignView,
+  type EsignLinkView,
+  type EsignStateValue,
+} from './esign-status.graphql';
+import { OutboxMessageObject, type OutboxMessageView } from '../outbox/outbox.graphql';
+import { UUIDScalar } from '../../graphql/scalars';
+
+/** A document's signing: its state, links and audit trail (null when it was never sent for signing). */
+@Resolver(() => DocumentObject)
+export class DocumentEsignResolver {
+  @FieldResolver(() => DocumentEsignObject, {
+    nullable: true,
+    description:
+      'Its e-sign state (SENT, VIEWED, SIGNED, EXPIRED, REVOKED) and audit trail; null when it was ' +
+      'never sent for signing. Not part of the REST contract.',
+  })
+  async esign(@Root() document: DocumentView, @Ctx() ctx: GraphqlContext): Promise<DocumentEsignView | null> {
+    const status = await ctx.loaders.esignByEvent.load(document.eventId);
+    const own = status.documents.get(document.id);
+    return own ? documentEsignView(own, status.linkStates, document.timeZone) : null;
+  }
+}
+
+/** An event's signing as a whole. */
+@Resolver(() => EventObject)
+export class EventEsignResolver {
+  @FieldResolver(() => EsignStateEnum, {
+    nullable: true,
+    description:
+      'The e-sign state of the event as a whole: SIGNED when every document sent for signing is ' +
+      'signed, else the liveliest state among the others (VIEWED, SENT, EXPIRED, REVOKED, in that ' +
+      'order); null when none was sent.',
+  })
+  async esignState(@Root() event: EventView, @Ctx() ctx: GraphqlContext): Promise<EsignStateValue | null> {
+    return (await ctx.loaders.esignByEvent.load(event.id)).state;
+  }
+}
+
+/** The signing link an e-sign message carries. */
+@Resolver(() => OutboxMessageObject)
+export class OutboxMessageEsignResolver {
+  @FieldResolver(() => EsignLinkObject, {
+    nullable: true,
+    description: 'The signing link this message carries, and its state.',
+  })
+  async esignLink(
+    @Root() message: OutboxMessageView,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<EsignLinkView | null> {
+    if (!message.eventId) return null;
+    const status = await ctx.loaders.esignByEvent.load(message.eventId);
+    const link = status.links.get(message.id);
+    if (!link) return null;
+    const facility = await ctx.loaders.facilities.load(link.facilityId);
+    if (!facility) return null;
+    return esignLinkView(link, status.linkStates.get(link.messageId) ?? 'sent', facility.timeZone);
+  }
+}
+
+/** Withdrawing a signing link. */
+@Resolver()
+export class EsignLinksResolver {
+  @Mutation(() => EsignLinkObject, {
+    description:
+      'Withdraws the signing link an e-sign message carries: from now on the page says so and signs ' +
+      'nothing. NOT_FOUND for a message that is not an e-sign message of the facility; ACTION_FAILED ' +
+      'once it was signed. Revoking a revoked link changes nothing.',
+  })
+  async revokeEsignLink(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('facilityId', () => UUIDScalar) facilityId: string,
+    @Arg('messageId', () => UUIDScalar) messageId: string,
+  ): Promise<EsignLinkView> {
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
+    const link = await ctx.services.esign.revokeLink(facility, messageId);
+    return esignLinkView(link, ctx.services.esign.stateOfLink(link), facility.timeZone);
+  }
+}

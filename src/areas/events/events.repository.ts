@@ -1,0 +1,52 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { EventFilter, EventsRepository } from '../documents/documents.ports';
+import type { DocumentEvent } from '../documents/documents.types';
+import type { Db } from '../../store/database';
+import { isPostgres, rowLimit } from '../../store/dialect';
+import { eventRowToEvent } from '../documents/documents.repository';
+
+/** A facility's events, optionally of one type, listed page by page. */
+export class SqlEventsRepository implements EventsRepository {
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Db) {
+    this.postgres = isPostgres(db);
+  }
+
+  /** Byte-order comparison on both dialects, whatever the PostgreSQL database collation. */
+  private binary(column: string): RawBuilder<string> {
+    return this.postgres ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
+  }
+
+  private where(facilityId: string, filter: EventFilter) {
+    const query = this.db
+      .selectFrom('events')
+      .where('facility_id', '=', facilityId)
+      .where('type', 'in', [...filter.types]);
+    return filter.ids ? query.where('id', 'in', [...filter.ids]) : query;
+  }
+
+  async count(facilityId: string, filter: EventFilter): Promise<number> {
+    const row = await this.where(facilityId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** One page, by created_at then id. */
+  async page(
+    facilityId: string,
+    filter: EventFilter,
+    limit: number,
+    offset: number,
+  ): Promise<DocumentEvent[]> {
+    const rows = await this.where(facilityId, filter)
+      .selectAll()
+      .orderBy(this.binary('created_at'))
+      .orderBy(this.binary('id'))
+      .limit(rowLimit(limit))
+      .offset(offset)
+      .execute();
+    return rows.map(eventRowToEvent);
+  }
+}

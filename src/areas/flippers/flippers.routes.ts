@@ -1,0 +1,70 @@
+import { KEPT_LISTS } from '../../caching/kept-lists';
+import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
+import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
+import { keptPage } from '../../rest/kept-pages';
+import { facilityIdParam } from '../../rest/schemas';
+import { conditional, jsonResponses } from '../../rest/openapi';
+
+interface FacilityParams {
+  facility_id: string;
+}
+
+/** The contract's routes of this area (see ContractRoute). */
+export const FLIPPER_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams }>(
+    'GET',
+    '/v1/:facility_id/flippers',
+    {
+      config: { kept: KEPT_LISTS.flippers },
+      schema: {
+        summary: 'Enabled flippers of the facility and its company',
+        tags: ['flippers'],
+        operationId: 'listFlippers',
+        response: conditional(
+          jsonResponses('Names of the enabled flippers', {
+            flippers: { type: 'array', items: { type: 'string' } },
+          }),
+        ),
+        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
+      },
+    },
+    (services) => async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const page = await keptPage(
+        request,
+        services.pages,
+        facility,
+        `${facility.id} ${facility.companyId}`,
+        async () => ({
+          bytes: serializeFragment({ flippers: await services.flippers.enabledFlippers(facility) }),
+          meta: null,
+        }),
+      );
+      return sendOkSerialized(request, reply, page.bytes);
+    },
+  ),
+
+  contractRoute<{ Params: FacilityParams & { flipper_name: string } }>(
+    'GET',
+    '/v1/:facility_id/flippers/:flipper_name',
+    {
+      schema: {
+        summary: 'Whether one flipper is enabled for the facility',
+        tags: ['flippers'],
+        operationId: 'getFlipper',
+        response: jsonResponses('One key, the flipper name: true when enabled', {}, { type: 'boolean' }),
+        params: {
+          type: 'object',
+          properties: { facility_id: facilityIdParam, flipper_name: { type: 'string', maxLength: 200 } },
+          required: ['facility_id', 'flipper_name'],
+        },
+      },
+    },
+    (services) => async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const name = request.params.flipper_name;
+      const enabled = await services.flippers.isEnabled(facility, name);
+      return sendOk(request, reply, { [name]: enabled });
+    },
+  ),
+];

@@ -1,0 +1,84 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../facilities/facilities.types';
+import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
+import type { InvoiceableItemList } from './invoiceable-items.types';
+import { presentInvoiceableItem } from './invoiceable-items.presenter';
+import type { PricedItem } from './invoiceable-items.types';
+import { KEPT_LISTS } from '../../caching/kept-lists';
+import type { GraphqlContext } from '../../graphql/context';
+import { Kept } from '../../graphql/kept';
+import { FacilityObject } from '../facilities/facilities.graphql';
+import {
+  InvoiceableItemFeesObject,
+  InvoiceableItemListEnum,
+  InvoiceableItemPageObject,
+  InvoiceableItemObject,
+  invoiceableItemObject,
+} from './invoiceable-items.graphql';
+
+const itemObject = (item: PricedItem) => invoiceableItemObject(presentInvoiceableItem(item));
+import { pageCost, paginationOf, type PageView } from '../../graphql/pagination';
+import { PaymentLineObject } from '../payments/payments.graphql';
+
+/** The invoiceable item lists of REST 4.10, from the same service. */
+@Resolver(() => FacilityObject)
+export class FacilityInvoiceableItemsResolver {
+  @FieldResolver(() => InvoiceableItemPageObject, {
+    description: 'One page of a list of REST 4.10, sorted by kind, description (case-insensitive), then id.',
+  })
+  @Extensions(pageCost(ITEM_PAGE_LIMITS.maxPerPage))
+  @Kept(KEPT_LISTS.invoiceableItems)
+  async invoiceableItems(
+    @Root() facility: Facility,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('list', () => InvoiceableItemListEnum, { defaultValue: 'all' }) list: InvoiceableItemList,
+    @Arg('page', () => Int, { nullable: true, description: '1-based page number (default 1).' })
+    page?: number | null,
+    @Arg('perPage', () => Int, {
+      nullable: true,
+      description: 'Page size (default 100; above 100 reads as 100).',
+    })
+    perPage?: number | null,
+  ): Promise<PageView<InvoiceableItemObject>> {
+    const result = await ctx.services.invoiceableItems.list(facility, list, { page, perPage });
+    return { entries: result.entries.map(itemObject), pagination: paginationOf(result.pagination) };
+  }
+
+  @FieldResolver(() => InvoiceableItemFeesObject, {
+    description:
+      'Fee items by fee category; security deposit, online payment and reservation are the first of their category.',
+  })
+  async invoiceableItemFees(
+    @Root() facility: Facility,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<InvoiceableItemFeesObject> {
+    const groups = await ctx.services.invoiceableItems.fees(facility);
+    const one = (fee: PricedItem | null) => (fee ? itemObject(fee) : null);
+    return {
+      securityDeposit: one(groups.securityDeposit),
+      onlinePayment: one(groups.onlinePayment),
+      reservation: one(groups.reservation),
+      moveInFees: groups.moveInFees.map(itemObject),
+      transferFees: groups.transferFees.map(itemObject),
+      other: groups.other.map(itemObject),
+    };
+  }
+}
+
+@Resolver(() => PaymentLineObject)
+export class PaymentLineItemResolver {
+  @FieldResolver(() => InvoiceableItemObject, {
+    nullable: true,
+    description: 'The item paid for, as it is now (its stock and price may have changed since).',
+  })
+  async invoiceableItem(
+    @Root() line: PaymentLineObject,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<InvoiceableItemObject | null> {
+    const [item, tiers] = await Promise.all([
+      ctx.loaders.invoiceableItems.load(line.invoiceableItemId),
+      ctx.loaders.invoiceableTiers.load(line.invoiceableItemId),
+    ]);
+    return item && itemObject({ item, tiers });
+  }
+}

@@ -1,0 +1,140 @@
+import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
+import type { InvoiceableItemList, PricedItem } from './invoiceable-items.types';
+import { parsePageRequest } from '../../kernel/pagination';
+import { contractItem } from './item-listing';
+import { KEPT_LISTS } from '../../caching/kept-lists';
+import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
+import { sendOk, sendOkSerialized } from '../../rest/envelope';
+import { keptPage } from '../../rest/kept-pages';
+import { facilityIdParam, pageQuery } from '../../rest/schemas';
+import { conditional, jsonResponses, nullableRefTo, refTo } from '../../rest/openapi';
+
+interface FacilityParams {
+  facility_id: string;
+}
+
+interface PageQuery {
+  page?: string;
+  per_page?: string;
+}
+
+const serializePricedItem = contractItem;
+
+const LIST_OPEN = Buffer.from('"invoiceable_items":[');
+const LIST_CLOSE = Buffer.from(']');
+
+const facilityParams = {
+  type: 'object',
+  properties: { facility_id: facilityIdParam },
+  required: ['facility_id'],
+} as const;
+
+/** Paginated lists, each a static path so none is taken for another route's parameter. */
+const LISTS: Array<{ path: string; list: InvoiceableItemList; summary: string; operationId: string }> = [
+  {
+    path: '',
+    list: 'all',
+    summary: 'Every invoiceable item: fees, insurance, services, retail',
+    operationId: 'listInvoiceableItems',
+  },
+  { path: '/insurance', list: 'insurance', summary: 'Insurance items', operationId: 'listInsuranceItems' },
+  { path: '/services', list: 'services', summary: 'Service items', operationId: 'listServiceItems' },
+  { path: '/retail', list: 'retail', summary: 'Retail items', operationId: 'listRetailItems' },
+  {
+    path: '/rental_center',
+    list: 'rental_center',
+    summary: 'Retail items sold in the rental center',
+    operationId: 'listRentalCenterItems',
+  },
+];
+
+const oneFee = nullableRefTo('InvoiceableItem');
+const someFees = { type: 'array', items: refTo('InvoiceableItem') };
+/** The fee groups of GET /invoiceable_items/fees. */
+const feesSchema = {
+  type: 'object',
+  required: ['security_deposit', 'online_payment', 'reservation', 'move_in_fees', 'transfer_fees', 'other'],
+  properties: {
+    security_deposit: oneFee,
+    online_payment: oneFee,
+    reservation: oneFee,
+    move_in_fees: someFees,
+    transfer_fees: someFees,
+    other: someFees,
+  },
+};
+
+/** The contract's routes of this area (see ContractRoute). */
+export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
+  ...LISTS.map(({ path, list, summary, operationId }) =>
+    contractRoute<{ Params: FacilityParams; Querystring: PageQuery }>(
+      'GET',
+      `/v1/:facility_id/invoiceable_items${path}`,
+      {
+        config: { wrapper: 'invoiceable_item', kept: KEPT_LISTS.invoiceableItems },
+        schema: {
+          summary,
+          tags: ['invoiceable items'],
+          operationId,
+          response: conditional(
+            jsonResponses(`${summary}, one page`, {
+              invoiceable_items: { type: 'array', items: refTo('InvoiceableItem') },
+            }),
+          ),
+          params: facilityParams,
+          querystring: { type: 'object', properties: pageQuery },
+        },
+      },
+      (services) => async (request, reply) => {
+        const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+        const pageRequest = parsePageRequest(
+          { page: request.query.page, perPage: request.query.per_page },
+          ITEM_PAGE_LIMITS,
+        );
+        const key = `${facility.id} ${pageRequest.page} ${pageRequest.perPage}`;
+        const page = await keptPage(request, services.pages, facility, key, async () => {
+          // Each item is kept as the contract lists it (itemListing): the page is their texts,
+          // joined by the database.
+          const { listings, pagination } = await services.invoiceableItems.listingPage(
+            facility,
+            list,
+            pageRequest,
+          );
+          return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
+        });
+        request.envelope.defaults = { page: page.meta.current_page, per_page: page.meta.per_page };
+        return sendOkSerialized(request, reply, page.bytes, page.meta);
+      },
+    ),
+  ),
+
+  contractRoute<{ Params: FacilityParams }>(
+    'GET',
+    '/v1/:facility_id/invoiceable_items/fees',
+    {
+      config: { wrapper: 'invoiceable_item' },
+      schema: {
+        summary: 'Fee items grouped by fee category',
+        tags: ['invoiceable items'],
+        operationId: 'listFees',
+        response: jsonResponses('Fee items by category', { fees: feesSchema }),
+        params: facilityParams,
+      },
+    },
+    (services) => async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const groups = await services.invoiceableItems.fees(facility);
+      const one = (fee: PricedItem | null) => (fee ? serializePricedItem(fee) : null);
+      return sendOk(request, reply, {
+        fees: {
+          security_deposit: one(groups.securityDeposit),
+          online_payment: one(groups.onlinePayment),
+          reservation: one(groups.reservation),
+          move_in_fees: groups.moveInFees.map(serializePricedItem),
+          transfer_fees: groups.transferFees.map(serializePricedItem),
+          other: groups.other.map(serializePricedItem),
+        },
+      });
+    },
+  ),
+];

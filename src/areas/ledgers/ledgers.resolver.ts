@@ -1,0 +1,106 @@
+import { Arg, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../facilities/facilities.types';
+import type { Ledger } from './ledgers.types';
+import type { Tenant, Unit } from '../tenants/tenants.types';
+import type { GraphqlContext } from '../../graphql/context';
+import type { EventView } from '../documents/documents.presenter';
+import { EventObject } from '../documents/documents.graphql';
+import { FacilityObject } from '../facilities/facilities.graphql';
+import { presentDiscount, presentInsurance, presentService } from './ledgers.presenter';
+import {
+  LedgerDiscountObject,
+  LedgerInsuranceObject,
+  LedgerObject,
+  LedgerServiceObject,
+} from './ledgers.graphql';
+import { facilityOf } from '../../graphql/navigation';
+import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
+import { NoteEventObject } from '../notes/notes.graphql';
+import { UUIDScalar } from '../../graphql/scalars';
+import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
+
+/** Cost hints: how many of each a ledger usually has (see limits.ts). */
+export const LEDGER_LIST_COST = { cost: { listSize: 10 } } as const;
+export const NOTES_LIST_COST = { cost: { listSize: 10 } } as const;
+
+/** Loads a record a ledger names; the ledger was the caller's, so a missing one is a data fault. */
+function required<T>(record: T | null, what: string, ledger: Ledger): T {
+  if (record === null) throw new Error(`${what} of ledger ${ledger.id} is missing`);
+  return record;
+}
+
+/** A facility's ledgers: GET /v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts, and navigation. */
+@Resolver(() => FacilityObject)
+export class FacilityLedgersResolver {
+  @FieldResolver(() => LedgerObject, {
+    nullable: true,
+    description: "One ledger of the facility (NOT_FOUND otherwise, also for another facility's).",
+  })
+  ledger(
+    @Root() facility: Facility,
+    @Arg('id', () => UUIDScalar) id: string,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<Ledger> {
+    return ctx.services.ledgers.ledgerFor(facility, id, ['id']);
+  }
+}
+
+@Resolver(() => LedgerObject)
+export class LedgersResolver {
+  @FieldResolver(() => FacilityObject)
+  facility(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    return facilityOf(ctx, ledger, 'ledger');
+  }
+
+  @FieldResolver(() => TenantObject)
+  async tenant(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<Tenant> {
+    return required(await ctx.loaders.tenants.load(ledger.tenantId), 'tenant', ledger);
+  }
+
+  @FieldResolver(() => UnitObject)
+  async unit(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<Unit> {
+    return required(await ctx.loaders.units.load(ledger.unitId), 'unit', ledger);
+  }
+
+  @FieldResolver(() => LedgerInsuranceObject, {
+    nullable: true,
+    description: 'The current policy: the latest effective_date not cancelled before today at the facility.',
+  })
+  async insurance(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerInsuranceObject | null> {
+    const insurance = await ctx.loaders.ledgerInsurance.load(ledger.id);
+    return insurance && presentInsurance(insurance);
+  }
+
+  @FieldResolver(() => [LedgerServiceObject], { description: 'Every service, by effective_date then id.' })
+  @Extensions(LEDGER_LIST_COST)
+  async services(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerServiceObject[]> {
+    return (await ctx.loaders.ledgerServices.load(ledger.id)).map(presentService);
+  }
+
+  @FieldResolver(() => [LedgerDiscountObject], { description: 'Every discount, by start_date then id.' })
+  @Extensions(LEDGER_LIST_COST)
+  async discounts(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerDiscountObject[]> {
+    return (await ctx.loaders.ledgerDiscounts.load(ledger.id)).map(presentDiscount);
+  }
+
+  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the ledger, oldest first.' })
+  @Extensions(NOTES_LIST_COST)
+  async notes(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
+    const [events, facility] = await Promise.all([
+      ctx.loaders.notesByLedger.load(ledger.id),
+      facilityOf(ctx, ledger, 'ledger'),
+    ]);
+    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+  }
+}
+
+@Resolver(() => EventObject)
+export class EventLedgerResolver {
+  @FieldResolver(() => LedgerObject, {
+    nullable: true,
+    description: 'The ledger the event concerns, if any.',
+  })
+  async ledger(@Root() event: EventView, @Ctx() ctx: GraphqlContext): Promise<Ledger | null> {
+    return event.ledgerId === null ? null : ctx.loaders.ledgers.load(event.ledgerId);
+  }
+}

@@ -1,0 +1,73 @@
+import { presentMoveInReview, serializeMoveInReview } from './move-ins.presenter';
+import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
+import { sendOk } from '../../rest/envelope';
+import { facilityIdParam } from '../../rest/schemas';
+import { jsonResponses, refTo } from '../../rest/openapi';
+
+interface FacilityParams {
+  facility_id: string;
+}
+
+interface ReviewCostBody {
+  move_in: { unit_id?: string | null; tenant_id?: string | null; move_in_date?: string | null };
+}
+
+/** REST's names of the review command's fields. */
+const MOVE_IN_NAMES = {
+  unitId: 'move_in.unit_id',
+  tenantId: 'move_in.tenant_id',
+  moveInDate: 'move_in.move_in_date',
+};
+
+const optionalString = (description: string) => ({ type: 'string', nullable: true, description }) as const;
+
+/** The contract's routes of this area (see ContractRoute). */
+export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams; Body: ReviewCostBody }>(
+    'POST',
+    '/v1/:facility_id/move_ins/review_cost',
+    {
+      config: { names: MOVE_IN_NAMES },
+      schema: {
+        summary: 'Cost of a move-in and its documents, kept as a session for 24 hours',
+        description:
+          'Saves nothing but the session. Each document downloads from ' +
+          'GET /v1/:facility_id/documents/:session_document_id/session/:session_id until expires_at.',
+        tags: ['move-ins'],
+        operationId: 'reviewMoveInCost',
+        response: jsonResponses("The move-in's cost and documents, and its session", {
+          move_in: refTo('MoveInReview'),
+        }),
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
+        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
+        // Types only, for the OpenAPI document; the move-ins service checks every rule.
+        body: {
+          type: 'object',
+          required: ['move_in'],
+          properties: {
+            move_in: {
+              type: 'object',
+              properties: {
+                unit_id: optionalString('Unit id (UUID), required'),
+                tenant_id: optionalString('Tenant id (UUID), optional'),
+                move_in_date: optionalString('YYYY-MM-DD, today or later (default: today at the facility)'),
+              },
+            },
+          },
+        },
+      },
+    },
+    (services) => async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const { move_in: moveIn } = request.body;
+      const review = await services.moveIns.review(facility, {
+        unitId: moveIn.unit_id,
+        tenantId: moveIn.tenant_id,
+        moveInDate: moveIn.move_in_date,
+      });
+      return sendOk(request, reply, {
+        move_in: serializeMoveInReview(presentMoveInReview(review, facility.timeZone)),
+      });
+    },
+  ),
+];

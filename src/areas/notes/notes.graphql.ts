@@ -1,0 +1,83 @@
+import { Extensions, Field, InputType, ObjectType } from 'type-graphql';
+import type { CreateNoteCommand } from './notes.types';
+import type { NoteEventView, NoteView } from './notes.presenter';
+import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
+
+@ObjectType('Note', { simpleResolvers: true })
+export class NoteObject implements NoteView {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  note: string;
+
+  @Field(() => DateTimeScalar)
+  createdAt: string;
+}
+
+@ObjectType('NoteAuthor', { simpleResolvers: true, description: 'Who wrote a note: a client application.' })
+export class NoteAuthorObject {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String, { description: 'ClientApplication.' })
+  type: string;
+}
+
+@ObjectType('NoteEvent', {
+  simpleResolvers: true,
+  description: 'Notes written together on a tenant, unit and/or ledger (REST 2.5).',
+})
+export class NoteEventObject implements Omit<NoteEventView, 'facilityId'> {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  // A note event written through the API holds one note; imported ones a few.
+  @Field(() => [NoteObject], { description: 'Oldest first.' })
+  @Extensions({ cost: { listSize: 3 } })
+  notes: NoteObject[];
+
+  @Field(() => NoteAuthorObject)
+  createdBy: NoteAuthorObject;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  unitId: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  tenantId: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  ledgerId: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The user who wrote it, as the client gave it.' })
+  userId: string | null;
+
+  @Field(() => DateTimeScalar)
+  createdAt: string;
+}
+
+@InputType('CreateNoteInput', {
+  description: 'A note on a tenant, unit and/or ledger of the facility: at least one of the three ids.',
+})
+export class CreateNoteInput implements CreateNoteCommand {
+  @Field(() => String, { description: '1-10,000 characters after trimming.' })
+  noteText: string;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  tenantId?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  unitId?: string | null;
+
+  @Field(() => UUIDScalar, {
+    nullable: true,
+    description: "Fills in the ledger's tenant and unit; a different tenantId or unitId is a CONFLICT.",
+  })
+  ledgerId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The user writing the note (optional, stored).' })
+  userId?: string | null;
+}

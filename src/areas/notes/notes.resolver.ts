@@ -1,0 +1,63 @@
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../facilities/facilities.types';
+import type { Ledger } from '../ledgers/ledgers.types';
+import type { Tenant, Unit } from '../tenants/tenants.types';
+import { presentNoteEvent, type NoteEventView } from './notes.presenter';
+import type { GraphqlContext } from '../../graphql/context';
+import { withArgumentNames } from '../../graphql/errors';
+import { FacilityObject } from '../facilities/facilities.graphql';
+import { LedgerObject } from '../ledgers/ledgers.graphql';
+import { facilityOf } from '../../graphql/navigation';
+import { CreateNoteInput, NoteEventObject } from './notes.graphql';
+import { UUIDScalar } from '../../graphql/scalars';
+import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
+
+/** The note command's fields are the input's. */
+const NOTE_NAMES = {
+  note: 'input',
+  noteText: 'input.noteText',
+  tenantId: 'input.tenantId',
+  unitId: 'input.unitId',
+  ledgerId: 'input.ledgerId',
+  userId: 'input.userId',
+};
+
+@Resolver(() => NoteEventObject)
+export class NotesResolver {
+  @Mutation(() => NoteEventObject, {
+    description:
+      'Creates a note event with one note on a tenant, unit and/or ledger of the facility (POST /v1/:facility_id/notes).',
+  })
+  async createNote(
+    @Arg('facilityId', () => UUIDScalar) facilityId: string,
+    @Arg('input', () => CreateNoteInput) input: CreateNoteInput,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<NoteEventView> {
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
+    ctx.loaders.facilities.prime(facility.id, facility);
+    const event = await withArgumentNames(NOTE_NAMES, () =>
+      ctx.services.notes.createNote(facility, ctx.caller, input),
+    );
+    return presentNoteEvent(event, facility.timeZone);
+  }
+
+  @FieldResolver(() => FacilityObject)
+  facility(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    return facilityOf(ctx, event, 'note event');
+  }
+
+  @FieldResolver(() => TenantObject, { nullable: true })
+  tenant(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Tenant | null> | null {
+    return event.tenantId === null ? null : ctx.loaders.tenants.load(event.tenantId);
+  }
+
+  @FieldResolver(() => UnitObject, { nullable: true })
+  unit(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Unit | null> | null {
+    return event.unitId === null ? null : ctx.loaders.units.load(event.unitId);
+  }
+
+  @FieldResolver(() => LedgerObject, { nullable: true })
+  ledger(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Ledger | null> | null {
+    return event.ledgerId === null ? null : ctx.loaders.ledgers.load(event.ledgerId);
+  }
+}

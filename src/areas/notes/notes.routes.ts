@@ -1,0 +1,116 @@
+import { DomainError, problem, type Problem } from '../../kernel/errors';
+import type { CreateNoteCommand } from './notes.types';
+import { presentNoteEvent, serializeNoteEvent } from './notes.presenter';
+import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
+import { sendOk } from '../../rest/envelope';
+import { facilityIdParam } from '../../rest/schemas';
+import { jsonResponses, refTo } from '../../rest/openapi';
+
+interface FacilityParams {
+  facility_id: string;
+}
+
+interface CreateNoteBody {
+  note: {
+    note_text?: string | null;
+    tenant_id?: string | null;
+    unit_id?: string | null;
+    ledger_id?: string | null;
+    user_id?: unknown;
+  };
+  user_id?: unknown;
+}
+
+/** REST's names of the note command's fields. */
+const NOTE_NAMES = {
+  noteText: 'note.note_text',
+  tenantId: 'note.tenant_id',
+  unitId: 'note.unit_id',
+  ledgerId: 'note.ledger_id',
+  userId: 'note.user_id',
+};
+
+/** A user id as legacy callers send it: a string, or an integer; blank means none. */
+function readUserId(name: string, raw: unknown, problems: Problem[]): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) return String(raw);
+  if (typeof raw === 'string') return raw.trim() === '' ? null : raw;
+  problems.push(problem([name], 'must be a string'));
+  return null;
+}
+
+/**
+ * The body as a command. `user_id` may stand at the top or inside `note` (as clients of both
+ * generations send it); both given must agree.
+ */
+function noteCommand(body: CreateNoteBody): { command: CreateNoteCommand; userIdName: string } {
+  const problems: Problem[] = [];
+  const top = readUserId('user_id', body.user_id, problems);
+  const inNote = readUserId('note.user_id', body.note.user_id, problems);
+  if (problems.length > 0) throw DomainError.invalid(problems);
+  if (top !== null && inNote !== null && top.trim() !== inNote.trim()) {
+    throw new DomainError('conflicting_parameters', 'user_id and note.user_id differ', {
+      problems: [problem(['note.user_id'], 'differs from user_id')],
+    });
+  }
+  const { note } = body;
+  return {
+    command: {
+      noteText: note.note_text,
+      tenantId: note.tenant_id,
+      unitId: note.unit_id,
+      ledgerId: note.ledger_id,
+      userId: top ?? inNote,
+    },
+    userIdName: top !== null ? 'user_id' : 'note.user_id',
+  };
+}
+
+const optionalId = (description: string) => ({ type: 'string', nullable: true, description }) as const;
+// A string or an integer: read by noteCommand, since ajv's union messages name no rule.
+const userId = { description: 'User who wrote the note (optional; here or inside note)' } as const;
+
+/** The contract's routes of this area (see ContractRoute). */
+export const NOTES_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: FacilityParams; Body: CreateNoteBody }>(
+    'POST',
+    '/v1/:facility_id/notes',
+    {
+      config: { names: NOTE_NAMES },
+      schema: {
+        summary: 'Create a note on a tenant, unit or ledger (JSON or form-encoded body)',
+        tags: ['notes'],
+        operationId: 'createNote',
+        response: jsonResponses('The note event written', { note_event: refTo('NoteEvent') }),
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
+        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
+        body: {
+          type: 'object',
+          required: ['note'],
+          properties: {
+            note: {
+              type: 'object',
+              properties: {
+                note_text: { type: 'string', nullable: true, description: 'Note text, 1-10,000 characters' },
+                tenant_id: optionalId('Tenant id (UUID)'),
+                unit_id: optionalId('Unit id (UUID)'),
+                ledger_id: optionalId('Ledger id (UUID); fills in its unit and tenant'),
+                user_id: userId,
+              },
+            },
+            user_id: userId,
+          },
+        },
+      },
+    },
+    (services) => async (request, reply) => {
+      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const { command, userIdName } = noteCommand(request.body);
+      request.restNames = { userId: userIdName };
+      const event = await services.notes.createNote(facility, request.caller!, command);
+      return sendOk(request, reply, {
+        note_event: serializeNoteEvent(presentNoteEvent(event, facility.timeZone)),
+      });
+    },
+  ),
+];

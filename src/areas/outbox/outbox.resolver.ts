@@ -1,0 +1,40 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../facilities/facilities.types';
+import { OUTBOX_PAGE_LIMITS } from './outbox.service';
+import type { GraphqlContext } from '../../graphql/context';
+import { FacilityObject } from '../facilities/facilities.graphql';
+import {
+  OutboxMessagePageObject,
+  OutboxStatusEnum,
+  outboxMessageView,
+  type OutboxMessageView,
+} from './outbox.graphql';
+import { pageCost, paginationOf, type PageView } from '../../graphql/pagination';
+
+type OutboxStatusValue = (typeof OutboxStatusEnum)[keyof typeof OutboxStatusEnum];
+
+/** A facility's outbox: what was queued for delivery and how far each message got. */
+@Resolver(() => FacilityObject)
+export class OutboxResolver {
+  @FieldResolver(() => OutboxMessagePageObject, {
+    description: "The facility's outbox messages, newest first, optionally of one status.",
+  })
+  @Extensions(pageCost(OUTBOX_PAGE_LIMITS.maxPerPage))
+  async outboxMessages(
+    @Root() facility: Facility,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('status', () => OutboxStatusEnum, { nullable: true }) status: OutboxStatusValue | null,
+    @Arg('page', () => Int, { nullable: true, description: '1-based (default 1).' }) page: number | null,
+    @Arg('perPage', () => Int, {
+      nullable: true,
+      description: `Default ${OUTBOX_PAGE_LIMITS.defaultPerPage}; above ${OUTBOX_PAGE_LIMITS.maxPerPage} reads as ${OUTBOX_PAGE_LIMITS.maxPerPage}.`,
+    })
+    perPage: number | null,
+  ): Promise<PageView<OutboxMessageView>> {
+    const result = await ctx.services.outbox.messagesOfFacility(facility, { status, page, perPage });
+    return {
+      entries: result.entries.map((message) => outboxMessageView(message, facility.timeZone)),
+      pagination: paginationOf(result.pagination),
+    };
+  }
+}

@@ -1,0 +1,487 @@
+import type { Clock } from '../../kernel/clock';
+import type { Caller } from '../../kernel/caller';
+import { DomainError, problem, type Path } from '../../kernel/errors';
+import type { Facility } from '../facilities/facilities.types';
+import { newId, storedKeys } from '../../kernel/ids';
+import { localDate, toStoredInstant } from '../../kernel/time';
+import type { TenantsRepository } from '../tenants/tenants.ports';
+import { formatExpiry, isExpired, parseExpiry } from './cards';
+import { PaymentGatewayError, type ChargeResult, type ChargeSource, type PaymentGateway } from './gateway';
+import { IDEMPOTENCY_TTL_MS, isComparableFingerprint, requestFingerprint } from './idempotency';
+import type { PaymentItem, PaymentsRepository, SavedPaymentMethod } from './payments.ports';
+import {
+  GATEWAY_KINDS,
+  type NewMethodInput,
+  type PayRetailCommand,
+  type PaymentEvent,
+  type PaymentMethod,
+  type ValidRetailPayment,
+} from './payments.types';
+import { validateRetailPayment, withArticle } from './payments.validation';
+import type { WebhookEvents } from '../webhooks/webhook-events';
+import { receiptTemplate } from './receipt';
+
+/** An Idempotency-Key as a transport passes it on. */
+export interface PaymentIdempotency {
+  key: string;
+  /** Keeps REST and GraphQL keys apart: each keeps its own answers. */
+  scope: 'rest' | 'graphql';
+  /**
+   * What the transport answers for the payment, kept with the key in the payment's own
+   * transaction, so every replay (even one racing the first request) answers exactly these bytes.
+   * Without it the key keeps the payment's id and a replay answers the payment anew.
+   */
+  answer?: (event: PaymentEvent) => string;
+}
+
+/**
+ * A payment made now, or one made earlier under the same Idempotency-Key: then its event's id
+ * and what the transport answered then, if it kept its answer.
+ */
+export type PaymentOutcome =
+  | { replayed: false; event: PaymentEvent }
+  | { replayed: true; paymentEventId: string | null; answer: string | null };
+
+/** Thrown inside the transaction when a concurrent request with the same key committed first. */
+class KeyTaken extends Error {}
+
+const METHOD: Path = ['paymentMethod'];
+
+/** What the checks found: the lines priced, the method to use, and who pays. */
+interface PreparedPayment {
+  tenantId: string | null;
+  lines: Array<{ item: PaymentItem; quantity: number; index: number }>;
+  amountCents: number;
+  changeDueCents: number;
+  tenderedCents: number | null;
+  /** Check or money order number, for the receipt. */
+  tenderDetail: string | null;
+  method: { saved: SavedPaymentMethod } | { fresh: NewMethodInput };
+}
+
+export class PaymentsService {
+  constructor(
+    private readonly repository: PaymentsRepository,
+    private readonly people: TenantsRepository,
+    private readonly clock: Clock,
+    readonly gateway: PaymentGateway,
+    /** Writes `payment.succeeded` with each payment; none when absent. */
+    private readonly webhooks?: WebhookEvents,
+  ) {}
+
+  /**
+   * Forgets the Idempotency-Keys of every client that have expired (a client's own are also
+   * forgotten when it next pays); answers how many went.
+   */
+  purgeExpiredIdempotencyKeys(): Promise<number> {
+    return this.repository.deleteExpiredKeys(toStoredInstant(this.clock.now()));
+  }
+
+  /**
+   * Pays for retail items (contract 4.11, DESIGN 6). Every field is checked first (400/4, 404/9,
+   * 400/7, 400/3 for short tenders); then one transaction claims the Idempotency-Key, takes the
+   * stock, writes the event, payment, lines, method and receipt, and charges the gateway last.
+   *
+   * Why the charge is inside the transaction: the database can refuse (stock gone, a constraint)
+   * before any money moves, and a decline, timeout or outage throws, which rolls everything back,
+   * so no record of a failed charge is kept. If the commit itself fails after an approval, the
+   * charge is voided, so no money is kept without a committed record. The price is a transaction
+   * held open while the gateway answers, bounded by its deadline.
+   */
+  async payRetail(
+    facility: Facility,
+    caller: Caller,
+    command: PayRetailCommand,
+    options: { idempotency?: PaymentIdempotency } = {},
+  ): Promise<PaymentOutcome> {
+    const now = this.clock.now();
+    const nowStored = toStoredInstant(now);
+    const idempotency = options.idempotency;
+    const storedKey = idempotency ? `${idempotency.scope}:${idempotency.key}` : '';
+    const fingerprint = requestFingerprint('retail_payment', facility.id, command);
+    if (idempotency) {
+      const earlier = await this.repository.findLiveKey(caller.clientId, storedKey, nowStored);
+      if (earlier) return this.replay(earlier, fingerprint);
+    }
+
+    const valid = validateRetailPayment(command, localDate(now, facility.timeZone));
+    const prepared = await this.prepare(facility, valid, localDate(now, facility.timeZone));
+
+    const event = this.eventFor(facility, prepared, newId(), nowStored);
+    const charge = { approved: false };
+    try {
+      const outcome = await this.repository.transaction(async (tx) => {
+        if (idempotency) {
+          await tx.forgetExpiredKeys(caller.clientId, nowStored);
+          const claimed = await tx.claimKey({
+            clientId: caller.clientId,
+            key: storedKey,
+            requestHash: fingerprint,
+            createdAt: nowStored,
+            expiresAt: toStoredInstant(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+          });
+          if (!claimed) throw new KeyTaken();
+        }
+        // Item order, so concurrent payments for several items lock rows in one order.
+        const byId = [...prepared.lines].sort((a, b) => (a.item.id < b.item.id ? -1 : 1));
+        for (const line of byId) {
+          if (!(await tx.reserveStock(line.item.id, line.quantity))) {
+            const left = await tx.stockOf(line.item.id);
+            throw DomainError.actionFailed(
+              ['invoiceableItems', line.index, 'quantity'],
+              `not enough stock: ${line.quantity} asked, ${left} left`,
+            );
+          }
+        }
+        await tx.insertPayment(event, {
+          methodIsNew: 'fresh' in prepared.method,
+          // Rolled back with everything else when the charge is declined.
+          events: this.webhooks ? [this.webhooks.paymentSucceeded(facility, event)] : [],
+          receipt: {
+            id: newId(),
+            description: 'Receipt',
+            type: 'PrintTemplate',
+            createdAt: nowStored,
+            body: receiptTemplate(event, {
+              tenderedCents: prepared.tenderedCents,
+              detail: prepared.tenderDetail,
+            }),
+          },
+        });
+
+        const source = this.chargeSource(prepared);
+        if (source) {
+          const reuseable = event.paymentMethod.reuseable;
+          const result = await this.charge(event.id, event.amountCents, source, reuseable);
+          charge.approved = true;
+          const savedToken =
+            'fresh' in prepared.method && result.token && reuseable
+              ? { methodId: event.paymentMethod.id, token: result.token }
+              : null;
+          await tx.recordCharge(event.id, result.gatewayReference, savedToken);
+        }
+        if (idempotency) {
+          await tx.recordKeyPayment(
+            caller.clientId,
+            storedKey,
+            event.id,
+            idempotency.answer?.(event) ?? null,
+          );
+        }
+        return { replayed: false as const, event };
+      });
+      this.webhooks?.announce();
+      return outcome;
+    } catch (error) {
+      if (charge.approved) await this.voidAfterFailure(event.id, error);
+      if (error instanceof KeyTaken && idempotency) {
+        const earlier = await this.repository.findLiveKey(caller.clientId, storedKey, nowStored);
+        if (earlier) return this.replay(earlier, fingerprint);
+        throw new DomainError('action_failed', 'another request with this Idempotency-Key failed; retry');
+      }
+      throw error;
+    }
+  }
+
+  /** Payment events by id, in key order, null for a missing id (DataLoader batch shape). */
+  paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]> {
+    return this.repository.paymentsByIds(storedKeys(ids));
+  }
+
+  private replay(
+    earlier: { requestHash: string; paymentEventId: string | null; answer: string | null },
+    fingerprint: string,
+  ): PaymentOutcome {
+    // A fingerprint made before card data was left out of it was cleared (it held the whole card):
+    // the key alone decides, so a retry is answered as before and never charged twice.
+    if (isComparableFingerprint(earlier.requestHash) && earlier.requestHash !== fingerprint) {
+      throw new DomainError(
+        'conflicting_parameters',
+        [['idempotencyKey'], ' was used before with a different request; use a new key for a new payment'],
+        { problems: [problem(['idempotencyKey'], 'was used before with a different request')] },
+      );
+    }
+    return { replayed: true, paymentEventId: earlier.paymentEventId, answer: earlier.answer };
+  }
+
+  /** Looks up what the command names and checks what depends on the charge. */
+  private async prepare(
+    facility: Facility,
+    valid: ValidRetailPayment,
+    today: string,
+  ): Promise<PreparedPayment> {
+    const items = await this.repository.facilityItemsByIds(
+      facility.id,
+      valid.lines.map((line) => line.itemId),
+    );
+    const problems: ReturnType<typeof problem>[] = [];
+    const lines: PreparedPayment['lines'] = [];
+    valid.lines.forEach((line, i) => {
+      const item = items[i];
+      const at: Path = ['invoiceableItems', line.index, 'invoiceableItemId'];
+      if (!item) problems.push(problem(at, 'names no item of this facility'));
+      else if (item.kind !== 'retail') {
+        problems.push(
+          problem(at, `is ${withArticle(item.kind)} item; only retail items can be paid for here`),
+        );
+      } else lines.push({ item, quantity: line.quantity, index: line.index });
+    });
+    if (problems.length > 0) throw DomainError.invalid(problems);
+
+    let tenantId = valid.tenantId;
+    if (tenantId !== null && !(await this.people.tenantInFacility(facility.id, tenantId))) {
+      throw DomainError.notFound(['tenantId'], 'tenant', tenantId);
+    }
+
+    let method: PreparedPayment['method'];
+    let tenantPath: Path = ['tenantId'];
+    if (valid.method.saved) {
+      const saved = await this.savedMethod(facility, valid.method.id, tenantId, today);
+      // A saved method of a tenant pays as that tenant, so the facility's rule applies to it too.
+      if (tenantId === null && saved.tenantId !== null) {
+        tenantId = saved.tenantId;
+        tenantPath = [...METHOD, 'paymentMethodId'];
+      }
+      method = { saved };
+    } else {
+      method = { fresh: valid.method };
+    }
+    if (tenantId !== null && facility.tenantPaymentsDisabled) {
+      throw new DomainError(
+        'disabled_for_tenants',
+        'this facility does not take payments from tenants through the API',
+        { problems: [problem(tenantPath, 'names a tenant; tenant payments are disabled here')] },
+      );
+    }
+
+    const amountCents = lines.reduce((sum, line) => sum + line.quantity * line.item.totalCents, 0);
+    if (amountCents <= 0) {
+      throw DomainError.invalidParameter(['invoiceableItems'], 'come to 0.00: nothing to pay');
+    }
+    const tender = 'fresh' in method ? this.checkTender(method.fresh, amountCents) : null;
+    return {
+      tenantId,
+      lines,
+      amountCents,
+      changeDueCents: tender?.changeDueCents ?? 0,
+      tenderedCents: tender?.tenderedCents ?? null,
+      tenderDetail: tender?.detail ?? null,
+      method,
+    };
+  }
+
+  private async savedMethod(
+    facility: Facility,
+    id: string,
+    tenantId: string | null,
+    today: string,
+  ): Promise<SavedPaymentMethod> {
+    const parameter: Path = [...METHOD, 'paymentMethodId'];
+    const saved = await this.repository.findSavedMethod(facility.id, id);
+    if (!saved)
+      throw DomainError.invalidParameter(parameter, 'names no saved payment method of this facility');
+    if (tenantId !== null && saved.tenantId !== tenantId) {
+      throw DomainError.invalidParameter(parameter, ['is not a saved payment method of ', ['tenantId']]);
+    }
+    if (!GATEWAY_KINDS.has(saved.kind)) {
+      throw DomainError.invalidParameter(
+        parameter,
+        `is ${withArticle(saved.kind)} method; only card and bank account methods can be charged again`,
+      );
+    }
+    const expiry = saved.expirationDate ? parseExpiry(saved.expirationDate) : null;
+    if (expiry && isExpired(expiry, today)) {
+      throw DomainError.invalidParameter(parameter, `is a card that expired ${formatExpiry(expiry)}`);
+    }
+    return saved;
+  }
+
+  /** Cash must cover the charge (the rest is change); a check or money order must equal it. */
+  private checkTender(
+    method: NewMethodInput,
+    amountCents: number,
+  ): { tenderedCents: number | null; changeDueCents: number; detail: string | null } | null {
+    const details = method.details;
+    const charge = (amountCents / 100).toFixed(2);
+    switch (details.kind) {
+      case 'cash':
+        if (details.tenderedCents < amountCents) {
+          throw DomainError.actionFailed(
+            [...METHOD, 'amountTendered'],
+            `not enough tendered: the charge is ${charge}`,
+          );
+        }
+        return {
+          tenderedCents: details.tenderedCents,
+          changeDueCents: details.tenderedCents - amountCents,
+          detail: null,
+        };
+      case 'check':
+      case 'money_order': {
+        const parameter: Path = [...METHOD, details.kind === 'check' ? 'checkAmount' : 'moneyOrderAmount'];
+        if (details.amountCents < amountCents) {
+          throw DomainError.actionFailed(parameter, `not enough tendered: the charge is ${charge}`);
+        }
+        if (details.amountCents > amountCents) {
+          throw DomainError.invalidParameter(
+            parameter,
+            `must equal the charge of ${charge} (no change is given)`,
+          );
+        }
+        const detail = details.kind === 'check' ? details.checkNumber : details.referenceNumber;
+        return { tenderedCents: null, changeDueCents: 0, detail };
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** The payment event the request records: its method (saved or new), lines and amounts. */
+  private eventFor(
+    facility: Facility,
+    prepared: PreparedPayment,
+    paymentId: string,
+    now: string,
+  ): PaymentEvent {
+    let method: PaymentMethod;
+    if ('saved' in prepared.method) {
+      const { gatewayToken: _token, ...saved } = prepared.method.saved;
+      method = saved;
+    } else {
+      const fresh = prepared.method.fresh;
+      const d = fresh.details;
+      const card = d.kind === 'credit_card' || d.kind === 'card_swipe' ? d : null;
+      // Only what a processor can charge again is saved for reuse; a cash "method" is not.
+      const reuseable = fresh.reuseable && GATEWAY_KINDS.has(d.kind);
+      method = {
+        id: newId(),
+        facilityId: facility.id,
+        tenantId: prepared.tenantId,
+        kind: d.kind,
+        firstName: fresh.firstName,
+        lastName: fresh.lastName,
+        reuseable,
+        last4: card ? card.pan.slice(-4) : d.kind === 'ach' ? d.accountNumber.slice(-4) : null,
+        cardType: card ? card.brand : null,
+        expirationDate: card ? formatExpiry(card.expiry) : null,
+        billingAddress: fresh.billingAddress,
+        createdAt: now,
+      };
+    }
+    return {
+      id: paymentId,
+      facilityId: facility.id,
+      tenantId: prepared.tenantId,
+      amountCents: prepared.amountCents,
+      changeDueCents: prepared.changeDueCents,
+      success: true,
+      paidAt: now,
+      paymentMethod: method,
+      lines: prepared.lines.map((line) => ({
+        id: newId(),
+        paymentId,
+        invoiceableItemId: line.item.id,
+        description: line.item.description,
+        quantity: line.quantity,
+        unitTotalCents: line.item.totalCents,
+        lineTotalCents: line.quantity * line.item.totalCents,
+      })),
+    };
+  }
+
+  /** What the gateway charges; null for tenders taken at the counter (cash, check, money order). */
+  private chargeSource(prepared: PreparedPayment): ChargeSource | null {
+    if ('saved' in prepared.method) {
+      const saved = prepared.method.saved;
+      return {
+        type: 'saved',
+        paymentMethodId: saved.id,
+        token: saved.gatewayToken,
+        kind: saved.kind as 'credit_card' | 'card_swipe' | 'ach',
+        last4: saved.last4,
+      };
+    }
+    const fresh = prepared.method.fresh;
+    const holderName = `${fresh.firstName} ${fresh.lastName}`;
+    const d = fresh.details;
+    switch (d.kind) {
+      case 'credit_card':
+        return {
+          type: 'card',
+          pan: d.pan,
+          brand: d.brand,
+          securityCode: d.securityCode,
+          expiry: d.expiry,
+          holderName,
+          billingPostal: fresh.billingAddress?.postal ?? null,
+        };
+      case 'card_swipe':
+        return { type: 'swipe', pan: d.pan, brand: d.brand, expiry: d.expiry, track: d.track, holderName };
+      case 'ach':
+        return {
+          type: 'ach',
+          routingNumber: d.routingNumber,
+          accountNumber: d.accountNumber,
+          accountType: d.accountType,
+          bankName: d.bankName,
+          holderName,
+        };
+      default:
+        return null;
+    }
+  }
+
+  /** Charges through the gateway within its deadline; a decline or no answer is 400/3. */
+  private async charge(
+    reference: string,
+    amountCents: number,
+    source: ChargeSource,
+    saveForReuse: boolean,
+  ): Promise<Extract<ChargeResult, { approved: true }>> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new PaymentGatewayError('timeout', `no answer within ${this.gateway.deadlineMs} ms`));
+      }, this.gateway.deadlineMs);
+    });
+    let result: ChargeResult;
+    try {
+      result = await Promise.race([
+        this.gateway.charge({
+          reference,
+          amountCents,
+          currency: 'USD',
+          source,
+          saveForReuse,
+          signal: controller.signal,
+        }),
+        deadline,
+      ]);
+    } catch (error) {
+      // Without an answer the money may or may not have moved: void by our reference to be sure.
+      await this.voidAfterFailure(reference, error);
+      if (error instanceof PaymentGatewayError) {
+        const what = error.reason === 'timeout' ? 'did not answer in time' : 'is unavailable';
+        throw DomainError.actionFailed(METHOD, `the payment gateway ${what}; nothing was charged, try again`);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!result.approved) throw DomainError.actionFailed(METHOD, result.message);
+    return result;
+  }
+
+  /** Takes back a charge whose record was not committed; if even that fails, the cause says so. */
+  private async voidAfterFailure(reference: string, cause: unknown): Promise<void> {
+    try {
+      await this.gateway.void(reference);
+    } catch (voidError) {
+      throw new Error(`payment ${reference}: void failed after an unrecorded charge; reconcile by hand`, {
+        cause: { voidError, cause },
+      });
+    }
+  }
+}

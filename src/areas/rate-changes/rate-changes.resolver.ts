@@ -1,0 +1,71 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { Company, Facility } from '../facilities/facilities.types';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './rate-changes.service';
+import type { Tenant, Unit } from '../tenants/tenants.types';
+import { presentRateChange, type RateChangeUpdateView } from './rate-changes.presenter';
+import { KEPT_LISTS } from '../../caching/kept-lists';
+import type { GraphqlContext } from '../../graphql/context';
+import { Kept } from '../../graphql/kept';
+import { CompanyObject, FacilityObject } from '../facilities/facilities.graphql';
+import { pageCost, paginationOf, type PageView } from '../../graphql/pagination';
+import { RateChangeUpdateObject, RateChangeUpdatePageObject } from './rate-changes.graphql';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
+
+@Resolver(() => CompanyObject)
+export class CompanyRateChangesResolver {
+  @FieldResolver(() => RateChangeUpdatePageObject, {
+    description:
+      'Rate changes with updatedAfter <= changedAt < updatedBefore, sorted by facility name, tenant name ' +
+      '(both case-insensitive), changedAt, then id: the pages of GET /v1/companies/:company_id/rate_change_updates.',
+  })
+  @Extensions(pageCost(MAX_PER_PAGE))
+  @Kept(KEPT_LISTS.rateChangeUpdates)
+  async rateChangeUpdates(
+    @Root() company: Company,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('updatedAfter', () => DateTimeScalar, { description: 'Start of the window, inclusive.' })
+    updatedAfter: string,
+    @Arg('updatedBefore', () => DateTimeScalar, { description: 'End of the window, exclusive.' })
+    updatedBefore: string,
+    @Arg('createdBy', () => Int, { nullable: true, description: 'Only changes made by this user.' })
+    createdBy?: number | null,
+    @Arg('page', () => Int, { nullable: true, description: '1-based page number (default 1).' })
+    page?: number | null,
+    @Arg('perPage', () => Int, {
+      nullable: true,
+      description: `Page size (default ${DEFAULT_PER_PAGE}; above ${MAX_PER_PAGE} reads as ${MAX_PER_PAGE}).`,
+    })
+    perPage?: number | null,
+  ): Promise<PageView<RateChangeUpdateView>> {
+    const result = await ctx.services.rateChanges.updates(company, {
+      updatedAfter,
+      updatedBefore,
+      createdBy,
+      page,
+      perPage,
+    });
+    return {
+      entries: result.rateChanges.map(presentRateChange),
+      pagination: paginationOf(result.pagination),
+    };
+  }
+}
+
+@Resolver(() => RateChangeUpdateObject)
+export class RateChangeUpdatesResolver {
+  @FieldResolver(() => FacilityObject, { nullable: true })
+  facility(@Root() change: RateChangeUpdateView, @Ctx() ctx: GraphqlContext): Promise<Facility | null> {
+    return ctx.loaders.facilities.load(change.facilityId);
+  }
+
+  @FieldResolver(() => TenantObject, { nullable: true })
+  tenant(@Root() change: RateChangeUpdateView, @Ctx() ctx: GraphqlContext): Promise<Tenant | null> {
+    return ctx.loaders.tenants.load(change.tenantId);
+  }
+
+  @FieldResolver(() => UnitObject, { nullable: true })
+  unit(@Root() change: RateChangeUpdateView, @Ctx() ctx: GraphqlContext): Promise<Unit | null> {
+    return ctx.loaders.units.load(change.unitId);
+  }
+}

@@ -1,0 +1,83 @@
+import { KEPT_LISTS } from '../../caching/kept-lists';
+import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
+import { sendOkSerialized } from '../../rest/envelope';
+import { keptPage } from '../../rest/kept-pages';
+import { idParam, pageQuery, queryString } from '../../rest/schemas';
+import { conditional, jsonResponses, refTo } from '../../rest/openapi';
+
+interface CompanyParams {
+  company_id: string;
+}
+
+interface RateChangeUpdatesQuery {
+  updated_after?: string;
+  updated_before?: string;
+  created_by?: string;
+  page?: string;
+  per_page?: string;
+}
+
+const LIST_OPEN = Buffer.from('"rate_change_updates":[');
+const LIST_CLOSE = Buffer.from(']');
+
+/** The contract's routes of this area (see ContractRoute). */
+export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
+  contractRoute<{ Params: CompanyParams; Querystring: RateChangeUpdatesQuery }>(
+    'GET',
+    '/v1/companies/:company_id/rate_change_updates',
+    {
+      config: { kept: KEPT_LISTS.rateChangeUpdates },
+      schema: {
+        summary: 'Units of the company whose rate changed in a time window',
+        description:
+          'updated_after <= changed_at < updated_before. Sorted by facility name, tenant name ' +
+          '(case-insensitive), changed_at, then id.',
+        tags: ['rate change updates'],
+        operationId: 'listRateChangeUpdates',
+        response: conditional(
+          jsonResponses('One page of rate changes, with meta.filters, sorting and search_term', {
+            rate_change_updates: { type: 'array', items: refTo('RateChangeUpdate') },
+          }),
+        ),
+        params: {
+          type: 'object',
+          properties: { company_id: idParam('Company id (UUID)') },
+          required: ['company_id'],
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            updated_after: queryString(
+              'Start of the window, inclusive: ISO 8601 with a UTC offset (required)',
+            ),
+            updated_before: queryString(
+              'End of the window, exclusive: ISO 8601 with a UTC offset (required)',
+            ),
+            created_by: queryString('Only rate changes made by this user id (integer)', 20),
+            ...pageQuery,
+          },
+        },
+      },
+    },
+    (services) => async (request, reply) => {
+      const company = await services.facilities.companyFor(request.caller!, request.params.company_id);
+      const { updated_after, updated_before, created_by, page: pageNumber, per_page } = request.query;
+      const query = services.rateChanges.readQuery(company, {
+        updatedAfter: updated_after,
+        updatedBefore: updated_before,
+        createdBy: created_by,
+        page: pageNumber,
+        perPage: per_page,
+      });
+      const page = await keptPage(request, services.pages, company, query.key, async () => {
+        // Each rate change is kept as the contract lists it (rateChangeListing): the page is their
+        // texts, joined by the database.
+        const { listings, pagination } = await services.rateChanges.listingPage(query);
+        return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
+      });
+      Object.assign(request.envelope.defaults, query.defaults);
+      request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };
+      return sendOkSerialized(request, reply, page.bytes, page.meta);
+    },
+  ),
+];

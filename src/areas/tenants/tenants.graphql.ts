@@ -1,0 +1,32 @@
+import { Field, ObjectType } from 'type-graphql';
+import { EmailAddressScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
+
+@ObjectType('Tenant', { simpleResolvers: true, description: 'A tenant of a facility.' })
+export class TenantObject {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  firstName: string;
+
+  @Field(() => String)
+  lastName: string;
+
+  @Field(() => EmailAddressScalar, { nullable: true })
+  email: string | null;
+
+  @Field(() => String, { nullable: true, description: 'As recorded (free text, not always E.164).' })
+  phone: string | null;
+}
+
+@ObjectType('Unit', { simpleResolvers: true, description: 'A rentable unit of a facility.' })
+export class UnitObject {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => MoneyScalar, { description: 'Monthly rate.' })
+  rate: number;
+}

@@ -1,0 +1,93 @@
+import { Arg, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Facility } from '../facilities/facilities.types';
+import type { Ledger } from '../ledgers/ledgers.types';
+import type { Tenant, Unit } from './tenants.types';
+import type { GraphqlContext } from '../../graphql/context';
+import { FacilityObject } from '../facilities/facilities.graphql';
+import { LEDGER_LIST_COST, NOTES_LIST_COST } from '../ledgers/ledgers.resolver';
+import { LedgerObject } from '../ledgers/ledgers.graphql';
+import { facilityOf } from '../../graphql/navigation';
+import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
+import { NoteEventObject } from '../notes/notes.graphql';
+import { UUIDScalar } from '../../graphql/scalars';
+import { TenantObject, UnitObject } from './tenants.graphql';
+
+@Resolver(() => FacilityObject)
+export class FacilityTenantsResolver {
+  @FieldResolver(() => TenantObject, {
+    nullable: true,
+    description: "One tenant of the facility (NOT_FOUND otherwise, also for another facility's).",
+  })
+  tenant(
+    @Root() facility: Facility,
+    @Arg('id', () => UUIDScalar) id: string,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<Tenant> {
+    return ctx.services.tenants.tenantFor(facility, id, ['id']);
+  }
+
+  @FieldResolver(() => UnitObject, {
+    nullable: true,
+    description: "One unit of the facility (NOT_FOUND otherwise, also for another facility's).",
+  })
+  unit(
+    @Root() facility: Facility,
+    @Arg('id', () => UUIDScalar) id: string,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<Unit> {
+    return ctx.services.tenants.unitFor(facility, id, ['id']);
+  }
+}
+
+@Resolver(() => TenantObject)
+export class TenantsResolver {
+  @FieldResolver(() => String, { description: 'First and last name, as REST writes tenant_name.' })
+  name(@Root() tenant: Tenant): string {
+    return `${tenant.firstName} ${tenant.lastName}`;
+  }
+
+  @FieldResolver(() => FacilityObject)
+  facility(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    return facilityOf(ctx, tenant, 'tenant');
+  }
+
+  @FieldResolver(() => [LedgerObject], { description: "The tenant's ledgers, by id." })
+  @Extensions(LEDGER_LIST_COST)
+  ledgers(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
+    return ctx.loaders.ledgersByTenant.load(tenant.id);
+  }
+
+  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the tenant, oldest first.' })
+  @Extensions(NOTES_LIST_COST)
+  async notes(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
+    const [events, facility] = await Promise.all([
+      ctx.loaders.notesByTenant.load(tenant.id),
+      facilityOf(ctx, tenant, 'tenant'),
+    ]);
+    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+  }
+}
+
+@Resolver(() => UnitObject)
+export class UnitsResolver {
+  @FieldResolver(() => FacilityObject)
+  facility(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<Facility> {
+    return facilityOf(ctx, unit, 'unit');
+  }
+
+  @FieldResolver(() => [LedgerObject], { description: "The unit's ledgers (past and present), by id." })
+  @Extensions(LEDGER_LIST_COST)
+  ledgers(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
+    return ctx.loaders.ledgersByUnit.load(unit.id);
+  }
+
+  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the unit, oldest first.' })
+  @Extensions(NOTES_LIST_COST)
+  async notes(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
+    const [events, facility] = await Promise.all([
+      ctx.loaders.notesByUnit.load(unit.id),
+      facilityOf(ctx, unit, 'unit'),
+    ]);
+    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+  }
+}

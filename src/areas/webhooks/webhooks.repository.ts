@@ -1,0 +1,248 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { OutboxStatus } from '../outbox/outbox.types';
+import type { WebhookEndpointsRepository } from './webhooks.ports';
+import {
+  isWebhookEventType,
+  type DisabledReason,
+  type EndpointSecrets,
+  type StoredWebhookEndpoint,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from './webhooks.types';
+import { parseOutboxWebhook } from '../outbox/outbox.service';
+import type { SecretBox, SecretPlace } from '../../kernel/secret-box';
+import type { Db } from '../../store/database';
+import { isPostgres, rowLimit } from '../../store/dialect';
+import type { OutboxMessagesTable, WebhookEndpointsTable } from '../../store/schema';
+
+export type WebhookEndpointRow = WebhookEndpointsTable;
+
+/** Where an endpoint's secret (`secret`) or the one a rotation replaced (`previous_secret`) is stored. */
+export function webhookSecretPlace(endpointId: string, column: 'secret' | 'previous_secret'): SecretPlace {
+  return { table: 'webhook_endpoints', column, rowId: endpointId };
+}
+
+/** An endpoint row as callers see it: its secrets are not read. */
+export function endpointRowToEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.event_types.split(',').filter(isWebhookEventType),
+    createdAt: row.created_at,
+    secretRotatedAt: row.secret_rotated_at,
+    previousSecretExpiresAt: row.previous_secret ? row.previous_secret_expires_at : null,
+    disabledAt: row.disabled_at,
+    disabledReason:
+      row.disabled_reason === 'manual' || row.disabled_reason === 'failing' ? row.disabled_reason : null,
+    failingSince: row.failing_since,
+  };
+}
+
+export function deliveryRowToDelivery(row: OutboxMessagesTable): WebhookDelivery {
+  return {
+    id: row.id,
+    endpointId: row.recipient,
+    facilityId: row.facility_id,
+    eventType: parseOutboxWebhook(row.payload)?.type ?? 'unknown',
+    status: row.status,
+    attempts: Number(row.attempts),
+    responseCode:
+      row.response_code === null || row.response_code === undefined ? null : Number(row.response_code),
+    lastError: row.last_error,
+    nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at,
+    deliveredAt: row.sent_at,
+  };
+}
+
+/** Webhook endpoints and their deliveries (outbox messages of channel `webhook`), on SQLite and PostgreSQL. */
+export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository {
+  private readonly postgres: boolean;
+
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {
+    this.postgres = isPostgres(db);
+  }
+
+  /** The endpoint with its secrets opened; throws `SecretUnreadable` naming the row and column. */
+  private storedEndpoint(row: WebhookEndpointRow): StoredWebhookEndpoint {
+    return {
+      ...endpointRowToEndpoint(row),
+      secrets: {
+        current: this.secrets.open(row.secret, webhookSecretPlace(row.id, 'secret')),
+        previous:
+          row.previous_secret === null
+            ? null
+            : this.secrets.open(row.previous_secret, webhookSecretPlace(row.id, 'previous_secret')),
+        previousExpiresAt: row.previous_secret_expires_at,
+      },
+    };
+  }
+
+  /** The stored columns of an endpoint's secrets, sealed. */
+  private sealed(id: string, secrets: EndpointSecrets) {
+    return {
+      secret: this.secrets.seal(secrets.current, webhookSecretPlace(id, 'secret')),
+      previous_secret:
+        secrets.previous === null
+          ? null
+          : this.secrets.seal(secrets.previous, webhookSecretPlace(id, 'previous_secret')),
+      previous_secret_expires_at: secrets.previousExpiresAt,
+    };
+  }
+
+  /** Byte-order comparison on both dialects, whatever the PostgreSQL database collation. */
+  private binary(column: string): RawBuilder<string> {
+    return this.postgres ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
+  }
+
+  async insert(endpoint: StoredWebhookEndpoint): Promise<void> {
+    await this.db
+      .insertInto('webhook_endpoints')
+      .values({
+        id: endpoint.id,
+        company_id: endpoint.companyId,
+        url: endpoint.url,
+        description: endpoint.description,
+        event_types: endpoint.eventTypes.join(','),
+        ...this.sealed(endpoint.id, endpoint.secrets),
+        created_at: endpoint.createdAt,
+        secret_rotated_at: endpoint.secretRotatedAt,
+        disabled_at: endpoint.disabledAt,
+        disabled_reason: endpoint.disabledReason,
+        failing_since: endpoint.failingSince,
+      })
+      .execute();
+  }
+
+  async find(id: string): Promise<StoredWebhookEndpoint | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && this.storedEndpoint(row);
+  }
+
+  async findEndpoint(id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && endpointRowToEndpoint(row);
+  }
+
+  async ofCompany(companyId: string): Promise<WebhookEndpoint[]> {
+    const rows = await this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .orderBy(this.binary('created_at'))
+      .orderBy(this.binary('id'))
+      .execute();
+    return rows.map(endpointRowToEndpoint);
+  }
+
+  async countOfCompany(companyId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async setDisabled(id: string, at: string | null, reason: DisabledReason | null): Promise<void> {
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set(
+        at === null
+          ? { disabled_at: null, disabled_reason: null, failing_since: null }
+          : { disabled_at: at, disabled_reason: reason },
+      )
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async replaceSecrets(id: string, secrets: EndpointSecrets, rotatedAt: string): Promise<void> {
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({ ...this.sealed(id, secrets), secret_rotated_at: rotatedAt })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async recordSuccess(id: string): Promise<void> {
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: null })
+      .where('id', '=', id)
+      .where('failing_since', 'is not', null)
+      .execute();
+  }
+
+  async recordFailure(id: string, at: string, disableIfFailingSince: string): Promise<boolean> {
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: at })
+      .where('id', '=', id)
+      .where('failing_since', 'is', null)
+      .execute();
+    const disabled = await this.db
+      .updateTable('webhook_endpoints')
+      .set({ disabled_at: at, disabled_reason: 'failing' })
+      .where('id', '=', id)
+      .where('disabled_at', 'is', null)
+      .where('failing_since', '<=', disableIfFailingSince)
+      .executeTakeFirst();
+    return Number(disabled.numUpdatedRows) === 1;
+  }
+
+  async deliveries(endpointId: string, limit: number, status?: OutboxStatus): Promise<WebhookDelivery[]> {
+    let query = this.db
+      .selectFrom('outbox_messages')
+      .selectAll()
+      .where('channel', '=', 'webhook')
+      .where('recipient', '=', endpointId);
+    if (status) query = query.where('status', '=', status);
+    const rows = await query
+      .orderBy(this.binary('created_at'), 'desc')
+      .orderBy(this.binary('id'), 'desc')
+      .limit(rowLimit(limit))
+      .execute();
+    return rows.map(deliveryRowToDelivery);
+  }
+
+  async findDelivery(id: string): Promise<WebhookDelivery | undefined> {
+    const row = await this.db
+      .selectFrom('outbox_messages')
+      .selectAll()
+      .where('id', '=', id)
+      .where('channel', '=', 'webhook')
+      .executeTakeFirst();
+    return row && deliveryRowToDelivery(row);
+  }
+
+  async requeueDelivery(id: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('outbox_messages')
+      .set({
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at,
+        claimed_by: null,
+        claimed_until: null,
+        last_error: null,
+      })
+      .where('id', '=', id)
+      .where('channel', '=', 'webhook')
+      .where((eb) => eb.or([eb('status', '<>', 'sending'), eb('claimed_until', '<=', at)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ContractUpstream, UpstreamCall } from './upstream.ports';
+import { registerContractRoutes } from '../rest/contract-routes';
+import { sendError } from '../rest/errors';
+import { formPairs } from '../rest/nested-params';
+import { CONTRACT_ROUTES } from '../rest/v1';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Gateway mode: a JSON body's text as received, forwarded as it is. */
+    rawJson: string | null;
+  }
+}
+
+const isOAuth = ([name]: readonly [string, string]) => name.startsWith('oauth_');
+
+/**
+ * Gateway mode's /v1, registered from the same table of contract routes as the system of record's
+ * (CONTRACT_ROUTES): every route keeps its path, method, authentication, the edge's checks and its
+ * OpenAPI entry, but its handler forwards the request to the upstream and answers what the
+ * upstream answered, status and bytes. The route's own validation is left to the upstream, so an
+ * answer to a bad request is the upstream's too. A plugin of its own: its JSON parser, which keeps
+ * the body's text to forward it as it came, serves these routes alone.
+ */
+export async function registerGatewayRoutes(app: FastifyInstance, upstream: ContractUpstream): Promise<void> {
+  await app.register(async (scope) => {
+    // The app's own handler is set after the routes register, later than this scope would inherit it.
+    scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+    scope.decorateRequest('rawJson', null);
+    const parseJson = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      request.rawJson = body as string;
+      parseJson(request, body as string, done);
+    });
+    const forward = forwardTo(upstream);
+    registerContractRoutes(scope, CONTRACT_ROUTES, () => forward, {
+      validatorCompiler: () => () => true,
+    });
+  });
+}
+
+/** The handler of every route in gateway mode: the request, sent on with the gateway's credentials. */
+function forwardTo(upstream: ContractUpstream) {
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const index = request.url.indexOf('?');
+    const path = index < 0 ? request.url : request.url.slice(0, index);
+    // The caller's own OAuth parameters stay here: the gateway signs with its upstream credentials.
+    const query = index < 0 ? [] : formPairs(request.url.slice(index + 1)).filter((pair) => !isOAuth(pair));
+    let body: UpstreamCall['body'];
+    if (request.rawJson !== null) body = { type: 'json', text: request.rawJson };
+    else if (request.formPairs.length > 0)
+      body = { type: 'form', pairs: request.formPairs.filter((pair) => !isOAuth(pair)) };
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const answer = await upstream.call({
+      companyId: request.caller!.companyId,
+      clientId: request.caller!.clientId,
+      // HEAD is GET without the body (RFC 9110 9.3.2): the upstream is asked the GET, whose answer
+      // is checked and shared as any GET's, and Node sends its headers alone.
+      method: request.method === 'HEAD' ? 'GET' : request.method,
+      path,
+      query,
+      body,
+      requestId: request.id,
+      idempotencyKey: header('idempotency-key'),
+      ifNoneMatch: header('if-none-match'),
+    });
+    reply.code(answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+    return reply.send(answer.body);
+  };
+  return forward;
+}

@@ -1,0 +1,391 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Pool } from 'undici';
+import { baseUri, percentEncode, sign, signatureBaseString } from '../auth/oauth1';
+import type { UpstreamConfig, UpstreamCredentials } from '../config';
+import { DomainError } from '../kernel/errors';
+import { readIdempotencyKey } from '../areas/payments/idempotency';
+import type { Clock } from '../kernel/clock';
+import type { ContractUpstream, UpstreamAnswer, UpstreamCall, UpstreamHealth } from './upstream.ports';
+import type { CacheMemory } from '../caching/cache-memory';
+import { CircuitBreaker } from './circuit-breaker';
+
+/** Where the gateway says why an upstream call failed (the caller sees only the kind). */
+export type UpstreamLog = (details: Record<string, unknown>, message: string) => void;
+
+/** Upstream answer headers a caller may see; the rest (connection, server, dates) stay here. */
+const PASSED_HEADERS = [
+  'content-type',
+  'content-disposition',
+  'cache-control',
+  'etag',
+  'idempotent-replayed',
+  'retry-after',
+  'allow',
+];
+
+const ENVELOPE_META = Buffer.from('"meta":{');
+/**
+ * Deeper than any answer of the contract (a few levels): a deeper body is not one, and a recursive
+ * reader of it (GraphQL's mapping of names) would exhaust the stack.
+ */
+const MAX_ANSWER_DEPTH = 64;
+const REQUEST_ID = Buffer.from('"request_id":');
+
+/** An upstream GET answer kept for revalidation, under the ETag it came with. */
+interface KeptUpstreamAnswer {
+  etag: string;
+  answer: UpstreamAnswer;
+}
+
+/**
+ * A kept answer as the upstream would write it for this request: the same bytes but for
+ * `meta.request_id` (meta is the envelope's last key; its request_id comes before `parameters`).
+ */
+function withRequestId(answer: UpstreamAnswer, requestId: string): UpstreamAnswer {
+  if (!/json/.test(answer.headers['content-type'] ?? '')) return answer;
+  const body = answer.body;
+  const meta = body.lastIndexOf(ENVELOPE_META);
+  const at = meta < 0 ? -1 : body.indexOf(REQUEST_ID, meta);
+  if (at < 0) return answer;
+  const start = at + REQUEST_ID.length;
+  const end = body.indexOf(0x2c, start); // the comma after the id (a JSON string without commas)
+  if (end < 0) return answer;
+  const id = Buffer.from(JSON.stringify(requestId));
+  return { ...answer, body: Buffer.concat([body.subarray(0, start), id, body.subarray(end)]) };
+}
+
+/** Whether a parsed JSON value nests arrays and objects deeper than `limit` (walked without recursion). */
+function nestsDeeperThan(value: object, limit: number): boolean {
+  const pending: object[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    const depth = depths.pop()!;
+    for (const child of Array.isArray(node) ? (node as unknown[]) : Object.values(node)) {
+      if (child === null || typeof child !== 'object') continue;
+      if (depth + 1 > limit) return true;
+      pending.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the body is the contract's envelope for `status`: a JSON object, nested no deeper than
+ * the contract nests, whose last key is `meta` holding that `status_code`.
+ */
+function isEnvelope(body: Buffer, status: number): boolean {
+  if (body[0] !== 0x7b) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8')); // V8 parses without recursion, however deep
+  } catch {
+    return false;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  if (nestsDeeperThan(parsed, MAX_ANSWER_DEPTH)) return false;
+  const keys = Object.keys(parsed);
+  const meta = (parsed as { meta?: unknown }).meta;
+  return (
+    keys[keys.length - 1] === 'meta' &&
+    typeof meta === 'object' &&
+    meta !== null &&
+    (meta as { status_code?: unknown }).status_code === status
+  );
+}
+
+/**
+ * The upstream keeps Idempotency-Keys per client, and every client of a company reaches it as the
+ * company's one: a caller's key is scoped to the caller, so two clients never replay each other's
+ * payments. A key the contract refuses goes as it is, for the upstream to refuse it as it would.
+ */
+function scopedIdempotencyKey(clientId: string, key: string): string {
+  try {
+    readIdempotencyKey(key);
+  } catch {
+    return key;
+  }
+  return `gw-${createHash('sha256').update(clientId).update('\n').update(key).digest('base64url')}`;
+}
+
+/**
+ * Why a call failed. `fault` says whether it was the upstream's own (refused or reset connections,
+ * timeouts, 5xx), which the circuit breaker counts; an answer that is not the contract's (malformed,
+ * too large) may come of what a caller asked for, so it fails that call alone.
+ */
+class UpstreamFailure extends Error {
+  constructor(
+    readonly kind: 'upstream_unavailable' | 'upstream_timeout',
+    message: string,
+    readonly fault: boolean,
+  ) {
+    super(message);
+  }
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Any error of an exchange as an UpstreamFailure. */
+function failureOf(error: unknown, maxAnswerBytes: number): UpstreamFailure {
+  if (error instanceof UpstreamFailure) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+    return new UpstreamFailure(
+      'upstream_unavailable',
+      `the upstream answer is larger than ${maxAnswerBytes} bytes`,
+      false,
+    );
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code))
+    return new UpstreamFailure('upstream_timeout', `${code}: ${message}`, true);
+  return new UpstreamFailure(
+    'upstream_unavailable',
+    `${typeof code === 'string' ? code : 'error'}: ${message}`,
+    true,
+  );
+}
+
+/**
+ * The upstream over HTTP (undici): kept-alive, pooled connections (at most `maxConnections`,
+ * further calls queue for one), each call signed with one-legged OAuth 1.0 HMAC-SHA1 as the legacy
+ * SDKs sign, bounded by `maxAnswerBytes` and by one deadline, `timeoutMs`, over the whole exchange
+ * (queueing, connect, headers and body), behind a circuit breaker.
+ */
+export class HttpUpstream implements ContractUpstream {
+  private readonly pool: Pool;
+  private readonly base: URL;
+  private readonly breaker: CircuitBreaker;
+  /** GETs on their way, by company, path and query: a GET made meanwhile shares the answer. */
+  private readonly inFlight = new Map<string, Promise<UpstreamAnswer>>();
+  /** Told of each call (metrics). */
+  onCall: (call: 'sent' | 'shared') => void = () => {};
+
+  constructor(
+    private readonly config: UpstreamConfig,
+    private readonly clock: Clock,
+    private readonly log: UpstreamLog,
+    /** Where GET answers with an ETag are kept for revalidation (PAGE_CACHE_MB, shared). */
+    private readonly memory: CacheMemory | null = null,
+  ) {
+    this.base = new URL(config.url);
+    // Each phase's own timeout is the whole deadline: the deadline of the call (see send) ends it
+    // first, and they stand behind it.
+    this.pool = new Pool(this.base.origin, {
+      connections: config.maxConnections,
+      connectTimeout: config.timeoutMs,
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+      maxResponseSize: config.maxAnswerBytes,
+    });
+    this.breaker = new CircuitBreaker(config.breakerFailures, config.breakerCooldownMs, clock);
+  }
+
+  /**
+   * A GET the caller did not make conditional is revalidated when an earlier answer with an ETag is
+   * kept: the upstream answers 304 instead of building the page again, and the kept answer goes
+   * back with this request's id. Kept per company, path and query.
+   */
+  async call(call: UpstreamCall): Promise<UpstreamAnswer> {
+    if (call.method !== 'GET' || call.ifNoneMatch !== undefined) {
+      this.onCall('sent');
+      return this.callOnce(call);
+    }
+    const key = JSON.stringify(['upstream', call.companyId.toLowerCase(), call.path, call.query]);
+    // Collapsed forwarding: concurrent requests for one page (a busy facility's lists, a ledger
+    // many actions name) cost the upstream one call; each gets the answer with its own request id.
+    const onItsWay = this.inFlight.get(key);
+    if (onItsWay) {
+      this.onCall('shared');
+      return withRequestId(await onItsWay, call.requestId);
+    }
+    this.onCall('sent');
+    const pending = this.revalidated(key, call);
+    this.inFlight.set(key, pending);
+    try {
+      return await pending;
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async revalidated(key: string, call: UpstreamCall): Promise<UpstreamAnswer> {
+    if (!this.memory?.enabled) return this.callOnce(call);
+    const kept = this.memory.get<KeptUpstreamAnswer>(key);
+    const answer = await this.callOnce(kept ? { ...call, ifNoneMatch: kept.etag } : call);
+    if (kept && answer.status === 304) {
+      this.memory.onLookup('upstream', true);
+      return withRequestId(kept.answer, call.requestId);
+    }
+    this.memory.onLookup('upstream', false);
+    const etag = answer.headers.etag;
+    if (answer.status === 200 && etag)
+      this.memory.set(key, { etag, answer } satisfies KeptUpstreamAnswer, answer.body.length);
+    return answer;
+  }
+
+  private async callOnce(call: UpstreamCall): Promise<UpstreamAnswer> {
+    const credentials = this.credentialsOf(call.companyId);
+    if (!this.breaker.allow()) {
+      const { retryAt } = this.breaker.state();
+      throw new DomainError(
+        'upstream_unavailable',
+        `the upstream is unavailable (it failed repeatedly); calls resume after ${retryAt}`,
+      );
+    }
+    let answer: UpstreamAnswer;
+    try {
+      answer = await this.send(call, credentials);
+      this.check(answer, call);
+    } catch (error) {
+      const failure = failureOf(error, this.config.maxAnswerBytes);
+      // An answer, however wrong, says the upstream is there: only its own faults count.
+      if (failure.fault) this.breaker.failed(failure.message);
+      else this.breaker.succeeded();
+      this.log(
+        { method: call.method, path: call.path, requestId: call.requestId, cause: failure.message },
+        'upstream call failed',
+      );
+      throw new DomainError(
+        failure.kind,
+        failure.kind === 'upstream_timeout'
+          ? `the upstream did not answer within ${this.config.timeoutMs} ms`
+          : 'the upstream is unavailable',
+      );
+    }
+    this.breaker.succeeded();
+    if (answer.status === 401) {
+      // The caller was authenticated here; the upstream refusing the gateway is a setup fault.
+      this.log(
+        { companyId: call.companyId, path: call.path, requestId: call.requestId },
+        "the upstream refused the gateway's credentials for this company",
+      );
+      throw new DomainError('upstream_unavailable', "the upstream refused the gateway's credentials");
+    }
+    return answer;
+  }
+
+  health(): UpstreamHealth {
+    return { url: this.config.url, ...this.breaker.state() };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private credentialsOf(companyId: string): UpstreamCredentials {
+    const credentials =
+      this.config.credentialsByCompany.get(companyId.toLowerCase()) ?? this.config.defaultCredentials;
+    if (!credentials) {
+      throw new DomainError(
+        'forbidden',
+        "this client's company has no credentials at the upstream (gateway mode)",
+      );
+    }
+    return credentials;
+  }
+
+  /**
+   * An answer the contract could give: 5xx is the upstream's fault; a body other than the envelope
+   * (well-formed JSON, no deeper than the contract nests, ending in meta with the answer's status)
+   * or a PDF is never passed on.
+   */
+  private check(answer: UpstreamAnswer, call: UpstreamCall): void {
+    if (answer.status >= 500)
+      throw new UpstreamFailure('upstream_unavailable', `the upstream answered ${answer.status}`, true);
+    if (answer.status === 304 && call.ifNoneMatch) return;
+    const type = answer.headers['content-type'] ?? '';
+    if (answer.status === 200 && /^application\/pdf\b/i.test(type)) return;
+    if (!/^application\/json\b/i.test(type) || !isEnvelope(answer.body, answer.status)) {
+      throw new UpstreamFailure(
+        'upstream_unavailable',
+        `the upstream answered ${answer.status} with ${type || 'no content type'}, not the contract's envelope`,
+        false,
+      );
+    }
+  }
+
+  private async send(call: UpstreamCall, credentials: UpstreamCredentials): Promise<UpstreamAnswer> {
+    const path = `${this.base.pathname.replace(/\/+$/, '')}${call.path}`;
+    const query = call.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
+    let payload: Buffer | null = null;
+    let contentType: string | null = null;
+    if (call.body?.type === 'json') {
+      payload = Buffer.from(call.body.text);
+      contentType = 'application/json';
+    } else if (call.body?.type === 'form') {
+      payload = Buffer.from(
+        call.body.pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&'),
+      );
+      contentType = 'application/x-www-form-urlencoded';
+    }
+    const headers: Record<string, string> = {
+      authorization: this.authorization(call, path, credentials),
+      'x-request-id': call.requestId,
+      'user-agent': 'facility-ops-gateway',
+    };
+    if (contentType !== null) headers['content-type'] = contentType;
+    if (call.idempotencyKey !== undefined) {
+      headers['idempotency-key'] = scopedIdempotencyKey(call.clientId, call.idempotencyKey);
+    }
+    if (call.ifNoneMatch !== undefined) headers['if-none-match'] = call.ifNoneMatch;
+
+    // One deadline for the whole exchange: when it passes, the request (and its body) is aborted,
+    // and the call fails even if the exchange never noticed.
+    const deadline = new AbortController();
+    const expired = new Promise<never>((_resolve, reject) => {
+      deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
+    });
+    const timer = setTimeout(
+      () =>
+        deadline.abort(
+          new UpstreamFailure('upstream_timeout', `no answer within ${this.config.timeoutMs} ms`, true),
+        ),
+      this.config.timeoutMs,
+    );
+    const exchange = async (): Promise<UpstreamAnswer> => {
+      const response = await this.pool.request({
+        method: call.method,
+        path: query ? `${path}?${query}` : path,
+        headers,
+        body: payload,
+        signal: deadline.signal,
+      });
+      const body = Buffer.from(await response.body.arrayBuffer());
+      const passed: Record<string, string> = {};
+      for (const name of PASSED_HEADERS) {
+        const value = response.headers[name];
+        if (typeof value === 'string') passed[name] = value;
+      }
+      return { status: response.statusCode, headers: passed, body };
+    };
+    try {
+      return await Promise.race([exchange(), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One-legged OAuth 1.0, HMAC-SHA1: query and form parameters signed with the oauth_* ones. */
+  private authorization(call: UpstreamCall, path: string, credentials: UpstreamCredentials): string {
+    const oauth: Array<[string, string]> = [
+      ['oauth_consumer_key', credentials.consumerKey],
+      ['oauth_nonce', randomBytes(16).toString('hex')],
+      ['oauth_signature_method', 'HMAC-SHA1'],
+      ['oauth_timestamp', String(Math.floor(this.clock.now().getTime() / 1000))],
+      ['oauth_version', '1.0'],
+    ];
+    const params: Array<[string, string]> = [
+      ...call.query.map(([k, v]) => [k, v] as [string, string]),
+      ...(call.body?.type === 'form' ? call.body.pairs.map(([k, v]) => [k, v] as [string, string]) : []),
+      ...oauth,
+    ];
+    const base = signatureBaseString({
+      method: call.method,
+      baseUri: baseUri(this.base.protocol.replace(/:$/, ''), this.base.host, path),
+      params,
+    });
+    const signature = sign(base, credentials.consumerSecret, 'HMAC-SHA1');
+    return `OAuth ${[...oauth, ['oauth_signature', signature]].map(([k, v]) => `${k}="${percentEncode(v)}"`).join(', ')}`;
+  }
+}

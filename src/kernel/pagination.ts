@@ -1,0 +1,77 @@
+import { DomainError, problem, type Problem } from './errors';
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export interface PageMeta {
+  current_page: number;
+  total_pages: number;
+  per_page: number;
+  total_entries: number;
+  previous_page: number | null;
+  next_page: number | null;
+}
+
+export interface Page<T> {
+  entries: T[];
+  pagination: PageMeta;
+}
+
+/** A page asked for: REST's query strings or GraphQL's integers. */
+export interface PageInput {
+  page?: string | number | null;
+  perPage?: string | number | null;
+}
+
+const WHOLE = /^[0-9]+$/;
+
+function parseWhole(raw: string | number): number | null {
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) return raw;
+  if (typeof raw === 'string' && WHOLE.test(raw) && raw.length <= 15) return Number(raw);
+  return null;
+}
+
+/**
+ * Reads `page` and `per_page` as will_paginate does: page a whole number >= 1 (default 1),
+ * per_page a whole number >= 1 (default given), values above the maximum read as the maximum.
+ */
+export function parsePageRequest(
+  raw: PageInput,
+  limits: { defaultPerPage: number; maxPerPage: number },
+): PageRequest {
+  const problems: Problem[] = [];
+  let page = 1;
+  if (raw.page !== undefined && raw.page !== null) {
+    const value = parseWhole(raw.page);
+    if (value === null || value < 1) problems.push(problem(['page'], 'must be a whole number >= 1'));
+    else page = value;
+  }
+  let perPage = limits.defaultPerPage;
+  if (raw.perPage !== undefined && raw.perPage !== null) {
+    const value = parseWhole(raw.perPage);
+    if (value === null || value < 1) {
+      problems.push(problem(['perPage'], 'must be a whole number >= 1'));
+    } else perPage = Math.min(value, limits.maxPerPage);
+  }
+  if (problems.length > 0) throw DomainError.invalid(problems);
+  return { page, perPage };
+}
+
+/** The will_paginate meta for a page of a list of `total` entries. */
+export function pageMeta(total: number, request: PageRequest): PageMeta {
+  const totalPages = Math.max(1, Math.ceil(total / request.perPage));
+  return {
+    current_page: request.page,
+    total_pages: totalPages,
+    per_page: request.perPage,
+    total_entries: total,
+    previous_page: request.page > 1 ? request.page - 1 : null,
+    next_page: request.page < totalPages ? request.page + 1 : null,
+  };
+}
+
+export function offsetOf(request: PageRequest): number {
+  return (request.page - 1) * request.perPage;
+}
