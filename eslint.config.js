@@ -82,7 +82,8 @@ const MAY_IMPORT = {
   ops: ['domain', 'caching', 'store', 'settings'],
   // `root` for the Services type the transports receive (one object today).
   transport: ['domain', 'auth', 'presenters', 'caching', 'fast-paths', 'edge', 'ops', 'settings', 'root'],
-  cli: ['domain', 'auth', 'store', 'adapters', 'settings', 'root'],
+  // `transport` for the GraphQL schema and rules trusted documents are checked against when loaded.
+  cli: ['domain', 'auth', 'store', 'adapters', 'settings', 'root', 'transport'],
   root: [
     'domain',
     'settings',

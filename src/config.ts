@@ -23,6 +23,10 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly redisUrl: string | null;
   readonly graphqlIntrospection: boolean;
+  /** TRUSTED_DOCUMENTS: which GraphQL documents are answered (docs/graphql.md#trusted-documents). */
+  readonly trustedDocuments: TrustedDocumentsMode;
+  /** GRAPHQL_MAX_COST: the largest estimated cost of an operation (docs/graphql.md#demand-control). */
+  readonly graphqlMaxCost: number;
   readonly trustProxy: boolean;
   /** Where callers reach the service; links in outgoing messages start with it. */
   readonly publicBaseUrl: string;
@@ -41,6 +45,10 @@ export interface Config {
   /** How stored secrets are kept: SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS. */
   readonly secrets: SecretsConfig;
 }
+
+/** `off`: no document ids; `allow`: ids and free text; `require`: a client's known documents only. */
+export type TrustedDocumentsMode = 'off' | 'allow' | 'require';
+export const TRUSTED_DOCUMENTS_MODES: readonly TrustedDocumentsMode[] = ['off', 'allow', 'require'];
 
 /** Secrets at rest (consumer secrets, webhook secrets): sealed under the operator's keys, or clear. */
 export interface SecretsConfig {
@@ -269,6 +277,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "SEAL_KEY_PASSPHRASE: set only without SEAL_P12_FILE (it encrypts the installation's own sealing key)",
     );
   }
+  const trustedRaw = env.TRUSTED_DOCUMENTS || 'allow';
+  const trustedDocuments = TRUSTED_DOCUMENTS_MODES.find((mode) => mode === trustedRaw) ?? 'allow';
+  if (trustedDocuments !== trustedRaw) {
+    problems.push(`TRUSTED_DOCUMENTS: expected off, allow or require, got "${trustedRaw}"`);
+  }
   const secrets = secretsConfig(env, nodeEnv, problems);
   const upstream = upstreamConfig(env, problems, int, secretBoxFor(secrets));
 
@@ -283,6 +296,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000),
     redisUrl,
     graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    trustedDocuments,
+    graphqlMaxCost: int('GRAPHQL_MAX_COST', 20_000, 1, 100_000_000),
     trustProxy: bool('TRUST_PROXY', false),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     esignLinkTtlHours: int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),

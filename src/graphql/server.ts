@@ -29,6 +29,7 @@ import { GATEWAY_RESOLVERS } from './gateway/gateway-resolvers';
 import { gatewaySchema } from './gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
+import { TrustedDocumentGate } from './trusted-documents';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -186,8 +187,19 @@ export async function registerGraphql(
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<unknown>;
+  const trusted = new TrustedDocumentGate(config.trustedDocuments, services.trustedDocuments);
   /** A kept response answered at once; anything else through Apollo, noting what it sent. */
   async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    // A document id becomes the client's document text; in `require` mode nothing else passes.
+    const refusal = trusted.concerns(request.body)
+      ? await trusted.admit(request.caller!.clientId, request.body)
+      : null;
+    if (refusal !== null) {
+      return reply
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send(transportErrorBody(refusal.message, refusal.extensions));
+    }
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
       // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the

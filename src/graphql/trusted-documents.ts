@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+import {
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import type { TrustedDocument, TrustedDocumentsRepository } from '../auth/trusted-documents.ports';
+import type { TrustedDocumentsMode } from '../config';
+
+
+/** A document id: SHA-256 in lower-case hex, maybe prefixed `sha256:` (the GraphQL over HTTP draft's form). */
+const DOCUMENT_ID = /^(?:sha256:)?([0-9a-f]{64})$/;
+
+/** Documents kept in memory once read from the store (ids are content hashes: a kept text never goes stale). */
+const KEPT_DOCUMENTS = 2_000;
+
+export function documentIdOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A refusal answered before Apollo runs, in GraphQL's error shape. */
+export interface DocumentRefusal {
+  message: string;
+  extensions: Record<string, unknown>;
+}
+
+interface OperationBody {
+  query?: unknown;
+  documentId?: unknown;
+  extensions?: { persistedQuery?: { sha256Hash?: unknown } };
+}
+
+/**
+ * The trusted-documents gate of POST /graphql: a `documentId` (or an automatic persisted query's
+ * hash) is replaced by the client application's document text before Apollo reads the body; in
+ * `require` mode anything else is refused. Apollo then parses and validates the text once per
+ * process (its document cache); it was checked in full when loaded.
+ */
+export class TrustedDocumentGate {
+  private readonly kept = new Map<string, string>();
+
+  constructor(
+    readonly mode: TrustedDocumentsMode,
+    private readonly documents: TrustedDocumentsRepository,
+  ) {}
+
+  /** Whether the body is the gate's concern: checked first, so free text in `allow` mode waits for nothing. */
+  concerns(body: unknown): boolean {
+    if (this.mode === 'require') return true;
+    if (body === null || typeof body !== 'object') return false;
+    const request = body as OperationBody;
+    return request.documentId !== undefined || (this.mode === 'allow' && request.query === undefined);
+  }
+
+  /** Rewrites the body to carry the document's text; a refusal when it cannot be answered. */
+  async admit(clientId: string, body: unknown): Promise<DocumentRefusal | null> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+    const request = body as OperationBody;
+    if (request.documentId !== undefined) return this.byDocumentId(clientId, request);
+    if (this.mode === 'off') return null;
+    const hash = request.extensions?.persistedQuery?.sha256Hash;
+    if (typeof request.query !== 'string') {
+      // An automatic persisted query sent by hash alone: a trusted document of that hash answers it.
+      if (typeof hash !== 'string' || !DOCUMENT_ID.test(hash)) return null;
+      const text = await this.find(clientId, hash);
+      if (text !== null) request.query = text;
+      else if (this.mode === 'require') return notFound(hash);
+      return null;
+    }
+    if (this.mode !== 'require') return null;
+    const id = documentIdOf(request.query);
+    if ((await this.find(clientId, id)) !== null) return null;
+    return {
+      message:
+        'This service answers only trusted documents (TRUSTED_DOCUMENTS=require): the operation ' +
+        `text sent (SHA-256 ${id}) is not one of this client application's documents. Send its ` +
+        '"documentId", after loading the manifest with facility-ops documents load.',
+      extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', documentId: id },
+    };
+  }
+
+  private async byDocumentId(clientId: string, request: OperationBody): Promise<DocumentRefusal | null> {
+    const raw = request.documentId;
+    if (this.mode === 'off') {
+      return {
+        message: 'Trusted documents are off here (TRUSTED_DOCUMENTS=off): send the operation as "query".',
+        extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' },
+      };
+    }
+    const match = typeof raw === 'string' ? DOCUMENT_ID.exec(raw) : null;
+    if (match === null) {
+      return badRequest(
+        '"documentId" must be a SHA-256 in lower-case hex (64 characters), maybe prefixed "sha256:"',
+      );
+    }
+    if (request.query !== undefined) return badRequest('Send "documentId" or "query", not both.');
+    const text = await this.find(clientId, match[1]);
+    if (text === null) return notFound(match[1]);
+    request.query = text;
+    delete request.documentId;
+    return null;
+  }
+
+  private async find(clientId: string, documentId: string): Promise<string | null> {
+    const id = documentId.replace(/^sha256:/, '');
+    const key = `${clientId}\n${id}`;
+    const kept = this.kept.get(key);
+    if (kept !== undefined) return kept;
+    const text = await this.documents.find(clientId, id);
+    if (text !== null) {
+      if (this.kept.size >= KEPT_DOCUMENTS) this.kept.delete(this.kept.keys().next().value as string);
+      this.kept.set(key, text);
+    }
+    return text;
+  }
+}
+
+function badRequest(message: string): DocumentRefusal {
+  return { message, extensions: { code: 'BAD_REQUEST' } };
+}
+
+function notFound(documentId: string): DocumentRefusal {
+  return {
+    message:
+      `No trusted document "${documentId}" for this client application: load its manifest ` +
+      '(facility-ops documents load --client <client id> <manifest.json>).',
+    extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', documentId },
+  };
+}
+
+/** What checking a manifest found: the documents to keep, or every problem (and then nothing is kept). */
+export interface ManifestCheck {
+  documents: TrustedDocument[];
+  problems: string[];
+}
+
+/** Problems shown per document at most (a broken document tends to break many rules at once). */
+const PROBLEMS_PER_DOCUMENT = 3;
+
+/**
+ * Checks a persisted-documents manifest as GraphQL Code Generator's client preset writes it
+ * (`{ "<sha256 hex>": "<document text>" }`): every id is its text's SHA-256, and every document
+ * parses and passes validation against the schema (with the service's own rules: limits and the
+ * rest), so a document is known good before any request names it.
+ */
+export function checkManifest(
+  text: string,
+  schema: GraphQLSchema,
+  rules: readonly ValidationRule[],
+  options: { maxTokens: number; now: string },
+): ManifestCheck {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch (error) {
+    return { documents: [], problems: [`not JSON (${(error as Error).message})`] };
+  }
+  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) {
+    return {
+      documents: [],
+      problems: ['expected a JSON object of document id (SHA-256 hex) to document text'],
+    };
+  }
+  const entries = Object.entries(manifest);
+  if (entries.length === 0) return { documents: [], problems: ['the manifest holds no document'] };
+  const documents: TrustedDocument[] = [];
+  const problems: string[] = [];
+  for (const [key, body] of entries) {
+    const shown = key.length > 80 ? `${key.slice(0, 80)}...` : key;
+    const match = DOCUMENT_ID.exec(key);
+    if (match === null) {
+      problems.push(`"${shown}": not a document id (a SHA-256 in lower-case hex)`);
+      continue;
+    }
+    if (typeof body !== 'string' || body.trim() === '') {
+      problems.push(`${match[1]}: expected the document's text`);
+      continue;
+    }
+    if (documentIdOf(body) !== match[1]) {
+      problems.push(`${match[1]}: is not the SHA-256 of its text (${documentIdOf(body)})`);
+      continue;
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(body, { maxTokens: options.maxTokens });
+    } catch (error) {
+      problems.push(`${match[1]}: does not parse: ${(error as GraphQLError).message}`);
+      continue;
+    }
+    const errors = validate(schema, document, [...specifiedRules, ...rules]);
+    if (errors.length > 0) {
+      for (const error of errors.slice(0, PROBLEMS_PER_DOCUMENT)) problems.push(`${match[1]}: ${error.message}`);
+      if (errors.length > PROBLEMS_PER_DOCUMENT)
+        problems.push(`${match[1]}: ... and ${errors.length - PROBLEMS_PER_DOCUMENT} more`);
+      continue;
+    }
+    const operationNames = document.definitions.flatMap((definition) =>
+      definition.kind === Kind.OPERATION_DEFINITION ? [definition.name?.value ?? ''] : [],
+    );
+    documents.push({
+      documentId: match[1],
+      body,
+      operationNames: operationNames.filter((name) => name !== ''),
+      createdAt: options.now,
+    });
+  }
+  return problems.length > 0 ? { documents: [], problems } : { documents, problems };
+}
