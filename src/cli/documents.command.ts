@@ -112,5 +112,6 @@ async function requireClient(store: Store, clientId: string): Promise<void> {
     .select('id')
     .where('id', '=', clientId)
     .executeTakeFirst();
-  if (!client) throw new CommandFailure(`no client application ${clientId}: make one with facility-ops clients create`);
+  if (!client)
+    throw new CommandFailure(`no client application ${clientId}: make one with facility-ops clients create`);
 }

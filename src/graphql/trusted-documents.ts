@@ -12,7 +12,6 @@ import {
 import type { TrustedDocument, TrustedDocumentsRepository } from '../auth/trusted-documents.ports';
 import type { TrustedDocumentsMode } from '../config';
 
-
 /** A document id: SHA-256 in lower-case hex, maybe prefixed `sha256:` (the GraphQL over HTTP draft's form). */
 const DOCUMENT_ID = /^(?:sha256:)?([0-9a-f]{64})$/;
 
@@ -194,7 +193,8 @@ export function checkManifest(
     }
     const errors = validate(schema, document, [...specifiedRules, ...rules]);
     if (errors.length > 0) {
-      for (const error of errors.slice(0, PROBLEMS_PER_DOCUMENT)) problems.push(`${match[1]}: ${error.message}`);
+      for (const error of errors.slice(0, PROBLEMS_PER_DOCUMENT))
+        problems.push(`${match[1]}: ${error.message}`);
       if (errors.length > PROBLEMS_PER_DOCUMENT)
         problems.push(`${match[1]}: ... and ${errors.length - PROBLEMS_PER_DOCUMENT} more`);
       continue;

@@ -8,7 +8,9 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('trusted_documents')
-    .addColumn('client_id', 'text', (c) => c.notNull().references('client_applications.id').onDelete('cascade'))
+    .addColumn('client_id', 'text', (c) =>
+      c.notNull().references('client_applications.id').onDelete('cascade'),
+    )
     .addColumn('document_id', 'text', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
     .addColumn('operation_names', 'text', (c) => c.notNull())
