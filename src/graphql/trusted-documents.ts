@@ -77,7 +77,8 @@ export class TrustedDocumentGate {
     return {
       message:
         'This service answers only trusted documents (TRUSTED_DOCUMENTS=require): the operation ' +
-        `text sent (SHA-256 ${id}) is not one of this client application's documents. Send its ` +
+        "text sent is not one of this client application's documents (its SHA-256 is the " +
+        'documentId in the extensions). Send its ' +
         '"documentId", after loading the manifest with facility-ops documents load.',
       extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', documentId: id },
     };
@@ -126,7 +127,8 @@ function badRequest(message: string): DocumentRefusal {
 function notFound(documentId: string): DocumentRefusal {
   return {
     message:
-      `No trusted document "${documentId}" for this client application: load its manifest ` +
+      // The id is in the extensions: messages shorten words as long as a hash.
+      'No trusted document of this documentId for this client application: load its manifest ' +
       '(facility-ops documents load --client <client id> <manifest.json>).',
     extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', documentId },
   };

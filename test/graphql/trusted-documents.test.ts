@@ -89,7 +89,9 @@ describeEachDialect('trusted documents', (dialect) => {
       expect(res.status).toBe(400);
       expect(res.errors).toEqual([
         {
-          message: expect.stringContaining(`No trusted document "${unknown}" for this client application`),
+          message: expect.stringContaining(
+            'No trusted document of this documentId for this client application',
+          ),
           extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', documentId: unknown },
         },
       ]);
