@@ -16,6 +16,7 @@ import type { CacheMemory } from '../caching/cache-memory';
 import type { RevisionScope, RevisionTokens } from '../domain/shared/revisions';
 import type { GraphqlContext } from './context';
 import { KEPT_EXTENSION } from './kept';
+import { COST_EXTENSION } from './demand-control';
 
 /**
  * What a kept response is checked against: each scope it read and the token read then (system of
@@ -182,6 +183,8 @@ export class GraphqlResponseCache {
       requestDidStart: async () => ({
         didResolveOperation: async (rc) => {
           if (!this.enabled || rc.operation?.operation !== 'query') return;
+          // An answer carrying this request's cost estimate is its own.
+          if (rc.request.extensions?.[COST_EXTENSION] !== undefined) return;
           if (this.mode === 'upstream') return; // kept when answered: see willSendResponse
           if (!this.keepable(rc.document, rc.operationName ?? null)) return;
           rc.contextValue.trace = new ResponseTrace(this.keyOf(rc), this.revisions);
@@ -200,6 +203,7 @@ export class GraphqlResponseCache {
           };
         },
         willSendResponse: async (rc) => {
+          if (rc.request.extensions?.[COST_EXTENSION] !== undefined) return;
           const trace = rc.contextValue.trace ?? this.upstreamKeeping(rc);
           const { body } = rc.response;
           if (!trace || body.kind !== 'single' || body.singleResult.errors) return;

@@ -30,6 +30,7 @@ import { gatewaySchema } from './gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
 import { TrustedDocumentGate } from './trusted-documents';
+import { demandControl } from './demand-control';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -41,6 +42,8 @@ export const APQ_CACHE_SIZE = 4 * 1024 * 1024;
 
 export interface GraphqlOptions {
   limits?: QueryLimits;
+  /** The largest estimated cost answered; GRAPHQL_MAX_COST by default. */
+  maxCost?: number;
   /** Another schema than the service's (tests add fields to it). */
   schema?: GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
@@ -164,6 +167,7 @@ export async function registerGraphql(
         : ApolloServerPluginLandingPageDisabled(),
       redactSensitiveValues,
       logUnexpectedErrors,
+      demandControl(schema, options.maxCost ?? config.graphqlMaxCost),
       responses.plugin(),
       // No HTTP caching of operations here; the default cache-control plugin would wrap every
       // field resolver to compute cache hints (measured: bench/graphql.js).
