@@ -42,6 +42,8 @@ import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './signing/signing.routes';
 import type { Store } from './store/database';
+import { registerRequestSpans } from './telemetry/request-spans';
+import { activeTracing } from './telemetry/tracing';
 
 export interface BuildAppOptions {
   config: Config;
@@ -303,6 +305,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   edge.routes.listen(app);
   guardServer(app.server, edge);
   registerRequestStart(app);
+  // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) started before the app is built; off, no hook is added.
+  const tracing = activeTracing();
+  if (tracing) registerRequestSpans(app, tracing);
   await registerOpenApi(app);
 
   const rateLimits: RateLimitStore =

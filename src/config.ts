@@ -44,6 +44,18 @@ export interface Config {
   readonly upstream: UpstreamConfig | null;
   /** How stored secrets are kept: SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS. */
   readonly secrets: SecretsConfig;
+  /** OpenTelemetry traces over OTLP/HTTP, from the standard OTEL_* variables; null when off. */
+  readonly tracing: TracingConfig | null;
+}
+
+/** Where traces go (docs/observability.md#tracing). */
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces. */
+  readonly tracesEndpoint: string;
+  /** OTEL_SERVICE_NAME (default facility-ops). */
+  readonly serviceName: string;
+  /** OTEL_EXPORTER_OTLP_HEADERS (and _TRACES_HEADERS): `name=value` pairs, comma-separated. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** `off`: no document ids; `allow`: ids and free text; `require`: a client's known documents only. */
@@ -284,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const secrets = secretsConfig(env, nodeEnv, problems);
   const upstream = upstreamConfig(env, problems, int, secretBoxFor(secrets));
+  const tracing = tracingConfig(env, problems, bool);
 
   const config: Config = {
     nodeEnv,
@@ -311,9 +324,74 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seal,
     upstream,
     secrets,
+    tracing,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * The standard OpenTelemetry variables this service reads: tracing is on when an OTLP endpoint is
+ * set and OTEL_SDK_DISABLED is not true. Only OTLP over HTTP with JSON is sent.
+ */
+function tracingConfig(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  bool: (name: string, fallback: boolean) => boolean,
+): TracingConfig | null {
+  const disabled = bool('OTEL_SDK_DISABLED', false);
+  const endpointOf = (name: string): string | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    try {
+      const parsed = new URL(raw);
+      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return raw;
+    } catch {
+      // Reported below.
+    }
+    problems.push(`${name}: expected an http:// or https:// URL, got "${redactUrl(raw)}"`);
+    return null;
+  };
+  const tracesOnly = endpointOf('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = endpointOf('OTEL_EXPORTER_OTLP_ENDPOINT');
+  for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) {
+    const protocol = env[name];
+    if (protocol && protocol !== 'http/json') {
+      problems.push(`${name}: only http/json is sent (OTLP over HTTP with JSON), got "${protocol}"`);
+    }
+  }
+  const traces = env.OTEL_TRACES_EXPORTER;
+  if (traces && traces !== 'otlp' && traces !== 'none') {
+    problems.push(`OTEL_TRACES_EXPORTER: expected otlp or none, got "${traces}"`);
+  }
+  const headers: Record<string, string> = {};
+  for (const name of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
+    const raw = env[name];
+    if (!raw) continue;
+    for (const pair of raw.split(',')) {
+      const at = pair.indexOf('=');
+      const key = at > 0 ? pair.slice(0, at).trim() : '';
+      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
+        // The value may be a secret: only the name is shown.
+        problems.push(
+          `${name}: expected name=value pairs separated by commas, got a pair named "${key.slice(0, 40)}"`,
+        );
+        continue;
+      }
+      try {
+        headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        problems.push(`${name}: the value of "${key}" is not URL-encoded text`);
+      }
+    }
+  }
+  const tracesEndpoint = tracesOnly ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : null);
+  if (disabled || traces === 'none' || tracesEndpoint === null) return null;
+  return Object.freeze({
+    tracesEndpoint,
+    serviceName: env.OTEL_SERVICE_NAME || 'facility-ops',
+    headers: Object.freeze(headers),
+  });
 }
 
 /**

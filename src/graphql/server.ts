@@ -31,6 +31,8 @@ import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
 import { TrustedDocumentGate } from './trusted-documents';
 import { demandControl } from './demand-control';
+import { nameGraphqlSpan } from '../telemetry/request-spans';
+import { activeTracing, type ActiveTracing } from '../telemetry/tracing';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -48,6 +50,19 @@ export interface GraphqlOptions {
   schema?: GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
+}
+
+/** Tracing on: the request's span takes the operation's name (`query Navigate`). */
+function operationSpans(tracing: ActiveTracing): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, operationName }) {
+          if (operation) nameGraphqlSpan(tracing, operation.operation, operationName ?? null);
+        },
+      };
+    },
+  };
 }
 
 /** Logs what was masked for the client, with the request id (the request's own logger carries it). */
@@ -131,6 +146,7 @@ export async function registerGraphql(
   options: GraphqlOptions = {},
 ): Promise<void> {
   const showSchema = config.graphqlIntrospection;
+  const tracing = activeTracing();
   // Gateway mode: the part of the graph the contract feeds, read from the upstream; responses are
   // kept under the upstream's ETags and sent again while it answers 304 to each read.
   const gatewayMode = services.upstream !== null;
@@ -168,6 +184,7 @@ export async function registerGraphql(
       redactSensitiveValues,
       logUnexpectedErrors,
       demandControl(schema, options.maxCost ?? config.graphqlMaxCost),
+      ...(tracing ? [operationSpans(tracing)] : []),
       responses.plugin(),
       // No HTTP caching of operations here; the default cache-control plugin would wrap every
       // field resolver to compute cache hints (measured: bench/graphql.js).

@@ -7,6 +7,7 @@ import {
   SqliteDialect,
   sql,
   type KyselyPlugin,
+  type LogEvent,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import { Pool, types, type QueryArrayConfig } from 'pg';
@@ -15,6 +16,7 @@ import { pgByteRows } from '../fast-paths';
 import { sqliteByteRows, type ByteRows } from './byte-rows';
 import type { Database } from './schema';
 import type { DialectName } from './dialect';
+import { activeTracing, recordStatement } from '../telemetry/tracing';
 
 export type { ByteRows } from './byte-rows';
 
@@ -93,11 +95,24 @@ export interface StoreOptions {
 
 /** Opens the database named by a DATABASE_URL (`sqlite:<path>`, `sqlite::memory:` or `postgres://`). */
 export function openStore(url: string, options: StoreOptions = {}): Store {
-  const log = options.onQuery
-    ? (event: { level: string; query: { sql: string } }) => {
-        if (event.level === 'query') options.onQuery?.(event.query.sql);
-      }
-    : undefined;
+  // Tracing started first (serve, start) makes each statement a span; off, Kysely times nothing.
+  const tracing = activeTracing();
+  const system = url.startsWith('sqlite:') ? 'sqlite' : 'postgresql';
+  const log =
+    options.onQuery || tracing
+      ? (event: LogEvent) => {
+          if (event.level === 'query') options.onQuery?.(event.query.sql);
+          if (tracing) {
+            recordStatement(
+              tracing,
+              system,
+              event.query.sql,
+              event.queryDurationMillis,
+              event.level === 'error',
+            );
+          }
+        }
+      : undefined;
 
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);

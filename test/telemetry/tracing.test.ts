@@ -1,0 +1,286 @@
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { activeTracing, startTracing, type ActiveTracing } from '../../src/telemetry/tracing';
+import { importDataset } from '../../src/store/dataset/dataset.import';
+import { openStore } from '../../src/store/database';
+import { migrateToLatest } from '../../src/store/migrator';
+import { tempDir } from '../cli/cli-support';
+import { buildLedger, buildTenant, buildUnit, buildWorld, worldDataset } from '../support/factories';
+import { startGateway, listenOnLoopback, type Gateway } from '../support/gateway';
+import { describeEachDialect, type Dialect } from '../support/harness';
+import { createTestApp, type TestApp } from '../support/http';
+import { operation } from '../graphql/graphql-client';
+import type { LedgerTenantNotesQuery, LedgerTenantNotesQueryVariables } from '../generated/graphql';
+
+const LedgerTenantNotes = operation<LedgerTenantNotesQuery, LedgerTenantNotesQueryVariables>(
+  'examples.graphql',
+  'LedgerTenantNotes',
+);
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+/** The spans of one trace, and the children of a span by name. */
+function treeOf(spans: ReadableSpan[], traceId: string) {
+  const own = spans.filter((s) => s.spanContext().traceId === traceId);
+  const children = (span: ReadableSpan) => own.filter((s) => parentOf(s) === span.spanContext().spanId);
+  return { own, children };
+}
+
+/** Waits for a condition with a generous deadline (spans end as responses finish). */
+async function until<T>(read: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('tracing', () => {
+  const exporter = new InMemorySpanExporter();
+  let tracing: ActiveTracing;
+  beforeAll(() => {
+    // Started before any store opens, as serve and start do.
+    tracing = startTracing({ serviceName: 'facility-ops-test', exporter });
+  });
+  afterAll(async () => {
+    await tracing.stop();
+    expect(activeTracing()).toBeNull();
+  });
+
+  describeEachDialect('a GraphQL navigation query', (dialect: Dialect) => {
+    let t: TestApp;
+    const ids = { ledger: '' };
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      const facility_id = t.world.facility.id;
+      const tenant = buildTenant({ facility_id, first_name: 'Grace', last_name: 'Hopper' });
+      const unit = buildUnit({ facility_id, name: 'B-7' });
+      const ledger = buildLedger({ facility_id, tenant_id: tenant.id, unit_id: unit.id });
+      ids.ledger = ledger.id;
+      await t.load({ tenants: [tenant], units: [unit], ledgers: [ledger] });
+      await t.postJson(`/v1/${facility_id}/notes`, {
+        note: { note_text: 'Asked about a larger unit', ledger_id: ledger.id },
+      });
+    });
+    afterAll(() => t.close());
+
+    it('is one server span continuing the caller trace, with loader batches and SQL statements below', async () => {
+      exporter.reset();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${t.world.client.bearer_token}`,
+          traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+        },
+        payload: JSON.stringify({
+          query: LedgerTenantNotes.document,
+          operationName: LedgerTenantNotes.operationName,
+          variables: { facilityId: t.world.facility.id, ledgerId: ids.ledger },
+        }),
+      });
+      expect(res.json()).not.toHaveProperty('errors');
+      expect(res.json().data.facility.ledger.tenant.notes).toHaveLength(1);
+      const server = await until(
+        () => exporter.getFinishedSpans().find((s) => s.name === 'query LedgerTenantNotes'),
+        'the request span',
+      );
+      const { own, children } = treeOf(exporter.getFinishedSpans(), TRACE_ID);
+      expect(parentOf(server)).toBe(CALLER_SPAN);
+      expect(server.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'http.route': '/graphql',
+        'graphql.operation.type': 'query',
+        'graphql.operation.name': 'LedgerTenantNotes',
+        'http.response.status_code': 200,
+      });
+      const batches = children(server).filter((s) => s.name.startsWith('dataloader '));
+      // The facility and the ledger are read by the root fields; what hangs off them, in batches.
+      expect(batches.map((s) => s.name).sort()).toEqual([
+        'dataloader ledgerInsurance',
+        'dataloader notesByTenant',
+        'dataloader tenants',
+        'dataloader units',
+      ]);
+      expect(children(server).some((s) => s.attributes['db.query.text'] !== undefined)).toBe(true);
+      // Each batch holds its SQL statement, written with placeholders and never the values.
+      const tenants = batches.find((s) => s.name === 'dataloader tenants')!;
+      expect(tenants.attributes['dataloader.batch_size']).toBe(1);
+      const statements = children(tenants).filter((s) => s.attributes['db.query.text'] !== undefined);
+      expect(statements.length).toBeGreaterThanOrEqual(1);
+      expect(statements[0].attributes['db.system.name']).toBe(dialect === 'sqlite' ? 'sqlite' : 'postgresql');
+      for (const span of own.filter((s) => s.attributes['db.query.text'] !== undefined)) {
+        expect(String(span.attributes['db.query.text'])).not.toContain(ids.ledger);
+        expect(String(span.attributes['db.query.text'])).not.toContain(t.world.facility.id);
+      }
+      // The answer goes back with the trace it joined.
+      expect(own.every((s) => s.spanContext().traceId === TRACE_ID)).toBe(true);
+    });
+
+    it('starts a new trace when the traceparent is malformed, as W3C Trace Context says', async () => {
+      exporter.reset();
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/${t.world.facility.id}/flippers`,
+        headers: {
+          authorization: `Bearer ${t.world.client.bearer_token}`,
+          traceparent: `00-${TRACE_ID.toUpperCase()}-zz-01`,
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      const server = await until(
+        () => exporter.getFinishedSpans().find((s) => s.name === 'GET /v1/:facility_id/flippers'),
+        'the request span',
+      );
+      expect(parentOf(server)).toBeUndefined();
+      expect(server.spanContext().traceId).not.toBe(TRACE_ID);
+      expect(server.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/);
+    });
+  });
+
+  describeEachDialect('gateway mode', (dialect: Dialect) => {
+    let upstream: TestApp;
+    let gateway: Gateway;
+    beforeAll(async () => {
+      upstream = await createTestApp(dialect);
+      gateway = await startGateway(
+        dialect,
+        await listenOnLoopback(upstream.app),
+        upstream.world,
+        {},
+        {
+          clock: upstream.clock,
+        },
+      );
+    });
+    afterAll(async () => {
+      await gateway.close();
+      await upstream.close();
+    });
+
+    it('traces each upstream call, sends the trace upstream, and marks a kept answer used after a 304', async () => {
+      const get = () =>
+        gateway.app.inject({
+          method: 'GET',
+          url: `/v1/${upstream.world.facility.id}/flippers`,
+          headers: {
+            authorization: `Bearer ${upstream.world.client.bearer_token}`,
+            traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+          },
+        });
+      exporter.reset();
+      expect((await get()).statusCode).toBe(200);
+      const first = await until(() => {
+        const calls = exporter.getFinishedSpans().filter((s) => s.name === 'upstream GET');
+        return calls.length === 1 ? calls[0] : undefined;
+      }, 'the upstream call span');
+      expect(first.attributes).toMatchObject({
+        'http.request.method': 'GET',
+        'url.path': `/v1/${upstream.world.facility.id}/flippers`,
+        'http.response.status_code': 200,
+        'facility_ops.upstream.collapsed': false,
+        'facility_ops.upstream.kept_answer_used': false,
+        'facility_ops.upstream.breaker_state': 'closed',
+      });
+      // The upstream's own request span is a child of the gateway's call: traceparent went along.
+      const served = await until(
+        () =>
+          exporter
+            .getFinishedSpans()
+            .find(
+              (s) => s.name === 'GET /v1/:facility_id/flippers' && parentOf(s) === first.spanContext().spanId,
+            ),
+        "the upstream's request span",
+      );
+      expect(served.spanContext().traceId).toBe(TRACE_ID);
+
+      exporter.reset();
+      expect((await get()).statusCode).toBe(200);
+      const second = await until(
+        () => exporter.getFinishedSpans().find((s) => s.name === 'upstream GET'),
+        'the second upstream call span',
+      );
+      expect(second.attributes).toMatchObject({
+        'http.response.status_code': 304,
+        'facility_ops.upstream.kept_answer_used': true,
+      });
+    });
+  });
+});
+
+/**
+ * The `serve` command in its own process (the OTLP exporter loads its transport as an ES module,
+ * which jest's sandbox cannot), configured by the standard variables, exporting to a receiver here.
+ */
+describe('tracing over OTLP/HTTP', () => {
+  it('serve sends the spans of its requests to the OTLP endpoint set by OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
+    const bodies: string[] = [];
+    const receiver = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        if (request.url === '/v1/traces') bodies.push(body);
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    const { dir, remove } = tempDir();
+    const databaseUrl = `sqlite:${path.join(dir, 'ops.db')}`;
+    const world = buildWorld();
+    const store = openStore(databaseUrl);
+    await migrateToLatest(store.db);
+    await importDataset(store, worldDataset(world));
+    await store.close();
+    const root = path.join(__dirname, '..', '..');
+    const child = spawn(
+      process.execPath,
+      ['-r', path.join(root, 'scripts', 'swc-register.js'), '-e', "require('./src/main').main(['serve'])"],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          DATABASE_URL: databaseUrl,
+          PORT: '0',
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+          OTEL_SERVICE_NAME: 'facility-ops-otlp-test',
+        },
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const url = await until(() => /listening on (\S+)/.exec(output)?.[1], `serve to listen (${output})`);
+      const res = await fetch(`${url}/v1/${world.facility.id}/flippers`, {
+        headers: { authorization: `Bearer ${world.client.bearer_token}` },
+      });
+      expect(res.status).toBe(200);
+      // Stopping flushes what is left to send.
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const body = await until(
+        () => bodies.find((b) => b.includes('GET /v1/:facility_id/flippers')),
+        'the exported request span',
+      );
+      expect(body).toContain('facility-ops-otlp-test');
+      expect(body).toContain('SELECT sqlite');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await new Promise((resolve) => receiver.close(resolve));
+      remove();
+    }
+  }, 60_000);
+});
