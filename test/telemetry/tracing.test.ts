@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { activeTracing, startTracing, type ActiveTracing } from '../../src/telemetry/tracing';
+import { loadConfig } from '../../src/config';
+import { createOutboxWorker } from '../../src/outbox.runtime';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
@@ -13,6 +15,7 @@ import { startGateway, listenOnLoopback, type Gateway } from '../support/gateway
 import { describeEachDialect, type Dialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import { operation } from '../graphql/graphql-client';
+import { startReceiver } from '../webhooks/receiver';
 import type { LedgerTenantNotesQuery, LedgerTenantNotesQueryVariables } from '../generated/graphql';
 
 const LedgerTenantNotes = operation<LedgerTenantNotesQuery, LedgerTenantNotesQueryVariables>(
@@ -144,6 +147,63 @@ describe('tracing', () => {
       expect(parentOf(server)).toBeUndefined();
       expect(server.spanContext().traceId).not.toBe(TRACE_ID);
       expect(server.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/);
+    });
+  });
+
+  describe('outbox deliveries (SQLite)', () => {
+    let t: TestApp;
+    let unitId = '';
+    beforeAll(async () => {
+      t = await createTestApp('sqlite', { env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+      const unit = buildUnit({ facility_id: t.world.facility.id, name: 'C-3' });
+      unitId = unit.id;
+      await t.load({ units: [unit] });
+    });
+    afterAll(() => t.close());
+
+    it('makes each webhook delivery a trace, its HTTP attempt a span with the status', async () => {
+      const hooks = await startReceiver(undefined, () => t.clock.now().getTime());
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+        WEBHOOK_TIMEOUT_MS: '60000',
+        OUTBOX_SEND_TIMEOUT_MS: '60000',
+        OUTBOX_LEASE_MS: '200000',
+      });
+      const worker = createOutboxWorker(t.services, config, { id: 'traced' });
+      try {
+        await t.services.webhooks.createEndpoint(t.world.company.id, {
+          url: hooks.url,
+          eventTypes: ['note.created'],
+          description: 'traced receiver',
+        });
+        const note = await t.postJson(`/v1/${t.world.facility.id}/notes`, {
+          note: { note_text: 'Traced', unit_id: unitId },
+        });
+        expect(note.json()).toMatchObject({ note_event: expect.anything() });
+        exporter.reset();
+        await worker.runOnce();
+        expect(hooks.received).toHaveLength(1);
+        const delivery = await until(
+          () => exporter.getFinishedSpans().find((s) => s.name === 'outbox delivery webhook'),
+          'the delivery span',
+        );
+        expect(parentOf(delivery)).toBeUndefined();
+        expect(delivery.attributes).toMatchObject({
+          'messaging.destination.name': 'webhook',
+          'messaging.message.id': hooks.received[0].id,
+          'http.response.status_code': 204,
+        });
+        const { children } = treeOf(exporter.getFinishedSpans(), delivery.spanContext().traceId);
+        const attempt = children(delivery).find((s) => s.name === 'webhook POST');
+        expect(attempt?.attributes).toMatchObject({
+          'server.address': '127.0.0.1',
+          'http.response.status_code': 204,
+        });
+      } finally {
+        await worker.stop();
+        await hooks.close();
+      }
     });
   });
 
