@@ -48,7 +48,7 @@ export interface Config {
   readonly tracing: TracingConfig | null;
 }
 
-/** Where traces go (docs/observability.md#tracing). */
+/** Where traces go (docs/operations.md#tracing). */
 export interface TracingConfig {
   /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces. */
   readonly tracesEndpoint: string;
