@@ -20,6 +20,7 @@ import { findShapeProblem, parameterName } from './edge/request-shape';
 import { createLogger, lazyChildLogger } from './logger';
 import {
   registerCacheMetrics,
+  registerGraphqlMetrics,
   registerMetrics,
   registerUpstreamMetrics,
   registerWebhookMetrics,
@@ -331,7 +332,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
-  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
+  await registerGraphql(app, services, config, {
+    routes: edge.routes,
+    schema: options.graphqlSchema,
+    countOperation: registerGraphqlMetrics(registry),
+  });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

@@ -195,6 +195,7 @@ export class GraphqlResponseCache {
           const kept = this.memory.get<StoredResponse>(trace.key);
           const current = kept !== undefined && (await this.current(kept.tokens));
           this.memory.onLookup('graphql', current);
+          rc.contextValue.cacheResult = current ? 'hit' : 'miss';
           if (!current) return null;
           const data: MarkedData = { [KEPT_BYTES]: kept.body.toString('utf8') };
           return {
@@ -207,6 +208,7 @@ export class GraphqlResponseCache {
           const trace = rc.contextValue.trace ?? this.upstreamKeeping(rc);
           const { body } = rc.response;
           if (!trace || body.kind !== 'single' || body.singleResult.errors) return;
+          if (rc.contextValue.cacheResult === 'none') rc.contextValue.cacheResult = 'miss';
           const data = body.singleResult.data as MarkedData | null | undefined;
           if (data && data[KEPT_BYTES] === undefined) data[KEEPING] = trace;
         },

@@ -9,7 +9,11 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
-import type { TrustedDocument, TrustedDocumentsRepository } from '../auth/trusted-documents.ports';
+import type {
+  KnownDocument,
+  TrustedDocument,
+  TrustedDocumentsRepository,
+} from '../auth/trusted-documents.ports';
 import type { TrustedDocumentsMode } from '../config';
 
 /** A document id: SHA-256 in lower-case hex, maybe prefixed `sha256:` (the GraphQL over HTTP draft's form). */
@@ -28,6 +32,20 @@ export interface DocumentRefusal {
   extensions: Record<string, unknown>;
 }
 
+/**
+ * What the gate decided: a refusal, or the request goes on; `operationNames` are those of the
+ * trusted document it runs (null when it runs no trusted document: free text, say).
+ */
+export type Admission =
+  | { refusal: DocumentRefusal; operationNames: null }
+  | { refusal: null; operationNames: readonly string[] | null };
+
+const refused = (refusal: DocumentRefusal): Admission => ({ refusal, operationNames: null });
+const admitted = (document: KnownDocument | null): Admission => ({
+  refusal: null,
+  operationNames: document?.operationNames ?? null,
+});
+
 interface OperationBody {
   query?: unknown;
   documentId?: unknown;
@@ -41,7 +59,7 @@ interface OperationBody {
  * process (its document cache); it was checked in full when loaded.
  */
 export class TrustedDocumentGate {
-  private readonly kept = new Map<string, string>();
+  private readonly kept = new Map<string, KnownDocument>();
 
   constructor(
     readonly mode: TrustedDocumentsMode,
@@ -56,67 +74,70 @@ export class TrustedDocumentGate {
     return request.documentId !== undefined || (this.mode === 'allow' && request.query === undefined);
   }
 
-  /** Rewrites the body to carry the document's text; a refusal when it cannot be answered. */
-  async admit(clientId: string, body: unknown): Promise<DocumentRefusal | null> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  /** Rewrites the body to carry the document's text, or refuses the request. */
+  async admit(clientId: string, body: unknown): Promise<Admission> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return admitted(null);
     const request = body as OperationBody;
     if (request.documentId !== undefined) return this.byDocumentId(clientId, request);
-    if (this.mode === 'off') return null;
+    if (this.mode === 'off') return admitted(null);
     const hash = request.extensions?.persistedQuery?.sha256Hash;
     if (typeof request.query !== 'string') {
       // An automatic persisted query sent by hash alone: a trusted document of that hash answers it.
-      if (typeof hash !== 'string' || !DOCUMENT_ID.test(hash)) return null;
-      const text = await this.find(clientId, hash);
-      if (text !== null) request.query = text;
-      else if (this.mode === 'require') return notFound(hash);
-      return null;
+      if (typeof hash !== 'string' || !DOCUMENT_ID.test(hash)) return admitted(null);
+      const document = await this.find(clientId, hash);
+      if (document !== null) request.query = document.body;
+      else if (this.mode === 'require') return refused(notFound(hash));
+      return admitted(document);
     }
-    if (this.mode !== 'require') return null;
+    if (this.mode !== 'require') return admitted(null);
     const id = documentIdOf(request.query);
-    if ((await this.find(clientId, id)) !== null) return null;
-    return {
+    const document = await this.find(clientId, id);
+    if (document !== null) return admitted(document);
+    return refused({
       message:
         'This service answers only trusted documents (TRUSTED_DOCUMENTS=require): the operation ' +
         "text sent is not one of this client application's documents (its SHA-256 is the " +
         'documentId in the extensions). Send its ' +
         '"documentId", after loading the manifest with facility-ops documents load.',
       extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', documentId: id },
-    };
+    });
   }
 
-  private async byDocumentId(clientId: string, request: OperationBody): Promise<DocumentRefusal | null> {
+  private async byDocumentId(clientId: string, request: OperationBody): Promise<Admission> {
     const raw = request.documentId;
     if (this.mode === 'off') {
-      return {
+      return refused({
         message: 'Trusted documents are off here (TRUSTED_DOCUMENTS=off): send the operation as "query".',
         extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' },
-      };
+      });
     }
     const match = typeof raw === 'string' ? DOCUMENT_ID.exec(raw) : null;
     if (match === null) {
-      return badRequest(
-        '"documentId" must be a SHA-256 in lower-case hex (64 characters), maybe prefixed "sha256:"',
+      return refused(
+        badRequest(
+          '"documentId" must be a SHA-256 in lower-case hex (64 characters), maybe prefixed "sha256:"',
+        ),
       );
     }
-    if (request.query !== undefined) return badRequest('Send "documentId" or "query", not both.');
-    const text = await this.find(clientId, match[1]);
-    if (text === null) return notFound(match[1]);
-    request.query = text;
+    if (request.query !== undefined) return refused(badRequest('Send "documentId" or "query", not both.'));
+    const document = await this.find(clientId, match[1]);
+    if (document === null) return refused(notFound(match[1]));
+    request.query = document.body;
     delete request.documentId;
-    return null;
+    return admitted(document);
   }
 
-  private async find(clientId: string, documentId: string): Promise<string | null> {
+  private async find(clientId: string, documentId: string): Promise<KnownDocument | null> {
     const id = documentId.replace(/^sha256:/, '');
     const key = `${clientId}\n${id}`;
     const kept = this.kept.get(key);
     if (kept !== undefined) return kept;
-    const text = await this.documents.find(clientId, id);
-    if (text !== null) {
+    const document = await this.documents.find(clientId, id);
+    if (document !== null) {
       if (this.kept.size >= KEPT_DOCUMENTS) this.kept.delete(this.kept.keys().next().value as string);
-      this.kept.set(key, text);
+      this.kept.set(key, document);
     }
-    return text;
+    return document;
   }
 }
 

@@ -198,3 +198,37 @@ export function registerCacheMetrics(registry: Registry, memory: CacheMemory): v
     },
   });
 }
+
+/** Operation names a metric keeps apart at most; later ones count as `other`. */
+export const MAX_OPERATION_LABELS = 200;
+
+/**
+ * GraphQL operations answered, by operation name and by what the kept-response cache did. The
+ * name is a trusted document's (the transport says `other` for any other operation, whose name the
+ * caller chooses), and at most MAX_OPERATION_LABELS of them are kept apart, so the label set stays
+ * bounded whatever callers send.
+ */
+export function registerGraphqlMetrics(
+  registry: Registry,
+): (operation: string, cache: 'hit' | 'miss' | 'none') => void {
+  const operations = new Counter({
+    name: 'graphql_operations_total',
+    help: 'GraphQL operations answered, by operation (a trusted document\'s name, else "other") and kept-response cache result (hit, miss, none)',
+    labelNames: ['operation', 'cache'] as const,
+    registers: [registry],
+  });
+  // Children looked up by a plain key: prom-client hashes its labels on every call otherwise.
+  const children = new Map<string, { inc(): void }>();
+  const names = new Set<string>();
+  return (operation, cache) => {
+    let name = operation;
+    if (!names.has(name)) {
+      if (names.size >= MAX_OPERATION_LABELS) name = 'other';
+      else names.add(name);
+    }
+    const key = `${name}\n${cache}`;
+    let child = children.get(key);
+    if (child === undefined) children.set(key, (child = operations.labels(name, cache)));
+    child.inc();
+  };
+}

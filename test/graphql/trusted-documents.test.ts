@@ -115,6 +115,43 @@ describeEachDialect('trusted documents', (dialect) => {
     expect(codesOf(other)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
   });
 
+  it("counts operations by a trusted document's name and the cache's result, any other name as other", async () => {
+    const counts = async (app = required) => {
+      const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      const found: Record<string, number> = {};
+      for (const m of text.matchAll(
+        /^graphql_operations_total\{operation="([^"]*)",cache="(\w+)"\} (\d+)$/gm,
+      )) {
+        found[`${m[1]} ${m[2]}`] = Number(m[3]);
+      }
+      return found;
+    };
+    const before = await counts();
+    const delta = async () => {
+      const after = await counts();
+      return Object.fromEntries(
+        Object.entries(after)
+          .map(([key, value]) => [key, value - (before[key] ?? 0)])
+          .filter(([, value]) => value !== 0),
+      );
+    };
+    for (let i = 0; i < 2; i++) {
+      expect((await send(required, { documentId: overview.id, variables: variables() })).status).toBe(200);
+    }
+    // The caller's own operation name never becomes a label.
+    const named = `query Attacker${Date.now()}($facilityId: UUID!) { facility(id: $facilityId) { name } }`;
+    expect((await send(t.app, { query: named, variables: variables() })).status).toBe(200);
+    // Built and kept the first time this instance ran it (maybe in an earlier test), then answered as kept.
+    const counted = await delta();
+    expect(Object.keys(counted).every((key) => /^FacilityOverview (hit|miss)$/.test(key))).toBe(true);
+    expect(counted['FacilityOverview hit']).toBeGreaterThanOrEqual(1);
+    expect((counted['FacilityOverview hit'] ?? 0) + (counted['FacilityOverview miss'] ?? 0)).toBe(2);
+    const free = await counts(t.app);
+    const other = Object.entries(free).filter(([key]) => key.startsWith('other '));
+    expect(other.reduce((sum, [, value]) => sum + value, 0)).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(free).some((key) => key.startsWith('Attacker'))).toBe(false);
+  });
+
   it('refuses malformed ids, an id with text, and ids when off; free text still runs in allow and off', async () => {
     const malformed = await send(t.app, { documentId: 'sha256:XYZ' });
     expect(malformed.status).toBe(400);

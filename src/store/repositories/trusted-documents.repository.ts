@@ -1,4 +1,8 @@
-import type { TrustedDocument, TrustedDocumentsRepository } from '../../auth/trusted-documents.ports';
+import type {
+  KnownDocument,
+  TrustedDocument,
+  TrustedDocumentsRepository,
+} from '../../auth/trusted-documents.ports';
 import type { Db } from '../database';
 
 /** Rows are added per batch of this many (PostgreSQL's parameter limit and SQLite's are far above). */
@@ -7,14 +11,14 @@ const INSERT_BATCH = 200;
 export class SqlTrustedDocumentsRepository implements TrustedDocumentsRepository {
   constructor(private readonly db: Db) {}
 
-  async find(clientId: string, documentId: string): Promise<string | null> {
+  async find(clientId: string, documentId: string): Promise<KnownDocument | null> {
     const row = await this.db
       .selectFrom('trusted_documents')
-      .select('body')
+      .select(['body', 'operation_names'])
       .where('client_id', '=', clientId)
       .where('document_id', '=', documentId)
       .executeTakeFirst();
-    return row?.body ?? null;
+    return row ? { body: row.body, operationNames: namesOf(row.operation_names) } : null;
   }
 
   async list(clientId: string): Promise<TrustedDocument[]> {
@@ -27,7 +31,7 @@ export class SqlTrustedDocumentsRepository implements TrustedDocumentsRepository
     return rows.map((row) => ({
       documentId: row.document_id,
       body: row.body,
-      operationNames: row.operation_names === '' ? [] : row.operation_names.split(','),
+      operationNames: namesOf(row.operation_names),
       createdAt: row.created_at,
     }));
   }
@@ -55,3 +59,5 @@ export class SqlTrustedDocumentsRepository implements TrustedDocumentsRepository
     });
   }
 }
+
+const namesOf = (stored: string): string[] => (stored === '' ? [] : stored.split(','));
