@@ -195,8 +195,10 @@ function asksForCost(extensions: Record<string, unknown> | undefined): boolean {
 export function demandControl(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin {
   const kept = new WeakMap<DocumentNode, Map<string, number>>();
   return {
-    async requestDidStart() {
+    async requestDidStart({ request: asked }) {
       let estimated = 0;
+      // Only a request asking for the estimate has its answer written to.
+      const report = asksForCost(asked.extensions);
       return {
         async didResolveOperation({ document, operation, operationName, request }) {
           if (!operation) return;
@@ -229,11 +231,13 @@ export function demandControl(schema: GraphQLSchema, maxCost: number): ApolloSer
             },
           );
         },
-        async willSendResponse({ request, response }) {
-          if (!asksForCost(request.extensions) || response.body.kind !== 'single') return;
-          const result = response.body.singleResult;
-          result.extensions = { ...result.extensions, [COST_EXTENSION]: { estimated, maximum: maxCost } };
-        },
+        ...(report && {
+          async willSendResponse({ response }) {
+            if (response.body.kind !== 'single') return;
+            const result = response.body.singleResult;
+            result.extensions = { ...result.extensions, [COST_EXTENSION]: { estimated, maximum: maxCost } };
+          },
+        }),
       };
     },
   };
