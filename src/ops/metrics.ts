@@ -217,18 +217,21 @@ export function registerGraphqlMetrics(
     labelNames: ['operation', 'cache'] as const,
     registers: [registry],
   });
-  // Children looked up by a plain key: prom-client hashes its labels on every call otherwise.
-  const children = new Map<string, { inc(): void }>();
-  const names = new Set<string>();
+  // Children looked up by name, then result: prom-client hashes its labels on every call otherwise.
+  const children = new Map<string, Record<'hit' | 'miss' | 'none', { inc(): void }>>();
   return (operation, cache) => {
-    let name = operation;
-    if (!names.has(name)) {
-      if (names.size >= MAX_OPERATION_LABELS) name = 'other';
-      else names.add(name);
+    let byResult = children.get(operation);
+    if (byResult === undefined) {
+      const name = children.size >= MAX_OPERATION_LABELS ? 'other' : operation;
+      byResult = children.get(name) ?? {
+        hit: operations.labels(name, 'hit'),
+        miss: operations.labels(name, 'miss'),
+        none: operations.labels(name, 'none'),
+      };
+      // A name past the limit is not kept: it finds `other` again next time.
+      if (name === operation || !children.has(name)) children.set(name, byResult);
     }
-    const key = `${name}\n${cache}`;
-    let child = children.get(key);
-    if (child === undefined) children.set(key, (child = operations.labels(name, cache)));
+    const child = byResult[cache];
     child.inc();
   };
 }
