@@ -23,6 +23,7 @@ import {
   type World,
 } from '../support/factories';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { SqlTrustedDocumentsRepository } from '../../src/store/repositories/trusted-documents.repository';
 import type { DatasetRateChange, DatasetTenant, DatasetUnit } from '../../src/store/dataset/dataset.types';
 import { createTestStore, describeEachDialect, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
@@ -146,6 +147,30 @@ describeEachDialect('migrations', (dialect) => {
     const other = buildWorld();
     await importDataset(db.store, worldDataset(other));
     expect(await tokens()).toEqual(after);
+  });
+
+  it('takes the trusted documents down and back up, a document added once however often it is given', async () => {
+    await migrateToLatest(db.store.db);
+    const world = buildWorld();
+    await importDataset(db.store, worldDataset(world));
+    const repository = new SqlTrustedDocumentsRepository(db.store.db);
+    const document = {
+      documentId: 'a'.repeat(64),
+      body: '{ __typename }',
+      operationNames: [],
+      createdAt: '2026-11-28T09:00:00.000Z',
+    };
+    expect(await repository.add(world.client.id, [document, document])).toBe(1);
+    expect(await repository.find(world.client.id, document.documentId)).toEqual({
+      body: '{ __typename }',
+      operationNames: [],
+    });
+    expect(await takeDown(1)).toEqual([['20261128090000_trusted_documents']]);
+    await expect(repository.list(world.client.id)).rejects.toThrow(/trusted_documents/);
+    await migrateToLatest(db.store.db);
+    expect(await repository.list(world.client.id)).toEqual([]);
+    expect(await repository.add(world.client.id, [document])).toBe(1);
+    await db.store.db.deleteFrom('trusted_documents').execute();
   });
 
   it('clears the Idempotency-Key fingerprints made over whole card data, and keeps those made without', async () => {
