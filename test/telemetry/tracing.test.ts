@@ -129,6 +129,30 @@ describe('tracing', () => {
       expect(own.every((s) => s.spanContext().traceId === TRACE_ID)).toBe(true);
     });
 
+    it("follows the caller's decision not to sample", async () => {
+      exporter.reset();
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/${t.world.facility.id}/flippers`,
+        headers: {
+          authorization: `Bearer ${t.world.client.bearer_token}`,
+          traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-00`,
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      // A sampled request after it is recorded; the unsampled one before it never was.
+      await t.app.inject({
+        method: 'GET',
+        url: `/v1/${t.world.facility.id}/flippers`,
+        headers: { authorization: `Bearer ${t.world.client.bearer_token}` },
+      });
+      await until(
+        () => exporter.getFinishedSpans().find((s) => s.name === 'GET /v1/:facility_id/flippers'),
+        'the sampled request span',
+      );
+      expect(exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === TRACE_ID)).toEqual([]);
+    });
+
     it('starts a new trace when the traceparent is malformed, as W3C Trace Context says', async () => {
       exporter.reset();
       const res = await t.app.inject({
