@@ -36,10 +36,10 @@ function treeOf(spans: ReadableSpan[], traceId: string) {
 }
 
 /** Waits for a condition with a generous deadline (spans end as responses finish). */
-async function until<T>(read: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
+async function until<T>(read: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 60_000;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setImmediate(resolve));
@@ -234,8 +234,15 @@ describe('tracing', () => {
   describeEachDialect('gateway mode', (dialect: Dialect) => {
     let upstream: TestApp;
     let gateway: Gateway;
+    /** While set, the upstream holds every request until it resolves. */
+    let held: Promise<void> | null = null;
     beforeAll(async () => {
-      upstream = await createTestApp(dialect);
+      upstream = await createTestApp(dialect, {
+        prepare: (app) =>
+          app.addHook('onRequest', async () => {
+            await held;
+          }),
+      });
       gateway = await startGateway(
         dialect,
         await listenOnLoopback(upstream.app),
@@ -297,6 +304,34 @@ describe('tracing', () => {
         'http.response.status_code': 304,
         'facility_ops.upstream.kept_answer_used': true,
       });
+    });
+
+    it('marks a call that rode on the same GET on its way as collapsed', async () => {
+      const shared = async () => {
+        const text = (await gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
+        return Number(/^upstream_calls_total\{call="shared"\} (\d+)/m.exec(text)?.[1] ?? 0);
+      };
+      const before = await shared();
+      let release: () => void = () => undefined;
+      held = new Promise<void>((resolve) => (release = resolve));
+      exporter.reset();
+      const get = () =>
+        gateway.app.inject({
+          method: 'GET',
+          url: `/v1/${upstream.world.facility.id}/flippers`,
+          headers: { authorization: `Bearer ${upstream.world.client.bearer_token}` },
+        });
+      const answers = [get(), get()];
+      // The second joins the first's call, held at the upstream, before it is let go.
+      await until(async () => ((await shared()) > before ? true : undefined), 'the second request to join');
+      held = null;
+      release();
+      expect((await Promise.all(answers)).map((a) => a.statusCode)).toEqual([200, 200]);
+      const calls = await until(() => {
+        const found = exporter.getFinishedSpans().filter((s) => s.name === 'upstream GET');
+        return found.length === 2 ? found : undefined;
+      }, 'both call spans');
+      expect(calls.map((s) => s.attributes['facility_ops.upstream.collapsed']).sort()).toEqual([false, true]);
     });
   });
 });
