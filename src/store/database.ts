@@ -16,7 +16,7 @@ import { pgByteRows } from '../fast-paths';
 import { sqliteByteRows, type ByteRows } from './byte-rows';
 import type { Database } from './schema';
 import type { DialectName } from './dialect';
-import { activeTracing, recordStatement } from '../telemetry/tracing';
+import { activeTracing, recordStatement, type ActiveTracing } from '../telemetry/tracing';
 
 export type { ByteRows } from './byte-rows';
 
@@ -97,7 +97,7 @@ export interface StoreOptions {
 export function openStore(url: string, options: StoreOptions = {}): Store {
   // Tracing started first (serve, start) makes each statement a span; off, Kysely times nothing.
   const tracing = activeTracing();
-  const system = url.startsWith('sqlite:') ? 'sqlite' : 'postgresql';
+  const system: SqlSystem = url.startsWith('sqlite:') ? 'sqlite' : 'postgresql';
   const log =
     options.onQuery || tracing
       ? (event: LogEvent) => {
@@ -136,7 +136,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       plugins: options.plugins,
       log,
     });
-    const arrays = sqliteArrays(db, handle, options.onQuery);
+    const untraced = sqliteArrays(db, handle, options.onQuery);
+    const arrays = tracing ? traceArrays(untraced, db, tracing, system) : untraced;
     return {
       db,
       dialect: 'sqlite',
@@ -160,7 +161,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     plugins: options.plugins,
     log,
   });
-  const arrays: ArrayRows = async <R extends readonly unknown[]>(query: {
+  const plainArrays: ArrayRows = async <R extends readonly unknown[]>(query: {
     compile(db: Db): CompiledQuery;
   }) => {
     const compiled = query.compile(db);
@@ -173,13 +174,16 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     const result = await pool.query(config);
     return result.rows as unknown as R[];
   };
+  const arrays = tracing ? traceArrays(plainArrays, db, tracing, system) : plainArrays;
   return {
     db,
     dialect: 'postgres',
     sqlite: null,
     pgPool: pool,
     arrays,
-    bytes: pgByteRows(db, pool, options.onQuery),
+    bytes: tracing
+      ? traceBytes(pgByteRows(db, pool, options.onQuery), db, tracing, system)
+      : pgByteRows(db, pool, options.onQuery),
     close: () => db.destroy(),
   };
 }
@@ -220,5 +224,45 @@ export async function isReady(db: Db): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Tracing on: the statements of the row readers, which bypass Kysely's log, are spans too. */
+function traceArrays(arrays: ArrayRows, db: Db, tracing: ActiveTracing, system: SqlSystem): ArrayRows {
+  return ((query) =>
+    timed(
+      tracing,
+      system,
+      () => query.compile(db).sql,
+      () => arrays(query),
+    )) as ArrayRows;
+}
+
+function traceBytes(bytes: ByteRows, db: Db, tracing: ActiveTracing, system: SqlSystem): ByteRows {
+  return ((query, read) =>
+    timed(
+      tracing,
+      system,
+      () => query.compile(db).sql,
+      () => bytes(query, read),
+    )) as ByteRows;
+}
+
+type SqlSystem = 'sqlite' | 'postgresql';
+
+async function timed<T>(
+  tracing: ActiveTracing,
+  system: SqlSystem,
+  text: () => string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const start = performance.now();
+  let failed = true;
+  try {
+    const result = await run();
+    failed = false;
+    return result;
+  } finally {
+    recordStatement(tracing, system, text(), performance.now() - start, failed);
   }
 }

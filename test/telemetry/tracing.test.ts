@@ -10,7 +10,14 @@ import { importDataset } from '../../src/store/dataset/dataset.import';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
 import { tempDir } from '../cli/cli-support';
-import { buildLedger, buildTenant, buildUnit, buildWorld, worldDataset } from '../support/factories';
+import {
+  buildItem,
+  buildLedger,
+  buildTenant,
+  buildUnit,
+  buildWorld,
+  worldDataset,
+} from '../support/factories';
 import { startGateway, listenOnLoopback, type Gateway } from '../support/gateway';
 import { describeEachDialect, type Dialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
@@ -127,6 +134,23 @@ describe('tracing', () => {
       }
       // The answer goes back with the trace it joined.
       expect(own.every((s) => s.spanContext().traceId === TRACE_ID)).toBe(true);
+    });
+
+    it('has the statements of a REST list page as spans, those of the row readers too', async () => {
+      await t.load({
+        invoiceable_items: [buildItem({ facility_id: t.world.facility.id, description: 'Lock' })],
+      });
+      exporter.reset();
+      const res = await t.get(`/v1/${t.world.facility.id}/invoiceable_items`);
+      expect(res.statusCode).toBe(200);
+      const server = await until(
+        () => exporter.getFinishedSpans().find((s) => s.name === 'GET /v1/:facility_id/invoiceable_items'),
+        'the request span',
+      );
+      const { children } = treeOf(exporter.getFinishedSpans(), server.spanContext().traceId);
+      const texts = children(server).map((s) => String(s.attributes['db.query.text'] ?? ''));
+      expect(texts.some((text) => /from "invoiceable_items"/.test(text))).toBe(true);
+      expect(texts.join('\n')).not.toContain(t.world.facility.id);
     });
 
     it("follows the caller's decision not to sample", async () => {
