@@ -87,7 +87,8 @@ Options:
   --client <id>   The client application's id (facility-ops clients create prints it).
   --json          list: one JSON array.
 
-The running service reads new documents at once (TRUSTED_DOCUMENTS=allow or require).
+The running service answers new documents at once, or within 5 s for an id it was asked for just
+before (TRUSTED_DOCUMENTS=allow or require).
 
 ${ENVIRONMENT}`,
 

@@ -22,6 +22,14 @@ const DOCUMENT_ID = /^(?:sha256:)?([0-9a-f]{64})$/;
 /** Documents kept in memory once read from the store (ids are content hashes: a kept text never goes stale). */
 const KEPT_DOCUMENTS = 2_000;
 
+/**
+ * How long an id the store did not hold is answered as unknown without asking again: an automatic
+ * persisted query's hash, sent with every request, costs the store one read per this many ms at
+ * most; a manifest loaded meanwhile is answered from then on.
+ */
+export const MISS_MEMORY_MS = 5_000;
+const REMEMBERED_MISSES = 10_000;
+
 export function documentIdOf(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -60,10 +68,14 @@ interface OperationBody {
  */
 export class TrustedDocumentGate {
   private readonly kept = new Map<string, KnownDocument>();
+  /** Ids the store did not hold, until when they are answered as unknown. */
+  private readonly missed = new Map<string, number>();
 
   constructor(
     readonly mode: TrustedDocumentsMode,
     private readonly documents: TrustedDocumentsRepository,
+    /** Milliseconds now, for the memory of misses. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Whether the body is the gate's concern: checked first, so free text in `allow` mode waits for nothing. */
@@ -132,13 +144,25 @@ export class TrustedDocumentGate {
     const key = `${clientId}\n${id}`;
     const kept = this.kept.get(key);
     if (kept !== undefined) return kept;
+    const now = this.now();
+    const missedUntil = this.missed.get(key);
+    if (missedUntil !== undefined && missedUntil > now) return null;
     const document = await this.documents.find(clientId, id);
     if (document !== null) {
-      if (this.kept.size >= KEPT_DOCUMENTS) this.kept.delete(this.kept.keys().next().value as string);
-      this.kept.set(key, document);
+      this.missed.delete(key);
+      remember(this.kept, key, document, KEPT_DOCUMENTS);
+    } else {
+      this.missed.delete(key);
+      remember(this.missed, key, now + MISS_MEMORY_MS, REMEMBERED_MISSES);
     }
     return document;
   }
+}
+
+/** Sets a key in a map kept to `most` entries, the oldest first out. */
+function remember<V>(map: Map<string, V>, key: string, value: V, most: number): void {
+  if (map.size >= most) map.delete(map.keys().next().value as string);
+  map.set(key, value);
 }
 
 function badRequest(message: string): DocumentRefusal {

@@ -6,7 +6,13 @@ import { loadConfig } from '../../src/config';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../../src/graphql/limits';
 import { graphqlSchema } from '../../src/graphql/schema';
 import { MAX_TOKENS } from '../../src/graphql/server';
-import { checkManifest, documentIdOf } from '../../src/graphql/trusted-documents';
+import type { KnownDocument, TrustedDocumentsRepository } from '../../src/auth/trusted-documents.ports';
+import {
+  checkManifest,
+  documentIdOf,
+  MISS_MEMORY_MS,
+  TrustedDocumentGate,
+} from '../../src/graphql/trusted-documents';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { openStore } from '../../src/store/database';
 import { SqlTrustedDocumentsRepository } from '../../src/store/repositories/trusted-documents.repository';
@@ -167,6 +173,36 @@ describeEachDialect('trusted documents', (dialect) => {
       const free = await send(app, { query: notInManifest, variables: { id: t.world.facility.id } });
       expect(free.data?.facility.name).toBe(t.world.facility.name);
     }
+  });
+});
+
+describe('the gate remembers what the store does not hold, for a while', () => {
+  it('asks the store once per id within MISS_MEMORY_MS, and again after', async () => {
+    let asked = 0;
+    const held = new Map<string, KnownDocument>();
+    const documents: TrustedDocumentsRepository = {
+      find: async (_clientId, documentId) => {
+        asked += 1;
+        return held.get(documentId) ?? null;
+      },
+      list: async () => [],
+      add: async () => 0,
+    };
+    let now = 1_000_000;
+    const gate = new TrustedDocumentGate('allow', documents, () => now);
+    const hash = documentIdOf(notInManifest);
+    const apq = () => ({ variables: {}, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    for (let i = 0; i < 3; i++)
+      expect(await gate.admit('client', apq())).toEqual({ refusal: null, operationNames: null });
+    expect(asked).toBe(1);
+    // Loaded meanwhile: answered once the memory of the miss has passed, and kept from then on.
+    held.set(hash, { body: notInManifest, operationNames: ['Stray'] });
+    now += MISS_MEMORY_MS + 1;
+    const body = apq() as { query?: string };
+    expect(await gate.admit('client', body)).toEqual({ refusal: null, operationNames: ['Stray'] });
+    expect(body.query).toBe(notInManifest);
+    await gate.admit('client', apq());
+    expect(asked).toBe(2);
   });
 });
 
