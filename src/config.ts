@@ -354,6 +354,8 @@ function tracingConfig(
   };
   const tracesOnly = endpointOf('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const base = endpointOf('OTEL_EXPORTER_OTLP_ENDPOINT');
+  // The rest matters only where traces are to be sent (other programs may share the variables).
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return null;
   for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) {
     const protocol = env[name];
     if (protocol && protocol !== 'http/json') {

@@ -41,6 +41,8 @@ describe('front-end settings: TRUSTED_DOCUMENTS, GRAPHQL_MAX_COST and the OTEL_*
         OTEL_TRACES_EXPORTER: 'none',
       }).tracing,
     ).toBeNull();
+    // Without an endpoint the other OTEL_* variables are not this service's concern.
+    expect(loadConfig({ NODE_ENV: 'test', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).tracing).toBeNull();
   });
 
   it('lists every bad value, naming the setting, and never a header value', () => {
