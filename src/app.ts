@@ -20,6 +20,7 @@ import { findShapeProblem, parameterName } from './edge/request-shape';
 import { createLogger, lazyChildLogger } from './logger';
 import {
   registerCacheMetrics,
+  registerGraphqlMetrics,
   registerMetrics,
   registerUpstreamMetrics,
   registerWebhookMetrics,
@@ -42,6 +43,8 @@ import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './areas/esign/signing/signing.routes';
 import type { Store } from './store/database';
+import { registerRequestSpans } from './telemetry/request-spans';
+import { activeTracing } from './telemetry/tracing';
 
 export interface BuildAppOptions {
   config: Config;
@@ -303,6 +306,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   edge.routes.listen(app);
   guardServer(app.server, edge);
   registerRequestStart(app);
+  // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) started before the app is built; off, no hook is added.
+  const tracing = activeTracing();
+  if (tracing) registerRequestSpans(app, tracing);
   await registerOpenApi(app);
 
   const rateLimits: RateLimitStore =
@@ -326,7 +332,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
-  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
+  await registerGraphql(app, services, config, {
+    routes: edge.routes,
+    schema: options.graphqlSchema,
+    countOperation: registerGraphqlMetrics(registry),
+  });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

@@ -18,6 +18,10 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly redisUrl: string | null;
   readonly graphqlIntrospection: boolean;
+  /** TRUSTED_DOCUMENTS: which GraphQL documents are answered (docs/graphql.md#trusted-documents). */
+  readonly trustedDocuments: TrustedDocumentsMode;
+  /** GRAPHQL_MAX_COST: the largest estimated cost of an operation (docs/graphql.md#demand-control). */
+  readonly graphqlMaxCost: number;
   readonly trustProxy: boolean;
   /** Where callers reach the service; links in outgoing messages start with it. */
   readonly publicBaseUrl: string;
@@ -35,7 +39,23 @@ export interface Config {
   readonly upstream: UpstreamConfig | null;
   /** How stored secrets are kept: SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS. */
   readonly secrets: SecretsConfig;
+  /** OpenTelemetry traces over OTLP/HTTP, from the standard OTEL_* variables; null when off. */
+  readonly tracing: TracingConfig | null;
 }
+
+/** Where traces go (docs/operations.md#tracing). */
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces. */
+  readonly tracesEndpoint: string;
+  /** OTEL_SERVICE_NAME (default facility-ops). */
+  readonly serviceName: string;
+  /** OTEL_EXPORTER_OTLP_HEADERS (and _TRACES_HEADERS): `name=value` pairs, comma-separated. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** `off`: no document ids; `allow`: ids and free text; `require`: a client's known documents only. */
+export type TrustedDocumentsMode = 'off' | 'allow' | 'require';
+export const TRUSTED_DOCUMENTS_MODES: readonly TrustedDocumentsMode[] = ['off', 'allow', 'require'];
 
 /** Secrets at rest (consumer secrets, webhook secrets): sealed under the operator's keys, or clear. */
 export interface SecretsConfig {
@@ -142,8 +162,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const outbox = outboxConfig(env, read, problems);
   const webhooks = webhooksConfig(env, read, problems, outbox.leaseMs);
   const seal = sealSettings(env, problems, publicBaseUrl);
+  const trustedDocuments = trustedDocumentsMode(env, problems);
   const secrets = secretsConfig(env, nodeEnv, problems);
   const upstream = upstreamConfig(env, problems, read.int, secretBoxFor(secrets));
+  const tracing = tracingConfig(env, problems, read.bool);
 
   const config: Config = {
     nodeEnv,
@@ -156,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000),
     redisUrl,
     graphqlIntrospection: read.bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    trustedDocuments,
+    graphqlMaxCost: read.int('GRAPHQL_MAX_COST', 20_000, 1, 100_000_000),
     trustProxy: read.bool('TRUST_PROXY', false),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     esignLinkTtlHours: read.int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),
@@ -169,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seal,
     upstream,
     secrets,
+    tracing,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -344,6 +369,79 @@ function sealSettings(env: NodeJS.ProcessEnv, problems: string[], publicBaseUrl:
     );
   }
   return seal;
+}
+
+function trustedDocumentsMode(env: NodeJS.ProcessEnv, problems: string[]): TrustedDocumentsMode {
+  const raw = env.TRUSTED_DOCUMENTS || 'allow';
+  const mode = TRUSTED_DOCUMENTS_MODES.find((known) => known === raw);
+  if (mode === undefined) problems.push(`TRUSTED_DOCUMENTS: expected off, allow or require, got "${raw}"`);
+  return mode ?? 'allow';
+}
+
+/**
+ * The standard OpenTelemetry variables this service reads: tracing is on when an OTLP endpoint is
+ * set and OTEL_SDK_DISABLED is not true. Only OTLP over HTTP with JSON is sent.
+ */
+function tracingConfig(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  bool: (name: string, fallback: boolean) => boolean,
+): TracingConfig | null {
+  const disabled = bool('OTEL_SDK_DISABLED', false);
+  const endpointOf = (name: string): string | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    try {
+      const parsed = new URL(raw);
+      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return raw;
+    } catch {
+      // Reported below.
+    }
+    problems.push(`${name}: expected an http:// or https:// URL, got "${redactUrl(raw)}"`);
+    return null;
+  };
+  const tracesOnly = endpointOf('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = endpointOf('OTEL_EXPORTER_OTLP_ENDPOINT');
+  // The rest matters only where traces are to be sent (other programs may share the variables).
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return null;
+  for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) {
+    const protocol = env[name];
+    if (protocol && protocol !== 'http/json') {
+      problems.push(`${name}: only http/json is sent (OTLP over HTTP with JSON), got "${protocol}"`);
+    }
+  }
+  const traces = env.OTEL_TRACES_EXPORTER;
+  if (traces && traces !== 'otlp' && traces !== 'none') {
+    problems.push(`OTEL_TRACES_EXPORTER: expected otlp or none, got "${traces}"`);
+  }
+  const headers: Record<string, string> = {};
+  for (const name of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
+    const raw = env[name];
+    if (!raw) continue;
+    for (const pair of raw.split(',')) {
+      const at = pair.indexOf('=');
+      const key = at > 0 ? pair.slice(0, at).trim() : '';
+      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
+        // The value may be a secret: only the name is shown.
+        problems.push(
+          `${name}: expected name=value pairs separated by commas, got a pair named "${key.slice(0, 40)}"`,
+        );
+        continue;
+      }
+      try {
+        headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        problems.push(`${name}: the value of "${key}" is not URL-encoded text`);
+      }
+    }
+  }
+  const tracesEndpoint = tracesOnly ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : null);
+  if (disabled || traces === 'none' || tracesEndpoint === null) return null;
+  return Object.freeze({
+    tracesEndpoint,
+    serviceName: env.OTEL_SERVICE_NAME || 'facility-ops',
+    headers: Object.freeze(headers),
+  });
 }
 
 /**

@@ -13,11 +13,14 @@ import {
   type WorkerLog,
 } from './areas/outbox/outbox.worker';
 import { WebhookDispatcher } from './areas/webhooks/webhooks.dispatcher';
+import type { WebhookHttpTransport } from './areas/webhooks/webhooks.ports';
 import type { Services } from './services';
+import { activeTracing, inRootSpan, inSpan, type ActiveTracing } from './telemetry/tracing';
 
 /** The transports the configuration names; a channel without one keeps its messages pending. */
 export function outboxTransportsFrom(config: OutboxConfig): OutboxTransports {
-  return {
+  const tracing = activeTracing();
+  const transports: OutboxTransports = {
     email: config.smtpUrl
       ? new SmtpEmailTransport({
           url: config.smtpUrl,
@@ -33,6 +36,74 @@ export function outboxTransportsFrom(config: OutboxConfig): OutboxTransports {
           timeoutMs: config.sendTimeoutMs,
         })
       : null,
+  };
+  return tracing ? tracedTransports(transports, tracing) : transports;
+}
+
+const DELIVERY = { 'messaging.system': 'facility-ops-outbox' };
+
+/** Tracing on: each e-mail and SMS delivery is a trace of its own (`outbox delivery email`). */
+function tracedTransports(transports: OutboxTransports, tracing: ActiveTracing): OutboxTransports {
+  const { email, sms } = transports;
+  const attributes = (channel: string) => ({ ...DELIVERY, 'messaging.destination.name': channel });
+  return {
+    email: email && {
+      send: (message, signal) =>
+        inRootSpan(tracing, 'outbox delivery email', attributes('email'), () => email.send(message, signal)),
+      close: () => email.close(),
+    },
+    sms: sms && {
+      send: (message, signal) =>
+        inRootSpan(tracing, 'outbox delivery sms', attributes('sms'), () => sms.send(message, signal)),
+      close: () => sms.close(),
+    },
+  };
+}
+
+/** Tracing on: each webhook delivery is a trace of its own, its HTTP attempt a span in it. */
+function tracedWebhookSender(sender: WebhookSender, tracing: ActiveTracing): WebhookSender {
+  return {
+    send: (message, signal) =>
+      inRootSpan(
+        tracing,
+        'outbox delivery webhook',
+        {
+          ...DELIVERY,
+          'messaging.destination.name': 'webhook',
+          'messaging.message.id': message.id,
+          'facility_ops.outbox.attempt': message.attempts,
+        },
+        async (span) => {
+          const outcome = await sender.send(message, signal);
+          if (outcome.responseCode !== null)
+            span.setAttribute('http.response.status_code', outcome.responseCode);
+          return outcome;
+        },
+      ),
+    retryDelayMs: (attempts) => sender.retryDelayMs(attempts),
+    close: () => sender.close(),
+  };
+}
+
+/** Tracing on: each webhook attempt's POST is a client span with the endpoint's host and status. */
+function tracedWebhookTransport(
+  transport: WebhookHttpTransport,
+  tracing: ActiveTracing,
+): WebhookHttpTransport {
+  return {
+    post: (request) =>
+      inSpan(
+        tracing,
+        'webhook POST',
+        { 'http.request.method': 'POST', 'server.address': new URL(request.url).hostname },
+        async (span) => {
+          const response = await transport.post(request);
+          span.setAttribute('http.response.status_code', response.status);
+          return response;
+        },
+        'client',
+      ),
+    close: () => transport.close(),
   };
 }
 
@@ -70,19 +141,22 @@ export function webhookSenderFrom(
   config: Pick<Config, 'webhooks'>,
   log?: WorkerLog,
 ): WebhookSender {
-  const transport = new HttpWebhookTransport({
+  const http = new HttpWebhookTransport({
     timeoutMs: config.webhooks.timeoutMs,
     maxResponseBytes: config.webhooks.maxResponseBytes,
     allowHosts: config.webhooks.allowHosts,
     resolver: services.hostResolver,
   });
-  return new WebhookDispatcher(
+  const tracing = activeTracing();
+  const transport = tracing ? tracedWebhookTransport(http, tracing) : http;
+  const dispatcher = new WebhookDispatcher(
     services.webhookEndpoints,
     transport,
     services.clock,
     { disableAfterMs: config.webhooks.disableAfterHours * 3_600_000 },
     log,
   );
+  return tracing ? tracedWebhookSender(dispatcher, tracing) : dispatcher;
 }
 
 /**

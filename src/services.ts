@@ -53,6 +53,8 @@ import type { HostResolver, WebhookEndpointsRepository } from './areas/webhooks/
 import { WebhooksService } from './areas/webhooks/webhooks.service';
 import { webhookPayloads } from './areas/webhooks/webhooks.presenter';
 import { SqlWebhookEndpointsRepository } from './areas/webhooks/webhooks.repository';
+import { SqlTrustedDocumentsRepository } from './store/repositories/trusted-documents.repository';
+import type { TrustedDocumentsRepository } from './auth/trusted-documents.ports';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -61,6 +63,8 @@ export interface Services {
   /** Seals and opens the secrets the store keeps (SECRETS_KEY), or keeps them in clear. */
   readonly secrets: SecretBox;
   readonly auth: AuthService;
+  /** The GraphQL documents each client application's front end is known to send. */
+  readonly trustedDocuments: TrustedDocumentsRepository;
   readonly facilities: FacilitiesService;
   readonly flippers: FlippersService;
   readonly rateAppliedActions: RateAppliedActionsService;
@@ -165,6 +169,7 @@ export function createServices(
       config.oauthWindowSeconds,
       options.secretsLog,
     ),
+    trustedDocuments: new SqlTrustedDocumentsRepository(db),
     facilities,
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),

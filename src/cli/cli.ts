@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from '../config';
 import { DatasetError } from '../store/dataset/dataset.import';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { clientsCommand } from './clients.command';
+import { documentsCommand } from './documents.command';
 import { importCommand } from './import.command';
 import { asksForHelp, COMMAND_HELP, commandUsage } from './help';
 import type { CliIo } from './io';
@@ -32,6 +33,11 @@ Commands:
   clients create --company <id> --name <name> [--json | --export <prefix>]
                              Make a client application; prints its consumer key and secret and a
                              bearer token, shown only this once.
+  documents load --client <id> <manifest.json>
+  documents list --client <id> [--json]
+                             Load a client application's persisted-documents manifest (GraphQL
+                             Code Generator's client preset writes it), each document checked
+                             against the schema first; list the documents it holds.
   webhooks create --company <id> --url <url> --events <type,...> [--description <text>] [--json]
                              Register a webhook endpoint of a company; prints its signing secret,
                              shown only this once.
@@ -49,7 +55,7 @@ Commands:
                              Seal a gateway upstream secret read from standard input.
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
-import, seed, clients, webhooks and seal bring the schema up to date first.
+import, seed, clients, documents, webhooks and seal bring the schema up to date first.
 
 Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db),
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, SECRETS_KEY or SECRETS_KEY_FILE (the key
@@ -96,6 +102,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await clientsCommand(config(io), io, rest);
       case 'webhooks':
         return await webhooksCommand(config(io), io, rest);
+      case 'documents':
+        return await documentsCommand(config(io), io, rest);
       case 'seal':
         return await sealCommand(config(io), io, rest);
       case 'secrets':

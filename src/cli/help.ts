@@ -71,6 +71,27 @@ Options:
 
 ${ENVIRONMENT}`,
 
+  documents: `Usage: facility-ops documents load --client <id> <manifest.json>
+       facility-ops documents list --client <id> [--json]
+
+The GraphQL documents a client application's front end is known to send (docs/graphql.md#trusted-documents).
+
+  load   Reads a persisted-documents manifest ({ "<sha256 hex>": "<document text>" }, as GraphQL
+         Code Generator's client preset writes it with persistedDocuments), checks every document
+         (its id is the SHA-256 of its text; it parses and validates against the schema, within
+         the query limits) and adds the client's new ones. A manifest with any problem is refused
+         whole and nothing is written (exit 1). Loading again adds only what is new.
+  list   The client's documents: id, operation names and when each was loaded.
+
+Options:
+  --client <id>   The client application's id (facility-ops clients create prints it).
+  --json          list: one JSON array.
+
+The running service answers new documents at once, or within 5 s for an id it was asked for just
+before (TRUSTED_DOCUMENTS=allow or require).
+
+${ENVIRONMENT}`,
+
   webhooks: `Usage: facility-ops webhooks create --company <id> --url <url> --events <type,...>
                                   [--description <text>] [--json]
        facility-ops webhooks list --company <id> [--json]

@@ -12,6 +12,7 @@ import { openStore, type Store } from '../store/database';
 import { CommandFailure } from './args';
 import { sealClearSecrets, secretsStorageLine } from './context';
 import type { CliIo } from './io';
+import { startConfiguredTracing } from './tracing';
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -28,6 +29,8 @@ export interface RunningServer {
 
 /** `serve`: the service on HOST:PORT until SIGTERM or SIGINT. */
 export async function serveCommand(config: Config, io: CliIo): Promise<number> {
+  // Before the store opens: its statements become spans only when tracing is on by then.
+  const tracing = startConfiguredTracing(config);
   const store = openStore(config.databaseUrl);
   let server: RunningServer;
   try {
@@ -36,11 +39,14 @@ export async function serveCommand(config: Config, io: CliIo): Promise<number> {
     server = await startServer(config, store, io);
   } catch (error) {
     await store.close();
+    await tracing?.stop();
     throw error;
   }
   io.out(secretsStorageLine(config));
   io.out(`facility-ops listening on ${server.url}`);
   await waitAndStop(server, io);
+  // Spans of the last requests leave before the process does.
+  await tracing?.stop();
   return 0;
 }
 

@@ -8,6 +8,7 @@ import { createClient, credentialLines } from './clients.command';
 import { describeDatabase, migrate, secretsStorageLine } from './context';
 import { writeFirstRequests } from './first-requests';
 import type { CliIo } from './io';
+import { startConfiguredTracing } from './tracing';
 import { asOfNow, printSeedResult, seed, utcToday } from './seed.command';
 import { startServer, waitAndStop, type RunningServer } from './serve.command';
 
@@ -25,6 +26,8 @@ interface DemoState {
  * demo client application, printing its credentials and two curl commands; then serve.
  */
 export async function startCommand(config: Config, io: CliIo): Promise<number> {
+  // Before the store opens: its statements become spans only when tracing is on by then.
+  const tracing = startConfiguredTracing(config);
   const store = openStore(config.databaseUrl);
   let server: RunningServer;
   let demo: DemoState | null;
@@ -34,6 +37,7 @@ export async function startCommand(config: Config, io: CliIo): Promise<number> {
     server = await startServer(config, store, io);
   } catch (error) {
     await store.close();
+    await tracing?.stop();
     throw error;
   }
   const today = utcToday(io);
@@ -41,6 +45,8 @@ export async function startCommand(config: Config, io: CliIo): Promise<number> {
   io.out(secretsStorageLine(config));
   for (const line of bannerLines(server.url, demo, today, requestsFile)) io.out(line);
   await waitAndStop(server, io);
+  // Spans of the last requests leave before the process does.
+  await tracing?.stop();
   return 0;
 }
 

@@ -10,15 +10,13 @@ import {
   isNonNullType,
   isObjectType,
   isUnionType,
-  lexicographicSortSchema,
-  printSchema,
   type GraphQLFieldConfigMap,
   type GraphQLFieldResolver,
   type GraphQLNamedType,
   type GraphQLType,
   type GraphQLTypeResolver,
 } from 'graphql';
-import { graphqlSchema } from '../graphql/schema';
+import { graphqlSchema, printWithDirectives } from '../graphql/schema';
 
 /** Gateway resolvers by type and field; a field without one reads the property of its name. */
 export type GatewayResolvers = Record<
@@ -153,6 +151,7 @@ export function gatewaySchema(resolvers: GatewayResolvers = {}): GraphQLSchema {
   return new GraphQLSchema({
     query,
     mutation: mutation ? (named(mutation) as GraphQLObjectType) : undefined,
+    directives: source.getDirectives(),
     // Implementations of a kept interface are reachable only through it.
     types: Object.values(source.getTypeMap())
       .filter((type) => isObjectType(type) && type.getInterfaces().length > 0)
@@ -167,5 +166,5 @@ const HEADER =
 
 /** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */
 export function gatewaySchemaFileText(schema: GraphQLSchema = gatewaySchema()): string {
-  return `${HEADER}${printSchema(lexicographicSortSchema(schema))}\n`;
+  return `${HEADER}${printWithDirectives(schema)}\n`;
 }

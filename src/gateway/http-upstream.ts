@@ -8,6 +8,7 @@ import type { Clock } from '../kernel/clock';
 import type { ContractUpstream, UpstreamAnswer, UpstreamCall, UpstreamHealth } from './upstream.ports';
 import type { CacheMemory } from '../caching/cache-memory';
 import { CircuitBreaker } from './circuit-breaker';
+import { activeTracing, injectTraceContext, inSpan, type ActiveTracing } from '../telemetry/tracing';
 
 /** Where the gateway says why an upstream call failed (the caller sees only the kind). */
 export type UpstreamLog = (details: Record<string, unknown>, message: string) => void;
@@ -30,6 +31,13 @@ const ENVELOPE_META = Buffer.from('"meta":{');
  */
 const MAX_ANSWER_DEPTH = 64;
 const REQUEST_ID = Buffer.from('"request_id":');
+
+/** What a traced call learns on its way, for its span. */
+interface CallNotes {
+  collapsed: boolean;
+  keptAnswerUsed: boolean;
+  status: number | null;
+}
 
 /** An upstream GET answer kept for revalidation, under the ETag it came with. */
 interface KeptUpstreamAnswer {
@@ -187,9 +195,43 @@ export class HttpUpstream implements ContractUpstream {
    * back with this request's id. Kept per company, path and query.
    */
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
+    const tracing = activeTracing();
+    return tracing ? this.tracedCall(tracing, call) : this.untracedCall(call, null);
+  }
+
+  /**
+   * The call as a client span of the request's: method, path, the status the upstream answered,
+   * whether the kept answer was used (after a 304), whether it rode on another request's call, and
+   * the circuit breaker's state when it was made.
+   */
+  private tracedCall(tracing: ActiveTracing, call: UpstreamCall): Promise<UpstreamAnswer> {
+    const attributes = {
+      'http.request.method': call.method,
+      'url.path': call.path,
+      'facility_ops.upstream.breaker_state': this.breaker.state().breaker,
+    };
+    return inSpan(
+      tracing,
+      `upstream ${call.method}`,
+      attributes,
+      async (span) => {
+        const notes: CallNotes = { collapsed: false, keptAnswerUsed: false, status: null };
+        try {
+          return await this.untracedCall(call, notes);
+        } finally {
+          span.setAttribute('facility_ops.upstream.collapsed', notes.collapsed);
+          span.setAttribute('facility_ops.upstream.kept_answer_used', notes.keptAnswerUsed);
+          if (notes.status !== null) span.setAttribute('http.response.status_code', notes.status);
+        }
+      },
+      'client',
+    );
+  }
+
+  private async untracedCall(call: UpstreamCall, notes: CallNotes | null): Promise<UpstreamAnswer> {
     if (call.method !== 'GET' || call.ifNoneMatch !== undefined) {
       this.onCall('sent');
-      return this.callOnce(call);
+      return this.callOnce(call, notes);
     }
     const key = JSON.stringify(['upstream', call.companyId.toLowerCase(), call.path, call.query]);
     // Collapsed forwarding: concurrent requests for one page (a busy facility's lists, a ledger
@@ -197,10 +239,11 @@ export class HttpUpstream implements ContractUpstream {
     const onItsWay = this.inFlight.get(key);
     if (onItsWay) {
       this.onCall('shared');
+      if (notes) notes.collapsed = true;
       return withRequestId(await onItsWay, call.requestId);
     }
     this.onCall('sent');
-    const pending = this.revalidated(key, call);
+    const pending = this.revalidated(key, call, notes);
     this.inFlight.set(key, pending);
     try {
       return await pending;
@@ -209,11 +252,16 @@ export class HttpUpstream implements ContractUpstream {
     }
   }
 
-  private async revalidated(key: string, call: UpstreamCall): Promise<UpstreamAnswer> {
-    if (!this.memory?.enabled) return this.callOnce(call);
+  private async revalidated(
+    key: string,
+    call: UpstreamCall,
+    notes: CallNotes | null,
+  ): Promise<UpstreamAnswer> {
+    if (!this.memory?.enabled) return this.callOnce(call, notes);
     const kept = this.memory.get<KeptUpstreamAnswer>(key);
-    const answer = await this.callOnce(kept ? { ...call, ifNoneMatch: kept.etag } : call);
+    const answer = await this.callOnce(kept ? { ...call, ifNoneMatch: kept.etag } : call, notes);
     if (kept && answer.status === 304) {
+      if (notes) notes.keptAnswerUsed = true;
       this.memory.onLookup('upstream', true);
       return withRequestId(kept.answer, call.requestId);
     }
@@ -224,7 +272,7 @@ export class HttpUpstream implements ContractUpstream {
     return answer;
   }
 
-  private async callOnce(call: UpstreamCall): Promise<UpstreamAnswer> {
+  private async callOnce(call: UpstreamCall, notes: CallNotes | null = null): Promise<UpstreamAnswer> {
     const credentials = this.credentialsOf(call.companyId);
     if (!this.breaker.allow()) {
       const { retryAt } = this.breaker.state();
@@ -254,6 +302,7 @@ export class HttpUpstream implements ContractUpstream {
       );
     }
     this.breaker.succeeded();
+    if (notes) notes.status = answer.status;
     if (answer.status === 401) {
       // The caller was authenticated here; the upstream refusing the gateway is a setup fault.
       this.log(
@@ -329,6 +378,9 @@ export class HttpUpstream implements ContractUpstream {
       headers['idempotency-key'] = scopedIdempotencyKey(call.clientId, call.idempotencyKey);
     }
     if (call.ifNoneMatch !== undefined) headers['if-none-match'] = call.ifNoneMatch;
+    // The caller's trace goes on upstream (W3C traceparent), so the upstream's spans join it.
+    const tracing = activeTracing();
+    if (tracing) injectTraceContext(tracing, headers);
 
     // One deadline for the whole exchange: when it passes, the request (and its body) is aborted,
     // and the call fails even if the exchange never noticed.

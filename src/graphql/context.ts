@@ -21,7 +21,12 @@ export interface GraphqlContext {
   trace: ResponseTrace | null;
   /** Gateway mode: this request's reads of the upstream; null otherwise. */
   upstream: UpstreamReads | null;
+  /** What the kept-response cache did for this operation (GraphqlResponseCache sets it). */
+  cacheResult: CacheResult;
 }
+
+/** A kept response answered (`hit`), one built to be kept (`miss`), or none that could be (`none`). */
+export type CacheResult = 'hit' | 'miss' | 'none';
 
 /**
  * Apollo's context function. Authentication ran before (the app's preValidation hook); the check
@@ -42,6 +47,7 @@ export function createContext(request: FastifyRequest, services: Services): Grap
     log: request.log,
     trace: null,
     upstream: services.upstream ? gatewayReads(request, services.upstream) : null,
+    cacheResult: 'none',
   };
 }
 

@@ -1,15 +1,12 @@
 import {
   GraphQLError,
   getNamedType,
-  getNullableType,
   isCompositeType,
   isInterfaceType,
-  isListType,
   isObjectType,
   Kind,
   type FieldNode,
   type GraphQLCompositeType,
-  type GraphQLField,
   type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
@@ -22,48 +19,17 @@ export interface QueryLimits {
   maxDepth: number;
   /** Aliased fields, counting a fragment once per spread. */
   maxAliases: number;
-  /** Estimated objects the operation may return (see fieldCost). */
-  maxCost: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 20_000 };
-
-/** Size assumed for a list field that declares nothing about its size. */
-export const DEFAULT_LIST_SIZE = 50;
-
-/**
- * Cost hints a field may declare with `@Extensions({ cost: {...} })`:
- * - `complexity`: cost of one item (default 1 for object types, 0 for scalars and enums);
- * - `listSize`: most items a list field answers (default DEFAULT_LIST_SIZE);
- * - `sizeArgument`: an argument that lowers the size when given as a literal (`perPage: 10`); on a
- *   field answering one page object, it makes the field count as a list of `listSize` entries.
- */
-export interface FieldCostHint {
-  complexity?: number;
-  listSize?: number;
-  sizeArgument?: string;
-}
+/** The estimated cost is demand control's (demand-control.ts, GRAPHQL_MAX_COST). */
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxAliases: 30 };
 
 interface Measure {
   depth: number;
   aliases: number;
-  cost: number;
 }
 
-const ZERO: Measure = { depth: 0, aliases: 0, cost: 0 };
-
-function costHint(field: GraphQLField<unknown, unknown>): FieldCostHint {
-  const hint = (field.extensions as { cost?: FieldCostHint } | undefined)?.cost;
-  return hint ?? {};
-}
-
-function listSize(field: GraphQLField<unknown, unknown>, node: FieldNode, hint: FieldCostHint): number {
-  const most = hint.listSize ?? DEFAULT_LIST_SIZE;
-  if (!hint.sizeArgument) return most;
-  const arg = node.arguments?.find((a) => a.name.value === hint.sizeArgument);
-  if (arg?.value.kind === Kind.INT) return Math.max(0, Math.min(most, Number(arg.value.value)));
-  return most;
-}
+const ZERO: Measure = { depth: 0, aliases: 0 };
 
 /**
  * Measures selection sets, each fragment once (memoized, so a "fragment bomb" costs linear time
@@ -79,7 +45,7 @@ class Measurer {
   ) {}
 
   selectionSet(set: SelectionSetNode, parent: GraphQLCompositeType): Measure {
-    const total: Measure = { depth: 0, aliases: 0, cost: 0 };
+    const total: Measure = { depth: 0, aliases: 0 };
     for (const selection of set.selections) {
       let part: Measure;
       if (selection.kind === Kind.FIELD) {
@@ -94,7 +60,6 @@ class Measurer {
       }
       total.depth = Math.max(total.depth, part.depth);
       total.aliases += part.aliases;
-      total.cost += part.cost;
     }
     return total;
   }
@@ -102,22 +67,13 @@ class Measurer {
   private field(node: FieldNode, parent: GraphQLCompositeType): Measure {
     const name = node.name.value;
     // Introspection is static schema data, and is off in production.
-    if (name.startsWith('__')) return { depth: 1, aliases: node.alias ? 1 : 0, cost: 0 };
+    if (name.startsWith('__')) return { depth: 1, aliases: node.alias ? 1 : 0 };
     const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
     if (!field) return ZERO;
     const type = getNamedType(field.type);
-    const hint = costHint(field);
     const children =
       node.selectionSet && isCompositeType(type) ? this.selectionSet(node.selectionSet, type) : ZERO;
-    const each = (hint.complexity ?? (isCompositeType(type) ? 1 : 0)) + children.cost;
-    // A page object declaring a size argument counts as the list of entries it holds.
-    const sized = isListType(getNullableType(field.type)) || hint.sizeArgument !== undefined;
-    const count = sized ? listSize(field, node, hint) : 1;
-    return {
-      depth: 1 + children.depth,
-      aliases: (node.alias ? 1 : 0) + children.aliases,
-      cost: count * each,
-    };
+    return { depth: 1 + children.depth, aliases: (node.alias ? 1 : 0) + children.aliases };
   }
 
   private fragment(name: string): Measure {
@@ -144,7 +100,7 @@ function limitError(message: string, name: string, maximum: number, actual: numb
   return new GraphQLError(message, { extensions: { queryLimit: { name, maximum, actual } } });
 }
 
-/** A validation rule refusing operations over the depth, alias or cost limits, with the numbers. */
+/** A validation rule refusing operations over the depth or alias limits, with the numbers. */
 export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS): ValidationRule {
   return (context) => {
     const schema = context.getSchema();
@@ -153,7 +109,7 @@ export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS): Val
       OperationDefinition(node) {
         const root = schema.getRootType(node.operation);
         if (!root) return;
-        const { depth, aliases, cost } = measurer.selectionSet(node.selectionSet, root);
+        const { depth, aliases } = measurer.selectionSet(node.selectionSet, root);
         const operation = node.name ? `Operation "${node.name.value}"` : 'The operation';
         if (depth > limits.maxDepth) {
           context.reportError(
@@ -174,18 +130,6 @@ export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS): Val
               'aliases',
               limits.maxAliases,
               aliases,
-            ),
-          );
-        }
-        if (cost > limits.maxCost) {
-          context.reportError(
-            limitError(
-              `${operation} may return about ${Math.round(cost)} objects (its cost); the limit is ` +
-                `${limits.maxCost}. Each object counts 1 and a list counts its page size ` +
-                `(${DEFAULT_LIST_SIZE} when it has none): ask for fewer nested lists or smaller pages.`,
-              'cost',
-              limits.maxCost,
-              Math.round(cost),
             ),
           );
         }

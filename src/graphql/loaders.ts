@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Caller } from '../kernel/caller';
 import type { Company, Facility } from '../areas/facilities/facilities.types';
 import type { Services } from '../services';
-import { createRecordLoaders, type RecordLoaders } from './record-loaders';
+import { createRecordLoaders, traceBatches, type RecordLoaders } from './record-loaders';
 
 /**
  * Per-request DataLoaders: one batch (one SQL statement) per tick for each kind of record, cached
@@ -23,12 +23,14 @@ export function ownedBy<T>(companyId: string, companyOf: (record: T) => string) 
 export function createLoaders(services: Services, caller: Caller): Loaders {
   const ownFacility = ownedBy<Facility>(caller.companyId, (facility) => facility.companyId);
   const ownCompany = ownedBy<Company>(caller.companyId, (company) => company.id);
-  const facilities = new DataLoader<string, Facility | null>(async (ids) =>
-    ownFacility(await services.facilities.facilitiesByIds(ids)),
+  const facilities = new DataLoader<string, Facility | null>(
+    traceBatches('facilities', async (ids) => ownFacility(await services.facilities.facilitiesByIds(ids))),
   );
   return {
     facilities,
-    companies: new DataLoader(async (ids) => ownCompany(await services.facilities.companiesByIds(ids))),
+    companies: new DataLoader(
+      traceBatches('companies', async (ids) => ownCompany(await services.facilities.companiesByIds(ids))),
+    ),
     ...createRecordLoaders(services, facilities),
   };
 }

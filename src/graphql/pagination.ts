@@ -1,6 +1,6 @@
-import { Extensions, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { Cost, type CostHint } from './cost-directives';
 import { offsetOf, pageMeta, parsePageRequest, type PageInput, type PageMeta } from '../kernel/pagination';
-import type { FieldCostHint } from './limits';
 
 /** will_paginate's meta in camelCase: the same numbers as REST's `meta.pagination`. */
 @ObjectType('Pagination', {
@@ -44,24 +44,23 @@ export interface PageView<T> {
 }
 
 /**
- * The cost hint of a field answering a page: it counts as a list of `maxPerPage` entries, fewer
- * when `perPage` is a literal (the entries field itself then counts once).
+ * The cost of a field answering a page: its `entries` count `perPage` (at most `maxPerPage`, which
+ * they are when it is not given); the page object itself weighs nothing.
  */
-export function pageCost(maxPerPage: number): { cost: FieldCostHint } {
-  return { cost: { listSize: maxPerPage, sizeArgument: 'perPage', complexity: 0 } };
+export function pageCost(maxPerPage: number): CostHint {
+  return { weight: 0, assumedSize: maxPerPage, slicingArguments: ['perPage'], sizedFields: ['entries'] };
 }
 
 /** A page type over an item type: `{ entries, pagination }`. */
 export function PageType<T extends object>(itemType: ClassType<T> | (abstract new () => T), what: string) {
   @ObjectType({ simpleResolvers: true })
   abstract class Page {
-    // The field answering the page already counted every entry (pageCost).
+    // Sized by the field answering the page (pageCost's sizedFields).
     @Field(() => [itemType], { description: `The page's ${what}, in list order.` })
-    @Extensions({ cost: { listSize: 1 } })
     entries: T[];
 
     @Field(() => PaginationObject)
-    @Extensions({ cost: { complexity: 0 } })
+    @Cost({ weight: 0 })
     pagination: PaginationObject;
   }
   return Page;

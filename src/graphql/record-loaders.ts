@@ -7,6 +7,7 @@ import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from '../
 import type { NoteEvent } from '../areas/notes/notes.types';
 import type { Tenant, Unit } from '../areas/tenants/tenants.types';
 import type { Services } from '../services';
+import { activeTracing, inSpan } from '../telemetry/tracing';
 
 /** Keys per batch: each batch is one SQL statement with an IN list of this many values at most. */
 export const MAX_BATCH_SIZE = 500;
@@ -40,6 +41,22 @@ export interface RecordLoaders {
 
 const OPTIONS = { maxBatchSize: MAX_BATCH_SIZE } as const;
 
+/** With tracing on, each batch is a span (`dataloader ledgers`, its key count); off, the function itself. */
+export function traceBatches<K, V>(
+  name: string,
+  batch: (keys: readonly K[]) => Promise<V[]>,
+): (keys: readonly K[]) => Promise<V[]> {
+  const tracing = activeTracing();
+  if (!tracing) return batch;
+  return (keys) =>
+    inSpan(
+      tracing,
+      `dataloader ${name}`,
+      { 'dataloader.name': name, 'dataloader.batch_size': keys.length },
+      () => batch(keys),
+    );
+}
+
 export function createRecordLoaders(
   services: Services,
   facilities: DataLoader<string, Facility | null>,
@@ -52,28 +69,33 @@ export function createRecordLoaders(
     return records.map((r) => (r !== null && own.has(r.facilityId) ? r : null));
   }
   const byIds = <T extends { facilityId: string }>(
+    name: string,
     batch: (ids: readonly string[]) => Promise<(T | null)[]>,
-  ) => new DataLoader<string, T | null>(async (ids) => ownRecords(await batch(ids)), OPTIONS);
-  const lists = <T>(batch: (ids: readonly string[]) => Promise<T[]>) =>
-    new DataLoader<string, T>(batch, OPTIONS);
+  ) =>
+    new DataLoader<string, T | null>(
+      traceBatches(name, async (ids) => ownRecords(await batch(ids))),
+      OPTIONS,
+    );
+  const lists = <T>(name: string, batch: (ids: readonly string[]) => Promise<T[]>) =>
+    new DataLoader<string, T>(traceBatches(name, batch), OPTIONS);
 
   const { ledgers, notes, tenants, documents, esign, invoiceableItems } = services;
   return {
-    ledgers: byIds((ids) => ledgers.ledgersByIds(ids)),
-    ledgersByTenant: lists((ids) => ledgers.ledgersByTenantIds(ids)),
-    ledgersByUnit: lists((ids) => ledgers.ledgersByUnitIds(ids)),
-    ledgerInsurance: lists((ids) => ledgers.insuranceByLedgerIds(ids)),
-    ledgerServices: lists((ids) => ledgers.servicesByLedgerIds(ids)),
-    ledgerDiscounts: lists((ids) => ledgers.discountsByLedgerIds(ids)),
-    tenants: byIds((ids) => tenants.tenantsByIds(ids)),
-    units: byIds((ids) => tenants.unitsByIds(ids)),
-    notesByTenant: lists((ids) => notes.notesByTenantIds(ids)),
-    notesByUnit: lists((ids) => notes.notesByUnitIds(ids)),
-    notesByLedger: lists((ids) => notes.notesByLedgerIds(ids)),
-    events: byIds((ids) => documents.eventsByIds(ids)),
-    documentsByEvent: lists((ids) => documents.documentsByEventIds(ids)),
-    esignByEvent: lists((ids) => esign.statusOfEvents(ids)),
-    invoiceableItems: byIds((ids) => invoiceableItems.itemsByIds(ids)),
-    invoiceableTiers: lists((ids) => invoiceableItems.tiersByItemIds(ids)),
+    ledgers: byIds('ledgers', (ids) => ledgers.ledgersByIds(ids)),
+    ledgersByTenant: lists('ledgersByTenant', (ids) => ledgers.ledgersByTenantIds(ids)),
+    ledgersByUnit: lists('ledgersByUnit', (ids) => ledgers.ledgersByUnitIds(ids)),
+    ledgerInsurance: lists('ledgerInsurance', (ids) => ledgers.insuranceByLedgerIds(ids)),
+    ledgerServices: lists('ledgerServices', (ids) => ledgers.servicesByLedgerIds(ids)),
+    ledgerDiscounts: lists('ledgerDiscounts', (ids) => ledgers.discountsByLedgerIds(ids)),
+    tenants: byIds('tenants', (ids) => tenants.tenantsByIds(ids)),
+    units: byIds('units', (ids) => tenants.unitsByIds(ids)),
+    notesByTenant: lists('notesByTenant', (ids) => notes.notesByTenantIds(ids)),
+    notesByUnit: lists('notesByUnit', (ids) => notes.notesByUnitIds(ids)),
+    notesByLedger: lists('notesByLedger', (ids) => notes.notesByLedgerIds(ids)),
+    events: byIds('events', (ids) => documents.eventsByIds(ids)),
+    documentsByEvent: lists('documentsByEvent', (ids) => documents.documentsByEventIds(ids)),
+    esignByEvent: lists('esignByEvent', (ids) => esign.statusOfEvents(ids)),
+    invoiceableItems: byIds('invoiceableItems', (ids) => invoiceableItems.itemsByIds(ids)),
+    invoiceableTiers: lists('invoiceableTiers', (ids) => invoiceableItems.tiersByItemIds(ids)),
   };
 }

@@ -16,6 +16,7 @@ import type { CacheMemory } from '../caching/cache-memory';
 import type { RevisionScope, RevisionTokens } from '../kernel/revisions';
 import type { GraphqlContext } from './context';
 import { KEPT_EXTENSION } from './kept';
+import { COST_EXTENSION } from './demand-control';
 
 /**
  * What a kept response is checked against: each scope it read and the token read then (system of
@@ -182,6 +183,8 @@ export class GraphqlResponseCache {
       requestDidStart: async () => ({
         didResolveOperation: async (rc) => {
           if (!this.enabled || rc.operation?.operation !== 'query') return;
+          // An answer carrying this request's cost estimate is its own.
+          if (rc.request.extensions?.[COST_EXTENSION] !== undefined) return;
           if (this.mode === 'upstream') return; // kept when answered: see willSendResponse
           if (!this.keepable(rc.document, rc.operationName ?? null)) return;
           rc.contextValue.trace = new ResponseTrace(this.keyOf(rc), this.revisions);
@@ -192,6 +195,7 @@ export class GraphqlResponseCache {
           const kept = this.memory.get<StoredResponse>(trace.key);
           const current = kept !== undefined && (await this.current(kept.tokens));
           this.memory.onLookup('graphql', current);
+          rc.contextValue.cacheResult = current ? 'hit' : 'miss';
           if (!current) return null;
           const data: MarkedData = { [KEPT_BYTES]: kept.body.toString('utf8') };
           return {
@@ -200,9 +204,11 @@ export class GraphqlResponseCache {
           };
         },
         willSendResponse: async (rc) => {
+          if (rc.request.extensions?.[COST_EXTENSION] !== undefined) return;
           const trace = rc.contextValue.trace ?? this.upstreamKeeping(rc);
           const { body } = rc.response;
           if (!trace || body.kind !== 'single' || body.singleResult.errors) return;
+          if (rc.contextValue.cacheResult === 'none') rc.contextValue.cacheResult = 'miss';
           const data = body.singleResult.data as MarkedData | null | undefined;
           if (data && data[KEPT_BYTES] === undefined) data[KEEPING] = trace;
         },

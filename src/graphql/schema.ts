@@ -1,20 +1,33 @@
 import 'reflect-metadata';
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchemaSync } from 'type-graphql';
+import { assertCostDirectives, COST_DIRECTIVES } from './cost-directives';
 import { RESOLVERS } from './resolvers';
 
 let built: GraphQLSchema | undefined;
 
 /** The schema, built once per process from the decorated classes (it holds no per-request state). */
 export function graphqlSchema(): GraphQLSchema {
-  built ??= buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });
+  built ??= assertCostDirectives(
+    buildSchemaSync({
+      resolvers: [...RESOLVERS],
+      validate: false,
+      directives: [...specifiedDirectives, ...COST_DIRECTIVES],
+    }),
+  );
   return built;
 }
 
 const HEADER =
   '# Emitted from the TypeGraphQL classes in src/graphql by `npm run schema:emit`; do not edit.\n\n';
 
+/** The schema's SDL with the directives its fields carry (`@cost`, `@listSize`), sorted. */
+export function printWithDirectives(schema: GraphQLSchema): string {
+  return printSchemaWithDirectives(lexicographicSortSchema(schema));
+}
+
 /** The committed `schema.graphql` text: sorted, so it changes only when the schema does. */
 export function schemaFileText(schema: GraphQLSchema = graphqlSchema()): string {
-  return `${HEADER}${printSchema(lexicographicSortSchema(schema))}\n`;
+  return `${HEADER}${printWithDirectives(schema)}\n`;
 }

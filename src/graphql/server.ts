@@ -13,7 +13,7 @@ import { DomainError } from '../kernel/errors';
 import { toErrorBody } from '../rest/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import type { Services } from '../services';
-import { createContext, gatewayReads, type GraphqlContext } from './context';
+import { createContext, gatewayReads, type CacheResult, type GraphqlContext } from './context';
 import {
   domainErrorExtensions,
   domainErrorMessage,
@@ -29,6 +29,10 @@ import { GATEWAY_RESOLVERS } from '../gateway/gateway-resolvers';
 import { gatewaySchema } from '../gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
+import { TrustedDocumentGate } from './trusted-documents';
+import { demandControl } from './demand-control';
+import { nameGraphqlSpan } from '../telemetry/request-spans';
+import { activeTracing, type ActiveTracing } from '../telemetry/tracing';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -40,10 +44,27 @@ export const APQ_CACHE_SIZE = 4 * 1024 * 1024;
 
 export interface GraphqlOptions {
   limits?: QueryLimits;
+  /** The largest estimated cost answered; GRAPHQL_MAX_COST by default. */
+  maxCost?: number;
+  /** Counts each operation answered (Prometheus): its name or `other`, and the kept-response cache's result. */
+  countOperation?: (operation: string, cache: CacheResult) => void;
   /** Another schema than the service's (tests add fields to it). */
   schema?: GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
+}
+
+/** Tracing on: the request's span takes the operation's name (`query Navigate`). */
+function operationSpans(tracing: ActiveTracing): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, operationName }) {
+          if (operation) nameGraphqlSpan(tracing, operation.operation, operationName ?? null);
+        },
+      };
+    },
+  };
 }
 
 /** Logs what was masked for the client, with the request id (the request's own logger carries it). */
@@ -127,6 +148,7 @@ export async function registerGraphql(
   options: GraphqlOptions = {},
 ): Promise<void> {
   const showSchema = config.graphqlIntrospection;
+  const tracing = activeTracing();
   // Gateway mode: the part of the graph the contract feeds, read from the upstream; responses are
   // kept under the upstream's ETags and sent again while it answers 304 to each read.
   const gatewayMode = services.upstream !== null;
@@ -163,6 +185,8 @@ export async function registerGraphql(
         : ApolloServerPluginLandingPageDisabled(),
       redactSensitiveValues,
       logUnexpectedErrors,
+      demandControl(schema, options.maxCost ?? config.graphqlMaxCost),
+      ...(tracing ? [operationSpans(tracing)] : []),
       responses.plugin(),
       // No HTTP caching of operations here; the default cache-control plugin would wrap every
       // field resolver to compute cache hints (measured: bench/graphql.js).
@@ -174,9 +198,16 @@ export async function registerGraphql(
     await apollo.stop();
   });
 
+  // Each request's context, for what it noted once Apollo answered (the kept-response cache's result).
+  const contexts = new WeakMap<FastifyRequest, GraphqlContext>();
   const handler = fastifyApolloHandler<GraphqlContext>(apollo, {
-    context: async (request) => createContext(request, services),
+    context: async (request) => {
+      const context = createContext(request, services);
+      contexts.set(request, context);
+      return context;
+    },
   });
+  const countOperation = options.countOperation ?? (() => undefined);
   const allowed = showSchema ? 'GET, POST' : 'POST';
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
@@ -186,8 +217,22 @@ export async function registerGraphql(
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<unknown>;
+  const trusted = new TrustedDocumentGate(config.trustedDocuments, services.trustedDocuments);
   /** A kept response answered at once; anything else through Apollo, noting what it sent. */
   async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    // A document id becomes the client's document text; in `require` mode nothing else passes.
+    const admission = trusted.concerns(request.body)
+      ? await trusted.admit(request.caller!.clientId, request.body)
+      : null;
+    if (admission?.refusal) {
+      const { refusal } = admission;
+      return reply
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send(transportErrorBody(refusal.message, refusal.extensions));
+    }
+    // Named in metrics only when it runs a trusted document: other names are the caller's to choose.
+    const operation = operationLabel(admission?.operationNames ?? null, request.body);
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
       // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the
@@ -195,12 +240,14 @@ export async function registerGraphql(
       const reads = services.upstream ? gatewayReads(request, services.upstream) : null;
       const kept = await responses.keptAnswer(key, reads ? (tokens) => reads.unchanged(tokens) : undefined);
       if (kept !== null) {
+        countOperation(operation, 'hit');
         for (const [name, value] of kept.headers) reply.header(name, value);
         return reply.code(200).send(kept.body);
       }
     }
     const before = new Set(Object.keys(reply.getHeaders()));
     const body = await runApollo.call(this, request, reply);
+    countOperation(operation, contexts.get(request)?.cacheResult ?? 'none');
     if (key !== null && reply.statusCode === 200) {
       const sent = Object.entries(reply.getHeaders())
         .filter(([name]) => !before.has(name) && name !== 'content-length')
@@ -230,6 +277,14 @@ export async function registerGraphql(
   options.routes?.answerWrongMethodsOf(GRAPHQL_PATH, (_request, reply) =>
     sendMethodNotAllowed(reply, allowed, 'send GraphQL operations with POST'),
   );
+}
+
+/** The operation a trusted document runs, by the request's operationName or as its only one; else `other`. */
+function operationLabel(trustedNames: readonly string[] | null, body: unknown): string {
+  if (trustedNames === null) return 'other';
+  const asked = (body as { operationName?: unknown } | null)?.operationName;
+  if (typeof asked === 'string' && trustedNames.includes(asked)) return asked;
+  return trustedNames.length === 1 && (asked === undefined || asked === null) ? trustedNames[0] : 'other';
 }
 
 function sendMethodNotAllowed(reply: FastifyReply, allowed: string, message: string): FastifyReply {

@@ -198,3 +198,40 @@ export function registerCacheMetrics(registry: Registry, memory: CacheMemory): v
     },
   });
 }
+
+/** Operation names a metric keeps apart at most; later ones count as `other`. */
+export const MAX_OPERATION_LABELS = 200;
+
+/**
+ * GraphQL operations answered, by operation name and by what the kept-response cache did. The
+ * name is a trusted document's (the transport says `other` for any other operation, whose name the
+ * caller chooses), and at most MAX_OPERATION_LABELS of them are kept apart, so the label set stays
+ * bounded whatever callers send.
+ */
+export function registerGraphqlMetrics(
+  registry: Registry,
+): (operation: string, cache: 'hit' | 'miss' | 'none') => void {
+  const operations = new Counter({
+    name: 'graphql_operations_total',
+    help: 'GraphQL operations answered, by operation (a trusted document\'s name, else "other") and kept-response cache result (hit, miss, none)',
+    labelNames: ['operation', 'cache'] as const,
+    registers: [registry],
+  });
+  // Children looked up by name, then result: prom-client hashes its labels on every call otherwise.
+  const children = new Map<string, Record<'hit' | 'miss' | 'none', { inc(): void }>>();
+  return (operation, cache) => {
+    let byResult = children.get(operation);
+    if (byResult === undefined) {
+      const name = children.size >= MAX_OPERATION_LABELS ? 'other' : operation;
+      byResult = children.get(name) ?? {
+        hit: operations.labels(name, 'hit'),
+        miss: operations.labels(name, 'miss'),
+        none: operations.labels(name, 'none'),
+      };
+      // A name past the limit is not kept: it finds `other` again next time.
+      if (name === operation || !children.has(name)) children.set(name, byResult);
+    }
+    const child = byResult[cache];
+    child.inc();
+  };
+}

@@ -7,6 +7,7 @@ import {
   SqliteDialect,
   sql,
   type KyselyPlugin,
+  type LogEvent,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import { Pool, types, type QueryArrayConfig } from 'pg';
@@ -15,6 +16,7 @@ import { pgByteRows } from '../fast-paths';
 import { sqliteByteRows, type ByteRows } from './byte-rows';
 import type { Database } from './schema';
 import type { DialectName } from './dialect';
+import { activeTracing, recordStatement, type ActiveTracing } from '../telemetry/tracing';
 
 export type { ByteRows } from './byte-rows';
 
@@ -93,11 +95,24 @@ export interface StoreOptions {
 
 /** Opens the database named by a DATABASE_URL (`sqlite:<path>`, `sqlite::memory:` or `postgres://`). */
 export function openStore(url: string, options: StoreOptions = {}): Store {
-  const log = options.onQuery
-    ? (event: { level: string; query: { sql: string } }) => {
-        if (event.level === 'query') options.onQuery?.(event.query.sql);
-      }
-    : undefined;
+  // Tracing started first (serve, start) makes each statement a span; off, Kysely times nothing.
+  const tracing = activeTracing();
+  const system: SqlSystem = url.startsWith('sqlite:') ? 'sqlite' : 'postgresql';
+  const log =
+    options.onQuery || tracing
+      ? (event: LogEvent) => {
+          if (event.level === 'query') options.onQuery?.(event.query.sql);
+          if (tracing) {
+            recordStatement(
+              tracing,
+              system,
+              event.query.sql,
+              event.queryDurationMillis,
+              event.level === 'error',
+            );
+          }
+        }
+      : undefined;
 
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -121,7 +136,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       plugins: options.plugins,
       log,
     });
-    const arrays = sqliteArrays(db, handle, options.onQuery);
+    const untraced = sqliteArrays(db, handle, options.onQuery);
+    const arrays = tracing ? traceArrays(untraced, db, tracing, system) : untraced;
     return {
       db,
       dialect: 'sqlite',
@@ -145,7 +161,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     plugins: options.plugins,
     log,
   });
-  const arrays: ArrayRows = async <R extends readonly unknown[]>(query: {
+  const plainArrays: ArrayRows = async <R extends readonly unknown[]>(query: {
     compile(db: Db): CompiledQuery;
   }) => {
     const compiled = query.compile(db);
@@ -158,13 +174,16 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     const result = await pool.query(config);
     return result.rows as unknown as R[];
   };
+  const arrays = tracing ? traceArrays(plainArrays, db, tracing, system) : plainArrays;
   return {
     db,
     dialect: 'postgres',
     sqlite: null,
     pgPool: pool,
     arrays,
-    bytes: pgByteRows(db, pool, options.onQuery),
+    bytes: tracing
+      ? traceBytes(pgByteRows(db, pool, options.onQuery), db, tracing, system)
+      : pgByteRows(db, pool, options.onQuery),
     close: () => db.destroy(),
   };
 }
@@ -205,5 +224,45 @@ export async function isReady(db: Db): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Tracing on: the statements of the row readers, which bypass Kysely's log, are spans too. */
+function traceArrays(arrays: ArrayRows, db: Db, tracing: ActiveTracing, system: SqlSystem): ArrayRows {
+  return ((query) =>
+    timed(
+      tracing,
+      system,
+      () => query.compile(db).sql,
+      () => arrays(query),
+    )) as ArrayRows;
+}
+
+function traceBytes(bytes: ByteRows, db: Db, tracing: ActiveTracing, system: SqlSystem): ByteRows {
+  return ((query, read) =>
+    timed(
+      tracing,
+      system,
+      () => query.compile(db).sql,
+      () => bytes(query, read),
+    )) as ByteRows;
+}
+
+type SqlSystem = 'sqlite' | 'postgresql';
+
+async function timed<T>(
+  tracing: ActiveTracing,
+  system: SqlSystem,
+  text: () => string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const start = performance.now();
+  let failed = true;
+  try {
+    const result = await run();
+    failed = false;
+    return result;
+  } finally {
+    recordStatement(tracing, system, text(), performance.now() - start, failed);
   }
 }

@@ -442,6 +442,17 @@ export interface SealingCertificatesTable {
   created_at: string;
 }
 
+/** A client application's trusted GraphQL document (`facility-ops documents load`). */
+export interface TrustedDocumentsTable {
+  client_id: string;
+  /** SHA-256 of `body`, lower-case hex: the id the front end sends. */
+  document_id: string;
+  body: string;
+  /** The names of the document's operations, comma-separated (empty for an anonymous one). */
+  operation_names: string;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   facilities: FacilitiesTable;
@@ -470,6 +481,7 @@ export interface Database {
   note_events: NoteEventsTable;
   notes: NotesTable;
   client_applications: ClientApplicationsTable;
+  trusted_documents: TrustedDocumentsTable;
   bearer_tokens: BearerTokensTable;
   oauth_nonces: OauthNoncesTable;
   move_in_sessions: MoveInSessionsTable;

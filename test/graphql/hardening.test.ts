@@ -109,11 +109,12 @@ describeEachDialect('GraphQL hardening: bad requests answer clear GraphQL errors
     expect(res.errors).toEqual([
       {
         message:
-          'The operation may return about 130101 objects (its cost); the limit is 20000. Each object ' +
-          'counts 1 and a list counts its page size (50 when it has none): ask for fewer nested lists ' +
-          'or smaller pages.',
+          'The operation may return about 130101 objects (its estimated cost); the limit is 20000. ' +
+          'Each object counts 1 and a list counts its page size (its @listSize, 50 when it declares ' +
+          'none): ask for fewer nested lists or smaller pages.',
         extensions: {
-          code: 'GRAPHQL_VALIDATION_FAILED',
+          code: 'COST_ESTIMATED_TOO_EXPENSIVE',
+          cost: { estimated: 130101, maximum: 20000 },
           queryLimit: { name: 'cost', maximum: 20000, actual: 130101 },
         },
       },

@@ -23,6 +23,7 @@ import {
   type World,
 } from '../support/factories';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { SqlTrustedDocumentsRepository } from '../../src/store/repositories/trusted-documents.repository';
 import type { DatasetRateChange, DatasetTenant, DatasetUnit } from '../../src/store/dataset/dataset.types';
 import { createTestStore, describeEachDialect, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
@@ -148,9 +149,45 @@ describeEachDialect('migrations', (dialect) => {
     expect(await tokens()).toEqual(after);
   });
 
+  it('takes the trusted documents down and back up, a document added once however often it is given', async () => {
+    await migrateToLatest(db.store.db);
+    const world = buildWorld();
+    await importDataset(db.store, worldDataset(world));
+    const repository = new SqlTrustedDocumentsRepository(db.store.db);
+    const document = {
+      documentId: 'a'.repeat(64),
+      body: '{ __typename }',
+      operationNames: [],
+      createdAt: '2026-11-28T09:00:00.000Z',
+    };
+    expect(await repository.add(world.client.id, [document, document])).toBe(1);
+    expect(await repository.find(world.client.id, document.documentId)).toEqual({
+      body: '{ __typename }',
+      operationNames: [],
+    });
+    expect(await takeDown(1)).toEqual([['20261128090000_trusted_documents']]);
+    // This database's own tables: PostgreSQL's introspection lists every schema's (other test files' too).
+    const own =
+      dialect === 'postgres'
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.store.db)).rows[0]
+            .schema
+        : undefined;
+    const tables = async () =>
+      (await db.store.db.introspection.getTables())
+        .filter((table) => table.schema === own)
+        .map((table) => table.name);
+    expect(await tables()).not.toContain('trusted_documents');
+    await migrateToLatest(db.store.db);
+    expect(await tables()).toContain('trusted_documents');
+    expect(await repository.list(world.client.id)).toEqual([]);
+    expect(await repository.add(world.client.id, [document])).toBe(1);
+    await db.store.db.deleteFrom('trusted_documents').execute();
+  });
+
   it('clears the Idempotency-Key fingerprints made over whole card data, and keeps those made without', async () => {
     await migrateToLatest(db.store.db);
-    expect(await takeDown(2)).toEqual([
+    expect(await takeDown(3)).toEqual([
+      ['20261128090000_trusted_documents'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
     ]);
@@ -191,7 +228,8 @@ describeEachDialect('migrations', (dialect) => {
     await importChanges(world, tenant, unit, [change]);
 
     // The listings, which are made from those names, go down first.
-    expect(await takeDown(7)).toEqual([
+    expect(await takeDown(8)).toEqual([
+      ['20261128090000_trusted_documents'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
@@ -236,7 +274,8 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    expect(await takeDown(6)).toEqual([
+    expect(await takeDown(7)).toEqual([
+      ['20261128090000_trusted_documents'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
@@ -271,7 +310,8 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    expect(await takeDown(5)).toEqual([
+    expect(await takeDown(6)).toEqual([
+      ['20261128090000_trusted_documents'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
@@ -331,7 +371,8 @@ describeEachDialect('migrations', (dialect) => {
     expect(expected[0]).toBeGreaterThan(expected[1]);
     expect(await counts()).toEqual(expected);
 
-    expect(await takeDown(4)).toEqual([
+    expect(await takeDown(5)).toEqual([
+      ['20261128090000_trusted_documents'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],

@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import { DOCUMENT_PAGE_LIMITS } from './documents.service';
 import type { EventType } from './documents.types';
 import { EVENT_PAGE_LIMITS } from '../events/events.service';
@@ -28,7 +29,7 @@ export class FacilityEventsResolver {
       "The facility's events, of one type or all, optionally only those in one e-sign state, oldest " +
       'first (created_at, then id).',
   })
-  @Extensions(pageCost(EVENT_PAGE_LIMITS.maxPerPage))
+  @Cost(pageCost(EVENT_PAGE_LIMITS.maxPerPage))
   async events(
     @Root() facility: Facility,
     @Ctx() ctx: GraphqlContext,
@@ -70,7 +71,7 @@ export class EventsResolver {
     description:
       'The documents of the event, by created_at then id; the same pages as GET /v1/:facility_id/events/:event_id/documents.',
   })
-  @Extensions(pageCost(DOCUMENT_PAGE_LIMITS.maxPerPage))
+  @Cost(pageCost(DOCUMENT_PAGE_LIMITS.maxPerPage))
   async documents(
     @Root() event: EventView,
     @Ctx() ctx: GraphqlContext,

@@ -1,4 +1,5 @@
-import { Extensions, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { DocumentEsignStatus } from './esign.state';
 import type { EsignAuditEvent, EsignState, SigningLink } from './esign.types';
 import { formatInstant } from '../../kernel/time';
@@ -233,7 +234,7 @@ export class EsignLinkObject {
 
   // Cost estimates: an event has a few documents, a document a few links and a short trail.
   @Field(() => [EsignLinkDocumentObject])
-  @Extensions({ cost: { listSize: 10 } })
+  @Cost({ assumedSize: 10 })
   documents: EsignLinkDocumentObject[];
 }
 
@@ -267,10 +268,10 @@ export class DocumentEsignObject {
   signedSha256: string | null;
 
   @Field(() => [EsignLinkObject], { description: 'The links that offered it, oldest first.' })
-  @Extensions({ cost: { listSize: 10 } })
+  @Cost({ assumedSize: 10 })
   links: EsignLinkView[];
 
   @Field(() => [EsignAuditEntryObject], { description: 'Oldest first.' })
-  @Extensions({ cost: { listSize: 20 } })
+  @Cost({ assumedSize: 20 })
   auditTrail: EsignAuditEntryView[];
 }

@@ -1,4 +1,5 @@
-import { Extensions, Field, Float, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { InvoiceableItemView } from './invoiceable-items.presenter';
 import { PageType } from '../../graphql/pagination';
 import { MoneyScalar, UUIDScalar } from '../../graphql/scalars';
@@ -103,7 +104,7 @@ export abstract class InvoiceableItemObject {
   total: number;
 
   @Field(() => [InvoiceableAmountObject], { description: 'Amount tiers in position order.' })
-  @Extensions({ cost: { listSize: 5 } })
+  @Cost({ assumedSize: 5 })
   invoiceableAmounts: InvoiceableAmountObject[];
 }
 
@@ -167,15 +168,15 @@ export class InvoiceableItemFeesObject {
   reservation: InvoiceableItemObject | null;
 
   @Field(() => [InvoiceableItemObject])
-  @Extensions({ cost: { listSize: 20 } })
+  @Cost({ assumedSize: 20 })
   moveInFees: InvoiceableItemObject[];
 
   @Field(() => [InvoiceableItemObject])
-  @Extensions({ cost: { listSize: 20 } })
+  @Cost({ assumedSize: 20 })
   transferFees: InvoiceableItemObject[];
 
   @Field(() => [InvoiceableItemObject])
-  @Extensions({ cost: { listSize: 20 } })
+  @Cost({ assumedSize: 20 })
   other: InvoiceableItemObject[];
 }
 

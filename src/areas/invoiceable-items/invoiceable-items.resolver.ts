@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
 import type { InvoiceableItemList } from './invoiceable-items.types';
@@ -26,7 +27,7 @@ export class FacilityInvoiceableItemsResolver {
   @FieldResolver(() => InvoiceableItemPageObject, {
     description: 'One page of a list of REST 4.10, sorted by kind, description (case-insensitive), then id.',
   })
-  @Extensions(pageCost(ITEM_PAGE_LIMITS.maxPerPage))
+  @Cost(pageCost(ITEM_PAGE_LIMITS.maxPerPage))
   @Kept(KEPT_LISTS.invoiceableItems)
   async invoiceableItems(
     @Root() facility: Facility,

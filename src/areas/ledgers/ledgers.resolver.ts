@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from './ledgers.types';
 import type { Tenant, Unit } from '../tenants/tenants.types';
@@ -19,9 +20,9 @@ import { NoteEventObject } from '../notes/notes.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
-/** Cost hints: how many of each a ledger usually has (see limits.ts). */
-export const LEDGER_LIST_COST = { cost: { listSize: 10 } } as const;
-export const NOTES_LIST_COST = { cost: { listSize: 10 } } as const;
+/** Cost hints: how many of each a ledger usually has (see demand-control.ts). */
+export const LEDGER_LIST_COST: CostHint = { assumedSize: 10 };
+export const NOTES_LIST_COST: CostHint = { assumedSize: 10 };
 
 /** Loads a record a ledger names; the ledger was the caller's, so a missing one is a data fault. */
 function required<T>(record: T | null, what: string, ledger: Ledger): T {
@@ -72,19 +73,19 @@ export class LedgersResolver {
   }
 
   @FieldResolver(() => [LedgerServiceObject], { description: 'Every service, by effective_date then id.' })
-  @Extensions(LEDGER_LIST_COST)
+  @Cost(LEDGER_LIST_COST)
   async services(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerServiceObject[]> {
     return (await ctx.loaders.ledgerServices.load(ledger.id)).map(presentService);
   }
 
   @FieldResolver(() => [LedgerDiscountObject], { description: 'Every discount, by start_date then id.' })
-  @Extensions(LEDGER_LIST_COST)
+  @Cost(LEDGER_LIST_COST)
   async discounts(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerDiscountObject[]> {
     return (await ctx.loaders.ledgerDiscounts.load(ledger.id)).map(presentDiscount);
   }
 
   @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the ledger, oldest first.' })
-  @Extensions(NOTES_LIST_COST)
+  @Cost(NOTES_LIST_COST)
   async notes(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
     const [events, facility] = await Promise.all([
       ctx.loaders.notesByLedger.load(ledger.id),

@@ -1,4 +1,5 @@
-import { Extensions, Field, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { CreateNoteCommand } from './notes.types';
 import type { NoteEventView, NoteView } from './notes.presenter';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
@@ -37,7 +38,7 @@ export class NoteEventObject implements Omit<NoteEventView, 'facilityId'> {
 
   // A note event written through the API holds one note; imported ones a few.
   @Field(() => [NoteObject], { description: 'Oldest first.' })
-  @Extensions({ cost: { listSize: 3 } })
+  @Cost({ assumedSize: 3 })
   notes: NoteObject[];
 
   @Field(() => NoteAuthorObject)

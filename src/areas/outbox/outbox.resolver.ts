@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import { OUTBOX_PAGE_LIMITS } from './outbox.service';
 import type { GraphqlContext } from '../../graphql/context';
@@ -19,7 +20,7 @@ export class OutboxResolver {
   @FieldResolver(() => OutboxMessagePageObject, {
     description: "The facility's outbox messages, newest first, optionally of one status.",
   })
-  @Extensions(pageCost(OUTBOX_PAGE_LIMITS.maxPerPage))
+  @Cost(pageCost(OUTBOX_PAGE_LIMITS.maxPerPage))
   async outboxMessages(
     @Root() facility: Facility,
     @Ctx() ctx: GraphqlContext,

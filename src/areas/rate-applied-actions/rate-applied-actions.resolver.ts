@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
 import { isUuid } from '../../kernel/ids';
@@ -18,7 +19,7 @@ export class FacilityRateAppliedActionsResolver {
       'Actions completed in an inclusive date range (either bound defaults to today at the facility), ' +
       'by time_completed then id: the list of GET /v1/:facility_id/rate_applied_actions.',
   })
-  @Extensions({ cost: { listSize: 200 } })
+  @Cost({ assumedSize: 200 })
   async rateAppliedActions(
     @Root() facility: Facility,
     @Ctx() ctx: GraphqlContext,

@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { Company, Facility } from '../facilities/facilities.types';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './rate-changes.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
@@ -19,7 +20,7 @@ export class CompanyRateChangesResolver {
       'Rate changes with updatedAfter <= changedAt < updatedBefore, sorted by facility name, tenant name ' +
       '(both case-insensitive), changedAt, then id: the pages of GET /v1/companies/:company_id/rate_change_updates.',
   })
-  @Extensions(pageCost(MAX_PER_PAGE))
+  @Cost(pageCost(MAX_PER_PAGE))
   @Kept(KEPT_LISTS.rateChangeUpdates)
   async rateChangeUpdates(
     @Root() company: Company,

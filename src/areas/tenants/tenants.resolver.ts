@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
 import type { Tenant, Unit } from './tenants.types';
@@ -52,13 +53,13 @@ export class TenantsResolver {
   }
 
   @FieldResolver(() => [LedgerObject], { description: "The tenant's ledgers, by id." })
-  @Extensions(LEDGER_LIST_COST)
+  @Cost(LEDGER_LIST_COST)
   ledgers(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
     return ctx.loaders.ledgersByTenant.load(tenant.id);
   }
 
   @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the tenant, oldest first.' })
-  @Extensions(NOTES_LIST_COST)
+  @Cost(NOTES_LIST_COST)
   async notes(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
     const [events, facility] = await Promise.all([
       ctx.loaders.notesByTenant.load(tenant.id),
@@ -76,13 +77,13 @@ export class UnitsResolver {
   }
 
   @FieldResolver(() => [LedgerObject], { description: "The unit's ledgers (past and present), by id." })
-  @Extensions(LEDGER_LIST_COST)
+  @Cost(LEDGER_LIST_COST)
   ledgers(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
     return ctx.loaders.ledgersByUnit.load(unit.id);
   }
 
   @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the unit, oldest first.' })
-  @Extensions(NOTES_LIST_COST)
+  @Cost(NOTES_LIST_COST)
   async notes(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
     const [events, facility] = await Promise.all([
       ctx.loaders.notesByUnit.load(unit.id),

@@ -1,4 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { Company } from '../facilities/facilities.types';
 import type { EndpointScope } from './webhooks.service';
 import { DELIVERY_LIST_LIMITS, MAX_ENDPOINTS_PER_COMPANY } from './webhooks.service';
@@ -31,7 +32,7 @@ export class CompanyWebhooksResolver {
   @FieldResolver(() => [WebhookEndpointObject], {
     description: "The company's webhook endpoints, oldest first.",
   })
-  @Extensions({ cost: { listSize: MAX_ENDPOINTS_PER_COMPANY } })
+  @Cost({ assumedSize: MAX_ENDPOINTS_PER_COMPANY })
   async webhookEndpoints(
     @Root() company: Company,
     @Ctx() ctx: GraphqlContext,
@@ -46,7 +47,7 @@ export class WebhookEndpointsResolver {
   @FieldResolver(() => [WebhookDeliveryObject], {
     description: `The latest deliveries, newest first (${DELIVERY_LIST_LIMITS.default} by default, at most ${DELIVERY_LIST_LIMITS.max}).`,
   })
-  @Extensions({ cost: { listSize: DELIVERY_LIST_LIMITS.max, sizeArgument: 'first' } })
+  @Cost({ assumedSize: DELIVERY_LIST_LIMITS.max, slicingArguments: ['first'] })
   async deliveries(
     @Root() endpoint: WebhookEndpointView,
     @Ctx() ctx: GraphqlContext,
