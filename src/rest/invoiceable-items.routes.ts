@@ -1,8 +1,8 @@
 import { ITEM_PAGE_LIMITS } from '../domain/invoiceable-items/invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from '../domain/invoiceable-items/invoiceable-items.types';
 import { parsePageRequest } from '../domain/shared/pagination';
-import { contractItem } from '../domain/invoiceable-items/item-listing';
 import { KEPT_LISTS } from '../caching/kept-lists';
+import { InvoiceableItem } from '../contract';
 import { contractRoute, type ContractRoute } from './contract-routes';
 import { sendOk, sendOkSerialized } from './envelope';
 import { keptPage } from './kept-pages';
@@ -18,7 +18,7 @@ interface PageQuery {
   per_page?: string;
 }
 
-const serializePricedItem = contractItem;
+const serializePricedItem = InvoiceableItem.toContract;
 
 const LIST_OPEN = Buffer.from('"invoiceable_items":[');
 const LIST_CLOSE = Buffer.from(']');
@@ -93,7 +93,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
         );
         const key = `${facility.id} ${pageRequest.page} ${pageRequest.perPage}`;
         const page = await keptPage(request, services.pages, facility, key, async () => {
-          // Each item is kept as the contract lists it (itemListing): the page is their texts,
+          // Each item is kept as the contract lists it (InvoiceableItem.listing): the page is their texts,
           // joined by the database.
           const { listings, pagination } = await services.invoiceableItems.listingPage(
             facility,

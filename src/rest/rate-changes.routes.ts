@@ -70,7 +70,7 @@ export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
         perPage: per_page,
       });
       const page = await keptPage(request, services.pages, company, query.key, async () => {
-        // Each rate change is kept as the contract lists it (rateChangeListing): the page is their
+        // Each rate change is kept as the contract lists it (RateChangeUpdate.listing): the page is their
         // texts, joined by the database.
         const { listings, pagination } = await services.rateChanges.listingPage(query);
         return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
