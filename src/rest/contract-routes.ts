@@ -1,5 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
+  ContextConfigDefault,
   FastifyInstance,
+  FastifySchema,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -25,7 +28,29 @@ export interface ContractRoute {
   readonly handler: (services: Services) => RouteHandlerMethod;
 }
 
-/** A contract route, typed by what its request carries (`Params`, `Querystring`, `Body`). */
+/**
+ * A handler whose request is typed by the route's TypeBox schema (its params, querystring, body
+ * and headers). The response schemas document the answer and type nothing: answers are written by
+ * the records' `toContract` (src/contract), typed by the same schemas.
+ */
+export type ContractHandler<Schema extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  Omit<Schema, 'response'>,
+  TypeBoxTypeProvider
+>;
+
+/** A contract route, its request typed by its schema (see ContractHandler). */
+export function contractRoute<const Schema extends FastifySchema>(
+  method: ContractRoute['method'],
+  url: string,
+  options: Omit<RouteShorthandOptions, 'schema'> & { schema: Schema },
+  handler: (services: Services) => ContractHandler<Schema>,
+): ContractRoute;
+/** A contract route typed by hand (`Params`, `Querystring`, `Body`), until its schema is TypeBox's. */
 export function contractRoute<Route extends RouteGenericInterface>(
   method: ContractRoute['method'],
   url: string,
@@ -33,8 +58,14 @@ export function contractRoute<Route extends RouteGenericInterface>(
   handler: (
     services: Services,
   ) => RouteHandlerMethod<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Route>,
+): ContractRoute;
+export function contractRoute(
+  method: ContractRoute['method'],
+  url: string,
+  options: RouteShorthandOptions,
+  handler: (services: Services) => unknown,
 ): ContractRoute {
-  return { method, url, options, handler: handler as unknown as ContractRoute['handler'] };
+  return { method, url, options, handler: handler as ContractRoute['handler'] };
 }
 
 /** Registers `routes`, each answered by `handlerOf(route)`, with `extra` options added. */

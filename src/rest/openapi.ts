@@ -1,21 +1,16 @@
 import swagger from '@fastify/swagger';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SHARED_SCHEMAS } from '../contract';
+import { ErrorEnvelope, Meta } from '../contract/envelope.contract';
+import { RefTo } from '../contract/kit';
 
 /**
  * The OpenAPI document of /v1 (`GET /v1/openapi.json`), made from the route schemas that also
  * validate requests, and the contract's shared schemas of what the routes answer (src/contract).
- * Response schemas document; they never shape a reply (replies are written with JSON.stringify, see `registerOpenApi`).
+ * Response schemas document; they never shape a reply (replies are written with JSON.stringify,
+ * see `registerOpenApi`).
  */
-
-/** An object schema whose every property is required (the answers always carry every key). */
-function record(properties: Record<string, unknown>) {
-  return { type: 'object', required: Object.keys(properties), properties };
-}
-
-const ref = (id: string) => ({ $ref: `${id}#` });
-/** A shared schema, or null (OpenAPI 3.0 puts `nullable` beside `allOf`, since `$ref` takes no siblings). */
-const nullableRef = (id: string) => ({ type: 'object', nullable: true, allOf: [ref(id)] });
 
 /** What each error status means, as the answers' error_code tells it. */
 const ERRORS: Record<number, string> = {
@@ -36,7 +31,7 @@ const ERRORS: Record<number, string> = {
 export function errorResponses(...more: number[]): Record<number, unknown> {
   const statuses = [400, 401, 403, 404, 405, 413, 414, 415, 429, 500, ...more].sort((a, b) => a - b);
   return Object.fromEntries(
-    statuses.map((status) => [status, { description: ERRORS[status], ...ref('ErrorEnvelope') }]),
+    statuses.map((status) => [status, { description: ERRORS[status], ...RefTo(ErrorEnvelope) }]),
   );
 }
 
@@ -45,11 +40,12 @@ export function errorResponses(...more: number[]): Record<number, unknown> {
  * of keys not known in advance (a flipper's answer is keyed by its name).
  */
 export function jsonResponses(description: string, data: Record<string, unknown>, otherKeys?: unknown) {
-  const body = record({ ...data, meta: ref('Meta') });
-  return {
-    200: { description, ...body, ...(otherKeys ? { additionalProperties: otherKeys } : {}) },
-    ...errorResponses(),
-  };
+  // Until every route's schema is TypeBox's, some data keys are plain JSON Schema.
+  const body = Type.Object(
+    { ...(data as TProperties), meta: RefTo(Meta) },
+    { description, ...(otherKeys ? { additionalProperties: otherKeys as TSchema } : {}) },
+  );
+  return { 200: body, ...errorResponses() };
 }
 
 /** A kept answer's responses: the 200 with its weak ETag, and 304 to a matching If-None-Match. */
@@ -58,14 +54,15 @@ export function conditional<R extends { 200: Record<string, unknown> }>(response
     ...responses,
     200: {
       ...responses[200],
-      headers: { ETag: { type: 'string', description: 'Weak: send it back in If-None-Match' } },
+      headers: { ETag: Type.String({ description: 'Weak: send it back in If-None-Match' }) },
     },
-    304: { description: 'Unchanged since the ETag sent in If-None-Match: no body', type: 'null' },
+    304: Type.Null({ description: 'Unchanged since the ETag sent in If-None-Match: no body' }),
   };
 }
 
-export const refTo = ref;
-export const nullableRefTo = nullableRef;
+/** A shared schema by its `$id`, for the route schemas not yet written with TypeBox. */
+export const refTo = (id: string) => ({ $ref: `${id}#` });
+export const nullableRefTo = (id: string) => ({ type: 'object', nullable: true, allOf: [refTo(id)] });
 
 /** A 200 that is a PDF download; with the error answers (in the JSON envelope). */
 export function pdfResponses(description: string, ...moreErrors: number[]) {
@@ -73,9 +70,9 @@ export function pdfResponses(description: string, ...moreErrors: number[]) {
     200: {
       description,
       headers: {
-        'Content-Disposition': { type: 'string', description: 'attachment; filename="<document>.pdf"' },
+        'Content-Disposition': Type.String({ description: 'attachment; filename="<document>.pdf"' }),
       },
-      content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+      content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
     },
     ...errorResponses(...moreErrors),
   };
