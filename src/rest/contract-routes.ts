@@ -49,23 +49,8 @@ export function contractRoute<const Schema extends FastifySchema>(
   url: string,
   options: Omit<RouteShorthandOptions, 'schema'> & { schema: Schema },
   handler: (services: Services) => ContractHandler<Schema>,
-): ContractRoute;
-/** A contract route typed by hand (`Params`, `Querystring`, `Body`), until its schema is TypeBox's. */
-export function contractRoute<Route extends RouteGenericInterface>(
-  method: ContractRoute['method'],
-  url: string,
-  options: RouteShorthandOptions,
-  handler: (
-    services: Services,
-  ) => RouteHandlerMethod<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Route>,
-): ContractRoute;
-export function contractRoute(
-  method: ContractRoute['method'],
-  url: string,
-  options: RouteShorthandOptions,
-  handler: (services: Services) => unknown,
 ): ContractRoute {
-  return { method, url, options, handler: handler as ContractRoute['handler'] };
+  return { method, url, options, handler: handler as unknown as ContractRoute['handler'] };
 }
 
 /** Registers `routes`, each answered by `handlerOf(route)`, with `extra` options added. */

@@ -39,11 +39,10 @@ export function errorResponses(...more: number[]): Record<number, unknown> {
  * A 200 whose data keys are these, then `meta`, with the error answers. `otherKeys` is the schema
  * of keys not known in advance (a flipper's answer is keyed by its name).
  */
-export function jsonResponses(description: string, data: Record<string, unknown>, otherKeys?: unknown) {
-  // Until every route's schema is TypeBox's, some data keys are plain JSON Schema.
+export function jsonResponses(description: string, data: TProperties, otherKeys?: TSchema) {
   const body = Type.Object(
-    { ...(data as TProperties), meta: RefTo(Meta) },
-    { description, ...(otherKeys ? { additionalProperties: otherKeys as TSchema } : {}) },
+    { ...data, meta: RefTo(Meta) },
+    { description, ...(otherKeys ? { additionalProperties: otherKeys } : {}) },
   );
   return { 200: body, ...errorResponses() };
 }
@@ -59,10 +58,6 @@ export function conditional<R extends { 200: Record<string, unknown> }>(response
     304: Type.Null({ description: 'Unchanged since the ETag sent in If-None-Match: no body' }),
   };
 }
-
-/** A shared schema by its `$id`, for the route schemas not yet written with TypeBox. */
-export const refTo = (id: string) => ({ $ref: `${id}#` });
-export const nullableRefTo = (id: string) => ({ type: 'object', nullable: true, allOf: [refTo(id)] });
 
 /** A 200 that is a PDF download; with the error answers (in the JSON envelope). */
 export function pdfResponses(description: string, ...moreErrors: number[]) {
