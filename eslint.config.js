@@ -34,6 +34,8 @@ const OUTSIDE_DOMAIN = [
   '**/signing/**',
   '**/adapters/**',
   '**/edge/**',
+  '**/contract/**',
+  '**/*.contract',
   '**/caching/**',
   '**/auth/**',
   '**/cli/**',
@@ -57,8 +59,10 @@ const OUTSIDE_DOMAIN = [
 const AREA_TRANSPORT = ['src/areas/*/*.{routes,resolver,graphql}.ts', 'src/areas/esign/signing/**/*.ts'];
 const AREA_PRESENTERS = ['src/areas/*/*.presenter.ts'];
 const AREA_STORE = ['src/areas/*/*.{repository,writer}.ts'];
+/** A record's contract: its TypeBox schema and `toContract`, which REST, the store and webhooks write. */
+const CONTRACT = ['src/areas/*/*.contract.ts', 'src/contract/**/*.ts'];
 const DOMAIN = ['src/areas/**/*.ts', 'src/kernel/**/*.ts', 'src/gateway/upstream.ports.ts'];
-const NOT_DOMAIN = [...AREA_TRANSPORT, ...AREA_PRESENTERS, ...AREA_STORE];
+const NOT_DOMAIN = [...AREA_TRANSPORT, ...AREA_PRESENTERS, ...AREA_STORE, ...CONTRACT];
 
 /**
  * Every file of src/ is an element of one kind, the first whose pattern matches, and each kind may
@@ -70,6 +74,7 @@ const ELEMENTS = [
   ...AREA_TRANSPORT.map((pattern) => ['transport', pattern]),
   ...AREA_PRESENTERS.map((pattern) => ['presenters', pattern]),
   ...AREA_STORE.map((pattern) => ['store', pattern]),
+  ...CONTRACT.map((pattern) => ['contract', pattern]),
   ...DOMAIN.map((pattern) => ['domain', pattern]),
   // Gateway mode: its upstream client, and GraphQL and REST over it.
   ['upstream', 'src/gateway/{http-upstream,circuit-breaker}.ts'],
@@ -95,10 +100,12 @@ const MAY_IMPORT = {
   // Configuration checks operator-given keys and certificates with the adapters that use them.
   settings: ['domain', 'adapters'],
   auth: ['domain'],
-  presenters: ['domain'],
+  presenters: ['domain', 'contract'],
+  contract: ['domain'],
   caching: ['domain'],
   'fast-paths': ['domain', 'store'],
-  store: ['domain', 'auth', 'fast-paths', 'telemetry'],
+  // `contract` for the listings the store keeps: the contract's JSON text of a row.
+  store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry'],
   adapters: ['domain', 'telemetry'],
   // OpenTelemetry glue: spans for whoever makes them, loaded only when tracing is on.
   telemetry: [],
@@ -110,6 +117,7 @@ const MAY_IMPORT = {
     'domain',
     'auth',
     'presenters',
+    'contract',
     'caching',
     'fast-paths',
     'edge',
@@ -125,6 +133,7 @@ const MAY_IMPORT = {
     'settings',
     'auth',
     'presenters',
+    'contract',
     'caching',
     'fast-paths',
     'store',
@@ -221,6 +230,22 @@ module.exports = tseslint.config(
       '**/*.repository',
     ],
     'A presenter serves every transport: no transport or framework here.',
+  ),
+  layer(
+    CONTRACT,
+    [
+      ...FRAMEWORKS,
+      '**/rest/**',
+      '**/graphql/**',
+      '**/store/**',
+      '**/adapters/**',
+      '**/*.presenter',
+      '**/*.routes',
+      '**/*.resolver',
+      '**/*.graphql',
+      '**/*.repository',
+    ],
+    'The contract serves every writer of it (REST, the store, webhooks): no transport, store or framework here.',
   ),
   layer(
     [

@@ -1,5 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
+  ContextConfigDefault,
   FastifyInstance,
+  FastifySchema,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -25,14 +28,27 @@ export interface ContractRoute {
   readonly handler: (services: Services) => RouteHandlerMethod;
 }
 
-/** A contract route, typed by what its request carries (`Params`, `Querystring`, `Body`). */
-export function contractRoute<Route extends RouteGenericInterface>(
+/**
+ * A handler whose request is typed by the route's TypeBox schema (its params, querystring, body
+ * and headers). The response schemas document the answer and type nothing: answers are written by
+ * the records' `toContract` (src/contract), typed by the same schemas.
+ */
+export type ContractHandler<Schema extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  Omit<Schema, 'response'>,
+  TypeBoxTypeProvider
+>;
+
+/** A contract route, its request typed by its schema (see ContractHandler). */
+export function contractRoute<const Schema extends FastifySchema>(
   method: ContractRoute['method'],
   url: string,
-  options: RouteShorthandOptions,
-  handler: (
-    services: Services,
-  ) => RouteHandlerMethod<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Route>,
+  options: Omit<RouteShorthandOptions, 'schema'> & { schema: Schema },
+  handler: (services: Services) => ContractHandler<Schema>,
 ): ContractRoute {
   return { method, url, options, handler: handler as unknown as ContractRoute['handler'] };
 }

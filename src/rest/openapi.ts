@@ -1,316 +1,16 @@
 import swagger from '@fastify/swagger';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { SHARED_SCHEMAS } from '../contract';
+import { ErrorEnvelope, Meta } from '../contract/envelope.contract';
+import { RefTo } from '../contract/kit';
 
 /**
  * The OpenAPI document of /v1 (`GET /v1/openapi.json`), made from the route schemas that also
- * validate requests, and the shared schemas of what the routes answer. Response schemas document;
- * they never shape a reply (replies are written with JSON.stringify, see `registerOpenApi`).
+ * validate requests, and the contract's shared schemas of what the routes answer (src/contract).
+ * Response schemas document; they never shape a reply (replies are written with JSON.stringify,
+ * see `registerOpenApi`).
  */
-
-const text = { type: 'string' } as const;
-const nullableText = { type: 'string', nullable: true } as const;
-const money = { type: 'number', description: 'In currency units, at most two decimals' } as const;
-const date = { type: 'string', format: 'date' } as const;
-const instant = {
-  type: 'string',
-  format: 'date-time',
-  description: "In the facility's time zone, with its offset",
-} as const;
-const uuid = { type: 'string', format: 'uuid' } as const;
-
-/** An object schema whose every property is required (the answers always carry every key). */
-function record(properties: Record<string, unknown>, description?: string) {
-  return {
-    type: 'object',
-    ...(description ? { description } : {}),
-    required: Object.keys(properties),
-    properties,
-  };
-}
-
-const ref = (id: string) => ({ $ref: `${id}#` });
-/** A shared schema, or null (OpenAPI 3.0 puts `nullable` beside `allOf`, since `$ref` takes no siblings). */
-const nullableRef = (id: string) => ({ type: 'object', nullable: true, allOf: [ref(id)] });
-
-/** Shared schemas, each a component of the document. */
-const SCHEMAS = [
-  {
-    $id: 'Pagination',
-    description:
-      "will_paginate's meta: total_pages is at least 1; previous_page and next_page are null at the ends",
-    ...record({
-      current_page: { type: 'integer' },
-      total_pages: { type: 'integer' },
-      per_page: { type: 'integer' },
-      total_entries: { type: 'integer' },
-      previous_page: { type: 'integer', nullable: true },
-      next_page: { type: 'integer', nullable: true },
-    }),
-  },
-  {
-    $id: 'Meta',
-    description: 'The envelope every answer carries, after its data keys',
-    type: 'object',
-    required: ['status_code', 'status_message', 'status_cat', 'request_method', 'request_id', 'parameters'],
-    properties: {
-      pagination: ref('Pagination'),
-      status_code: { type: 'integer' },
-      status_message: text,
-      status_cat: { type: 'string', description: 'https://http.cat/<status>' },
-      request_method: text,
-      request_id: { type: 'string', description: "The caller's X-Request-Id when valid, else a new UUID" },
-      parameters: {
-        type: 'object',
-        description:
-          'Path, query and body parameters as received, applied defaults, card and bank values as [FILTERED]',
-        additionalProperties: true,
-      },
-      filters: { type: 'object', additionalProperties: true, description: 'Rate change updates only' },
-      sorting: { type: 'object', nullable: true, description: 'Rate change updates only: null' },
-      search_term: { type: 'string', nullable: true, description: 'Rate change updates only: null' },
-    },
-  },
-  {
-    $id: 'Problem',
-    ...record({ parameter: text, message: text }),
-  },
-  {
-    $id: 'ErrorEnvelope',
-    description: 'Every error: meta alone, with message, error_code and errors after the usual keys',
-    ...record({
-      meta: {
-        type: 'object',
-        required: [
-          'status_code',
-          'status_message',
-          'status_cat',
-          'request_method',
-          'request_id',
-          'parameters',
-          'message',
-          'error_code',
-          'errors',
-        ],
-        properties: {
-          status_code: { type: 'integer' },
-          status_message: text,
-          status_cat: text,
-          request_method: { type: 'string', nullable: true },
-          request_id: text,
-          parameters: { type: 'object', additionalProperties: true },
-          message: { type: 'string', description: 'Names the parameter at fault' },
-          error_code: {
-            type: 'integer',
-            nullable: true,
-            description: 'The contract error code (see the description of each status)',
-          },
-          errors: { type: 'array', items: ref('Problem') },
-        },
-      },
-    }),
-  },
-  {
-    $id: 'RateAppliedAction',
-    ...record({
-      rate_info: record({
-        applied_rate: record({ name: text, amount: money }),
-        standard_rate: money,
-      }),
-      source: text,
-      completed_on: date,
-      completed_by: { type: 'string', description: 'Empty when no user completed it' },
-      employee_id: text,
-      user_id: text,
-      time_completed: instant,
-      event: text,
-      old_ledger_id: { type: 'string', description: 'Empty when there was no earlier ledger' },
-      new_ledger_id: uuid,
-      unit_id: uuid,
-      lead_id: uuid,
-    }),
-  },
-  {
-    $id: 'LedgerInsurance',
-    ...record({
-      id: uuid,
-      effective_date: date,
-      cancel_date: { ...date, nullable: true },
-      data: record({
-        description: text,
-        retain_type: text,
-        product_code: text,
-        policy_number: text,
-        retain_amount: text,
-        coverage_amount: text,
-        coverage_percentage: text,
-        insurance_provider_key: text,
-      }),
-      amount: money,
-    }),
-  },
-  {
-    $id: 'LedgerService',
-    ...record({
-      id: uuid,
-      effective_date: date,
-      cancel_date: { ...date, nullable: true },
-      data: record({ description: text, product_code: text }),
-      amount: money,
-    }),
-  },
-  {
-    $id: 'LedgerDiscount',
-    ...record({
-      id: uuid,
-      name: text,
-      kind: text,
-      description: text,
-      start_date: date,
-      end_date: { ...date, nullable: true },
-      min_occupancy_months: { type: 'integer', nullable: true },
-    }),
-  },
-  {
-    $id: 'NoteEvent',
-    ...record({
-      id: uuid,
-      notes: { type: 'array', items: record({ id: uuid, note: text, created_at: instant }) },
-      created_by: record({ id: uuid, name: text, type: { type: 'string', enum: ['ClientApplication'] } }),
-      unit_id: { ...uuid, nullable: true },
-      tenant_id: { ...uuid, nullable: true },
-    }),
-  },
-  {
-    $id: 'EventDocument',
-    ...record({
-      id: uuid,
-      description: text,
-      type: text,
-      is_relevant: { type: 'boolean' },
-      created_at: instant,
-    }),
-  },
-  {
-    $id: 'MoveInReview',
-    ...record({
-      session_id: uuid,
-      expires_at: instant,
-      unit_id: uuid,
-      tenant_id: { ...uuid, nullable: true },
-      move_in_date: date,
-      cost: record({
-        rent: money,
-        fees: { type: 'array', items: record({ id: uuid, description: text, amount: money }) },
-        total: money,
-      }),
-      documents: {
-        type: 'array',
-        items: record({
-          session_document_id: uuid,
-          description: text,
-          type: text,
-          is_relevant: { type: 'boolean' },
-          created_at: instant,
-        }),
-      },
-    }),
-  },
-  {
-    $id: 'InvoiceableItem',
-    description:
-      'Insurance items add coverage_amount, coverage_percentage, provider_name and provider_key; retail items quantity and is_rental_center_lock',
-    type: 'object',
-    required: [
-      'id',
-      'product_code',
-      'kind',
-      'description',
-      'required_at_move_in',
-      'required_at_transfer',
-      'amount',
-      'short_description',
-      'show_in_sales_center',
-      'tax_total',
-      'total',
-      'invoiceable_amounts',
-    ],
-    properties: {
-      id: uuid,
-      product_code: text,
-      kind: { type: 'string', enum: ['fee', 'insurance', 'service', 'retail'] },
-      description: text,
-      required_at_move_in: { type: 'boolean' },
-      required_at_transfer: { type: 'boolean' },
-      amount: {
-        description: 'The single tier amount, "Variable" with several tiers, the pre-tax price without any',
-        oneOf: [{ type: 'number' }, { type: 'string', enum: ['Variable'] }],
-      },
-      short_description: nullableText,
-      show_in_sales_center: { type: 'boolean' },
-      tax_total: money,
-      total: money,
-      invoiceable_amounts: {
-        type: 'array',
-        items: record({
-          id: uuid,
-          amount: { type: 'number', description: 'Currency units, or a percentage for a percent tier' },
-          kind: { type: 'string', enum: ['amount', 'percent'] },
-          limit: { type: 'number', nullable: true },
-        }),
-      },
-      coverage_amount: { type: 'number', nullable: true },
-      coverage_percentage: { type: 'number', nullable: true },
-      provider_name: nullableText,
-      provider_key: nullableText,
-      quantity: { type: 'integer', nullable: true, description: 'Units in stock' },
-      is_rental_center_lock: { type: 'boolean' },
-    },
-  },
-  {
-    $id: 'PaymentEvent',
-    ...record({
-      id: uuid,
-      amount: money,
-      success: { type: 'boolean' },
-      date: instant,
-      payment_method: record({
-        id: uuid,
-        kind: { type: 'string', enum: ['credit_card', 'card_swipe', 'ach', 'check', 'cash', 'money_order'] },
-        first_name: text,
-        last_name: text,
-        reuseable: { type: 'boolean' },
-        card_number: {
-          type: 'string',
-          nullable: true,
-          description: 'Cards: asterisks and the last four digits',
-        },
-        card_type: nullableText,
-        expiration_date: { type: 'string', nullable: true, description: 'Cards: MM/YY' },
-        billing_address: {
-          type: 'object',
-          nullable: true,
-          additionalProperties: { type: 'string', nullable: true },
-        },
-      }),
-      change_due: money,
-    }),
-  },
-  {
-    $id: 'RateChangeUpdate',
-    ...record({
-      id: uuid,
-      facility_name: text,
-      tenant_id: uuid,
-      tenant_name: text,
-      unit_id: uuid,
-      unit_name: text,
-      changed_at: instant,
-      old_rate: money,
-      new_rate: money,
-      effective_on_date: date,
-    }),
-  },
-];
 
 /** What each error status means, as the answers' error_code tells it. */
 const ERRORS: Record<number, string> = {
@@ -331,7 +31,7 @@ const ERRORS: Record<number, string> = {
 export function errorResponses(...more: number[]): Record<number, unknown> {
   const statuses = [400, 401, 403, 404, 405, 413, 414, 415, 429, 500, ...more].sort((a, b) => a - b);
   return Object.fromEntries(
-    statuses.map((status) => [status, { description: ERRORS[status], ...ref('ErrorEnvelope') }]),
+    statuses.map((status) => [status, { description: ERRORS[status], ...RefTo(ErrorEnvelope) }]),
   );
 }
 
@@ -339,12 +39,12 @@ export function errorResponses(...more: number[]): Record<number, unknown> {
  * A 200 whose data keys are these, then `meta`, with the error answers. `otherKeys` is the schema
  * of keys not known in advance (a flipper's answer is keyed by its name).
  */
-export function jsonResponses(description: string, data: Record<string, unknown>, otherKeys?: unknown) {
-  const body = record({ ...data, meta: ref('Meta') });
-  return {
-    200: { description, ...body, ...(otherKeys ? { additionalProperties: otherKeys } : {}) },
-    ...errorResponses(),
-  };
+export function jsonResponses(description: string, data: TProperties, otherKeys?: TSchema) {
+  const body = Type.Object(
+    { ...data, meta: RefTo(Meta) },
+    { description, ...(otherKeys ? { additionalProperties: otherKeys } : {}) },
+  );
+  return { 200: body, ...errorResponses() };
 }
 
 /** A kept answer's responses: the 200 with its weak ETag, and 304 to a matching If-None-Match. */
@@ -353,14 +53,11 @@ export function conditional<R extends { 200: Record<string, unknown> }>(response
     ...responses,
     200: {
       ...responses[200],
-      headers: { ETag: { type: 'string', description: 'Weak: send it back in If-None-Match' } },
+      headers: { ETag: Type.String({ description: 'Weak: send it back in If-None-Match' }) },
     },
-    304: { description: 'Unchanged since the ETag sent in If-None-Match: no body', type: 'null' },
+    304: Type.Null({ description: 'Unchanged since the ETag sent in If-None-Match: no body' }),
   };
 }
-
-export const refTo = ref;
-export const nullableRefTo = nullableRef;
 
 /** A 200 that is a PDF download; with the error answers (in the JSON envelope). */
 export function pdfResponses(description: string, ...moreErrors: number[]) {
@@ -368,9 +65,9 @@ export function pdfResponses(description: string, ...moreErrors: number[]) {
     200: {
       description,
       headers: {
-        'Content-Disposition': { type: 'string', description: 'attachment; filename="<document>.pdf"' },
+        'Content-Disposition': Type.String({ description: 'attachment; filename="<document>.pdf"' }),
       },
-      content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+      content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
     },
     ...errorResponses(...moreErrors),
   };
@@ -397,7 +94,7 @@ const TAGS = [
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of SCHEMAS) app.addSchema(schema);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

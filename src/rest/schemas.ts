@@ -1,16 +1,18 @@
-/** JSON-schema fragments shared by the /v1 route schemas (they also make the OpenAPI document). */
-export const facilityIdParam = {
-  type: 'string',
-  description: 'Facility id (UUID)',
-} as const;
+import { Type } from '@sinclair/typebox';
 
-export const idParam = (description: string) => ({ type: 'string', description }) as const;
+/** Schema parts shared by the /v1 route schemas (they also make the OpenAPI document). */
+export const facilityIdParam = Type.String({ description: 'Facility id (UUID)' });
+
+export const idParam = (description: string) => Type.String({ description });
+
+/** The path parameters of a facility's routes. */
+export const facilityParams = Type.Object({ facility_id: facilityIdParam });
 
 /** Query values arrive as strings; the domain reads and checks them. */
 export const queryString = (description: string, maxLength = 64) =>
-  ({ type: 'string', maxLength, description }) as const;
+  Type.Optional(Type.String({ maxLength, description }));
 
 export const pageQuery = {
-  page: { type: 'string', maxLength: 20, description: 'Page number, 1-based (default 1)' },
-  per_page: { type: 'string', maxLength: 20, description: 'Page size' },
-} as const;
+  page: Type.Optional(Type.String({ maxLength: 20, description: 'Page number, 1-based (default 1)' })),
+  per_page: Type.Optional(Type.String({ maxLength: 20, description: 'Page size' })),
+};

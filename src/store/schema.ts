@@ -153,7 +153,7 @@ export interface InvoiceableItemsTable {
   quantity: number | null;
   is_rental_center_lock: Flag;
   rental_center_eligible: Flag;
-  /** The contract's JSON text of the item with its tiers (itemListing); a retail item's up to its quantity. */
+  /** The contract's JSON text of the item with its tiers (InvoiceableItem.listing); a retail item's up to its quantity. */
   listing: string;
   /** A retail item's listing after its quantity; null for other items. */
   listing_rest: string | null;
@@ -239,7 +239,7 @@ export interface RateChangesTable {
   tenant_name: string;
   /** The unit's name, kept in step by the import. */
   unit_name: string;
-  /** The contract's JSON text of the rate change (rateChangeListing), kept in step by the import. */
+  /** The contract's JSON text of the rate change (RateChangeUpdate.listing), kept in step by the import. */
   listing: string;
 }
 

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { sql } from 'kysely';
-import { contractItem } from '../../src/areas/invoiceable-items/item-listing';
-import { rateChangeListing } from '../../src/areas/rate-changes/rate-change-listing';
+import { InvoiceableItem, RateChangeUpdate } from '../../src/contract';
 import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { MIGRATION_NAMES, migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { openStore } from '../../src/store/database';
@@ -286,7 +285,7 @@ describeEachDialect('migrations', (dialect) => {
     await migrateToLatest(db.store.db);
     expect(await listed()).toBe(imported);
     const { rateChanges } = await repository.pageInWindow(window, 0, 2000);
-    expect(imported).toBe(rateChanges.map(rateChangeListing).join(','));
+    expect(imported).toBe(rateChanges.map(RateChangeUpdate.listing).join(','));
     const [{ empty }] = await db.store.db
       .selectFrom('rate_changes')
       .select((eb) => eb.fn.countAll<number>().as('empty'))
@@ -321,7 +320,9 @@ describeEachDialect('migrations', (dialect) => {
     await migrateToLatest(db.store.db);
     expect(await listed()).toBe(imported);
     const { entries } = await repository.pricedPage(f, {}, 100, 0);
-    expect(imported).toBe(entries.map((priced) => JSON.stringify(contractItem(priced))).join(','));
+    expect(imported).toBe(
+      entries.map((priced) => JSON.stringify(InvoiceableItem.toContract(priced))).join(','),
+    );
   });
 
   it('keeps every window count right down and back up the monthly counts and the count keys', async () => {

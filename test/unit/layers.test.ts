@@ -117,6 +117,16 @@ describe('the layer rule covers every folder of src', () => {
       "import { openStore } from '../store/database';",
       'transport may not import store',
     ],
+    [
+      'src/areas/notes/probe.ts',
+      "import { toContract } from './note-event.contract';",
+      'domain may not import contract',
+    ],
+    [
+      'src/areas/notes/probe.contract.ts',
+      "import { NoteObject } from './notes.graphql';",
+      'contract may not import transport',
+    ],
   ])('refuses, in %s: %s', async (file, code, refused) => {
     expect((await layerProblems(file, `${code}\nexport {};\n`)).map((m) => m.split(' (')[0])).toEqual([
       refused,
@@ -137,6 +147,8 @@ describe('the layer rule covers every folder of src', () => {
     ['src/areas/notes/probe.resolver.ts', "import { NoteType } from './notes.graphql';"],
     ['src/areas/notes/probe.repository.ts', "import type { NotesRepository } from './notes.ports';"],
     ['src/areas/esign/signing/probe.ts', "import { SigningService } from '../signing.service';"],
+    ['src/areas/notes/probe.routes.ts', "import { toContract } from './note-event.contract';"],
+    ['src/store/probe.ts', "import { listing } from '../areas/invoiceable-items/invoiceable-item.contract';"],
     ['src/areas/notes/probe.ts', "export async function later() { return import('../../kernel/errors'); }"],
   ])('allows, in %s: %s', async (file, code) => {
     expect(await layerProblems(file, `${code}\nexport {};\n`)).toEqual([]);

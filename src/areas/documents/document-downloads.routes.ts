@@ -1,21 +1,11 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { RenderedPdf } from './pdf.types';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { facilityIdParam } from '../../rest/schemas';
 import { pdfResponses } from '../../rest/openapi';
 
-interface DocumentParams {
-  facility_id: string;
-  id: string;
-}
-
-interface SessionDocumentParams {
-  facility_id: string;
-  session_document_id: string;
-  session_id: string;
-}
-
-const requiredId = (description: string) => ({ type: 'string', minLength: 1, description }) as const;
+const requiredId = (description: string) => Type.String({ minLength: 1, description });
 
 /** PDFs carry tenants' names: downloaded as attachments, never kept by shared caches. */
 function sendPdf(reply: FastifyReply, pdf: RenderedPdf): FastifyReply {
@@ -30,7 +20,7 @@ function sendPdf(reply: FastifyReply, pdf: RenderedPdf): FastifyReply {
 /** Contract 4.6 and 4.7: documents as PDFs (errors answer in the JSON envelope). */
 /** The contract's routes of this area (see ContractRoute). */
 export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: DocumentParams }>(
+  contractRoute(
     'GET',
     '/v1/:facility_id/documents/:id',
     {
@@ -42,11 +32,7 @@ export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
         tags: ['documents'],
         operationId: 'downloadDocument',
         response: pdfResponses('The document as a PDF'),
-        params: {
-          type: 'object',
-          properties: { facility_id: facilityIdParam, id: requiredId('Document id (UUID)') },
-          required: ['facility_id', 'id'],
-        },
+        params: Type.Object({ facility_id: facilityIdParam, id: requiredId('Document id (UUID)') }),
       },
     },
     (services) => async (request, reply) => {
@@ -55,7 +41,7 @@ export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
     },
   ),
 
-  contractRoute<{ Params: SessionDocumentParams }>(
+  contractRoute(
     'GET',
     '/v1/:facility_id/documents/:session_document_id/session/:session_id',
     {
@@ -65,15 +51,11 @@ export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
         tags: ['documents', 'move-ins'],
         operationId: 'downloadSessionDocument',
         response: pdfResponses('The session document as a PDF', 410),
-        params: {
-          type: 'object',
-          properties: {
-            facility_id: facilityIdParam,
-            session_document_id: requiredId('session_document_id from the move-in review (UUID)'),
-            session_id: requiredId('session_id from the move-in review (UUID)'),
-          },
-          required: ['facility_id', 'session_document_id', 'session_id'],
-        },
+        params: Type.Object({
+          facility_id: facilityIdParam,
+          session_document_id: requiredId('session_document_id from the move-in review (UUID)'),
+          session_id: requiredId('session_id from the move-in review (UUID)'),
+        }),
       },
     },
     (services) => async (request, reply) => {

@@ -20,14 +20,3 @@ export function presentEvent(event: DocumentEvent, timeZone: string): EventView 
 export function presentDocument(document: EventDocument, timeZone: string): DocumentView {
   return { ...document, createdAt: formatInstant(document.createdAt, timeZone), timeZone };
 }
-
-/** Contract 2.6, fields in the contract's order; body and esignable stay inside the service. */
-export function serializeEventDocument(document: DocumentView) {
-  return {
-    id: document.id,
-    description: document.description,
-    type: document.type,
-    is_relevant: document.isRelevant,
-    created_at: document.createdAt,
-  };
-}

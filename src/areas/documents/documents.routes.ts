@@ -1,22 +1,14 @@
-import { presentDocument, serializeEventDocument } from './documents.presenter';
+import { Type } from '@sinclair/typebox';
+import { EventDocument } from '../../contract';
+import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
+import { jsonResponses } from '../../rest/openapi';
 import { facilityIdParam, idParam, pageQuery } from '../../rest/schemas';
-import { jsonResponses, refTo } from '../../rest/openapi';
-
-interface EventDocumentsParams {
-  facility_id: string;
-  event_id: string;
-}
-
-interface PageQuery {
-  page?: string;
-  per_page?: string;
-}
 
 /** The contract's routes of this area (see ContractRoute). */
 export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: EventDocumentsParams; Querystring: PageQuery }>(
+  contractRoute(
     'GET',
     '/v1/:facility_id/events/:event_id/documents',
     {
@@ -25,17 +17,13 @@ export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
         tags: ['documents'],
         operationId: 'listEventDocuments',
         response: jsonResponses("One page of the event's documents", {
-          documents: { type: 'array', items: refTo('EventDocument') },
+          documents: Type.Array(RefTo(EventDocument.schema)),
         }),
-        params: {
-          type: 'object',
-          properties: {
-            facility_id: facilityIdParam,
-            event_id: idParam('Id of a move_in_unit_event, move_out_unit_event or successful_payment_event'),
-          },
-          required: ['facility_id', 'event_id'],
-        },
-        querystring: { type: 'object', properties: pageQuery },
+        params: Type.Object({
+          facility_id: facilityIdParam,
+          event_id: idParam('Id of a move_in_unit_event, move_out_unit_event or successful_payment_event'),
+        }),
+        querystring: Type.Object(pageQuery),
       },
     },
     (services) => async (request, reply) => {
@@ -49,9 +37,7 @@ export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
         page: result.pagination.current_page,
         per_page: result.pagination.per_page,
       };
-      const documents = result.entries.map((d) =>
-        serializeEventDocument(presentDocument(d, facility.timeZone)),
-      );
+      const documents = result.entries.map((d) => EventDocument.toContract(d, facility.timeZone));
       return sendOk(request, reply, { documents }, result.pagination);
     },
   ),

@@ -1,21 +1,13 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { facilityIdParam, idParam } from '../../rest/schemas';
 import { jsonResponses } from '../../rest/openapi';
-
-interface SendParams {
-  facility_id: string;
-  event_id: string;
-}
-
-interface SendBody {
-  email?: string | null;
-  sms_number?: string | null;
-}
+import { facilityIdParam, idParam } from '../../rest/schemas';
 
 /** The contract's routes of this area (see ContractRoute). */
 export const ESIGN_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: SendParams; Body: SendBody }>(
+  contractRoute(
     'POST',
     '/v1/:facility_id/documents/:event_id/send_esignable_documents',
     {
@@ -28,30 +20,23 @@ export const ESIGN_ROUTES: readonly ContractRoute[] = [
         operationId: 'sendEsignableDocuments',
         response: jsonResponses('Queued for delivery: the answer holds only meta', {}),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
-        params: {
-          type: 'object',
-          properties: {
-            facility_id: facilityIdParam,
-            event_id: idParam('Id of a move_in_unit_event, move_out_unit_event or successful_payment_event'),
-          },
-          required: ['facility_id', 'event_id'],
-        },
-        body: {
-          type: 'object',
-          properties: {
-            email: {
-              type: 'string',
-              nullable: true,
-              description: 'Email address to send to (not with sms_number)',
-            },
-            sms_number: {
-              type: 'string',
-              nullable: true,
-              description:
-                'Phone number to text, +15555550100 or a 10-digit North American number (not with email)',
-            },
-          },
-        },
+        params: Type.Object({
+          facility_id: facilityIdParam,
+          event_id: idParam('Id of a move_in_unit_event, move_out_unit_event or successful_payment_event'),
+        }),
+        body: Type.Object({
+          email: Type.Optional(
+            Nullable(Type.String({ description: 'Email address to send to (not with sms_number)' })),
+          ),
+          sms_number: Type.Optional(
+            Nullable(
+              Type.String({
+                description:
+                  'Phone number to text, +15555550100 or a 10-digit North American number (not with email)',
+              }),
+            ),
+          ),
+        }),
       },
     },
     (services) => async (request, reply) => {

@@ -1,17 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import { KEPT_LISTS } from '../../caching/kept-lists';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
-import { facilityIdParam } from '../../rest/schemas';
+import { facilityIdParam, facilityParams } from '../../rest/schemas';
 import { conditional, jsonResponses } from '../../rest/openapi';
-
-interface FacilityParams {
-  facility_id: string;
-}
 
 /** The contract's routes of this area (see ContractRoute). */
 export const FLIPPER_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: FacilityParams }>(
+  contractRoute(
     'GET',
     '/v1/:facility_id/flippers',
     {
@@ -22,10 +19,10 @@ export const FLIPPER_ROUTES: readonly ContractRoute[] = [
         operationId: 'listFlippers',
         response: conditional(
           jsonResponses('Names of the enabled flippers', {
-            flippers: { type: 'array', items: { type: 'string' } },
+            flippers: Type.Array(Type.String()),
           }),
         ),
-        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
+        params: facilityParams,
       },
     },
     (services) => async (request, reply) => {
@@ -44,7 +41,7 @@ export const FLIPPER_ROUTES: readonly ContractRoute[] = [
     },
   ),
 
-  contractRoute<{ Params: FacilityParams & { flipper_name: string } }>(
+  contractRoute(
     'GET',
     '/v1/:facility_id/flippers/:flipper_name',
     {
@@ -52,12 +49,8 @@ export const FLIPPER_ROUTES: readonly ContractRoute[] = [
         summary: 'Whether one flipper is enabled for the facility',
         tags: ['flippers'],
         operationId: 'getFlipper',
-        response: jsonResponses('One key, the flipper name: true when enabled', {}, { type: 'boolean' }),
-        params: {
-          type: 'object',
-          properties: { facility_id: facilityIdParam, flipper_name: { type: 'string', maxLength: 200 } },
-          required: ['facility_id', 'flipper_name'],
-        },
+        response: jsonResponses('One key, the flipper name: true when enabled', {}, Type.Boolean()),
+        params: Type.Object({ facility_id: facilityIdParam, flipper_name: Type.String({ maxLength: 200 }) }),
       },
     },
     (services) => async (request, reply) => {

@@ -24,7 +24,7 @@ export interface InvoiceableItemsRepository {
     offset: number,
   ): Promise<{ total: number; entries: PricedItem[] }>;
   /**
-   * The same page as pricedPage, each item as the contract lists it (itemListing), joined by commas
+   * The same page as pricedPage, each item as the contract lists it (InvoiceableItem.listing, src/contract), joined by commas
    * as UTF-8, and how many items match.
    */
   listingPage(

@@ -175,7 +175,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
   }
 
   /**
-   * The same page as pricedPage, each item as its listing (itemListing; a retail item's stored
+   * The same page as pricedPage, each item as its listing (InvoiceableItem.listing; a retail item's stored
    * quantity put between its two parts), joined into one text, with the count: by SQLite in one
    * statement, or here from PostgreSQL's rows.
    */

@@ -1,33 +1,18 @@
+import { Type } from '@sinclair/typebox';
+import { KEPT_LISTS } from '../../caching/kept-lists';
+import { InvoiceableItem } from '../../contract';
+import { NullableRefTo, RefTo } from '../../contract/kit';
 import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from './invoiceable-items.types';
 import { parsePageRequest } from '../../kernel/pagination';
-import { contractItem } from './item-listing';
-import { KEPT_LISTS } from '../../caching/kept-lists';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
-import { facilityIdParam, pageQuery } from '../../rest/schemas';
-import { conditional, jsonResponses, nullableRefTo, refTo } from '../../rest/openapi';
-
-interface FacilityParams {
-  facility_id: string;
-}
-
-interface PageQuery {
-  page?: string;
-  per_page?: string;
-}
-
-const serializePricedItem = contractItem;
+import { conditional, jsonResponses } from '../../rest/openapi';
+import { facilityParams, pageQuery } from '../../rest/schemas';
 
 const LIST_OPEN = Buffer.from('"invoiceable_items":[');
 const LIST_CLOSE = Buffer.from(']');
-
-const facilityParams = {
-  type: 'object',
-  properties: { facility_id: facilityIdParam },
-  required: ['facility_id'],
-} as const;
 
 /** Paginated lists, each a static path so none is taken for another route's parameter. */
 const LISTS: Array<{ path: string; list: InvoiceableItemList; summary: string; operationId: string }> = [
@@ -48,26 +33,22 @@ const LISTS: Array<{ path: string; list: InvoiceableItemList; summary: string; o
   },
 ];
 
-const oneFee = nullableRefTo('InvoiceableItem');
-const someFees = { type: 'array', items: refTo('InvoiceableItem') };
+const oneFee = NullableRefTo(InvoiceableItem.schema);
+const someFees = Type.Array(RefTo(InvoiceableItem.schema));
 /** The fee groups of GET /invoiceable_items/fees. */
-const feesSchema = {
-  type: 'object',
-  required: ['security_deposit', 'online_payment', 'reservation', 'move_in_fees', 'transfer_fees', 'other'],
-  properties: {
-    security_deposit: oneFee,
-    online_payment: oneFee,
-    reservation: oneFee,
-    move_in_fees: someFees,
-    transfer_fees: someFees,
-    other: someFees,
-  },
-};
+const feesSchema = Type.Object({
+  security_deposit: oneFee,
+  online_payment: oneFee,
+  reservation: oneFee,
+  move_in_fees: someFees,
+  transfer_fees: someFees,
+  other: someFees,
+});
 
 /** The contract's routes of this area (see ContractRoute). */
 export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
   ...LISTS.map(({ path, list, summary, operationId }) =>
-    contractRoute<{ Params: FacilityParams; Querystring: PageQuery }>(
+    contractRoute(
       'GET',
       `/v1/:facility_id/invoiceable_items${path}`,
       {
@@ -78,11 +59,11 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
           operationId,
           response: conditional(
             jsonResponses(`${summary}, one page`, {
-              invoiceable_items: { type: 'array', items: refTo('InvoiceableItem') },
+              invoiceable_items: Type.Array(RefTo(InvoiceableItem.schema)),
             }),
           ),
           params: facilityParams,
-          querystring: { type: 'object', properties: pageQuery },
+          querystring: Type.Object(pageQuery),
         },
       },
       (services) => async (request, reply) => {
@@ -93,7 +74,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
         );
         const key = `${facility.id} ${pageRequest.page} ${pageRequest.perPage}`;
         const page = await keptPage(request, services.pages, facility, key, async () => {
-          // Each item is kept as the contract lists it (itemListing): the page is their texts,
+          // Each item is kept as the contract lists it (InvoiceableItem.listing): the page is their texts,
           // joined by the database.
           const { listings, pagination } = await services.invoiceableItems.listingPage(
             facility,
@@ -108,7 +89,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
     ),
   ),
 
-  contractRoute<{ Params: FacilityParams }>(
+  contractRoute(
     'GET',
     '/v1/:facility_id/invoiceable_items/fees',
     {
@@ -124,15 +105,15 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
     (services) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const groups = await services.invoiceableItems.fees(facility);
-      const one = (fee: PricedItem | null) => (fee ? serializePricedItem(fee) : null);
+      const one = (fee: PricedItem | null) => (fee ? InvoiceableItem.toContract(fee) : null);
       return sendOk(request, reply, {
         fees: {
           security_deposit: one(groups.securityDeposit),
           online_payment: one(groups.onlinePayment),
           reservation: one(groups.reservation),
-          move_in_fees: groups.moveInFees.map(serializePricedItem),
-          transfer_fees: groups.transferFees.map(serializePricedItem),
-          other: groups.other.map(serializePricedItem),
+          move_in_fees: groups.moveInFees.map(InvoiceableItem.toContract),
+          transfer_fees: groups.transferFees.map(InvoiceableItem.toContract),
+          other: groups.other.map(InvoiceableItem.toContract),
         },
       });
     },

@@ -71,26 +71,3 @@ export function presentMoveInReview(review: MoveInReview, timeZone: string): Mov
     })),
   };
 }
-
-/** The review answer (DESIGN 6, Move-in review): instants in the facility's zone, money in units. */
-export function serializeMoveInReview(review: MoveInReviewView) {
-  return {
-    session_id: review.sessionId,
-    expires_at: review.expiresAt,
-    unit_id: review.unitId,
-    tenant_id: review.tenantId,
-    move_in_date: review.moveInDate,
-    cost: {
-      rent: review.cost.rent,
-      fees: review.cost.fees.map((fee) => ({ id: fee.id, description: fee.description, amount: fee.amount })),
-      total: review.cost.total,
-    },
-    documents: review.documents.map((document) => ({
-      session_document_id: document.sessionDocumentId,
-      description: document.description,
-      type: document.type,
-      is_relevant: document.isRelevant,
-      created_at: document.createdAt,
-    })),
-  };
-}

@@ -1,16 +1,10 @@
-import { presentMoveInReview, serializeMoveInReview } from './move-ins.presenter';
+import { Type } from '@sinclair/typebox';
+import { MoveInReview } from '../../contract';
+import { Nullable, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { facilityIdParam } from '../../rest/schemas';
-import { jsonResponses, refTo } from '../../rest/openapi';
-
-interface FacilityParams {
-  facility_id: string;
-}
-
-interface ReviewCostBody {
-  move_in: { unit_id?: string | null; tenant_id?: string | null; move_in_date?: string | null };
-}
+import { jsonResponses } from '../../rest/openapi';
+import { facilityParams } from '../../rest/schemas';
 
 /** REST's names of the review command's fields. */
 const MOVE_IN_NAMES = {
@@ -19,11 +13,11 @@ const MOVE_IN_NAMES = {
   moveInDate: 'move_in.move_in_date',
 };
 
-const optionalString = (description: string) => ({ type: 'string', nullable: true, description }) as const;
+const optionalString = (description: string) => Type.Optional(Nullable(Type.String({ description })));
 
 /** The contract's routes of this area (see ContractRoute). */
 export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: FacilityParams; Body: ReviewCostBody }>(
+  contractRoute(
     'POST',
     '/v1/:facility_id/move_ins/review_cost',
     {
@@ -36,25 +30,18 @@ export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
         tags: ['move-ins'],
         operationId: 'reviewMoveInCost',
         response: jsonResponses("The move-in's cost and documents, and its session", {
-          move_in: refTo('MoveInReview'),
+          move_in: RefTo(MoveInReview.schema),
         }),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
-        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
+        params: facilityParams,
         // Types only, for the OpenAPI document; the move-ins service checks every rule.
-        body: {
-          type: 'object',
-          required: ['move_in'],
-          properties: {
-            move_in: {
-              type: 'object',
-              properties: {
-                unit_id: optionalString('Unit id (UUID), required'),
-                tenant_id: optionalString('Tenant id (UUID), optional'),
-                move_in_date: optionalString('YYYY-MM-DD, today or later (default: today at the facility)'),
-              },
-            },
-          },
-        },
+        body: Type.Object({
+          move_in: Type.Object({
+            unit_id: optionalString('Unit id (UUID), required'),
+            tenant_id: optionalString('Tenant id (UUID), optional'),
+            move_in_date: optionalString('YYYY-MM-DD, today or later (default: today at the facility)'),
+          }),
+        }),
       },
     },
     (services) => async (request, reply) => {
@@ -66,7 +53,7 @@ export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
         moveInDate: moveIn.move_in_date,
       });
       return sendOk(request, reply, {
-        move_in: serializeMoveInReview(presentMoveInReview(review, facility.timeZone)),
+        move_in: MoveInReview.toContract(review, facility.timeZone),
       });
     },
   ),

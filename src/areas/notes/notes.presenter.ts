@@ -37,14 +37,3 @@ export function presentNoteEvent(event: NoteEvent, timeZone: string): NoteEventV
     createdAt: formatInstant(event.createdAt, timeZone),
   };
 }
-
-/** Contract 2.5 note event. */
-export function serializeNoteEvent(event: NoteEventView) {
-  return {
-    id: event.id,
-    notes: event.notes.map((note) => ({ id: note.id, note: note.note, created_at: note.createdAt })),
-    created_by: { id: event.createdBy.id, name: event.createdBy.name, type: event.createdBy.type },
-    unit_id: event.unitId,
-    tenant_id: event.tenantId,
-  };
-}

@@ -1,25 +1,30 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { NoteEvent } from '../../contract';
+import { Nullable, RefTo } from '../../contract/kit';
 import { DomainError, problem, type Problem } from '../../kernel/errors';
 import type { CreateNoteCommand } from './notes.types';
-import { presentNoteEvent, serializeNoteEvent } from './notes.presenter';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { facilityIdParam } from '../../rest/schemas';
-import { jsonResponses, refTo } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/openapi';
+import { facilityParams } from '../../rest/schemas';
 
-interface FacilityParams {
-  facility_id: string;
-}
+const optionalId = (description: string) => Type.Optional(Nullable(Type.String({ description })));
+// A string or an integer: read by noteCommand, since ajv's union messages name no rule.
+const userId = Type.Optional(
+  Type.Unknown({ description: 'User who wrote the note (optional; here or inside note)' }),
+);
 
-interface CreateNoteBody {
-  note: {
-    note_text?: string | null;
-    tenant_id?: string | null;
-    unit_id?: string | null;
-    ledger_id?: string | null;
-    user_id?: unknown;
-  };
-  user_id?: unknown;
-}
+const createNoteBody = Type.Object({
+  note: Type.Object({
+    note_text: Type.Optional(Nullable(Type.String({ description: 'Note text, 1-10,000 characters' }))),
+    tenant_id: optionalId('Tenant id (UUID)'),
+    unit_id: optionalId('Unit id (UUID)'),
+    ledger_id: optionalId('Ledger id (UUID); fills in its unit and tenant'),
+    user_id: userId,
+  }),
+  user_id: userId,
+});
+type CreateNoteBody = Static<typeof createNoteBody>;
 
 /** REST's names of the note command's fields. */
 const NOTE_NAMES = {
@@ -66,13 +71,9 @@ function noteCommand(body: CreateNoteBody): { command: CreateNoteCommand; userId
   };
 }
 
-const optionalId = (description: string) => ({ type: 'string', nullable: true, description }) as const;
-// A string or an integer: read by noteCommand, since ajv's union messages name no rule.
-const userId = { description: 'User who wrote the note (optional; here or inside note)' } as const;
-
 /** The contract's routes of this area (see ContractRoute). */
 export const NOTES_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: FacilityParams; Body: CreateNoteBody }>(
+  contractRoute(
     'POST',
     '/v1/:facility_id/notes',
     {
@@ -81,26 +82,10 @@ export const NOTES_ROUTES: readonly ContractRoute[] = [
         summary: 'Create a note on a tenant, unit or ledger (JSON or form-encoded body)',
         tags: ['notes'],
         operationId: 'createNote',
-        response: jsonResponses('The note event written', { note_event: refTo('NoteEvent') }),
+        response: jsonResponses('The note event written', { note_event: RefTo(NoteEvent.schema) }),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
-        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
-        body: {
-          type: 'object',
-          required: ['note'],
-          properties: {
-            note: {
-              type: 'object',
-              properties: {
-                note_text: { type: 'string', nullable: true, description: 'Note text, 1-10,000 characters' },
-                tenant_id: optionalId('Tenant id (UUID)'),
-                unit_id: optionalId('Unit id (UUID)'),
-                ledger_id: optionalId('Ledger id (UUID); fills in its unit and tenant'),
-                user_id: userId,
-              },
-            },
-            user_id: userId,
-          },
-        },
+        params: facilityParams,
+        body: createNoteBody,
       },
     },
     (services) => async (request, reply) => {
@@ -109,7 +94,7 @@ export const NOTES_ROUTES: readonly ContractRoute[] = [
       request.restNames = { userId: userIdName };
       const event = await services.notes.createNote(facility, request.caller!, command);
       return sendOk(request, reply, {
-        note_event: serializeNoteEvent(presentNoteEvent(event, facility.timeZone)),
+        note_event: NoteEvent.toContract(event, facility.timeZone),
       });
     },
   ),

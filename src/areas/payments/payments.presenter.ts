@@ -89,29 +89,3 @@ export function presentPayment(event: PaymentEvent, timeZone: string): PaymentVi
     })),
   };
 }
-
-/**
- * Contract 2.8: the card as asterisks and its last four digits, brand, expiry and billing address
- * (null for methods that are not cards). `change_due` is ours: what cash tendered above the charge.
- */
-export function serializePaymentEvent(payment: PaymentView) {
-  const method = payment.paymentMethod;
-  return {
-    id: payment.id,
-    amount: payment.amount,
-    success: payment.success,
-    date: payment.date,
-    payment_method: {
-      id: method.id,
-      kind: method.kind,
-      first_name: method.firstName,
-      last_name: method.lastName,
-      reuseable: method.reuseable,
-      card_number: method.cardNumber,
-      card_type: method.cardType,
-      expiration_date: method.expirationDate,
-      billing_address: method.billingAddress,
-    },
-    change_due: payment.changeDue,
-  };
-}

@@ -1,30 +1,93 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PaymentEvent as PaymentEventContract } from '../../contract';
+import { Nullable, RefTo } from '../../contract/kit';
 import { DomainError, problem, type Problem } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import { readIdempotencyKey } from './idempotency';
 import type { PaymentIdempotency } from './payments.service';
 import type { PaymentEvent, PayRetailCommand, RetailLineCommand } from './payments.types';
-import { presentPayment, serializePaymentEvent } from './payments.presenter';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { okBody } from '../../rest/envelope';
-import { facilityIdParam } from '../../rest/schemas';
-import { jsonResponses, refTo } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/openapi';
+import { facilityParams } from '../../rest/schemas';
 
-interface FacilityParams {
-  facility_id: string;
-}
-
-type Text = string | null;
 type Amount = string | number | null;
 
-interface RetailPaymentBody {
-  retail_payment?: {
-    tenant_id?: Text;
-    invoiceable_items?: Array<{ invoiceable_item_id?: Text; quantity?: unknown }> | null;
-  } | null;
-  payment_method?:
-    (Record<string, unknown> & { billing_address_attributes?: Record<string, Text> | null }) | null;
-}
+const text = (description: string) => Type.Optional(Nullable(Type.String({ description })));
+// Numbers or strings: the payments service reads both and names the parameter when neither fits.
+const numberOrText = (description: string) => Type.Optional(Type.Unknown({ description }));
+
+const paymentMethodSchema = Type.Object(
+  {
+    payment_method_id: text(
+      'A saved (reuseable) method of this facility, and of the tenant when one is given',
+    ),
+    first_name: text('Required for a new method'),
+    last_name: text('Required for a new method'),
+    kind: text('credit_card (creditcard), card_swipe (cardswipe), ach, check, cash or money_order'),
+    reuseable: Type.Optional(
+      Type.Unknown({ description: 'true to save the method (cards and ACH only): brand, last four, expiry' }),
+    ),
+    magnetic_track: text('card_swipe: track 1 (%B...^...^...?) and/or track 2 (;...=...?)'),
+    card_number: text('credit_card: 12-19 digits, Luhn-valid, of card_type'),
+    card_type: text('credit_card: visa, mastercard, american_express, diners, discover or jcb'),
+    security_code: text('credit_card: 4 digits for American Express, 3 for the others'),
+    expiration_date: text('credit_card: MM/YY, not in the past'),
+    account_number: text('ach: 4-17 digits'),
+    account_number_confirmation: text('ach: equal to account_number'),
+    account_type: text('ach: checking or savings'),
+    bank_name: text('ach'),
+    routing_number: text('ach: 9 digits with a valid ABA checksum'),
+    billing_address_attributes: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            company: text('Company'),
+            address1: text('Address line 1'),
+            address2: text('Address line 2'),
+            city: text('City'),
+            state: text('State'),
+            postal: text('Postal code'),
+          },
+          { description: 'Required for a new method; every field optional' },
+        ),
+      ),
+    ),
+    billing_postal: text('Postal code, when the address has none'),
+    check_number: text('check: 1-15 digits'),
+    name_on_check: text('check'),
+    check_amount: numberOrText('check: equal to the charge'),
+    reference_number: text('money_order'),
+    money_order_amount: numberOrText('money_order: equal to the charge'),
+    amount_tendered: numberOrText('cash: at least the charge; the rest is change_due'),
+  },
+  { description: 'An existing method (payment_method_id) or the fields of a new one' },
+);
+
+// Types only, for the OpenAPI document; the payments service checks every rule.
+const retailPaymentBody = Type.Object({
+  retail_payment: Type.Optional(
+    Nullable(
+      Type.Object({
+        tenant_id: text('Tenant to associate the invoice with'),
+        invoiceable_items: Type.Optional(
+          Nullable(
+            Type.Array(
+              Type.Object({
+                invoiceable_item_id: text('A retail item of this facility'),
+                quantity: numberOrText('A whole number from 1 to 1000'),
+              }),
+            ),
+          ),
+        ),
+      }),
+    ),
+  ),
+  payment_method: Type.Optional(Nullable(paymentMethodSchema)),
+});
+type RetailPaymentBody = Static<typeof retailPaymentBody>;
+type PaymentMethodBody = Static<typeof paymentMethodSchema>;
 
 /** REST's names of the payment command's fields (the rest are theirs in snake_case). */
 const PAYMENT_NAMES = {
@@ -65,7 +128,7 @@ function paymentCommand(body: RetailPaymentBody): PayRetailCommand {
   if (blank(body.retail_payment)) problems.push(problem(['retail_payment'], 'is required'));
   if (blank(body.payment_method)) problems.push(problem(['payment_method'], 'is required'));
   const retail = body.retail_payment ?? {};
-  const method = body.payment_method ?? {};
+  const method: PaymentMethodBody = body.payment_method ?? {};
   const lines: RetailLineCommand[] | null | undefined = retail.invoiceable_items?.map((line, index) => ({
     invoiceableItemId: line.invoiceable_item_id,
     quantity: scalar(
@@ -75,8 +138,8 @@ function paymentCommand(body: RetailPaymentBody): PayRetailCommand {
       problems,
     ),
   }));
-  const text = (key: string) => method[key] as Text | undefined;
-  const amount = (key: string) =>
+  const text = <Key extends keyof PaymentMethodBody>(key: Key) => method[key];
+  const amount = (key: 'check_amount' | 'money_order_amount' | 'amount_tendered') =>
     scalar('amount', method[key], `payment_method.${key}`, problems) as Amount | undefined;
   const command: PayRetailCommand = {
     tenantId: retail.tenant_id,
@@ -111,57 +174,9 @@ function paymentCommand(body: RetailPaymentBody): PayRetailCommand {
   return command;
 }
 
-const text = (description: string) => ({ type: 'string', nullable: true, description }) as const;
-// Numbers or strings: the payments service reads both and names the parameter when neither fits.
-const numberOrText = (description: string) => ({ description }) as const;
-
-const paymentMethodSchema = {
-  type: 'object',
-  description: 'An existing method (payment_method_id) or the fields of a new one',
-  properties: {
-    payment_method_id: text(
-      'A saved (reuseable) method of this facility, and of the tenant when one is given',
-    ),
-    first_name: text('Required for a new method'),
-    last_name: text('Required for a new method'),
-    kind: text('credit_card (creditcard), card_swipe (cardswipe), ach, check, cash or money_order'),
-    reuseable: { description: 'true to save the method (cards and ACH only): brand, last four, expiry' },
-    magnetic_track: text('card_swipe: track 1 (%B...^...^...?) and/or track 2 (;...=...?)'),
-    card_number: text('credit_card: 12-19 digits, Luhn-valid, of card_type'),
-    card_type: text('credit_card: visa, mastercard, american_express, diners, discover or jcb'),
-    security_code: text('credit_card: 4 digits for American Express, 3 for the others'),
-    expiration_date: text('credit_card: MM/YY, not in the past'),
-    account_number: text('ach: 4-17 digits'),
-    account_number_confirmation: text('ach: equal to account_number'),
-    account_type: text('ach: checking or savings'),
-    bank_name: text('ach'),
-    routing_number: text('ach: 9 digits with a valid ABA checksum'),
-    billing_address_attributes: {
-      type: 'object',
-      nullable: true,
-      description: 'Required for a new method; every field optional',
-      properties: {
-        company: text('Company'),
-        address1: text('Address line 1'),
-        address2: text('Address line 2'),
-        city: text('City'),
-        state: text('State'),
-        postal: text('Postal code'),
-      },
-    },
-    billing_postal: text('Postal code, when the address has none'),
-    check_number: text('check: 1-15 digits'),
-    name_on_check: text('check'),
-    check_amount: numberOrText('check: equal to the charge'),
-    reference_number: text('money_order'),
-    money_order_amount: numberOrText('money_order: equal to the charge'),
-    amount_tendered: numberOrText('cash: at least the charge; the rest is change_due'),
-  },
-} as const;
-
 /** The contract's routes of this area (see ContractRoute). */
 export const PAYMENT_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: FacilityParams; Body: RetailPaymentBody }>(
+  contractRoute(
     'POST',
     '/v1/:facility_id/invoiceable_items/retail_payment',
     {
@@ -172,44 +187,18 @@ export const PAYMENT_ROUTES: readonly ContractRoute[] = [
         operationId: 'payRetailItems',
         response: jsonResponses(
           'The payment event (a replay answers the first answer, with Idempotent-Replayed: true)',
-          { successful_payment_event: refTo('PaymentEvent') },
+          { successful_payment_event: RefTo(PaymentEventContract.schema) },
         ),
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
-        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
-        headers: {
-          type: 'object',
-          properties: {
-            'idempotency-key': {
-              type: 'string',
+        params: facilityParams,
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(
+            Type.String({
               description: 'Makes a retry with the same body answer the first answer, charging once (24 h)',
-            },
-          },
-        },
-        // Types only, for the OpenAPI document; the payments service checks every rule.
-        body: {
-          type: 'object',
-          properties: {
-            retail_payment: {
-              type: 'object',
-              nullable: true,
-              properties: {
-                tenant_id: text('Tenant to associate the invoice with'),
-                invoiceable_items: {
-                  type: 'array',
-                  nullable: true,
-                  items: {
-                    type: 'object',
-                    properties: {
-                      invoiceable_item_id: text('A retail item of this facility'),
-                      quantity: numberOrText('A whole number from 1 to 1000'),
-                    },
-                  },
-                },
-              },
-            },
-            payment_method: { ...paymentMethodSchema, nullable: true },
-          },
-        },
+            }),
+          ),
+        }),
+        body: retailPaymentBody,
       },
     },
     (services) => async (request, reply) => {
@@ -241,7 +230,7 @@ export const PAYMENT_ROUTES: readonly ContractRoute[] = [
 ];
 
 function paymentBody(request: FastifyRequest, facility: Facility, event: PaymentEvent): string {
-  const data = { successful_payment_event: serializePaymentEvent(presentPayment(event, facility.timeZone)) };
+  const data = { successful_payment_event: PaymentEventContract.toContract(event, facility.timeZone) };
   return JSON.stringify(okBody(request, data));
 }
 

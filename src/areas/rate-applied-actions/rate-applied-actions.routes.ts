@@ -1,44 +1,16 @@
-import { presentRateAppliedAction, type RateAppliedActionView } from './rate-applied-actions.presenter';
-import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
+import { Type } from '@sinclair/typebox';
 import { KEPT_LISTS } from '../../caching/kept-lists';
+import { RateAppliedAction } from '../../contract';
+import { RefTo } from '../../contract/kit';
+import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
-import { facilityIdParam, queryString } from '../../rest/schemas';
-import { conditional, jsonResponses, refTo } from '../../rest/openapi';
-
-interface FacilityParams {
-  facility_id: string;
-}
-
-interface RangeQuery {
-  start_date?: string;
-  end_date?: string;
-}
-
-/** Contract 2.3, fields in the contract's order. */
-export function serializeRateAppliedAction(action: RateAppliedActionView) {
-  return {
-    rate_info: {
-      applied_rate: { name: action.rateInfo.appliedRate.name, amount: action.rateInfo.appliedRate.amount },
-      standard_rate: action.rateInfo.standardRate,
-    },
-    source: action.source,
-    completed_on: action.completedOn,
-    completed_by: action.completedBy,
-    employee_id: action.employeeId,
-    user_id: action.userId,
-    time_completed: action.timeCompleted,
-    event: action.event,
-    old_ledger_id: action.oldLedgerId,
-    new_ledger_id: action.newLedgerId,
-    unit_id: action.unitId,
-    lead_id: action.leadId,
-  };
-}
+import { conditional, jsonResponses } from '../../rest/openapi';
+import { facilityParams, queryString } from '../../rest/schemas';
 
 /** The contract's routes of this area (see ContractRoute). */
 export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: FacilityParams; Querystring: RangeQuery }>(
+  contractRoute(
     'GET',
     '/v1/:facility_id/rate_applied_actions',
     {
@@ -49,17 +21,14 @@ export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute[] = [
         operationId: 'listRateAppliedActions',
         response: conditional(
           jsonResponses('Every rate applied action in the range', {
-            rate_applied_actions: { type: 'array', items: refTo('RateAppliedAction') },
+            rate_applied_actions: Type.Array(RefTo(RateAppliedAction.schema)),
           }),
         ),
-        params: { type: 'object', properties: { facility_id: facilityIdParam }, required: ['facility_id'] },
-        querystring: {
-          type: 'object',
-          properties: {
-            start_date: queryString('First completed_on date, YYYY-MM-DD (default today)'),
-            end_date: queryString('Last completed_on date, YYYY-MM-DD (default today)'),
-          },
-        },
+        params: facilityParams,
+        querystring: Type.Object({
+          start_date: queryString('First completed_on date, YYYY-MM-DD (default today)'),
+          end_date: queryString('Last completed_on date, YYYY-MM-DD (default today)'),
+        }),
       },
     },
     (services) => async (request, reply) => {
@@ -80,9 +49,7 @@ export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute[] = [
           const actions = await services.rateAppliedActions.between(facility, range.startDate, range.endDate);
           return {
             bytes: serializeFragment({
-              rate_applied_actions: actions.map((a) =>
-                serializeRateAppliedAction(presentRateAppliedAction(a, facility.timeZone)),
-              ),
+              rate_applied_actions: actions.map((a) => RateAppliedAction.toContract(a, facility.timeZone)),
             }),
             meta: null,
           };

@@ -16,7 +16,7 @@ export interface RateChangePage {
 /** A page of rate changes as the contract lists them. */
 export interface RateChangeListingPage {
   totalEntries: number;
-  /** The page's rate changes, each its listing (rateChangeListing), joined by commas, as UTF-8. */
+  /** The page's rate changes, each its listing (RateChangeUpdate.listing, src/contract), joined by commas, as UTF-8. */
   listings: Uint8Array;
 }
 

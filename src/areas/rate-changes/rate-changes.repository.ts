@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { rateChangeListing } from './rate-change-listing';
+import { RateChangeUpdate } from '../../contract';
 import type {
   RateChangeListingPage,
   RateChangePage,
@@ -71,9 +71,9 @@ export const LISTING_SOURCE = `select rc.id, rc.facility_id, rc.tenant_id, rc.un
   rc.old_rate_cents, rc.new_rate_cents, rc.effective_on_date, rc.created_by, rc.tenant_name, rc.unit_name,
   f.name, f.time_zone from rate_changes rc join facilities f on f.id = rc.facility_id`;
 
-/** The listing of a row of LISTING_SOURCE (see rateChangeListing). */
+/** The listing of a row of LISTING_SOURCE (see RateChangeUpdate.listing). */
 export const listingOfRow = (row: readonly unknown[]): string =>
-  rateChangeListing(namedRateChange(row as unknown as NamedRow));
+  RateChangeUpdate.listing(namedRateChange(row as unknown as NamedRow));
 
 /**
  * PostgreSQL: the rows of rate changes by key, each a NamedRow followed by `extra` columns. `keys`
@@ -218,7 +218,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
   }
 
   /**
-   * The page's rate changes as their listings (rateChangeListing), joined by the database into
+   * The page's rate changes as their listings (RateChangeUpdate.listing), joined by the database into
    * one text: no value per column and no object per row reaches JavaScript.
    */
   async listingInWindow(

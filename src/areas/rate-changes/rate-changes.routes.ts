@@ -1,28 +1,19 @@
+import { Type } from '@sinclair/typebox';
 import { KEPT_LISTS } from '../../caching/kept-lists';
+import { RateChangeUpdate } from '../../contract';
+import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
+import { conditional, jsonResponses } from '../../rest/openapi';
 import { idParam, pageQuery, queryString } from '../../rest/schemas';
-import { conditional, jsonResponses, refTo } from '../../rest/openapi';
-
-interface CompanyParams {
-  company_id: string;
-}
-
-interface RateChangeUpdatesQuery {
-  updated_after?: string;
-  updated_before?: string;
-  created_by?: string;
-  page?: string;
-  per_page?: string;
-}
 
 const LIST_OPEN = Buffer.from('"rate_change_updates":[');
 const LIST_CLOSE = Buffer.from(']');
 
 /** The contract's routes of this area (see ContractRoute). */
 export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
-  contractRoute<{ Params: CompanyParams; Querystring: RateChangeUpdatesQuery }>(
+  contractRoute(
     'GET',
     '/v1/companies/:company_id/rate_change_updates',
     {
@@ -36,27 +27,16 @@ export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
         operationId: 'listRateChangeUpdates',
         response: conditional(
           jsonResponses('One page of rate changes, with meta.filters, sorting and search_term', {
-            rate_change_updates: { type: 'array', items: refTo('RateChangeUpdate') },
+            rate_change_updates: Type.Array(RefTo(RateChangeUpdate.schema)),
           }),
         ),
-        params: {
-          type: 'object',
-          properties: { company_id: idParam('Company id (UUID)') },
-          required: ['company_id'],
-        },
-        querystring: {
-          type: 'object',
-          properties: {
-            updated_after: queryString(
-              'Start of the window, inclusive: ISO 8601 with a UTC offset (required)',
-            ),
-            updated_before: queryString(
-              'End of the window, exclusive: ISO 8601 with a UTC offset (required)',
-            ),
-            created_by: queryString('Only rate changes made by this user id (integer)', 20),
-            ...pageQuery,
-          },
-        },
+        params: Type.Object({ company_id: idParam('Company id (UUID)') }),
+        querystring: Type.Object({
+          updated_after: queryString('Start of the window, inclusive: ISO 8601 with a UTC offset (required)'),
+          updated_before: queryString('End of the window, exclusive: ISO 8601 with a UTC offset (required)'),
+          created_by: queryString('Only rate changes made by this user id (integer)', 20),
+          ...pageQuery,
+        }),
       },
     },
     (services) => async (request, reply) => {
@@ -70,7 +50,7 @@ export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
         perPage: per_page,
       });
       const page = await keptPage(request, services.pages, company, query.key, async () => {
-        // Each rate change is kept as the contract lists it (rateChangeListing): the page is their
+        // Each rate change is kept as the contract lists it (RateChangeUpdate.listing): the page is their
         // texts, joined by the database.
         const { listings, pagination } = await services.rateChanges.listingPage(query);
         return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };

@@ -127,7 +127,7 @@ export class RateChangesService {
 
   /**
    * The page a checked request asks for, each rate change as the contract lists it
-   * (rateChangeListing), joined by commas: the members of the JSON array REST answers.
+   * (RateChangeUpdate.listing, src/contract), joined by commas: the members of the JSON array REST answers.
    */
   async listingPage(
     request: RateChangeUpdatesRequest,

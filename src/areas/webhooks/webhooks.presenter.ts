@@ -1,3 +1,9 @@
+import {
+  EventDocument as EventDocumentContract,
+  MoveInReview as MoveInReviewContract,
+  NoteEvent as NoteEventContract,
+  PaymentEvent as PaymentEventContract,
+} from '../../contract';
 import type { EventDocument } from '../documents/documents.types';
 import type { Facility } from '../facilities/facilities.types';
 import type { MoveInReview } from '../move-ins/move-ins.types';
@@ -7,37 +13,33 @@ import type { PaymentEvent } from '../payments/payments.types';
 import { formatInstant } from '../../kernel/time';
 import type { WebhookPayloads } from './webhooks.ports';
 import type { WebhookData } from './webhooks.types';
-import { presentDocument, serializeEventDocument } from '../documents/documents.presenter';
-import { presentMoveInReview, serializeMoveInReview } from '../move-ins/move-ins.presenter';
-import { presentNoteEvent, serializeNoteEvent } from '../notes/notes.presenter';
-import { presentPayment, serializePaymentEvent } from '../payments/payments.presenter';
 
 /**
  * The `data` of each webhook event: the resource exactly as the REST contract answers it (the
- * same serializers), with `facility_id` added so a receiver knows where it happened.
+ * records' toContract, src/contract), with `facility_id` added so a receiver knows where it happened.
  */
 export const webhookPayloads: WebhookPayloads = {
   payment: (payment: PaymentEvent, facility: Facility): WebhookData => ({
     facility_id: facility.id,
     tenant_id: payment.tenantId,
-    ...serializePaymentEvent(presentPayment(payment, facility.timeZone)),
+    ...PaymentEventContract.toContract(payment, facility.timeZone),
   }),
 
   note: (note: NoteEvent, facility: Facility): WebhookData => ({
     facility_id: facility.id,
-    ...serializeNoteEvent(presentNoteEvent(note, facility.timeZone)),
+    ...NoteEventContract.toContract(note, facility.timeZone),
     ledger_id: note.ledgerId,
   }),
 
   moveInReview: (review: MoveInReview, facility: Facility): WebhookData => ({
     facility_id: facility.id,
-    ...serializeMoveInReview(presentMoveInReview(review, facility.timeZone)),
+    ...MoveInReviewContract.toContract(review, facility.timeZone),
   }),
 
   document: (document: EventDocument, facility: Facility): WebhookData => ({
     facility_id: facility.id,
     event_id: document.eventId,
-    ...serializeEventDocument(presentDocument(document, facility.timeZone)),
+    ...EventDocumentContract.toContract(document, facility.timeZone),
   }),
 
   esignMessage: (message: OutboxMessage, facility: Facility): WebhookData => {

@@ -6,7 +6,7 @@ import { LISTING_SOURCE, listingOfRow } from '../../areas/rate-changes/rate-chan
 const CHUNK = 5000;
 
 /**
- * Each rate change keeps its listing: the contract's JSON text of it (rateChangeListing), which the
+ * Each rate change keeps its listing: the contract's JSON text of it (RateChangeUpdate.listing in src/contract), which the
  * import keeps in step with renames and zone changes. A page of 500 is then one text the database
  * joins, instead of 5,500 values made into objects and serialized again on every cold request.
  *

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { itemListing } from '../../areas/invoiceable-items/item-listing';
+import { InvoiceableItem } from '../../contract';
 import {
   ITEM_COLUMNS,
   itemOf,
@@ -13,7 +13,7 @@ const CHUNK = 1000;
 
 /**
  * Each invoiceable item keeps its listing: the contract's JSON text of it with its tiers
- * (itemListing), written by the import with the item. A retail item's is kept in two parts, either
+ * (InvoiceableItem.listing), written by the import with the item. A retail item's is kept in two parts, either
  * side of its quantity, which a sale changes. A page is then the texts of its items, joined by the
  * database, instead of 19 columns and the tiers of each made into objects and serialized again.
  */
@@ -36,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       tiers.set(tier.itemId, [...(tiers.get(tier.itemId) ?? []), tier]);
     }
     for (const item of items) {
-      const listing = itemListing({ item, tiers: tiers.get(item.id) ?? [] });
+      const listing = InvoiceableItem.listing({ item, tiers: tiers.get(item.id) ?? [] });
       await sql`update invoiceable_items set listing = ${listing.text}, listing_rest = ${listing.rest}
         where id = ${item.id}`.execute(db);
     }

@@ -1,4 +1,4 @@
-import { itemListing } from '../../../areas/invoiceable-items/item-listing';
+import { InvoiceableItem } from '../../../contract';
 import {
   ITEM_COLUMNS,
   itemOf,
@@ -48,7 +48,7 @@ export function planInvoiceableItems(plan: PlanBuilder, data: Dataset): void {
       for (const tier of tiers) {
         amounts.push([tier.id, tier.itemId, tier.position, tier.amountHundredths, tier.kind, tier.limit]);
       }
-      const listing = itemListing({ item: itemOf(row), tiers });
+      const listing = InvoiceableItem.listing({ item: itemOf(row), tiers });
       return [...row, listing.text, listing.rest];
     }),
   );

@@ -1,5 +1,5 @@
 import { centsToAmount } from '../../../kernel/money';
-import { rateChangeListing } from '../../../areas/rate-changes/rate-change-listing';
+import { RateChangeUpdate } from '../../../contract';
 import { LISTING_SOURCE, listingOfRow } from '../../../areas/rate-changes/rate-changes.repository';
 import type { Dataset } from '../dataset.types';
 import type { ResolvedReferences } from '../import.references';
@@ -60,7 +60,7 @@ export function planRateChanges(plan: PlanBuilder, data: Dataset, resolved: Reso
         sortKey(change.tenantName),
         change.tenantName,
         change.unitName,
-        rateChangeListing(change),
+        RateChangeUpdate.listing(change),
       ];
     }),
   );
