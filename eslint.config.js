@@ -59,6 +59,8 @@ const ELEMENTS = [
   ['upstream', 'src/upstream/**'],
   ['edge', 'src/edge/**'],
   ['ops', 'src/ops/**'],
+  // GraphQL subscriptions: the live events' hub and sources, and their two transports' wiring.
+  ['live', 'src/live/**'],
   ['transport', 'src/{rest,graphql,signing}/**'],
   ['cli', 'src/cli/**'],
   // Settings and the logger, read everywhere outside the domain.
@@ -80,6 +82,8 @@ const MAY_IMPORT = {
   upstream: ['domain', 'auth', 'caching', 'settings'],
   edge: ['domain'],
   ops: ['domain', 'caching', 'store', 'settings'],
+  // The journal's SQL and channel (store), and the GraphQL schema and context it serves (transport, root).
+  live: ['domain', 'auth', 'edge', 'store', 'settings', 'transport', 'root'],
   // `root` for the Services type the transports receive (one object today).
   transport: ['domain', 'auth', 'presenters', 'caching', 'fast-paths', 'edge', 'ops', 'settings', 'root'],
   cli: ['domain', 'auth', 'store', 'adapters', 'settings', 'root'],
@@ -95,6 +99,7 @@ const MAY_IMPORT = {
     'upstream',
     'edge',
     'ops',
+    'live',
     'transport',
     'cli',
   ],

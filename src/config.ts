@@ -40,6 +40,30 @@ export interface Config {
   readonly upstream: UpstreamConfig | null;
   /** How stored secrets are kept: SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS. */
   readonly secrets: SecretsConfig;
+  /** GraphQL subscriptions (graphql-ws and SSE on /graphql). */
+  readonly live: LiveConfig;
+}
+
+/** GraphQL subscriptions: their limits, heartbeats and replay. */
+export interface LiveConfig {
+  /** Subscriptions one WebSocket connection may hold at once. */
+  readonly perConnection: number;
+  /** Subscriptions one client application may hold at once, over every connection of this instance. */
+  readonly perClient: number;
+  /** Events one subscription may have waiting unread; one more drops it (slow consumer). */
+  readonly queueLimit: number;
+  /** Bytes a WebSocket may have waiting to be sent before the connection is dropped (slow consumer). */
+  readonly socketBufferBytes: number;
+  /** How often a WebSocket is pinged (and dropped if the last ping went unanswered), and SSE sends a comment. */
+  readonly heartbeatMs: number;
+  /** How far back `Last-Event-ID` and `since` reach, in minutes; older live events are deleted. */
+  readonly replayWindowMinutes: number;
+  /** Missed events one replay sends at most; more is "too old, re-query". */
+  readonly replayLimit: number;
+  /** SQLite: how often the journal is read besides after each commit of this process. */
+  readonly pollMs: number;
+  /** Gateway mode: how often each watched upstream resource is asked again (conditionally). */
+  readonly upstreamPollMs: number;
 }
 
 /** Secrets at rest (consumer secrets, webhook secrets): sealed under the operator's keys, or clear. */
@@ -296,6 +320,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seal,
     upstream,
     secrets,
+    live: Object.freeze({
+      perConnection: int('LIVE_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 1000),
+      perClient: int('LIVE_SUBSCRIPTIONS_PER_CLIENT', 2000, 1, 1_000_000),
+      queueLimit: int('LIVE_QUEUE_LIMIT', 256, 1, 100_000),
+      socketBufferBytes: int('LIVE_SOCKET_BUFFER_KB', 1024, 16, 1024 * 1024) * 1024,
+      heartbeatMs: int('LIVE_HEARTBEAT_MS', 15_000, 1_000, 600_000),
+      replayWindowMinutes: int('LIVE_REPLAY_WINDOW_MINUTES', 60, 1, 7 * 24 * 60),
+      replayLimit: int('LIVE_REPLAY_LIMIT', 1_000, 1, 100_000),
+      pollMs: int('LIVE_POLL_MS', 500, 10, 60_000),
+      upstreamPollMs: int('UPSTREAM_POLL_MS', 2_000, 100, 3_600_000),
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

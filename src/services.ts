@@ -53,6 +53,9 @@ import type { HostResolver, WebhookEndpointsRepository } from './domain/webhooks
 import { WebhooksService } from './domain/webhooks/webhooks.service';
 import { webhookPayloads } from './presenters/webhooks.presenter';
 import { SqlWebhookEndpointsRepository } from './store/repositories/webhooks.repository';
+import { SqlLiveJournal } from './store/repositories/live-events.repository';
+import { LiveHub } from './live/live-hub';
+import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sources';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -98,6 +101,8 @@ export interface Services {
   readonly cacheMemory: CacheMemory;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
   readonly upstream: ContractUpstream | null;
+  /** GraphQL subscriptions' events: the live journal after commit, on every instance. */
+  readonly live: LiveHub;
 }
 
 /**
@@ -118,6 +123,7 @@ export function createServices(
     | 'seal'
     | 'secrets'
     | 'outbox'
+    | 'live'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -128,6 +134,8 @@ export function createServices(
     upstreamLog?: UpstreamLog;
     /** Where a stored secret that cannot be opened is reported (naming its row, never a secret). */
     secretsLog?: AuthLog;
+    /** Where the live events' source says what failed (a lost LISTEN connection, a failed read). */
+    liveLog?: SourceLog;
   } = {},
 ): Services {
   const db = store.db;
@@ -147,13 +155,27 @@ export function createServices(
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
   const seal = new DocumentSeal(new SqlSealingKeysRepository(db, secrets), config.seal);
   const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets);
+  const liveJournal = new SqlLiveJournal(db);
+  const liveLog = options.liveLog ?? { warn: () => undefined };
+  const live = new LiveHub(
+    liveJournal,
+    store.dialect === 'postgres'
+      ? new PgNotifySource(store, liveJournal, liveLog)
+      : new PollingSource(liveJournal, config.live.pollMs, liveLog),
+    config.live,
+    clock,
+    liveLog,
+  );
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
     {
       facilitiesByIds: (ids) => facilities.facilitiesByIds(ids),
       documentsByEventIds: (ids) => documents.documentsByEventIds(ids),
     },
-    () => outbox.announce(),
+    () => {
+      outbox.announce();
+      live.wake();
+    },
   );
   return {
     store,
@@ -224,5 +246,6 @@ export function createServices(
     upstream: config.upstream
       ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
       : null,
+    live,
   };
 }

@@ -12,6 +12,7 @@ import {
   OutboxMessageEsignResolver,
 } from './esign-status.resolver';
 import { CompanyWebhooksResolver, WebhookEndpointsResolver } from './webhooks.resolver';
+import { LiveResolver } from './live.resolver';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers
@@ -34,4 +35,5 @@ export const RESOLVERS = [
   EsignLinksResolver,
   CompanyWebhooksResolver,
   WebhookEndpointsResolver,
+  LiveResolver,
 ] as const;

@@ -16,6 +16,7 @@ import * as countKeysCarryCounts from './migrations/20261125160000_count_keys_ca
 import * as monthlyRateChangeCounts from './migrations/20261126120000_monthly_rate_change_counts';
 import * as idempotencyFingerprintV2 from './migrations/20261127120000_idempotency_fingerprint_v2';
 import * as sealingCertificates from './migrations/20261127150000_sealing_certificates';
+import * as liveEvents from './migrations/20261127170000_live_events';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126120000_monthly_rate_change_counts': monthlyRateChangeCounts,
   '20261127120000_idempotency_fingerprint_v2': idempotencyFingerprintV2,
   '20261127150000_sealing_certificates': sealingCertificates,
+  '20261127170000_live_events': liveEvents,
 };
 
 /** Every migration's name, oldest first. */

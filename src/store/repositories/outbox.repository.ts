@@ -16,7 +16,7 @@ import type { OutboxMessage, OutboxStatus } from '../../domain/outbox/outbox.typ
 import type { Db } from '../database';
 import { isPostgres, rowLimit } from '../dialect';
 import type { Database, OutboxMessagesTable } from '../schema';
-import { insertWebhookEvents } from './webhook-events.writer';
+import { insertDeliveryLiveEvent, insertWebhookEvents } from './webhook-events.writer';
 
 /** Per schema: claims under a per-recipient cap run one at a time (PostgreSQL advisory lock). */
 const CAPPED_CLAIM_LOCK = 'facility-ops.outbox.capped-claim.';
@@ -345,7 +345,9 @@ export class SqlOutboxRepository implements OutboxRepository {
         .where('id', '=', id)
         .where('status', '<>', 'sent')
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) await insertWebhookEvents(trx, events);
+      if (Number(result.numUpdatedRows) !== 1) return;
+      await insertWebhookEvents(trx, events);
+      await insertDeliveryLiveEvent(trx, id, sentAt);
     });
   }
 
@@ -372,6 +374,7 @@ export class SqlOutboxRepository implements OutboxRepository {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await insertWebhookEvents(trx, failure.events ?? []);
+      await insertDeliveryLiveEvent(trx, id, failure.nextAttemptAt);
       return true;
     });
   }
