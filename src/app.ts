@@ -41,6 +41,7 @@ import { registerOpenApi } from './rest/openapi';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './signing/signing.routes';
+import { registerLiveTransports } from './live/live-transports';
 import type { Store } from './store/database';
 
 export interface BuildAppOptions {
@@ -288,6 +289,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     hostResolver: options.hostResolver,
     upstreamLog: (details, message) => logger.warn(details, message),
     secretsLog: { error: (details, message) => logger.error(details, message) },
+    liveLog: { warn: (details, message) => logger.warn(details, message) },
   });
   const edge: EdgeContext = {
     routes: new KnownRoutes(),
@@ -326,7 +328,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
-  await registerGraphql(app, services, config, { routes: edge.routes, schema: options.graphqlSchema });
+  await registerGraphql(app, services, config, {
+    routes: edge.routes,
+    schema: options.graphqlSchema,
+    live: registerLiveTransports(app, services, config),
+  });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

@@ -21,6 +21,8 @@ export interface GraphqlContext {
   trace: ResponseTrace | null;
   /** Gateway mode: this request's reads of the upstream; null otherwise. */
   upstream: UpstreamReads | null;
+  /** A subscription over SSE resumed with `Last-Event-ID`: the cursor it gave (read as `since`). */
+  lastEventId?: string | null;
 }
 
 /**

@@ -128,7 +128,7 @@ export class LiveResolver {
       const { facilityId, types, since } = args as FacilityActivityArgs;
       const ctx = context as GraphqlContext;
       const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
-      return ctx.services.live.subscribe({ facilityId: facility.id, types }, readSince(since));
+      return ctx.services.live.subscribe({ facilityId: facility.id, types }, readSince(since ?? ctx.lastEventId));
     },
   })
   async facilityActivity(
@@ -193,7 +193,7 @@ export class LiveResolver {
       );
       return ctx.services.live.subscribe(
         { facilityId: null, eventId: endpoint.id, types: [DELIVERY_TYPE] },
-        readSince(since),
+        readSince(since ?? ctx.lastEventId),
       );
     },
   })

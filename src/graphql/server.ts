@@ -44,6 +44,19 @@ export interface GraphqlOptions {
   schema?: GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
+  /**
+   * Subscriptions' transports over the schema served (src/live): graphql-ws is mounted by it, and
+   * the handler it answers takes the POSTs that accept `text/event-stream` (GraphQL over SSE).
+   */
+  live?: (schema: GraphQLSchema) => EventStreamHandler;
+}
+
+/** Answers a POST /graphql that asks for an event stream. */
+export type EventStreamHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/** Whether the request asks for an event stream (GraphQL over SSE) rather than one JSON answer. */
+export function asksForEventStream(accept: string | undefined): boolean {
+  return accept !== undefined && accept.toLowerCase().includes('text/event-stream');
 }
 
 /** Logs what was masked for the client, with the request id (the request's own logger carries it). */
@@ -181,6 +194,7 @@ export async function registerGraphql(
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
+  const eventStream = options.live?.(schema) ?? null;
   const runApollo = handler as unknown as (
     this: FastifyInstance,
     request: FastifyRequest,
@@ -188,6 +202,7 @@ export async function registerGraphql(
   ) => Promise<unknown>;
   /** A kept response answered at once; anything else through Apollo, noting what it sent. */
   async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    if (eventStream !== null && asksForEventStream(request.headers.accept)) return eventStream(request, reply);
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
       // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the

@@ -1,0 +1,154 @@
+import {
+  getOperationAST,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type FormattedExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
+import type { Caller } from '../domain/caller';
+import { DomainError } from '../domain/errors';
+import type { GraphqlContext } from '../graphql/context';
+import { UpstreamReads } from '../graphql/gateway/upstream-reads';
+import { formatGraphqlError } from '../graphql/errors';
+import { noNulInStrings } from '../graphql/input-safety';
+import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
+import { createLoaders } from '../graphql/loaders';
+import { MAX_TOKENS } from '../graphql/server';
+import type { Services } from '../services';
+
+const RULES = [...specifiedRules, queryLimitsRule(DEFAULT_QUERY_LIMITS), noNulInStrings];
+
+/** What a client sends to subscribe, over either transport. */
+export interface OperationRequest {
+  query: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+/** An error as the transports send it, its code from the error table. */
+export function formattedErrors(errors: readonly GraphQLError[]): GraphQLFormattedError[] {
+  return errors.map((error) => formatGraphqlError(error.toJSON(), error));
+}
+
+/** A result with its errors formatted as POST /graphql formats them. */
+export function formattedResult(result: {
+  data?: unknown;
+  errors?: readonly GraphQLError[];
+}): FormattedExecutionResult {
+  const { errors, ...rest } = result;
+  return {
+    ...(rest as FormattedExecutionResult),
+    ...(errors && errors.length > 0 ? { errors: formattedErrors(errors) } : {}),
+  };
+}
+
+/** A domain error as a GraphQL error, for a refusal before anything runs. */
+export function refusal(error: DomainError): GraphQLError {
+  return new GraphQLError(error.message, { originalError: error });
+}
+
+/** A subscription's context: the caller's, with loaders of its own (renewed at each event). */
+export function liveContext(
+  services: Services,
+  caller: Caller,
+  requestId: string,
+  log: GraphqlContext['log'],
+  lastEventId: string | null = null,
+): GraphqlContext {
+  return {
+    caller,
+    services,
+    loaders: createLoaders(services, caller),
+    requestId,
+    log,
+    trace: null,
+    upstream: services.upstream ? new UpstreamReads(services.upstream, caller, requestId) : null,
+    lastEventId,
+  };
+}
+
+/**
+ * Parses and validates a subscription as POST /graphql does (token limit, depth, cost, no NUL),
+ * into the arguments to run it with; errors (BAD_REQUEST, GRAPHQL_VALIDATION_FAILED) otherwise.
+ * Queries and mutations go to POST /graphql, which caches, rate-limits and answers them.
+ */
+export function prepareSubscription(
+  schema: GraphQLSchema,
+  request: OperationRequest,
+  contextValue: GraphqlContext,
+): ExecutionArgs | GraphQLError[] {
+  const bad = (message: string) => [new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } })];
+  if (typeof request.query !== 'string') return bad('query: expected a GraphQL document as a string');
+  const variables = request.variables ?? null;
+  if (variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+    return bad('variables: expected an object');
+  }
+  const operationName = request.operationName ?? null;
+  if (operationName !== null && typeof operationName !== 'string') return bad('operationName: expected a string');
+  let document: DocumentNode;
+  try {
+    document = parse(request.query, { maxTokens: MAX_TOKENS });
+  } catch (error) {
+    return [
+      new GraphQLError(error instanceof Error ? error.message : 'unparsable document', {
+        extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+      }),
+    ];
+  }
+  const errors = validate(schema, document, RULES);
+  if (errors.length > 0) {
+    return errors.map(
+      (error) =>
+        new GraphQLError(error.message, {
+          nodes: error.nodes,
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        }),
+    );
+  }
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return bad('operationName: names no operation of the document');
+  if (operation.operation !== 'subscription') {
+    return bad(`send ${operation.operation === 'query' ? 'queries' : 'mutations'} with POST /graphql; this connection carries subscriptions`);
+  }
+  return {
+    schema,
+    document,
+    operationName,
+    variableValues: variables as Record<string, unknown> | null,
+    contextValue,
+  };
+}
+
+/**
+ * Subscriptions of each client application on this instance, over both transports; a client at its
+ * limit is refused one more (RATE_LIMITED) until one ends.
+ */
+export class SubscriptionQuota {
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly perClient: number) {}
+
+  /** Takes a place for the client; a refusal when it has none left. */
+  take(clientId: string): DomainError | null {
+    const count = this.counts.get(clientId) ?? 0;
+    if (count >= this.perClient) {
+      return new DomainError(
+        'rate_limited',
+        `this client already holds ${this.perClient} subscriptions on this instance (LIVE_SUBSCRIPTIONS_PER_CLIENT); end one first`,
+      );
+    }
+    this.counts.set(clientId, count + 1);
+    return null;
+  }
+
+  give(clientId: string): void {
+    const count = (this.counts.get(clientId) ?? 0) - 1;
+    if (count <= 0) this.counts.delete(clientId);
+    else this.counts.set(clientId, count);
+  }
+}
