@@ -129,3 +129,77 @@ export function paymentIds(received: Received): string[] {
     .map((result) => (result.data?.facilityActivity as { payment?: { id: string } } | undefined)?.payment?.id)
     .filter((id): id is string => typeof id === 'string');
 }
+
+/** One event of a raw event stream. */
+export interface StreamEvent {
+  id: string | null;
+  event: string;
+  data: string;
+}
+
+/**
+ * A raw GraphQL-over-SSE request (what a browser's reconnect sends: the `Last-Event-ID` header),
+ * its events parsed as they come; `close()` drops the connection.
+ */
+export function rawEventStream(
+  base: string,
+  token: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): { events: StreamEvent[]; status: Promise<number>; ended: () => boolean; close(): void } {
+  const events: StreamEvent[] = [];
+  const controller = new AbortController();
+  let ended = false;
+  let resolveStatus: (status: number) => void = () => undefined;
+  const status = new Promise<number>((resolve) => (resolveStatus = resolve));
+  void (async () => {
+    try {
+      const res = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: {
+          accept: 'text/event-stream',
+          'content-type': 'application/json',
+          authorization: bearer(token),
+          ...headers,
+        },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+      resolveStatus(res.status);
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event: StreamEvent = { id: null, event: 'message', data: '' };
+          let hasField = false;
+          for (const fieldLine of block.split('\n')) {
+            if (fieldLine.startsWith(':') || fieldLine === '') continue;
+            const colon = fieldLine.indexOf(':');
+            const name = fieldLine.slice(0, colon);
+            const value = fieldLine.slice(colon + 1).replace(/^ /, '');
+            hasField = true;
+            if (name === 'id') event.id = value;
+            else if (name === 'event') event.event = value;
+            else if (name === 'data') event.data += value;
+          }
+          if (hasField) events.push(event);
+        }
+      }
+    } catch {
+      // Aborted by close(), or the connection ended.
+    } finally {
+      ended = true;
+      resolveStatus(0);
+    }
+  })();
+  return { events, status, ended: () => ended, close: () => controller.abort() };
+}
+
+/** The `next` events' payloads of a raw stream. */
+export function nextPayloads(events: StreamEvent[]): Array<Record<string, unknown>> {
+  return events.filter((e) => e.event === 'next').map((e) => JSON.parse(e.data) as Record<string, unknown>);
+}
