@@ -46,7 +46,10 @@ interface FacilityActivityArgs {
 export function readSince(since: string | null | undefined): number | null {
   if (since === null || since === undefined) return null;
   if (!/^\d{1,15}$/.test(since)) {
-    throw DomainError.invalidParameter(['since'], 'must be the cursor of an event this service sent (digits)');
+    throw DomainError.invalidParameter(
+      ['since'],
+      'must be the cursor of an event this service sent (digits)',
+    );
   }
   return Number(since);
 }
@@ -69,7 +72,11 @@ function dataOf(event: LiveEvent): Record<string, unknown> {
 }
 
 /** The event as its member of FacilityActivity, with the records it is about read now. */
-async function activityOf(event: LiveEvent, facility: Facility, ctx: GraphqlContext): Promise<LiveEventObject> {
+async function activityOf(
+  event: LiveEvent,
+  facility: Facility,
+  ctx: GraphqlContext,
+): Promise<LiveEventObject> {
   const data = dataOf(event);
   const base = {
     cursor: String(event.seq),
@@ -89,7 +96,9 @@ async function activityOf(event: LiveEvent, facility: Facility, ctx: GraphqlCont
     }
     case 'note.created': {
       const [note] = id ? await ctx.services.notes.noteEventsByIds([id]) : [null];
-      return Object.assign(new NoteCreatedObject(), base, { noteEvent: note ? presentNoteEvent(note, zone) : null });
+      return Object.assign(new NoteCreatedObject(), base, {
+        noteEvent: note ? presentNoteEvent(note, zone) : null,
+      });
     }
     case 'esign.sent':
     case 'esign.delivered':
@@ -103,7 +112,9 @@ async function activityOf(event: LiveEvent, facility: Facility, ctx: GraphqlCont
     }
     case 'document.viewed':
     case 'document.signed': {
-      const [documents] = event.eventId ? await ctx.services.documents.documentsByEventIds([event.eventId]) : [[]];
+      const [documents] = event.eventId
+        ? await ctx.services.documents.documentsByEventIds([event.eventId])
+        : [[]];
       const document = documents.find((candidate) => candidate.id === id);
       return Object.assign(new DocumentChangedObject(), base, {
         document: document ? presentDocument(document, zone) : null,
@@ -120,15 +131,18 @@ export class LiveResolver {
   @Subscription(() => FacilityActivityUnion, {
     description:
       "The facility's activity as it happens: payments, notes, move-in reviews, e-sign messages and " +
-      'documents (the webhooks\' events), each with the record it is about. `types` keeps some; ' +
+      "documents (the webhooks' events), each with the record it is about. `types` keeps some; " +
       '`since` (a cursor) first replays what came after it, if still kept (else GONE: query again, then ' +
-      'subscribe without it). FORBIDDEN for another company\'s facility, NOT_FOUND for an unknown one; ' +
+      "subscribe without it). FORBIDDEN for another company's facility, NOT_FOUND for an unknown one; " +
       'RATE_LIMITED when events waited unread too long (slow consumer).',
     subscribe: async ({ args, context }) => {
       const { facilityId, types, since } = args as FacilityActivityArgs;
       const ctx = context as GraphqlContext;
       const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
-      return ctx.services.live.subscribe({ facilityId: facility.id, types }, readSince(since ?? ctx.lastEventId));
+      return ctx.services.live.subscribe(
+        { facilityId: facility.id, types },
+        readSince(since ?? ctx.lastEventId),
+      );
     },
   })
   async facilityActivity(
@@ -205,7 +219,10 @@ export class LiveResolver {
   ): Promise<WebhookDeliveryObject> {
     const event = eventOf(item);
     if (event === null) throw new Error('webhookDeliveries asked for no start item');
-    const delivery = await ctx.services.webhooks.deliveryInScope({ companyId: ctx.caller.companyId }, event.body);
+    const delivery = await ctx.services.webhooks.deliveryInScope(
+      { companyId: ctx.caller.companyId },
+      event.body,
+    );
     if (!delivery) throw DomainError.notFound(['endpointId'], 'webhook delivery', event.body);
     return webhookDeliveryView(delivery);
   }

@@ -23,7 +23,8 @@ export type FacilityActivityType = (typeof FacilityActivityTypeEnum)[keyof typeo
 
 registerEnumType(FacilityActivityTypeEnum, {
   name: 'FacilityActivityType',
-  description: 'What happened at a facility: the same events webhooks carry (payment.succeeded is PAYMENT_SUCCEEDED).',
+  description:
+    'What happened at a facility: the same events webhooks carry (payment.succeeded is PAYMENT_SUCCEEDED).',
 });
 
 @InterfaceType('LiveEvent', {
@@ -53,7 +54,10 @@ export abstract class LiveEventObject {
 
 @ObjectType('PaymentSucceeded', { implements: LiveEventObject, simpleResolvers: true })
 export class PaymentSucceededObject extends LiveEventObject {
-  @Field(() => SuccessfulPaymentEventObject, { nullable: true, description: 'The payment, as payRetail answers it.' })
+  @Field(() => SuccessfulPaymentEventObject, {
+    nullable: true,
+    description: 'The payment, as payRetail answers it.',
+  })
   payment: PaymentObjectView | null;
 }
 
@@ -73,7 +77,8 @@ export class MoveInReviewedObject extends LiveEventObject {}
 @ObjectType('EsignMessageChanged', {
   implements: LiveEventObject,
   simpleResolvers: true,
-  description: 'An e-sign message was sent, delivered, or given up on (ESIGN_SENT, ESIGN_DELIVERED, ESIGN_FAILED).',
+  description:
+    'An e-sign message was sent, delivered, or given up on (ESIGN_SENT, ESIGN_DELIVERED, ESIGN_FAILED).',
 })
 export class EsignMessageChangedObject extends LiveEventObject {
   @Field(() => OutboxMessageObject, { nullable: true, description: 'The message as it is now.' })
@@ -113,13 +118,14 @@ export const FacilityActivityUnion = createUnionType({
 export class EsignStatusUpdateObject {
   @Field(() => String, {
     nullable: true,
-    description: 'The cursor of the change that caused this update; null for the first (the state at subscription).',
+    description:
+      'The cursor of the change that caused this update; null for the first (the state at subscription).',
   })
   cursor: string | null;
 
   @Field(() => FacilityActivityTypeEnum, { nullable: true, description: 'What changed; null for the first.' })
   cause: FacilityActivityType | null;
 
-  @Field(() => EventObject, { description: 'The event, with `esignState` and its documents\' `esign`.' })
+  @Field(() => EventObject, { description: "The event, with `esignState` and its documents' `esign`." })
   event: EventView;
 }

@@ -202,7 +202,8 @@ export async function registerGraphql(
   ) => Promise<unknown>;
   /** A kept response answered at once; anything else through Apollo, noting what it sent. */
   async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-    if (eventStream !== null && asksForEventStream(request.headers.accept)) return eventStream(request, reply);
+    if (eventStream !== null && asksForEventStream(request.headers.accept))
+      return eventStream(request, reply);
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
       // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the

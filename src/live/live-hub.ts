@@ -79,7 +79,11 @@ export class LiveHub implements LiveFeed {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     for (const subscribers of this.byFacility.values()) {
       for (const subscriber of subscribers) {
-        subscriber.end({ kind: 'ended', reason: 'closing', message: 'the service is shutting down; subscribe again with since' });
+        subscriber.end({
+          kind: 'ended',
+          reason: 'closing',
+          message: 'the service is shutting down; subscribe again with since',
+        });
       }
     }
     await this.starting?.catch(() => undefined);
@@ -100,10 +104,12 @@ export class LiveHub implements LiveFeed {
   }
 
   private start(): Promise<void> {
-    this.starting ??= this.source.start((events) => this.deliver(events)).then(() => {
-      this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
-      this.pruneTimer.unref();
-    });
+    this.starting ??= this.source
+      .start((events) => this.deliver(events))
+      .then(() => {
+        this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+        this.pruneTimer.unref();
+      });
     // A failed start is tried again by the next subscription.
     return this.starting.catch((error: unknown) => {
       this.starting = null;
@@ -126,7 +132,9 @@ export class LiveHub implements LiveFeed {
   }
 
   private prune(): void {
-    const cutoff = new Date(this.clock.now().getTime() - this.settings.replayWindowMinutes * 60_000).toISOString();
+    const cutoff = new Date(
+      this.clock.now().getTime() - this.settings.replayWindowMinutes * 60_000,
+    ).toISOString();
     this.journal
       .pruneBefore(cutoff)
       .catch((error: unknown) => this.log.warn({ err: error }, 'old live events could not be deleted'));

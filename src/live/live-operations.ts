@@ -1,5 +1,6 @@
 import {
   getOperationAST,
+  getVariableValues,
   GraphQLError,
   parse,
   specifiedRules,
@@ -32,7 +33,13 @@ export interface OperationRequest {
 
 /** An error as the transports send it, its code from the error table. */
 export function formattedErrors(errors: readonly GraphQLError[]): GraphQLFormattedError[] {
-  return errors.map((error) => formatGraphqlError(error.toJSON(), error));
+  // A refusal before anything ran has no path, so Apollo's unwrapping would not find its cause.
+  return errors.map((error) =>
+    formatGraphqlError(
+      error.toJSON(),
+      error.originalError instanceof DomainError ? error.originalError : error,
+    ),
+  );
 }
 
 /** A result with its errors formatted as POST /graphql formats them. */
@@ -89,7 +96,8 @@ export function prepareSubscription(
     return bad('variables: expected an object');
   }
   const operationName = request.operationName ?? null;
-  if (operationName !== null && typeof operationName !== 'string') return bad('operationName: expected a string');
+  if (operationName !== null && typeof operationName !== 'string')
+    return bad('operationName: expected a string');
   let document: DocumentNode;
   try {
     document = parse(request.query, { maxTokens: MAX_TOKENS });
@@ -113,7 +121,24 @@ export function prepareSubscription(
   const operation = getOperationAST(document, operationName);
   if (!operation) return bad('operationName: names no operation of the document');
   if (operation.operation !== 'subscription') {
-    return bad(`send ${operation.operation === 'query' ? 'queries' : 'mutations'} with POST /graphql; this connection carries subscriptions`);
+    return bad(
+      `send ${operation.operation === 'query' ? 'queries' : 'mutations'} with POST /graphql; this connection carries subscriptions`,
+    );
+  }
+  // Checked here, as Apollo does for POST, so a bad variable is BAD_USER_INPUT rather than masked.
+  const coerced = getVariableValues(
+    schema,
+    operation.variableDefinitions ?? [],
+    (variables ?? {}) as Record<string, unknown>,
+    {
+      maxErrors: 20,
+    },
+  );
+  if (coerced.errors) {
+    return coerced.errors.map(
+      (error) =>
+        new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
+    );
   }
   return {
     schema,

@@ -25,7 +25,9 @@ import {
 
 /** A close reason is at most 123 bytes (RFC 6455); ours are cut well before. */
 function closeReason(message: string): string {
-  return Buffer.byteLength(message) <= 120 ? message : `${Buffer.from(message).subarray(0, 117).toString()}...`;
+  return Buffer.byteLength(message) <= 120
+    ? message
+    : `${Buffer.from(message).subarray(0, 117).toString()}...`;
 }
 
 /** What one WebSocket connection holds: its caller and its subscriptions' ids. */
@@ -70,7 +72,10 @@ export function registerWebSocketTransport(
     if (state.subscriptions.delete(id) && state.caller) quota.give(state.caller.clientId);
   };
 
-  const server = useServer<Record<string, unknown> | undefined, { socket: WebSocket; request: IncomingMessage }>(
+  const server = useServer<
+    Record<string, unknown> | undefined,
+    { socket: WebSocket; request: IncomingMessage }
+  >(
     {
       schema,
       onConnect: async (ctx) => {
@@ -78,7 +83,10 @@ export function registerWebSocketTransport(
         const authorization = authorizationOf(ctx.connectionParams, request);
         try {
           if (authorization === null) {
-            throw new DomainError('unauthenticated', 'connection_init: Authorization must be a string ("Bearer <token>")');
+            throw new DomainError(
+              'unauthenticated',
+              'connection_init: Authorization must be a string ("Bearer <token>")',
+            );
           }
           const caller = await services.auth.authenticate({
             method: 'GET',
@@ -91,8 +99,10 @@ export function registerWebSocketTransport(
           stateOf(socket).caller = caller;
           return true;
         } catch (error) {
-          const message = error instanceof DomainError ? domainErrorMessage(error) : 'credentials could not be checked';
-          if (!(error instanceof DomainError)) app.log.error({ err: error }, 'graphql-ws authentication failed');
+          const message =
+            error instanceof DomainError ? domainErrorMessage(error) : 'credentials could not be checked';
+          if (!(error instanceof DomainError))
+            app.log.error({ err: error }, 'graphql-ws authentication failed');
           socket.close(CloseCode.Forbidden, closeReason(`Forbidden: ${message}`));
           return false;
         }
@@ -110,7 +120,12 @@ export function registerWebSocketTransport(
             ),
           ];
         }
-        const context = liveContext(services, caller, `${state.connectionId}/${id}`, app.log.child({ connection: state.connectionId }));
+        const context = liveContext(
+          services,
+          caller,
+          `${state.connectionId}/${id}`,
+          app.log.child({ connection: state.connectionId }),
+        );
         const prepared = prepareSubscription(schema, payload, context);
         if (Array.isArray(prepared)) return prepared;
         const refused = quota.take(caller.clientId);
@@ -123,7 +138,9 @@ export function registerWebSocketTransport(
         if (socket.bufferedAmount > live.socketBufferBytes) {
           socket.close(
             1008,
-            closeReason(`slow consumer: more than ${Math.round(live.socketBufferBytes / 1024)} KiB waited unsent`),
+            closeReason(
+              `slow consumer: more than ${Math.round(live.socketBufferBytes / 1024)} KiB waited unsent`,
+            ),
           );
         }
         return formattedResult(result);
@@ -186,31 +203,36 @@ export function eventStreamHandler(
     request: FastifyRequest;
     cursors: (string | null)[];
   }
-  const handler = createSseHandler<FastifyRequest, SseContext, GraphqlContext & Record<PropertyKey, unknown>>({
-    schema,
-    // Distinct connections only: no reserved streams, so no stream token.
-    authenticate: () => null as unknown as string,
-    onSubscribe: (req, params: RequestParams) => {
-      const request = req.raw;
-      const lastEventId = request.headers['last-event-id'];
-      const context = liveContext(
-        services,
-        request.caller!,
-        request.id,
-        request.log,
-        typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : null,
-      );
-      const prepared = prepareSubscription(schema, params, context);
-      if (Array.isArray(prepared)) return { errors: prepared };
-      return { ...prepared, contextValue: context as GraphqlContext & Record<PropertyKey, unknown> };
+  const handler = createSseHandler<FastifyRequest, SseContext, GraphqlContext & Record<PropertyKey, unknown>>(
+    {
+      schema,
+      // Distinct connections only: no reserved streams, so no stream token.
+      authenticate: () => null as unknown as string,
+      onSubscribe: (req, params: RequestParams) => {
+        const request = req.raw;
+        const lastEventId = request.headers['last-event-id'];
+        const context = liveContext(
+          services,
+          request.caller!,
+          request.id,
+          request.log,
+          typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : null,
+        );
+        const prepared = prepareSubscription(schema, params, context);
+        if (Array.isArray(prepared)) return { errors: prepared };
+        return { ...prepared, contextValue: context as GraphqlContext & Record<PropertyKey, unknown> };
+      },
+      onNext: (_ctx, req, result) => {
+        req.context.cursors.push(cursorOf(result.data));
+        return formattedResult(result) as typeof result;
+      },
     },
-    onNext: (_ctx, req, result) => {
-      req.context.cursors.push(cursorOf(result.data));
-      return formattedResult(result) as typeof result;
-    },
-  });
+  );
 
-  return async function answerEventStream(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  return async function answerEventStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
     const caller = request.caller!;
     const refused = quota.take(caller.clientId);
     if (refused) {
@@ -266,7 +288,9 @@ export function eventStreamHandler(
             'rate_limited',
             `slow consumer: more than ${Math.round(live.socketBufferBytes / 1024)} KiB waited unsent; reconnect with Last-Event-ID`,
           );
-          response.write(`event: next\ndata: ${JSON.stringify({ errors: formattedErrors([refusal(dropped)]) })}\n\n`);
+          response.write(
+            `event: next\ndata: ${JSON.stringify({ errors: formattedErrors([refusal(dropped)]) })}\n\n`,
+          );
           response.write('event: complete\ndata:\n\n');
           break;
         }

@@ -22,7 +22,10 @@ export const bearer = (token: string) => `Bearer ${token}`;
 
 /** What one subscription received: results in order, and whether it ended (and how). */
 export interface Received {
-  results: Array<{ data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
+  results: Array<{
+    data?: Record<string, unknown> | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  }>;
   completed: boolean;
   error: unknown;
   stop(): void;
@@ -44,7 +47,11 @@ export function wsClient(base: string, connectionParams: Record<string, unknown>
   });
 }
 
-export function subscribeWs(client: WsClient, query: string, variables: Record<string, unknown> = {}): Received {
+export function subscribeWs(
+  client: WsClient,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Received {
   const received = collector();
   received.stop = client.subscribe(
     { query, variables },
@@ -71,7 +78,11 @@ export function sseClient(base: string, token: string): SseClient {
   });
 }
 
-export function subscribeSse(client: SseClient, query: string, variables: Record<string, unknown> = {}): Received {
+export function subscribeSse(
+  client: SseClient,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Received {
   const received = collector();
   received.stop = client.subscribe(
     { query, variables },
@@ -202,4 +213,18 @@ export function rawEventStream(
 /** The `next` events' payloads of a raw stream. */
 export function nextPayloads(events: StreamEvent[]): Array<Record<string, unknown>> {
   return events.filter((e) => e.event === 'next').map((e) => JSON.parse(e.data) as Record<string, unknown>);
+}
+
+/** The codes of the errors a subscription ended with (graphql-ws sends them as an `error` message). */
+export function codesOf(received: {
+  results: Array<{ errors?: Array<{ extensions?: Record<string, unknown> }> }>;
+  error: unknown;
+}): unknown[] {
+  const fromResults = received.results.flatMap((result) =>
+    (result.errors ?? []).map((e) => e.extensions?.code),
+  );
+  const fromError = Array.isArray(received.error)
+    ? (received.error as Array<{ extensions?: Record<string, unknown> }>).map((e) => e.extensions?.code)
+    : [];
+  return [...fromResults, ...fromError];
 }

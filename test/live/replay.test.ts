@@ -14,14 +14,14 @@ import {
 } from './live-support';
 
 const paymentOf = (payload: Record<string, unknown>) =>
-  ((payload.data as { facilityActivity?: { payment?: { id: string } } } | undefined)?.facilityActivity?.payment?.id ??
-    null) as string | null;
+  ((payload.data as { facilityActivity?: { payment?: { id: string } } } | undefined)?.facilityActivity
+    ?.payment?.id ?? null) as string | null;
 
 describe('Nothing lost across a reconnect', () => {
   let t: TestApp;
   let base: string;
   let shop: Awaited<ReturnType<typeof loadShop>>;
-  const pay = () => payOverRest(t.app, t.world.client.bearer_token, t.world.facility.id, shop);
+  const pay = () => payOverRest(t.app, t.world.client.bearer_token!, t.world.facility.id, shop);
   const body = () => ({ query: ACTIVITY, variables: { facilityId: t.world.facility.id } });
 
   beforeAll(async () => {
@@ -32,7 +32,7 @@ describe('Nothing lost across a reconnect', () => {
   afterAll(() => t.close());
 
   it('replays to an SSE client reconnecting with Last-Event-ID what it missed, then goes on live', async () => {
-    const first = rawEventStream(base, t.world.client.bearer_token, body());
+    const first = rawEventStream(base, t.world.client.bearer_token!, body());
     await until('the stream to open', () => t.services.live.subscriberCount === 1);
     const seen = await pay();
     await until('the first payment', () => nextPayloads(first.events).length === 1);
@@ -42,7 +42,9 @@ describe('Nothing lost across a reconnect', () => {
     await until('the stream to be gone', () => t.services.live.subscriberCount === 0);
 
     const missed = [await pay(), await pay()];
-    const again = rawEventStream(base, t.world.client.bearer_token, body(), { 'last-event-id': lastEventId! });
+    const again = rawEventStream(base, t.world.client.bearer_token!, body(), {
+      'last-event-id': lastEventId!,
+    });
     await until('the missed payments', () => nextPayloads(again.events).length === 2);
     const later = await pay();
     await until('the next live payment', () => nextPayloads(again.events).length === 3);
@@ -57,7 +59,7 @@ describe('Nothing lost across a reconnect', () => {
 
   it('replays to a graphql-ws client through `since`', async () => {
     const before = await pay();
-    const client = wsClient(base, { Authorization: bearer(t.world.client.bearer_token) });
+    const client = wsClient(base, { Authorization: bearer(t.world.client.bearer_token!) });
     try {
       const probe = subscribeWs(client, ACTIVITY, { facilityId: t.world.facility.id, since: '0' });
       // The journal holds more than LIVE_REPLAY_LIMIT (3) payments by now: too old from the start.
@@ -81,7 +83,7 @@ describe('Nothing lost across a reconnect', () => {
   });
 
   it('answers "too old, re-query" (GONE) when more was missed than a replay sends, and subscribes nothing', async () => {
-    const first = rawEventStream(base, t.world.client.bearer_token, body());
+    const first = rawEventStream(base, t.world.client.bearer_token!, body());
     await until('the stream to open', () => t.services.live.subscriberCount === 1);
     await pay();
     await until('a payment', () => nextPayloads(first.events).length === 1);
@@ -90,13 +92,17 @@ describe('Nothing lost across a reconnect', () => {
     await until('the stream to be gone', () => t.services.live.subscriberCount === 0);
     for (let i = 0; i < 4; i += 1) await pay();
 
-    const again = rawEventStream(base, t.world.client.bearer_token, body(), { 'last-event-id': lastEventId });
+    const again = rawEventStream(base, t.world.client.bearer_token!, body(), {
+      'last-event-id': lastEventId,
+    });
     await until('the stream to end', () => again.ended());
     const [payload] = nextPayloads(again.events);
     expect(payload.errors).toEqual([
       expect.objectContaining({ extensions: expect.objectContaining({ code: 'GONE' }) }),
     ]);
-    expect(String((payload.errors as Array<{ message: string }>)[0].message)).toMatch(/query the current state again/);
+    expect(String((payload.errors as Array<{ message: string }>)[0].message)).toMatch(
+      /query the current state again/,
+    );
     expect(again.events.at(-1)?.event).toBe('complete');
     expect(t.services.live.subscriberCount).toBe(0);
   });

@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../support/http';
 import {
   ACTIVITY,
   bearer,
+  codesOf,
   loadShop,
   payOverRest,
   paymentIds,
@@ -30,11 +31,11 @@ describe('GraphQL subscriptions on one instance (SQLite)', () => {
   afterAll(() => t.close());
 
   it('delivers a payment made over REST to a graphql-ws client, as the payment GraphQL answers', async () => {
-    const client = wsClient(base, { Authorization: bearer(t.world.client.bearer_token) });
+    const client = wsClient(base, { Authorization: bearer(t.world.client.bearer_token!) });
     try {
       const received = subscribeWs(client, ACTIVITY, { facilityId: t.world.facility.id });
       await until('the subscription to start', () => t.services.live.subscriberCount === 1);
-      const paid = await payOverRest(t.app, t.world.client.bearer_token, t.world.facility.id, shop);
+      const paid = await payOverRest(t.app, t.world.client.bearer_token!, t.world.facility.id, shop);
       await until('the payment to arrive', () => paymentIds(received).includes(paid));
       const activity = received.results[0].data!.facilityActivity as Record<string, unknown>;
       expect(activity).toMatchObject({
@@ -51,11 +52,11 @@ describe('GraphQL subscriptions on one instance (SQLite)', () => {
   });
 
   it('delivers a payment made over REST to a graphql-sse client', async () => {
-    const client = sseClient(base, t.world.client.bearer_token);
+    const client = sseClient(base, t.world.client.bearer_token!);
     try {
       const received = subscribeSse(client, ACTIVITY, { facilityId: t.world.facility.id });
       await until('the subscription to start', () => t.services.live.subscriberCount === 1);
-      const paid = await payOverRest(t.app, t.world.client.bearer_token, t.world.facility.id, shop);
+      const paid = await payOverRest(t.app, t.world.client.bearer_token!, t.world.facility.id, shop);
       await until('the payment to arrive', () => paymentIds(received).includes(paid));
       received.stop();
     } finally {
@@ -65,15 +66,20 @@ describe('GraphQL subscriptions on one instance (SQLite)', () => {
   });
 
   it("never shows company B a payment of company A's facility", async () => {
-    const client = wsClient(base, { Authorization: bearer(t.world.otherClient.bearer_token) });
+    const client = wsClient(base, { Authorization: bearer(t.world.otherClient.bearer_token!) });
     try {
       const own = subscribeWs(client, ACTIVITY, { facilityId: t.world.otherFacility.id });
       const foreign = subscribeWs(client, ACTIVITY, { facilityId: t.world.facility.id });
       await until("B to be refused A's facility", () => foreign.completed);
       expect(codesOf(foreign)).toEqual(['FORBIDDEN']);
       await until("B's own subscription to start", () => t.services.live.subscriberCount === 1);
-      const paidA = await payOverRest(t.app, t.world.client.bearer_token, t.world.facility.id, shop);
-      const paidB = await payOverRest(t.app, t.world.otherClient.bearer_token, t.world.otherFacility.id, otherShop);
+      const paidA = await payOverRest(t.app, t.world.client.bearer_token!, t.world.facility.id, shop);
+      const paidB = await payOverRest(
+        t.app,
+        t.world.otherClient.bearer_token!,
+        t.world.otherFacility.id,
+        otherShop,
+      );
       // A's payment committed first: had B been sent it, it would be there before B's own.
       await until("B's own payment to arrive", () => paymentIds(own).includes(paidB));
       expect(paymentIds(own)).toEqual([paidB]);
@@ -84,7 +90,7 @@ describe('GraphQL subscriptions on one instance (SQLite)', () => {
   });
 
   it("refuses another company's facility (FORBIDDEN) and an unknown one (NOT_FOUND) before streaming", async () => {
-    const client = wsClient(base, { Authorization: bearer(t.world.otherClient.bearer_token) });
+    const client = wsClient(base, { Authorization: bearer(t.world.otherClient.bearer_token!) });
     try {
       const foreign = subscribeWs(client, ACTIVITY, { facilityId: t.world.facility.id });
       const unknown = subscribeWs(client, ACTIVITY, { facilityId: '00000000-0000-4000-8000-000000000000' });
@@ -97,12 +103,3 @@ describe('GraphQL subscriptions on one instance (SQLite)', () => {
     }
   });
 });
-
-/** The codes of the errors a subscription ended with (graphql-ws sends them as an `error` message). */
-export function codesOf(received: { results: Array<{ errors?: Array<{ extensions?: Record<string, unknown> }> }>; error: unknown }): unknown[] {
-  const fromResults = received.results.flatMap((result) => (result.errors ?? []).map((e) => e.extensions?.code));
-  const fromError = Array.isArray(received.error)
-    ? (received.error as Array<{ extensions?: Record<string, unknown> }>).map((e) => e.extensions?.code)
-    : [];
-  return [...fromResults, ...fromError];
-}

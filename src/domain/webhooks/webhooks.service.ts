@@ -195,7 +195,9 @@ export class WebhooksService {
 
   /** A delivery of an endpoint in scope, as it is now; null when there is none. */
   async deliveryInScope(scope: EndpointScope, messageId: string): Promise<WebhookDelivery | null> {
-    const delivery = isUuid(messageId) ? await this.repository.findDelivery(normalizeId(messageId)) : undefined;
+    const delivery = isUuid(messageId)
+      ? await this.repository.findDelivery(normalizeId(messageId))
+      : undefined;
     const endpoint = delivery ? await this.repository.findEndpoint(delivery.endpointId) : undefined;
     return delivery && endpoint && inScope(scope, endpoint) ? delivery : null;
   }

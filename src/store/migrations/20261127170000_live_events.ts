@@ -11,14 +11,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = isPostgres(db);
   await db.schema
     .createTable('live_events')
-    .addColumn('seq', pg ? 'bigserial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('seq', pg ? 'bigserial' : 'integer', (c) =>
+      pg ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('facility_id', 'text', (c) => c.notNull())
     .addColumn('event_id', 'text')
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('occurred_at', 'text', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('live_events_facility').on('live_events').columns(['facility_id', 'seq']).execute();
+  await db.schema
+    .createIndex('live_events_facility')
+    .on('live_events')
+    .columns(['facility_id', 'seq'])
+    .execute();
   await db.schema.createIndex('live_events_occurred').on('live_events').column('occurred_at').execute();
 }
 

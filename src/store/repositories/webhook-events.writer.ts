@@ -91,7 +91,11 @@ export const WEBHOOK_DELIVERY_LIVE_TYPE = 'webhook.delivery';
  * Writes, on the caller's transaction, a live event saying a webhook message's delivery changed
  * (`event_id` the endpoint, `body` the message's id), when the message is a webhook's.
  */
-export async function insertDeliveryLiveEvent(db: Kysely<Database>, messageId: string, at: string): Promise<void> {
+export async function insertDeliveryLiveEvent(
+  db: Kysely<Database>,
+  messageId: string,
+  at: string,
+): Promise<void> {
   const message = await db
     .selectFrom('outbox_messages')
     .select(['facility_id', 'recipient'])
@@ -110,7 +114,10 @@ export async function insertDeliveryLiveEvent(db: Kysely<Database>, messageId: s
   ]);
 }
 
-async function insertLiveRows(db: Kysely<Database>, rows: Array<Omit<LiveEventsTable, 'seq'>>): Promise<void> {
+async function insertLiveRows(
+  db: Kysely<Database>,
+  rows: Array<Omit<LiveEventsTable, 'seq'>>,
+): Promise<void> {
   const written = await db.insertInto('live_events').values(rows).returning('seq').execute();
   if (!isPostgres(db)) return;
   // A notification's payload holds at most 8,000 bytes: numbers in lists of 500 stay far below.
