@@ -55,6 +55,7 @@ import { webhookPayloads } from './presenters/webhooks.presenter';
 import { SqlWebhookEndpointsRepository } from './store/repositories/webhooks.repository';
 import { SqlLiveJournal } from './store/repositories/live-events.repository';
 import { LiveHub } from './live/live-hub';
+import { UpstreamPollers } from './live/upstream-pollers';
 import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sources';
 
 /** Every domain service, built once per process over one store; both transports use these. */
@@ -103,6 +104,8 @@ export interface Services {
   readonly upstream: ContractUpstream | null;
   /** GraphQL subscriptions' events: the live journal after commit, on every instance. */
   readonly live: LiveHub;
+  /** Gateway mode: the upstream's resources subscriptions watch, one poller each; null otherwise. */
+  readonly upstreamPollers: UpstreamPollers | null;
 }
 
 /**
@@ -155,6 +158,9 @@ export function createServices(
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
   const seal = new DocumentSeal(new SqlSealingKeysRepository(db, secrets), config.seal);
   const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets);
+  const upstream = config.upstream
+    ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
+    : null;
   const liveJournal = new SqlLiveJournal(db);
   const liveLog = options.liveLog ?? { warn: () => undefined };
   const live = new LiveHub(
@@ -243,9 +249,8 @@ export function createServices(
     pages: new PageCache(revisions, cacheMemory),
     revisions,
     cacheMemory,
-    upstream: config.upstream
-      ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
-      : null,
+    upstream,
     live,
+    upstreamPollers: upstream ? new UpstreamPollers(upstream, config.live.upstreamPollMs, liveLog) : null,
   };
 }

@@ -3,11 +3,12 @@ import { DomainError } from '../domain/errors';
 import type { Facility } from '../domain/facilities/facilities.types';
 import type { LiveEvent, LiveItem } from '../domain/live/live.types';
 import { formatInstant } from '../domain/shared/time';
-import { presentDocument, presentEvent } from '../presenters/documents.presenter';
+import { presentDocument, presentEvent, type EventView } from '../presenters/documents.presenter';
 import { presentNoteEvent } from '../presenters/notes.presenter';
 import { presentPayment } from '../presenters/payments.presenter';
 import type { GraphqlContext } from './context';
 import { createLoaders } from './loaders';
+import { EventObject } from './documents.types';
 import {
   DocumentChangedObject,
   EsignMessageChangedObject,
@@ -191,6 +192,37 @@ export class LiveResolver {
       cause: change ? (change.type as FacilityActivityType) : null,
       event: presentEvent(owner, facility.timeZone),
     };
+  }
+
+  @Subscription(() => EventObject, {
+    description:
+      'An event of the facility with its documents: first as it is now, then again after each change of ' +
+      'its documents or their signing. In gateway mode, whenever the upstream\'s GET ' +
+      '/v1/:facility_id/events/:event_id/documents answers differently (polled every UPSTREAM_POLL_MS, ' +
+      'once for all its subscribers). NOT_FOUND for an unknown event, FORBIDDEN for another company\'s facility.',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphqlContext;
+      const { facilityId, eventId } = args as { facilityId: string; eventId: string };
+      const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+      const owner = await ctx.services.documents.eventFor(facility, eventId, ['eventId']);
+      return ctx.services.live.subscribe(
+        { facilityId: facility.id, eventId: owner.id, types: ESIGN_TYPES },
+        null,
+        { start: true },
+      );
+    },
+  })
+  async eventDocuments(
+    @Root() item: LiveItem,
+    @Arg('facilityId', () => UUIDScalar) facilityId: string,
+    @Arg('eventId', () => UUIDScalar) eventId: string,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<EventView> {
+    eventOf(item);
+    freshLoaders(ctx);
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const owner = await ctx.services.documents.eventFor(facility, eventId, ['eventId']);
+    return presentEvent(owner, facility.timeZone);
   }
 
   @Subscription(() => WebhookDeliveryObject, {

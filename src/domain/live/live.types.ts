@@ -1,3 +1,5 @@
+import type { UpstreamAnswer } from '../gateway/upstream.ports';
+
 /** An event a change reported, as the live journal keeps it (numbered in commit order per instance). */
 export interface LiveEvent {
   /** Its number in the journal: the cursor a client resumes after (`Last-Event-ID`, `since`). */
@@ -55,4 +57,20 @@ export interface LiveFeed {
     since: number | null,
     options?: { start?: boolean },
   ): Promise<AsyncIterableIterator<LiveItem>>;
+}
+
+/** Gateway mode: a resource of the upstream's contract one company watches (a GET's path). */
+export interface WatchedResource {
+  readonly companyId: string;
+  readonly clientId: string;
+  /** `/v1/...`, without a query. */
+  readonly path: string;
+}
+
+/**
+ * Gateway mode: the upstream's answers to a resource as they change, polled once for every
+ * subscriber of it. The first is the answer as it is now; then only answers whose body changed.
+ */
+export interface ResourceWatch {
+  watch(resource: WatchedResource): AsyncIterableIterator<UpstreamAnswer>;
 }
