@@ -197,9 +197,9 @@ export class LiveResolver {
   @Subscription(() => EventObject, {
     description:
       'An event of the facility with its documents: first as it is now, then again after each change of ' +
-      'its documents or their signing. In gateway mode, whenever the upstream\'s GET ' +
+      "its documents or their signing. In gateway mode, whenever the upstream's GET " +
       '/v1/:facility_id/events/:event_id/documents answers differently (polled every UPSTREAM_POLL_MS, ' +
-      'once for all its subscribers). NOT_FOUND for an unknown event, FORBIDDEN for another company\'s facility.',
+      "once for all its subscribers). NOT_FOUND for an unknown event, FORBIDDEN for another company's facility.",
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphqlContext;
       const { facilityId, eventId } = args as { facilityId: string; eventId: string };

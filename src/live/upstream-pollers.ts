@@ -3,6 +3,20 @@ import type { ContractUpstream, UpstreamAnswer } from '../domain/gateway/upstrea
 import type { ResourceWatch, WatchedResource } from '../domain/live/live.types';
 import type { SourceLog } from './live-sources';
 
+/**
+ * What an answer says, to compare with the last: its status and body without `meta.request_id`
+ * (each answer echoes its own). Resources without an ETag are compared this way only.
+ */
+function stateOf(answer: UpstreamAnswer): string {
+  try {
+    const envelope = JSON.parse(answer.body.toString('utf8')) as { meta?: Record<string, unknown> };
+    if (envelope.meta) delete envelope.meta.request_id;
+    return `${answer.status} ${JSON.stringify(envelope)}`;
+  } catch {
+    return `${answer.status} ${answer.body.toString('base64')}`;
+  }
+}
+
 /** A watcher: it keeps only the newest answer it has not taken (a state, so older ones are moot). */
 class LatestAnswer implements AsyncIterableIterator<UpstreamAnswer> {
   private pending: UpstreamAnswer | null = null;
@@ -57,6 +71,7 @@ class LatestAnswer implements AsyncIterableIterator<UpstreamAnswer> {
 class ResourcePoller {
   readonly watchers = new Set<LatestAnswer>();
   private last: UpstreamAnswer | null = null;
+  private lastState = '';
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
 
@@ -101,11 +116,16 @@ class ResourcePoller {
         ...(this.last?.headers.etag ? { ifNoneMatch: this.last.headers.etag } : {}),
       });
       if (answer.status === 304) return;
-      if (this.last && this.last.status === answer.status && this.last.body.equals(answer.body)) return;
+      const state = stateOf(answer);
+      if (this.last && this.lastState === state) return;
       this.last = answer;
+      this.lastState = state;
       for (const watcher of this.watchers) watcher.offer(answer);
     } catch (error) {
-      this.log.warn({ err: error, path: this.resource.path }, 'upstream poll failed; trying again at the next interval');
+      this.log.warn(
+        { err: error, path: this.resource.path },
+        'upstream poll failed; trying again at the next interval',
+      );
     } finally {
       this.polling = false;
     }
