@@ -7,7 +7,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
 import { toErrorBody } from '../rest/errors';
@@ -50,6 +50,22 @@ export interface GraphqlOptions {
    */
   live?: (schema: GraphQLSchema) => EventStreamHandler;
 }
+
+/**
+ * POST answers one result: a subscription sent that way is refused at validation, naming the two
+ * transports that carry it (docs/subscriptions.md).
+ */
+export const subscriptionsNotOverPost: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation !== 'subscription') return;
+    context.reportError(
+      new GraphQLError(
+        'subscriptions are served over graphql-ws (a WebSocket to /graphql) or SSE (POST /graphql with Accept: text/event-stream)',
+        { nodes: [node] },
+      ),
+    );
+  },
+});
 
 /** Answers a POST /graphql that asks for an event stream. */
 export type EventStreamHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
@@ -163,7 +179,11 @@ export async function registerGraphql(
     persistedQueries: { cache: new InMemoryLRUCache<string>({ maxSize: APQ_CACHE_SIZE }) },
     parseOptions: { maxTokens: MAX_TOKENS },
     maxRecursiveSelections: true,
-    validationRules: [queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS), noNulInStrings],
+    validationRules: [
+      queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS),
+      noNulInStrings,
+      subscriptionsNotOverPost,
+    ],
     formatError: formatGraphqlError,
     stopOnTerminationSignals: false,
     // Kept responses are sent as the bytes first sent; new ones are kept as written.

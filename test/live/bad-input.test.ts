@@ -166,6 +166,14 @@ describe('Bad input to subscriptions', () => {
     }
   });
 
+  it('refuses a subscription sent as a plain POST, naming the transports that carry it', async () => {
+    const res = await t.postJson('/graphql', { query: ACTIVITY, variables: { facilityId: t.world.facility.id } });
+    expect(res.statusCode).toBe(400);
+    const [error] = (res.json() as { errors: Array<{ message: string; extensions: { code: string } }> }).errors;
+    expect(error.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(error.message).toMatch(/graphql-ws .* or SSE/);
+  });
+
   it('refuses a WebSocket upgrade on any other path', async () => {
     const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/v1/anything`, 'graphql-transport-ws');
     const failure = await new Promise<string>((resolve) => {
