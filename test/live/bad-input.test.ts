@@ -167,9 +167,13 @@ describe('Bad input to subscriptions', () => {
   });
 
   it('refuses a subscription sent as a plain POST, naming the transports that carry it', async () => {
-    const res = await t.postJson('/graphql', { query: ACTIVITY, variables: { facilityId: t.world.facility.id } });
+    const res = await t.postJson('/graphql', {
+      query: ACTIVITY,
+      variables: { facilityId: t.world.facility.id },
+    });
     expect(res.statusCode).toBe(400);
-    const [error] = (res.json() as { errors: Array<{ message: string; extensions: { code: string } }> }).errors;
+    const [error] = (res.json() as { errors: Array<{ message: string; extensions: { code: string } }> })
+      .errors;
     expect(error.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(error.message).toMatch(/graphql-ws .* or SSE/);
   });
