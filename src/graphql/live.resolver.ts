@@ -67,6 +67,12 @@ function freshLoaders(ctx: GraphqlContext): void {
   ctx.loaders = createLoaders(ctx.services, ctx.caller);
 }
 
+/**
+ * The records an event is about, read once for all its subscribers: the hub hands each the same
+ * event object, and every subscriber of a facility is of its company. Kept as long as the event is.
+ */
+const recordsOfEvents = new WeakMap<LiveEvent, Promise<LiveEventObject>>();
+
 function dataOf(event: LiveEvent): Record<string, unknown> {
   const parsed = JSON.parse(event.body) as { data?: Record<string, unknown> };
   return parsed.data ?? {};
@@ -157,7 +163,12 @@ export class LiveResolver {
     if (event === null) throw new Error('facilityActivity asked for no start item');
     freshLoaders(ctx);
     const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
-    return activityOf(event, facility, ctx);
+    let activity = recordsOfEvents.get(event);
+    if (!activity) {
+      activity = activityOf(event, facility, ctx);
+      recordsOfEvents.set(event, activity);
+    }
+    return activity;
   }
 
   @Subscription(() => EsignStatusUpdateObject, {
