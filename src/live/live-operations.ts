@@ -15,7 +15,7 @@ import type { Caller } from '../domain/caller';
 import { DomainError } from '../domain/errors';
 import type { GraphqlContext } from '../graphql/context';
 import { UpstreamReads } from '../graphql/gateway/upstream-reads';
-import { formatGraphqlError } from '../graphql/errors';
+import { exposedCode, formatGraphqlError } from '../graphql/errors';
 import { noNulInStrings } from '../graphql/input-safety';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
 import { createLoaders } from '../graphql/loaders';
@@ -31,26 +31,32 @@ export interface OperationRequest {
   operationName?: unknown;
 }
 
-/** An error as the transports send it, its code from the error table. */
-export function formattedErrors(errors: readonly GraphQLError[]): GraphQLFormattedError[] {
-  // A refusal before anything ran has no path, so Apollo's unwrapping would not find its cause.
-  return errors.map((error) =>
-    formatGraphqlError(
-      error.toJSON(),
-      error.originalError instanceof DomainError ? error.originalError : error,
-    ),
-  );
+/** Where a subscription's unexpected failures are told (the client sees only "Internal server error"). */
+export interface LiveLog {
+  error(details: object, message: string): void;
+}
+
+/** An error as the transports send it, its code from the error table; unexpected ones are logged. */
+export function formattedErrors(errors: readonly GraphQLError[], log?: LiveLog): GraphQLFormattedError[] {
+  return errors.map((error) => {
+    // A refusal before anything ran has no path, so Apollo's unwrapping would not find its cause.
+    const cause = error.originalError instanceof DomainError ? error.originalError : error;
+    if (exposedCode(cause) === null) {
+      log?.error({ err: error.originalError ?? error, path: error.path }, 'graphql subscription failed');
+    }
+    return formatGraphqlError(error.toJSON(), cause);
+  });
 }
 
 /** A result with its errors formatted as POST /graphql formats them. */
-export function formattedResult(result: {
-  data?: unknown;
-  errors?: readonly GraphQLError[];
-}): FormattedExecutionResult {
+export function formattedResult(
+  result: { data?: unknown; errors?: readonly GraphQLError[] },
+  log?: LiveLog,
+): FormattedExecutionResult {
   const { errors, ...rest } = result;
   return {
     ...(rest as FormattedExecutionResult),
-    ...(errors && errors.length > 0 ? { errors: formattedErrors(errors) } : {}),
+    ...(errors && errors.length > 0 ? { errors: formattedErrors(errors, log) } : {}),
   };
 }
 

@@ -143,9 +143,9 @@ export function registerWebSocketTransport(
             ),
           );
         }
-        return formattedResult(result);
+        return formattedResult(result, app.log);
       },
-      onError: (_ctx, _id, _payload, errors) => formattedErrors(errors),
+      onError: (_ctx, _id, _payload, errors) => formattedErrors(errors, app.log),
       onComplete: (ctx, id) => release(stateOf(ctx.extra.socket), id),
       onClose: (ctx) => {
         const state = stateOf(ctx.extra.socket);

@@ -1,4 +1,5 @@
 import { listenOnLoopback } from '../support/gateway';
+import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import {
   ACTIVITY,
@@ -17,7 +18,7 @@ const paymentOf = (payload: Record<string, unknown>) =>
   ((payload.data as { facilityActivity?: { payment?: { id: string } } } | undefined)?.facilityActivity
     ?.payment?.id ?? null) as string | null;
 
-describe('Nothing lost across a reconnect', () => {
+describeEachDialect('Nothing lost across a reconnect', (dialect) => {
   let t: TestApp;
   let base: string;
   let shop: Awaited<ReturnType<typeof loadShop>>;
@@ -25,7 +26,7 @@ describe('Nothing lost across a reconnect', () => {
   const body = () => ({ query: ACTIVITY, variables: { facilityId: t.world.facility.id } });
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { env: { LIVE_REPLAY_LIMIT: '3' } });
+    t = await createTestApp(dialect, { env: { LIVE_REPLAY_LIMIT: '3' } });
     base = await listenOnLoopback(t.app);
     shop = await loadShop(t, t.world.facility.id);
   });

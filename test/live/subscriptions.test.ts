@@ -1,4 +1,5 @@
 import { listenOnLoopback } from '../support/gateway';
+import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import {
   ACTIVITY,
@@ -14,14 +15,14 @@ import {
   wsClient,
 } from './live-support';
 
-describe('GraphQL subscriptions on one instance (SQLite)', () => {
+describeEachDialect('GraphQL subscriptions on one instance', (dialect) => {
   let t: TestApp;
   let base: string;
   let shop: Awaited<ReturnType<typeof loadShop>>;
   let otherShop: Awaited<ReturnType<typeof loadShop>>;
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite', {
+    t = await createTestApp(dialect, {
       env: { LIVE_SUBSCRIPTIONS_PER_CONNECTION: '3', LIVE_REPLAY_LIMIT: '3' },
     });
     base = await listenOnLoopback(t.app);
