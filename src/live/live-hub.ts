@@ -103,13 +103,18 @@ export class LiveHub implements LiveFeed {
     return events;
   }
 
+  /**
+   * Deletes journal rows older than the replay window every minute, subscribers or not: every
+   * change writes one, so the journal must not wait for a subscriber to be kept short.
+   */
+  startPruning(): void {
+    if (this.pruneTimer !== null || this.closed) return;
+    this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+  }
+
   private start(): Promise<void> {
-    this.starting ??= this.source
-      .start((events) => this.deliver(events))
-      .then(() => {
-        this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
-        this.pruneTimer.unref();
-      });
+    this.starting ??= this.source.start((events) => this.deliver(events));
     // A failed start is tried again by the next subscription.
     return this.starting.catch((error: unknown) => {
       this.starting = null;

@@ -324,6 +324,8 @@ export function registerLiveTransports(
   config: Pick<Config, 'live' | 'bodyLimit'>,
 ): (schema: GraphQLSchema) => EventStreamHandler {
   const quota = new SubscriptionQuota(config.live.perClient);
+  // Gateway mode writes no journal: nothing to prune there.
+  if (!services.upstream) services.live.startPruning();
   app.addHook('onClose', () => services.live.close());
   return (schema) => {
     registerWebSocketTransport(app, services, schema, config, quota);
