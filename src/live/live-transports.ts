@@ -326,7 +326,9 @@ export function registerLiveTransports(
   const quota = new SubscriptionQuota(config.live.perClient);
   // Gateway mode writes no journal: nothing to prune there.
   if (!services.upstream) services.live.startPruning();
-  app.addHook('onClose', () => services.live.close());
+  // Before the server waits for its connections: open streams end (GONE, "subscribe again") so
+  // shutdown is not held by them.
+  app.addHook('preClose', () => services.live.close());
   return (schema) => {
     registerWebSocketTransport(app, services, schema, config, quota);
     return eventStreamHandler(services, schema, config, quota);
