@@ -29,6 +29,8 @@ const FRAMEWORKS = [
 const OUTSIDE_DOMAIN = [
   '**/store/**',
   '**/gateway/**',
+  // The gateway's port is the domain's own (src/gateway/upstream.ports.ts).
+  '!**/gateway/upstream.ports',
   '**/rest/**',
   '**/graphql/**',
   '**/signing/**',
@@ -87,6 +89,8 @@ const ELEMENTS = [
   ['telemetry', 'src/telemetry/**'],
   ['edge', 'src/edge/**'],
   ['ops', 'src/ops/**'],
+  // GraphQL subscriptions: the live events' hub and sources, and their two transports' wiring.
+  ['live', 'src/live/**'],
   ['transport', 'src/{rest,graphql}/**'],
   ['cli', 'src/cli/**'],
   // Settings and the logger, read everywhere outside the domain.
@@ -112,6 +116,8 @@ const MAY_IMPORT = {
   upstream: ['domain', 'auth', 'caching', 'settings', 'telemetry'],
   edge: ['domain'],
   ops: ['domain', 'caching', 'store', 'settings'],
+  // The journal's SQL and channel (store), and the GraphQL schema and context it serves (transport, root).
+  live: ['domain', 'auth', 'edge', 'store', 'settings', 'transport', 'root'],
   // `root` for the Services type the transports receive (one object today).
   transport: [
     'domain',
@@ -142,6 +148,7 @@ const MAY_IMPORT = {
     'telemetry',
     'edge',
     'ops',
+    'live',
     'transport',
     'cli',
   ],

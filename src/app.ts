@@ -42,6 +42,7 @@ import { registerOpenApi } from './rest/openapi';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './areas/esign/signing/signing.routes';
+import { registerLiveTransports } from './live/live-transports';
 import type { Store } from './store/database';
 import { registerRequestSpans } from './telemetry/request-spans';
 import { activeTracing } from './telemetry/tracing';
@@ -291,6 +292,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     hostResolver: options.hostResolver,
     upstreamLog: (details, message) => logger.warn(details, message),
     secretsLog: { error: (details, message) => logger.error(details, message) },
+    liveLog: { warn: (details, message) => logger.warn(details, message) },
   });
   const edge: EdgeContext = {
     routes: new KnownRoutes(),
@@ -336,6 +338,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routes: edge.routes,
     schema: options.graphqlSchema,
     countOperation: registerGraphqlMetrics(registry),
+    live: registerLiveTransports(app, services, config),
   });
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),

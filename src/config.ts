@@ -41,6 +41,30 @@ export interface Config {
   readonly secrets: SecretsConfig;
   /** OpenTelemetry traces over OTLP/HTTP, from the standard OTEL_* variables; null when off. */
   readonly tracing: TracingConfig | null;
+  /** GraphQL subscriptions (graphql-ws and SSE on /graphql). */
+  readonly live: LiveConfig;
+}
+
+/** GraphQL subscriptions: their limits, heartbeats and replay. */
+export interface LiveConfig {
+  /** Subscriptions one WebSocket connection may hold at once. */
+  readonly perConnection: number;
+  /** Subscriptions one client application may hold at once, over every connection of this instance. */
+  readonly perClient: number;
+  /** Events one subscription may have waiting unread; one more drops it (slow consumer). */
+  readonly queueLimit: number;
+  /** Bytes a WebSocket may have waiting to be sent before the connection is dropped (slow consumer). */
+  readonly socketBufferBytes: number;
+  /** How often a WebSocket is pinged (and dropped if the last ping went unanswered), and SSE sends a comment. */
+  readonly heartbeatMs: number;
+  /** How far back `Last-Event-ID` and `since` reach, in minutes; older live events are deleted. */
+  readonly replayWindowMinutes: number;
+  /** Missed events one replay sends at most; more is "too old, re-query". */
+  readonly replayLimit: number;
+  /** SQLite: how often the journal is read besides after each commit of this process. */
+  readonly pollMs: number;
+  /** Gateway mode: how often each watched upstream resource is asked again (conditionally). */
+  readonly upstreamPollMs: number;
 }
 
 /** Where traces go (docs/operations.md#tracing). */
@@ -194,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstream,
     secrets,
     tracing,
+    live: liveConfig(read),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -369,6 +394,20 @@ function sealSettings(env: NodeJS.ProcessEnv, problems: string[], publicBaseUrl:
     );
   }
   return seal;
+}
+
+function liveConfig(read: SettingsReader): LiveConfig {
+  return Object.freeze({
+    perConnection: read.int('LIVE_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 1000),
+    perClient: read.int('LIVE_SUBSCRIPTIONS_PER_CLIENT', 2000, 1, 1_000_000),
+    queueLimit: read.int('LIVE_QUEUE_LIMIT', 256, 1, 100_000),
+    socketBufferBytes: read.int('LIVE_SOCKET_BUFFER_KB', 1024, 16, 1024 * 1024) * 1024,
+    heartbeatMs: read.int('LIVE_HEARTBEAT_MS', 15_000, 1_000, 600_000),
+    replayWindowMinutes: read.int('LIVE_REPLAY_WINDOW_MINUTES', 60, 1, 7 * 24 * 60),
+    replayLimit: read.int('LIVE_REPLAY_LIMIT', 1_000, 1, 100_000),
+    pollMs: read.int('LIVE_POLL_MS', 500, 10, 60_000),
+    upstreamPollMs: read.int('UPSTREAM_POLL_MS', 2_000, 100, 3_600_000),
+  });
 }
 
 function trustedDocumentsMode(env: NodeJS.ProcessEnv, problems: string[]): TrustedDocumentsMode {

@@ -55,6 +55,10 @@ import { webhookPayloads } from './areas/webhooks/webhooks.presenter';
 import { SqlWebhookEndpointsRepository } from './areas/webhooks/webhooks.repository';
 import { SqlTrustedDocumentsRepository } from './store/repositories/trusted-documents.repository';
 import type { TrustedDocumentsRepository } from './auth/trusted-documents.ports';
+import { SqlLiveJournal } from './areas/live/live-events.repository';
+import { LiveHub } from './live/live-hub';
+import { UpstreamPollers } from './live/upstream-pollers';
+import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sources';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -102,6 +106,10 @@ export interface Services {
   readonly cacheMemory: CacheMemory;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
   readonly upstream: ContractUpstream | null;
+  /** GraphQL subscriptions' events: the live journal after commit, on every instance. */
+  readonly live: LiveHub;
+  /** Gateway mode: the upstream's resources subscriptions watch, one poller each; null otherwise. */
+  readonly upstreamPollers: UpstreamPollers | null;
 }
 
 /**
@@ -122,6 +130,7 @@ export function createServices(
     | 'seal'
     | 'secrets'
     | 'outbox'
+    | 'live'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -132,6 +141,8 @@ export function createServices(
     upstreamLog?: UpstreamLog;
     /** Where a stored secret that cannot be opened is reported (naming its row, never a secret). */
     secretsLog?: AuthLog;
+    /** Where the live events' source says what failed (a lost LISTEN connection, a failed read). */
+    liveLog?: SourceLog;
   } = {},
 ): Services {
   const db = store.db;
@@ -151,13 +162,30 @@ export function createServices(
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
   const seal = new DocumentSeal(new SqlSealingKeysRepository(db, secrets), config.seal);
   const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets);
+  const upstream = config.upstream
+    ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
+    : null;
+  const liveJournal = new SqlLiveJournal(db);
+  const liveLog = options.liveLog ?? { warn: () => undefined };
+  const live = new LiveHub(
+    liveJournal,
+    store.dialect === 'postgres'
+      ? new PgNotifySource(store, liveJournal, liveLog)
+      : new PollingSource(liveJournal, config.live.pollMs, liveLog),
+    config.live,
+    clock,
+    liveLog,
+  );
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
     {
       facilitiesByIds: (ids) => facilities.facilitiesByIds(ids),
       documentsByEventIds: (ids) => documents.documentsByEventIds(ids),
     },
-    () => outbox.announce(),
+    () => {
+      outbox.announce();
+      live.wake();
+    },
   );
   return {
     store,
@@ -226,8 +254,8 @@ export function createServices(
     pages: new PageCache(revisions, cacheMemory),
     revisions,
     cacheMemory,
-    upstream: config.upstream
-      ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
-      : null,
+    upstream,
+    live,
+    upstreamPollers: upstream ? new UpstreamPollers(upstream, config.live.upstreamPollMs, liveLog) : null,
   };
 }

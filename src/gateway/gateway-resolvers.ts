@@ -9,7 +9,8 @@ import { getArgumentValues } from 'graphql/execution/values';
 import { DomainError } from '../kernel/errors';
 import type { GraphqlContext } from '../graphql/context';
 import type { GatewayResolvers } from './gateway-schema';
-import type { Envelope, UpstreamReads } from './upstream-reads';
+import { envelopeOfAnswer, type Envelope, type UpstreamReads } from './upstream-reads';
+import type { UpstreamAnswer } from './upstream.ports';
 
 /**
  * Gateway mode's resolvers: each field reads the contract's answer that holds it, through the
@@ -197,6 +198,9 @@ const rateChangeUpdates: Resolver<{
 };
 
 const eventDocuments: Resolver<{ page?: number; perPage?: number }> = async (event, args, ctx) => {
+  // A subscription's event carries the first page its poller read.
+  const polled = event.polledDocuments as Envelope | undefined;
+  if (polled && args.page === undefined && args.perPage === undefined) return page(polled, 'documents');
   const answer = await reads(ctx).get(
     `/v1/${encodeURIComponent(String(event.facilityId))}/events/${encodeURIComponent(String(event.id))}/documents`,
     { page: args.page, per_page: args.perPage },
@@ -293,7 +297,40 @@ const flipper: Resolver<{ name: string }> = async (root, { name }, ctx) => {
 /** An event of the facility: its documents say whether it is there. */
 const event: Resolver<{ id: string }> = (root, { id }) => ({ id, facilityId: root.id });
 
+const eventDocumentsPath = (facilityId: string, eventId: string) =>
+  `/v1/${encodeURIComponent(facilityId)}/events/${encodeURIComponent(eventId)}/documents`;
+
+/**
+ * Subscription.eventDocuments in gateway mode: the upstream's GET of the event's documents, read
+ * once (an unknown or foreign event is refused before anything streams), then watched by the one
+ * poller of that resource (conditional GETs every UPSTREAM_POLL_MS).
+ */
+const watchEventDocuments: Resolver<{ facilityId: string; eventId: string }> = async (
+  _root,
+  { facilityId, eventId },
+  ctx,
+) => {
+  const path = eventDocumentsPath(facilityId, eventId);
+  await reads(ctx).get(path);
+  if (!ctx.services.upstreamPollers) throw new Error('a gateway subscription ran outside gateway mode');
+  return ctx.services.upstreamPollers.watch({
+    companyId: ctx.caller.companyId,
+    clientId: ctx.caller.clientId,
+    path,
+  });
+};
+
+const eventDocumentsUpdate = (answer: UpstreamAnswer, args: { facilityId: string; eventId: string }) => ({
+  id: args.eventId,
+  facilityId: args.facilityId,
+  polledDocuments: envelopeOfAnswer(answer),
+});
+
 export const GATEWAY_RESOLVERS: GatewayResolvers = {
+  Subscription: {
+    eventDocuments: eventDocumentsUpdate,
+    __subscribe: { eventDocuments: watchEventDocuments },
+  },
   Query: { facility, company },
   Mutation: { createNote, reviewMoveInCost, payRetail, sendEsignableDocuments },
   Facility: { flippers, flipper, rateAppliedActions, invoiceableItems, invoiceableItemFees, event },

@@ -23,6 +23,8 @@ export type GatewayResolvers = Record<
   string,
   Record<string, GraphQLFieldResolver<unknown, unknown>> & {
     __resolveType?: GraphQLTypeResolver<unknown, unknown>;
+    /** Subscription fields: where each one's events come from. */
+    __subscribe?: Record<string, GraphQLFieldResolver<unknown, unknown>>;
   }
 >;
 
@@ -32,6 +34,8 @@ export type GatewayResolvers = Record<
  */
 export const GATEWAY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Query: ['facility', 'company'],
+  // The contract has no feed of events: only a resource it answers can be watched (docs/subscriptions.md).
+  Subscription: ['eventDocuments'],
   Mutation: ['createNote', 'reviewMoveInCost', 'payRetail', 'sendEsignableDocuments'],
   Facility: [
     'id',
@@ -140,6 +144,7 @@ export function gatewaySchema(resolvers: GatewayResolvers = {}): GraphQLSchema {
         type: wrapped(field.type) as typeof field.type,
         // Never the service's resolver: it reads the service's own database.
         resolve: own[name],
+        subscribe: own.__subscribe?.[name],
         extensions: {},
       };
     }
@@ -148,13 +153,16 @@ export function gatewaySchema(resolvers: GatewayResolvers = {}): GraphQLSchema {
 
   const query = named(source.getQueryType()!) as GraphQLObjectType;
   const mutation = source.getMutationType();
+  const subscription = source.getSubscriptionType();
   return new GraphQLSchema({
     query,
     mutation: mutation ? (named(mutation) as GraphQLObjectType) : undefined,
     directives: source.getDirectives(),
-    // Implementations of a kept interface are reachable only through it.
+    subscription: subscription ? (named(subscription) as GraphQLObjectType) : undefined,
+    // Implementations of a kept interface are reachable only through it (the live events' are not kept).
     types: Object.values(source.getTypeMap())
       .filter((type) => isObjectType(type) && type.getInterfaces().length > 0)
+      .filter((type) => isObjectType(type) && !type.getInterfaces().some((i) => i.name === 'LiveEvent'))
       .filter((type) => !type.name.startsWith('__'))
       .map((type) => named(type)),
   });

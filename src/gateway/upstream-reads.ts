@@ -104,17 +104,28 @@ export class UpstreamReads {
       clientId: this.caller.clientId,
       requestId: this.requestId,
     });
-    if (answer.status === 200) return answer;
-    const meta = envelopeOf(answer).meta ?? {};
-    const errors = (meta as { errors?: Array<{ parameter: string; message: string }> }).errors ?? [];
-    throw new DomainError(
-      kindOfAnswer(answer.status, meta.error_code),
-      meta.message ?? `the upstream answered ${answer.status}`,
-      {
-        problems: errors.map((e) => problem([e.parameter], e.message)),
-      },
-    );
+    if (answer.status !== 200) throw answerError(answer);
+    return answer;
   }
+}
+
+/** An error answer of the upstream as the domain failure it reports. */
+function answerError(answer: UpstreamAnswer): DomainError {
+  const meta = envelopeOf(answer).meta ?? {};
+  const errors = (meta as { errors?: Array<{ parameter: string; message: string }> }).errors ?? [];
+  return new DomainError(
+    kindOfAnswer(answer.status, meta.error_code),
+    meta.message ?? `the upstream answered ${answer.status}`,
+    {
+      problems: errors.map((e) => problem([e.parameter], e.message)),
+    },
+  );
+}
+
+/** A 200 answer's envelope; an error answer (polled, say) throws the failure it reports. */
+export function envelopeOfAnswer(answer: UpstreamAnswer): Envelope {
+  if (answer.status !== 200) throw answerError(answer);
+  return envelopeOf(answer);
 }
 
 const envelopeOf = (answer: UpstreamAnswer): Envelope => JSON.parse(answer.body.toString('utf8')) as Envelope;

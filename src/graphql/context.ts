@@ -23,6 +23,8 @@ export interface GraphqlContext {
   upstream: UpstreamReads | null;
   /** What the kept-response cache did for this operation (GraphqlResponseCache sets it). */
   cacheResult: CacheResult;
+  /** A subscription over SSE resumed with `Last-Event-ID`: the cursor it gave (read as `since`). */
+  lastEventId?: string | null;
 }
 
 /** A kept response answered (`hit`), one built to be kept (`miss`), or none that could be (`none`). */

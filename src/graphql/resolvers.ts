@@ -12,6 +12,7 @@ import {
   OutboxMessageEsignResolver,
 } from '../areas/esign/esign-status.resolver';
 import { CompanyWebhooksResolver, WebhookEndpointsResolver } from '../areas/webhooks/webhooks.resolver';
+import { LiveResolver } from '../areas/live/live.resolver';
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers
@@ -34,4 +35,5 @@ export const RESOLVERS = [
   EsignLinksResolver,
   CompanyWebhooksResolver,
   WebhookEndpointsResolver,
+  LiveResolver,
 ] as const;

@@ -1,11 +1,24 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { buildSchemaSync } from 'type-graphql';
+import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { assertCostDirectives, COST_DIRECTIVES } from './cost-directives';
 import { RESOLVERS } from './resolvers';
 
 let built: GraphQLSchema | undefined;
+
+/**
+ * TypeGraphQL asks for a PubSub once there is a Subscription; every subscription here names its own
+ * `subscribe` (the live hub, src/live), so nothing may go through this one.
+ */
+const NO_PUBSUB: PubSub = {
+  publish: () => {
+    throw new Error('subscriptions read the live hub, not a PubSub');
+  },
+  subscribe: () => {
+    throw new Error('subscriptions read the live hub, not a PubSub');
+  },
+};
 
 /** The schema, built once per process from the decorated classes (it holds no per-request state). */
 export function graphqlSchema(): GraphQLSchema {
@@ -14,6 +27,7 @@ export function graphqlSchema(): GraphQLSchema {
       resolvers: [...RESOLVERS],
       validate: false,
       directives: [...specifiedDirectives, ...COST_DIRECTIVES],
+      pubSub: NO_PUBSUB,
     }),
   );
   return built;

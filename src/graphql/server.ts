@@ -7,7 +7,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Config } from '../config';
 import { DomainError } from '../kernel/errors';
 import { toErrorBody } from '../rest/errors';
@@ -52,6 +52,35 @@ export interface GraphqlOptions {
   schema?: GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
+  /**
+   * Subscriptions' transports over the schema served (src/live): graphql-ws is mounted by it, and
+   * the handler it answers takes the POSTs that accept `text/event-stream` (GraphQL over SSE).
+   */
+  live?: (schema: GraphQLSchema) => EventStreamHandler;
+}
+
+/**
+ * POST answers one result: a subscription sent that way is refused at validation, naming the two
+ * transports that carry it (docs/subscriptions.md).
+ */
+export const subscriptionsNotOverPost: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation !== 'subscription') return;
+    context.reportError(
+      new GraphQLError(
+        'subscriptions are served over graphql-ws (a WebSocket to /graphql) or SSE (POST /graphql with Accept: text/event-stream)',
+        { nodes: [node] },
+      ),
+    );
+  },
+});
+
+/** Answers a POST /graphql that asks for an event stream. */
+export type EventStreamHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/** Whether the request asks for an event stream (GraphQL over SSE) rather than one JSON answer. */
+export function asksForEventStream(accept: string | undefined): boolean {
+  return accept !== undefined && accept.toLowerCase().includes('text/event-stream');
 }
 
 /** Tracing on: the request's span takes the operation's name (`query Navigate`). */
@@ -172,7 +201,11 @@ export async function registerGraphql(
     persistedQueries: { cache: new InMemoryLRUCache<string>({ maxSize: APQ_CACHE_SIZE }) },
     parseOptions: { maxTokens: MAX_TOKENS },
     maxRecursiveSelections: true,
-    validationRules: [queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS), noNulInStrings],
+    validationRules: [
+      queryLimitsRule(options.limits ?? DEFAULT_QUERY_LIMITS),
+      noNulInStrings,
+      subscriptionsNotOverPost,
+    ],
     formatError: formatGraphqlError,
     stopOnTerminationSignals: false,
     // Kept responses are sent as the bytes first sent; new ones are kept as written.
@@ -212,6 +245,7 @@ export async function registerGraphql(
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
+  const eventStream = options.live?.(schema) ?? null;
   const runApollo = handler as unknown as (
     this: FastifyInstance,
     request: FastifyRequest,
@@ -233,6 +267,8 @@ export async function registerGraphql(
     }
     // Named in metrics only when it runs a trusted document: other names are the caller's to choose.
     const operation = operationLabel(admission?.operationNames ?? null, request.body);
+    if (eventStream !== null && asksForEventStream(request.headers.accept))
+      return eventStream(request, reply);
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
       // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the

@@ -16,6 +16,7 @@ import * as countKeysCarryCounts from './migrations/20261125160000_count_keys_ca
 import * as monthlyRateChangeCounts from './migrations/20261126120000_monthly_rate_change_counts';
 import * as idempotencyFingerprintV2 from './migrations/20261127120000_idempotency_fingerprint_v2';
 import * as sealingCertificates from './migrations/20261127150000_sealing_certificates';
+import * as liveEvents from './migrations/20261127170000_live_events';
 import * as trustedDocuments from './migrations/20261128090000_trusted_documents';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126120000_monthly_rate_change_counts': monthlyRateChangeCounts,
   '20261127120000_idempotency_fingerprint_v2': idempotencyFingerprintV2,
   '20261127150000_sealing_certificates': sealingCertificates,
+  '20261127170000_live_events': liveEvents,
   '20261128090000_trusted_documents': trustedDocuments,
 };
 

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
 import type { PaymentKind } from '../areas/payments/payments.types';
@@ -453,6 +454,17 @@ export interface TrustedDocumentsTable {
   created_at: string;
 }
 
+/** Every event a change reported, for GraphQL subscriptions and their replay (kept for a window). */
+export interface LiveEventsTable {
+  seq: Generated<number>;
+  facility_id: string;
+  event_id: string | null;
+  type: string;
+  occurred_at: string;
+  /** The webhook body: `{"type","timestamp","data"}`. */
+  body: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   facilities: FacilitiesTable;
@@ -493,4 +505,5 @@ export interface Database {
   esign_signed_documents: EsignSignedDocumentsTable;
   webhook_endpoints: WebhookEndpointsTable;
   sealing_certificates: SealingCertificatesTable;
+  live_events: LiveEventsTable;
 }

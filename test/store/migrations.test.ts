@@ -185,8 +185,9 @@ describeEachDialect('migrations', (dialect) => {
 
   it('clears the Idempotency-Key fingerprints made over whole card data, and keeps those made without', async () => {
     await migrateToLatest(db.store.db);
-    expect(await takeDown(3)).toEqual([
+    expect(await takeDown(4)).toEqual([
       ['20261128090000_trusted_documents'],
+      ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
     ]);
@@ -227,8 +228,9 @@ describeEachDialect('migrations', (dialect) => {
     await importChanges(world, tenant, unit, [change]);
 
     // The listings, which are made from those names, go down first.
-    expect(await takeDown(8)).toEqual([
+    expect(await takeDown(9)).toEqual([
       ['20261128090000_trusted_documents'],
+      ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
@@ -273,8 +275,9 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    expect(await takeDown(7)).toEqual([
+    expect(await takeDown(8)).toEqual([
       ['20261128090000_trusted_documents'],
+      ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
@@ -309,8 +312,9 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    expect(await takeDown(6)).toEqual([
+    expect(await takeDown(7)).toEqual([
       ['20261128090000_trusted_documents'],
+      ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],
@@ -372,8 +376,9 @@ describeEachDialect('migrations', (dialect) => {
     expect(expected[0]).toBeGreaterThan(expected[1]);
     expect(await counts()).toEqual(expected);
 
-    expect(await takeDown(5)).toEqual([
+    expect(await takeDown(6)).toEqual([
       ['20261128090000_trusted_documents'],
+      ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
       ['20261127120000_idempotency_fingerprint_v2'],
       ['20261126120000_monthly_rate_change_counts'],

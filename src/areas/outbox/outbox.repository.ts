@@ -11,7 +11,7 @@ import type { OutboxMessage, OutboxStatus } from './outbox.types';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import type { Database, OutboxMessagesTable } from '../../store/schema';
-import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
+import { insertDeliveryLiveEvent, insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
 /** Per schema: claims under a per-recipient cap run one at a time (PostgreSQL advisory lock). */
 const CAPPED_CLAIM_LOCK = 'facility-ops.outbox.capped-claim.';
@@ -340,7 +340,9 @@ export class SqlOutboxRepository implements OutboxRepository {
         .where('id', '=', id)
         .where('status', '<>', 'sent')
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) await insertWebhookEvents(trx, events);
+      if (Number(result.numUpdatedRows) !== 1) return;
+      await insertWebhookEvents(trx, events);
+      await insertDeliveryLiveEvent(trx, id, sentAt);
     });
   }
 
@@ -367,6 +369,7 @@ export class SqlOutboxRepository implements OutboxRepository {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await insertWebhookEvents(trx, failure.events ?? []);
+      await insertDeliveryLiveEvent(trx, id, failure.nextAttemptAt);
       return true;
     });
   }

@@ -1,7 +1,11 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../../kernel/ids';
 import type { WebhookEvent } from './webhooks.types';
-import type { Database, OutboxMessagesTable } from '../../store/schema';
+import { isPostgres } from '../../store/dialect';
+import type { Database, LiveEventsTable, OutboxMessagesTable } from '../../store/schema';
+
+/** The PostgreSQL channel live events are announced on, one per schema (instances of one database share it). */
+export const LIVE_CHANNEL_PREFIX = 'facility_ops_live:';
 
 /** Rows per insert statement (PostgreSQL takes at most 65,535 parameters in one). */
 const CHUNK = 500;
@@ -17,6 +21,7 @@ export async function insertWebhookEvents(
   events: readonly WebhookEvent[],
 ): Promise<number> {
   if (events.length === 0) return 0;
+  await insertLiveEvents(db, events);
   const facilityIds = [...new Set(events.map((event) => event.facilityId))];
   const endpoints = await db
     .selectFrom('webhook_endpoints as w')
@@ -59,4 +64,68 @@ export async function insertWebhookEvents(
       .execute();
   }
   return rows.length;
+}
+
+/**
+ * Writes the events to `live_events` for GraphQL subscriptions, on the caller's transaction. On
+ * PostgreSQL it also notifies their numbers: PostgreSQL delivers a notification only when the
+ * transaction commits, so every instance hears of the events after commit and never of a rollback.
+ */
+async function insertLiveEvents(db: Kysely<Database>, events: readonly WebhookEvent[]): Promise<void> {
+  await insertLiveRows(
+    db,
+    events.map((event) => ({
+      facility_id: event.facilityId,
+      event_id: event.eventId,
+      type: event.type,
+      occurred_at: event.occurredAt,
+      body: event.body,
+    })),
+  );
+}
+
+/** The type of the live event a webhook message's delivery outcome writes (no webhook carries it). */
+export const WEBHOOK_DELIVERY_LIVE_TYPE = 'webhook.delivery';
+
+/**
+ * Writes, on the caller's transaction, a live event saying a webhook message's delivery changed
+ * (`event_id` the endpoint, `body` the message's id), when the message is a webhook's.
+ */
+export async function insertDeliveryLiveEvent(
+  db: Kysely<Database>,
+  messageId: string,
+  at: string,
+): Promise<void> {
+  const message = await db
+    .selectFrom('outbox_messages')
+    .select(['facility_id', 'recipient'])
+    .where('id', '=', messageId)
+    .where('channel', '=', 'webhook')
+    .executeTakeFirst();
+  if (!message) return;
+  await insertLiveRows(db, [
+    {
+      facility_id: message.facility_id,
+      event_id: message.recipient,
+      type: WEBHOOK_DELIVERY_LIVE_TYPE,
+      occurred_at: at,
+      body: messageId,
+    },
+  ]);
+}
+
+async function insertLiveRows(
+  db: Kysely<Database>,
+  rows: Array<Omit<LiveEventsTable, 'seq'>>,
+): Promise<void> {
+  const written = await db.insertInto('live_events').values(rows).returning('seq').execute();
+  if (!isPostgres(db)) return;
+  // A notification's payload holds at most 8,000 bytes: numbers in lists of 500 stay far below.
+  for (let start = 0; start < written.length; start += CHUNK) {
+    const seqs = written
+      .slice(start, start + CHUNK)
+      .map((row) => row.seq)
+      .join(',');
+    await sql`select pg_notify(${LIVE_CHANNEL_PREFIX} || current_schema(), ${seqs})`.execute(db);
+  }
 }

@@ -193,6 +193,15 @@ export class WebhooksService {
     return this.repository.deliveries(endpoint.id, Math.min(first, DELIVERY_LIST_LIMITS.max), status);
   }
 
+  /** A delivery of an endpoint in scope, as it is now; null when there is none. */
+  async deliveryInScope(scope: EndpointScope, messageId: string): Promise<WebhookDelivery | null> {
+    const delivery = isUuid(messageId)
+      ? await this.repository.findDelivery(normalizeId(messageId))
+      : undefined;
+    const endpoint = delivery ? await this.repository.findEndpoint(delivery.endpointId) : undefined;
+    return delivery && endpoint && inScope(scope, endpoint) ? delivery : null;
+  }
+
   /**
    * Sends a delivery again, with the same `webhook-id` and body (a new timestamp and signature):
    * due at once with a fresh count of attempts. NOT_FOUND for a delivery not in scope; ACTION_FAILED

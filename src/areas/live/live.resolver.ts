@@ -1,0 +1,272 @@
+import { Arg, Ctx, Resolver, Root, Subscription } from 'type-graphql';
+import { DomainError } from '../../kernel/errors';
+import type { Facility } from '../facilities/facilities.types';
+import type { LiveEvent, LiveItem } from './live.types';
+import { formatInstant } from '../../kernel/time';
+import { presentDocument, presentEvent, type EventView } from '../documents/documents.presenter';
+import { presentNoteEvent } from '../notes/notes.presenter';
+import { presentPayment } from '../payments/payments.presenter';
+import type { GraphqlContext } from '../../graphql/context';
+import { createLoaders } from '../../graphql/loaders';
+import { EventObject } from '../documents/documents.graphql';
+import {
+  DocumentChangedObject,
+  EsignMessageChangedObject,
+  EsignStatusUpdateObject,
+  FacilityActivityTypeEnum,
+  FacilityActivityUnion,
+  LiveEventObject,
+  MoveInReviewedObject,
+  NoteCreatedObject,
+  PaymentSucceededObject,
+  type FacilityActivityType,
+} from './live.graphql';
+import { outboxMessageView } from '../outbox/outbox.graphql';
+import { paymentObject } from '../payments/payments.graphql';
+import { UUIDScalar } from '../../graphql/scalars';
+import { WebhookDeliveryObject, webhookDeliveryView } from '../webhooks/webhooks.graphql';
+
+/** The e-sign and document events that change an event's signing state. */
+const ESIGN_TYPES: readonly FacilityActivityType[] = [
+  'esign.sent',
+  'esign.delivered',
+  'esign.failed',
+  'document.viewed',
+  'document.signed',
+];
+
+const DELIVERY_TYPE = 'webhook.delivery';
+
+interface FacilityActivityArgs {
+  facilityId: string;
+  types?: FacilityActivityType[] | null;
+  since?: string | null;
+}
+
+/** A cursor an event gave (`since`), as its number; null when none was given. */
+export function readSince(since: string | null | undefined): number | null {
+  if (since === null || since === undefined) return null;
+  if (!/^\d{1,15}$/.test(since)) {
+    throw DomainError.invalidParameter(
+      ['since'],
+      'must be the cursor of an event this service sent (digits)',
+    );
+  }
+  return Number(since);
+}
+
+/** The item's event; an item saying the service ended the subscription is its error. */
+function eventOf(item: LiveItem): LiveEvent | null {
+  if (item.kind === 'start') return null;
+  if (item.kind === 'event') return item.event;
+  throw new DomainError(item.reason === 'slow_consumer' ? 'rate_limited' : 'gone', item.message);
+}
+
+/** Each delivered event reads records as they are now, not as an earlier event's loaders kept them. */
+function freshLoaders(ctx: GraphqlContext): void {
+  ctx.loaders = createLoaders(ctx.services, ctx.caller);
+}
+
+/**
+ * The records an event is about, read once for all its subscribers: the hub hands each the same
+ * event object, and every subscriber of a facility is of its company. Kept as long as the event is.
+ */
+const recordsOfEvents = new WeakMap<LiveEvent, Promise<LiveEventObject>>();
+
+function dataOf(event: LiveEvent): Record<string, unknown> {
+  const parsed = JSON.parse(event.body) as { data?: Record<string, unknown> };
+  return parsed.data ?? {};
+}
+
+/** The event as its member of FacilityActivity, with the records it is about read now. */
+async function activityOf(
+  event: LiveEvent,
+  facility: Facility,
+  ctx: GraphqlContext,
+): Promise<LiveEventObject> {
+  const data = dataOf(event);
+  const base = {
+    cursor: String(event.seq),
+    type: event.type as FacilityActivityType,
+    occurredAt: formatInstant(event.occurredAt, facility.timeZone),
+    facilityId: facility.id,
+    data: JSON.stringify(data),
+  };
+  const zone = facility.timeZone;
+  const id = typeof data.id === 'string' ? data.id : null;
+  switch (event.type) {
+    case 'payment.succeeded': {
+      const [payment] = event.eventId ? await ctx.services.payments.paymentsByIds([event.eventId]) : [null];
+      return Object.assign(new PaymentSucceededObject(), base, {
+        payment: payment ? paymentObject(presentPayment(payment, zone)) : null,
+      });
+    }
+    case 'note.created': {
+      const [note] = id ? await ctx.services.notes.noteEventsByIds([id]) : [null];
+      return Object.assign(new NoteCreatedObject(), base, {
+        noteEvent: note ? presentNoteEvent(note, zone) : null,
+      });
+    }
+    case 'esign.sent':
+    case 'esign.delivered':
+    case 'esign.failed': {
+      const [message] = id ? await ctx.services.outbox.messagesByIds([id]) : [null];
+      const [owner] = event.eventId ? await ctx.services.documents.eventsByIds([event.eventId]) : [null];
+      return Object.assign(new EsignMessageChangedObject(), base, {
+        message: message ? outboxMessageView(message, zone) : null,
+        event: owner ? presentEvent(owner, zone) : null,
+      });
+    }
+    case 'document.viewed':
+    case 'document.signed': {
+      const [documents] = event.eventId
+        ? await ctx.services.documents.documentsByEventIds([event.eventId])
+        : [[]];
+      const document = documents.find((candidate) => candidate.id === id);
+      return Object.assign(new DocumentChangedObject(), base, {
+        document: document ? presentDocument(document, zone) : null,
+      });
+    }
+    default:
+      return Object.assign(new MoveInReviewedObject(), base);
+  }
+}
+
+/** GraphQL subscriptions (graphql-ws and SSE on /graphql): what happens, after it is committed. */
+@Resolver()
+export class LiveResolver {
+  @Subscription(() => FacilityActivityUnion, {
+    description:
+      "The facility's activity as it happens: payments, notes, move-in reviews, e-sign messages and " +
+      "documents (the webhooks' events), each with the record it is about. `types` keeps some; " +
+      '`since` (a cursor) first replays what came after it, if still kept (else GONE: query again, then ' +
+      "subscribe without it). FORBIDDEN for another company's facility, NOT_FOUND for an unknown one; " +
+      'RATE_LIMITED when events waited unread too long (slow consumer).',
+    subscribe: async ({ args, context }) => {
+      const { facilityId, types, since } = args as FacilityActivityArgs;
+      const ctx = context as GraphqlContext;
+      const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+      return ctx.services.live.subscribe(
+        { facilityId: facility.id, types },
+        readSince(since ?? ctx.lastEventId),
+      );
+    },
+  })
+  async facilityActivity(
+    @Root() item: LiveItem,
+    @Arg('facilityId', () => UUIDScalar) facilityId: string,
+    @Arg('types', () => [FacilityActivityTypeEnum], { nullable: true }) _types: FacilityActivityType[] | null,
+    @Arg('since', () => String, { nullable: true }) _since: string | null,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<LiveEventObject> {
+    const event = eventOf(item);
+    if (event === null) throw new Error('facilityActivity asked for no start item');
+    freshLoaders(ctx);
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    let activity = recordsOfEvents.get(event);
+    if (!activity) {
+      activity = activityOf(event, facility, ctx);
+      recordsOfEvents.set(event, activity);
+    }
+    return activity;
+  }
+
+  @Subscription(() => EsignStatusUpdateObject, {
+    description:
+      "An event's e-sign state and its documents': first as it is now, then again after each e-sign " +
+      'message or document change. FORBIDDEN for an event of another company, NOT_FOUND for an unknown one.',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphqlContext;
+      const eventId = (args as { eventId: string }).eventId;
+      const [owner] = await ctx.services.documents.eventsByIds([eventId]);
+      if (!owner) throw DomainError.notFound(['eventId'], 'event', eventId);
+      await ctx.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
+      return ctx.services.live.subscribe(
+        { facilityId: owner.facilityId, eventId: owner.id, types: ESIGN_TYPES },
+        null,
+        { start: true },
+      );
+    },
+  })
+  async esignStatus(
+    @Root() item: LiveItem,
+    @Arg('eventId', () => UUIDScalar) eventId: string,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<EsignStatusUpdateObject> {
+    const change = eventOf(item);
+    freshLoaders(ctx);
+    const [owner] = await ctx.services.documents.eventsByIds([eventId]);
+    if (!owner) throw DomainError.notFound(['eventId'], 'event', eventId);
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
+    return {
+      cursor: change ? String(change.seq) : null,
+      cause: change ? (change.type as FacilityActivityType) : null,
+      event: presentEvent(owner, facility.timeZone),
+    };
+  }
+
+  @Subscription(() => EventObject, {
+    description:
+      'An event of the facility with its documents: first as it is now, then again after each change of ' +
+      "its documents or their signing. In gateway mode, whenever the upstream's GET " +
+      '/v1/:facility_id/events/:event_id/documents answers differently (polled every UPSTREAM_POLL_MS, ' +
+      "once for all its subscribers). NOT_FOUND for an unknown event, FORBIDDEN for another company's facility.",
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphqlContext;
+      const { facilityId, eventId } = args as { facilityId: string; eventId: string };
+      const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+      const owner = await ctx.services.documents.eventFor(facility, eventId, ['eventId']);
+      return ctx.services.live.subscribe(
+        { facilityId: facility.id, eventId: owner.id, types: ESIGN_TYPES },
+        null,
+        { start: true },
+      );
+    },
+  })
+  async eventDocuments(
+    @Root() item: LiveItem,
+    @Arg('facilityId', () => UUIDScalar) facilityId: string,
+    @Arg('eventId', () => UUIDScalar) eventId: string,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<EventView> {
+    eventOf(item);
+    freshLoaders(ctx);
+    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const owner = await ctx.services.documents.eventFor(facility, eventId, ['eventId']);
+    return presentEvent(owner, facility.timeZone);
+  }
+
+  @Subscription(() => WebhookDeliveryObject, {
+    description:
+      "A webhook endpoint's deliveries as each attempt ends (sent or failed). `since` replays as for " +
+      "facilityActivity. NOT_FOUND for an unknown endpoint or another company's.",
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphqlContext;
+      const { endpointId, since } = args as { endpointId: string; since?: string | null };
+      const endpoint = await ctx.services.webhooks.endpointFor(
+        { companyId: ctx.caller.companyId },
+        endpointId,
+        ['endpointId'],
+      );
+      return ctx.services.live.subscribe(
+        { facilityId: null, eventId: endpoint.id, types: [DELIVERY_TYPE] },
+        readSince(since ?? ctx.lastEventId),
+      );
+    },
+  })
+  async webhookDeliveries(
+    @Root() item: LiveItem,
+    @Arg('endpointId', () => UUIDScalar) _endpointId: string,
+    @Arg('since', () => String, { nullable: true }) _since: string | null,
+    @Ctx() ctx: GraphqlContext,
+  ): Promise<WebhookDeliveryObject> {
+    const event = eventOf(item);
+    if (event === null) throw new Error('webhookDeliveries asked for no start item');
+    const delivery = await ctx.services.webhooks.deliveryInScope(
+      { companyId: ctx.caller.companyId },
+      event.body,
+    );
+    if (!delivery) throw DomainError.notFound(['endpointId'], 'webhook delivery', event.body);
+    return webhookDeliveryView(delivery);
+  }
+}
