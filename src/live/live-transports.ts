@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createHandler as createSseHandler, type RequestParams } from 'graphql-sse';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -13,6 +13,7 @@ import type { Config, LiveConfig } from '../config';
 import { domainErrorMessage } from '../graphql/errors';
 import { GRAPHQL_PATH, type EventStreamHandler } from '../graphql/server';
 import type { GraphqlContext } from '../graphql/context';
+import { TrustedDocumentGate } from '../graphql/trusted-documents';
 import type { Services } from '../services';
 import {
   formattedErrors,
@@ -54,10 +55,11 @@ export function registerWebSocketTransport(
   app: FastifyInstance,
   services: Services,
   schema: GraphQLSchema,
-  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost'>,
+  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost' | 'trustedDocuments'>,
   quota: SubscriptionQuota,
 ): void {
   const live: LiveConfig = config.live;
+  const trusted = new TrustedDocumentGate(config.trustedDocuments, services.trustedDocuments);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: config.bodyLimit });
   const states = new WeakMap<WebSocket, ConnectionState>();
   const stateOf = (socket: WebSocket): ConnectionState => {
@@ -107,9 +109,14 @@ export function registerWebSocketTransport(
           return false;
         }
       },
-      onSubscribe: (ctx, id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const state = stateOf(ctx.extra.socket);
         const caller = state.caller!;
+        // TRUSTED_DOCUMENTS holds here as on POST: in `require` mode the text must be a trusted document.
+        if (trusted.concerns(payload)) {
+          const { refusal: refused } = await trusted.admit(caller.clientId, payload);
+          if (refused) return [new GraphQLError(refused.message, { extensions: refused.extensions })];
+        }
         if (state.subscriptions.size >= live.perConnection) {
           return [
             refusal(
@@ -321,7 +328,7 @@ function cursorOf(data: unknown): string | null {
 export function registerLiveTransports(
   app: FastifyInstance,
   services: Services,
-  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost'>,
+  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost' | 'trustedDocuments'>,
 ): (schema: GraphQLSchema) => EventStreamHandler {
   const quota = new SubscriptionQuota(config.live.perClient);
   // Gateway mode writes no journal: nothing to prune there.
