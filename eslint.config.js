@@ -115,7 +115,7 @@ const MAY_IMPORT = {
   telemetry: [],
   upstream: ['domain', 'auth', 'caching', 'settings', 'telemetry'],
   edge: ['domain'],
-  ops: ['domain', 'caching', 'store', 'settings'],
+  ops: ['domain', 'caching', 'settings'],
   // The journal's SQL and channel (store), and the GraphQL schema and context it serves (transport, root).
   live: ['domain', 'auth', 'edge', 'store', 'settings', 'transport', 'root'],
   // `root` for the Services type the transports receive (one object today).

@@ -43,7 +43,7 @@ import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './areas/esign/signing/signing.routes';
 import { registerLiveTransports } from './live/live-transports';
-import type { Store } from './store/database';
+import { isReady, type Store } from './store/database';
 import { registerRequestSpans } from './telemetry/request-spans';
 import { activeTracing } from './telemetry/tracing';
 
@@ -323,7 +323,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerCacheMetrics(registry, services.cacheMemory);
   registerWebhookMetrics(registry, services.webhooks);
   if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
-  registerOpsRoutes(app, store, registry, services.upstream);
+  registerOpsRoutes(app, () => isReady(store.db), registry, services.upstream);
   const upstream = services.upstream;
   if (upstream) {
     // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).

@@ -8,6 +8,7 @@ import { CacheMemory } from './caching/cache-memory';
 import { PageCache } from './caching/page-cache';
 import type { Clock } from './kernel/clock';
 import type { SecretBox } from './kernel/secret-box';
+import type { RevisionTokens } from './kernel/revisions';
 import type { Config } from './config';
 import { DocumentsService } from './areas/documents/documents.service';
 import { EsignService } from './areas/esign/esign.service';
@@ -62,7 +63,6 @@ import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sourc
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
-  readonly store: Store;
   readonly clock: Clock;
   /** Seals and opens the secrets the store keeps (SECRETS_KEY), or keeps them in clear. */
   readonly secrets: SecretBox;
@@ -101,7 +101,7 @@ export interface Services {
   /** Serialized list pages kept between requests while their data is unchanged. */
   readonly pages: PageCache;
   /** The revision counters kept answers are checked against. */
-  readonly revisions: RevisionsRepository;
+  readonly revisions: RevisionTokens;
   /** Memory shared by every cache of serialized answers (REST pages, GraphQL responses). */
   readonly cacheMemory: CacheMemory;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
@@ -188,7 +188,6 @@ export function createServices(
     },
   );
   return {
-    store,
     clock,
     secrets,
     auth: new AuthService(

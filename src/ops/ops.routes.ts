@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { ContractUpstream } from '../gateway/upstream.ports';
-import { isReady, type Store } from '../store/database';
 
 /** Health, readiness and metrics: unauthenticated, outside the /v1 envelope. */
 export function registerOpsRoutes(
   app: FastifyInstance,
-  store: Store,
+  /** Whether the database answers (the store's `isReady`). */
+  databaseReady: () => Promise<boolean>,
   registry: Registry,
   /** Gateway mode: /readyz reports the upstream too, not ready while its breaker is open. */
   upstream: ContractUpstream | null = null,
@@ -14,7 +14,7 @@ export function registerOpsRoutes(
   const config = { public: true };
   app.get('/healthz', { config, schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config, schema: { hide: true } }, async (_request, reply) => {
-    const ready = await isReady(store.db);
+    const ready = await databaseReady();
     if (!upstream)
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unavailable' });
     const health = upstream.health();

@@ -97,7 +97,7 @@ describeEachDialect('GraphQL rate applied actions', (dialect) => {
       ],
     });
     // Bad data the import refuses: an action naming another company's ledger. Navigation must not follow it.
-    await t.services.store.db
+    await t.db.store.db
       .updateTable('rate_applied_actions')
       .set({ new_ledger_id: foreignLedger.id })
       .where('id', '=', ids.strayed)
@@ -284,7 +284,7 @@ describeEachDialect('GraphQL navigation from rate applied actions: SQL statement
         note: `note ${n} on ${i}`,
       })),
     );
-    const db = t.services.store.db;
+    const db = t.db.store.db;
     await db
       .insertInto('note_events')
       .values(events.map(({ note: _note, ...event }) => event))

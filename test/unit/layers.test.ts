@@ -74,6 +74,7 @@ describe('the layer rule covers every folder of src', () => {
       'edge may not import transport',
     ],
     ['src/ops/probe.ts', "import { registerV1Routes } from '../rest/v1';", 'ops may not import transport'],
+    ['src/ops/probe.ts', "import { isReady } from '../store/database';", 'ops may not import store'],
     ['src/store/probe.ts', "import { runCli } from '../cli/cli';", 'store may not import cli'],
     [
       'src/adapters/probe.ts',

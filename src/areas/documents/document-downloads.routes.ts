@@ -4,6 +4,16 @@ import type { RenderedPdf } from './pdf.types';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { facilityIdParam } from '../../rest/schemas';
 import { pdfResponses } from '../../rest/openapi';
+import type { DocumentPdfsService } from './document-pdfs.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { MoveInsService } from '../move-ins/move-ins.service';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly documentPdfs: DocumentPdfsService;
+  readonly facilities: FacilitiesService;
+  readonly moveIns: MoveInsService;
+}
 
 const requiredId = (description: string) => Type.String({ minLength: 1, description });
 
@@ -35,7 +45,7 @@ export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
         params: Type.Object({ facility_id: facilityIdParam, id: requiredId('Document id (UUID)') }),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       return sendPdf(reply, await services.documentPdfs.documentPdf(facility, request.params.id));
     },
@@ -58,7 +68,7 @@ export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
         }),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const pdf = await services.moveIns.sessionDocumentPdf(facility, {
         sessionDocumentId: request.params.session_document_id,

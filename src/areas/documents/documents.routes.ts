@@ -5,6 +5,14 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/openapi';
 import { facilityIdParam, idParam, pageQuery } from '../../rest/schemas';
+import type { DocumentsService } from './documents.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly documents: DocumentsService;
+  readonly facilities: FacilitiesService;
+}
 
 /** The contract's routes of this area (see ContractRoute). */
 export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
@@ -26,7 +34,7 @@ export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
         querystring: Type.Object(pageQuery),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const result = await services.documents.eventDocuments(facility, {
         eventId: request.params.event_id,

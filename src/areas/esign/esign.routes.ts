@@ -4,6 +4,14 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/openapi';
 import { facilityIdParam, idParam } from '../../rest/schemas';
+import type { EsignService } from './esign.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly esign: EsignService;
+  readonly facilities: FacilitiesService;
+}
 
 /** The contract's routes of this area (see ContractRoute). */
 export const ESIGN_ROUTES: readonly ContractRoute[] = [
@@ -39,7 +47,7 @@ export const ESIGN_ROUTES: readonly ContractRoute[] = [
         }),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const body = request.body ?? {};
       await services.esign.sendEsignableDocuments(facility, {

@@ -5,6 +5,16 @@ import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope
 import { keptPage } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
 import { conditional, jsonResponses } from '../../rest/openapi';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FlippersService } from './flippers.service';
+import type { PageCache } from '../../caching/page-cache';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly facilities: FacilitiesService;
+  readonly flippers: FlippersService;
+  readonly pages: PageCache;
+}
 
 /** The contract's routes of this area (see ContractRoute). */
 export const FLIPPER_ROUTES: readonly ContractRoute[] = [
@@ -25,7 +35,7 @@ export const FLIPPER_ROUTES: readonly ContractRoute[] = [
         params: facilityParams,
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const page = await keptPage(
         request,
@@ -53,7 +63,7 @@ export const FLIPPER_ROUTES: readonly ContractRoute[] = [
         params: Type.Object({ facility_id: facilityIdParam, flipper_name: Type.String({ maxLength: 200 }) }),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const name = request.params.flipper_name;
       const enabled = await services.flippers.isEnabled(facility, name);

@@ -10,6 +10,16 @@ import { sendOk, sendOkSerialized } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/openapi';
 import { facilityParams, pageQuery } from '../../rest/schemas';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { InvoiceableItemsService } from './invoiceable-items.service';
+import type { PageCache } from '../../caching/page-cache';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly facilities: FacilitiesService;
+  readonly invoiceableItems: InvoiceableItemsService;
+  readonly pages: PageCache;
+}
 
 const LIST_OPEN = Buffer.from('"invoiceable_items":[');
 const LIST_CLOSE = Buffer.from(']');
@@ -66,7 +76,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
           querystring: Type.Object(pageQuery),
         },
       },
-      (services) => async (request, reply) => {
+      (services: RouteServices) => async (request, reply) => {
         const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
         const pageRequest = parsePageRequest(
           { page: request.query.page, perPage: request.query.per_page },
@@ -102,7 +112,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
         params: facilityParams,
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const groups = await services.invoiceableItems.fees(facility);
       const one = (fee: PricedItem | null) => (fee ? InvoiceableItem.toContract(fee) : null);

@@ -7,6 +7,16 @@ import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/openapi';
 import { facilityIdParam, idParam } from '../../rest/schemas';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { LedgersService } from './ledgers.service';
+import type { PageCache } from '../../caching/page-cache';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly facilities: FacilitiesService;
+  readonly ledgers: LedgersService;
+  readonly pages: PageCache;
+}
 
 /** The contract's routes of this area (see ContractRoute). */
 export const LEDGERS_ROUTES: readonly ContractRoute[] = [
@@ -29,7 +39,7 @@ export const LEDGERS_ROUTES: readonly ContractRoute[] = [
         params: Type.Object({ facility_id: facilityIdParam, ledger_id: idParam('Ledger id (UUID)') }),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const ledgerId = request.params.ledger_id;
       // The current insurance is today's at the facility: a new day, a new page.

@@ -5,6 +5,14 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/openapi';
 import { facilityParams } from '../../rest/schemas';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { MoveInsService } from './move-ins.service';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly facilities: FacilitiesService;
+  readonly moveIns: MoveInsService;
+}
 
 /** REST's names of the review command's fields. */
 const MOVE_IN_NAMES = {
@@ -44,7 +52,7 @@ export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
         }),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const { move_in: moveIn } = request.body;
       const review = await services.moveIns.review(facility, {

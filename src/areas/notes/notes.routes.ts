@@ -7,6 +7,14 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/openapi';
 import { facilityParams } from '../../rest/schemas';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { NotesService } from './notes.service';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly facilities: FacilitiesService;
+  readonly notes: NotesService;
+}
 
 const optionalId = (description: string) => Type.Optional(Nullable(Type.String({ description })));
 // A string or an integer: read by noteCommand, since ajv's union messages name no rule.
@@ -88,7 +96,7 @@ export const NOTES_ROUTES: readonly ContractRoute[] = [
         body: createNoteBody,
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
       const { command, userIdName } = noteCommand(request.body);
       request.restNames = { userId: userIdName };

@@ -11,6 +11,14 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { okBody } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/openapi';
 import { facilityParams } from '../../rest/schemas';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { PaymentsService } from './payments.service';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly facilities: FacilitiesService;
+  readonly payments: PaymentsService;
+}
 
 type Amount = string | number | null;
 
@@ -201,7 +209,7 @@ export const PAYMENT_ROUTES: readonly ContractRoute[] = [
         body: retailPaymentBody,
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const caller = request.caller!;
       const facility = await services.facilities.facilityFor(caller, request.params.facility_id);
       const key = readIdempotencyKey(request.headers['idempotency-key']);

@@ -7,6 +7,16 @@ import { sendOkSerialized } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/openapi';
 import { idParam, pageQuery, queryString } from '../../rest/schemas';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { PageCache } from '../../caching/page-cache';
+import type { RateChangesService } from './rate-changes.service';
+
+/** The services these routes read: nothing else reaches them. */
+interface RouteServices {
+  readonly facilities: FacilitiesService;
+  readonly pages: PageCache;
+  readonly rateChanges: RateChangesService;
+}
 
 const LIST_OPEN = Buffer.from('"rate_change_updates":[');
 const LIST_CLOSE = Buffer.from(']');
@@ -39,7 +49,7 @@ export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
         }),
       },
     },
-    (services) => async (request, reply) => {
+    (services: RouteServices) => async (request, reply) => {
       const company = await services.facilities.companyFor(request.caller!, request.params.company_id);
       const { updated_after, updated_before, created_by, page: pageNumber, per_page } = request.query;
       const query = services.rateChanges.readQuery(company, {
