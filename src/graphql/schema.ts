@@ -1,11 +1,14 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { buildSchemaSync, type PubSub } from 'type-graphql';
+import { buildSchemaSync, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { assertCostDirectives, COST_DIRECTIVES } from './cost-directives';
 import { RESOLVERS } from './resolvers';
 
 let built: GraphQLSchema | undefined;
+
+/** A TypeGraphQL resolver class. */
+type ResolverClass = new (...args: never[]) => object;
 
 /**
  * TypeGraphQL asks for a PubSub once there is a Subscription; every subscription here names its own
@@ -22,15 +25,20 @@ const NO_PUBSUB: PubSub = {
 
 /** The schema, built once per process from the decorated classes (it holds no per-request state). */
 export function graphqlSchema(): GraphQLSchema {
-  built ??= assertCostDirectives(
+  built ??= buildGraphqlSchema(RESOLVERS);
+  return built;
+}
+
+/** A schema of these resolver classes, built as the service's own is (its directives checked). */
+export function buildGraphqlSchema(resolvers: readonly ResolverClass[]): GraphQLSchema {
+  return assertCostDirectives(
     buildSchemaSync({
-      resolvers: [...RESOLVERS],
+      resolvers: [...resolvers] as NonEmptyArray<ResolverClass>,
       validate: false,
       directives: [...specifiedDirectives, ...COST_DIRECTIVES],
       pubSub: NO_PUBSUB,
     }),
   );
-  return built;
 }
 
 const HEADER =

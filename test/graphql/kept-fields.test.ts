@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { parse } from 'graphql';
-import { Ctx, FieldResolver, Int, Resolver, Root, buildSchemaSync } from 'type-graphql';
+import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { buildApp } from '../../src/app';
 import { KEPT_LISTS } from '../../src/caching/kept-lists';
 import { loadConfig } from '../../src/config';
@@ -9,6 +9,7 @@ import type { GraphqlContext } from '../../src/graphql/context';
 import { FacilityObject } from '../../src/areas/facilities/facilities.graphql';
 import { Kept } from '../../src/graphql/kept';
 import { RESOLVERS } from '../../src/graphql/resolvers';
+import { buildGraphqlSchema } from '../../src/graphql/schema';
 import { keepableQuery } from '../../src/graphql/response-cache';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
@@ -36,10 +37,7 @@ class DeclaredReadResolver {
   }
 }
 
-const schema = buildSchemaSync({
-  resolvers: [...RESOLVERS, UndeclaredReadResolver, DeclaredReadResolver],
-  validate: false,
-});
+const schema = buildGraphqlSchema([...RESOLVERS, UndeclaredReadResolver, DeclaredReadResolver]);
 
 describe('which queries may be kept', () => {
   it.each([
