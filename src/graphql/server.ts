@@ -56,7 +56,7 @@ export interface GraphqlOptions {
    * Subscriptions' transports over the schema served (src/live): graphql-ws is mounted by it, and
    * the handler it answers takes the POSTs that accept `text/event-stream` (GraphQL over SSE).
    */
-  live?: (schema: GraphQLSchema) => EventStreamHandler;
+  live?: (schema: GraphQLSchema, trusted: TrustedDocumentGate) => EventStreamHandler;
 }
 
 /**
@@ -245,13 +245,14 @@ export async function registerGraphql(
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
-  const eventStream = options.live?.(schema) ?? null;
+  // One gate, and one memory of documents, for POST and the subscriptions' transports.
+  const trusted = new TrustedDocumentGate(config.trustedDocuments, services.trustedDocuments);
+  const eventStream = options.live?.(schema, trusted) ?? null;
   const runApollo = handler as unknown as (
     this: FastifyInstance,
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<unknown>;
-  const trusted = new TrustedDocumentGate(config.trustedDocuments, services.trustedDocuments);
   /** A kept response answered at once; anything else through Apollo, noting what it sent. */
   async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     // A document id becomes the client's document text; in `require` mode nothing else passes.

@@ -13,7 +13,7 @@ import type { Config, LiveConfig } from '../config';
 import { domainErrorMessage } from '../graphql/errors';
 import { GRAPHQL_PATH, type EventStreamHandler } from '../graphql/server';
 import type { GraphqlContext } from '../graphql/context';
-import { TrustedDocumentGate } from '../graphql/trusted-documents';
+import type { TrustedDocumentGate } from '../graphql/trusted-documents';
 import type { Services } from '../services';
 import {
   formattedErrors,
@@ -55,11 +55,11 @@ export function registerWebSocketTransport(
   app: FastifyInstance,
   services: Services,
   schema: GraphQLSchema,
-  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost' | 'trustedDocuments'>,
+  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost'>,
   quota: SubscriptionQuota,
+  trusted: TrustedDocumentGate,
 ): void {
   const live: LiveConfig = config.live;
-  const trusted = new TrustedDocumentGate(config.trustedDocuments, services.trustedDocuments);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: config.bodyLimit });
   const states = new WeakMap<WebSocket, ConnectionState>();
   const stateOf = (socket: WebSocket): ConnectionState => {
@@ -328,16 +328,16 @@ function cursorOf(data: unknown): string | null {
 export function registerLiveTransports(
   app: FastifyInstance,
   services: Services,
-  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost' | 'trustedDocuments'>,
-): (schema: GraphQLSchema) => EventStreamHandler {
+  config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost'>,
+): (schema: GraphQLSchema, trusted: TrustedDocumentGate) => EventStreamHandler {
   const quota = new SubscriptionQuota(config.live.perClient);
   // Gateway mode writes no journal: nothing to prune there.
   if (!services.upstream) services.live.startPruning();
   // Before the server waits for its connections: open streams end (GONE, "subscribe again") so
   // shutdown is not held by them.
   app.addHook('preClose', () => services.live.close());
-  return (schema) => {
-    registerWebSocketTransport(app, services, schema, config, quota);
+  return (schema, trusted) => {
+    registerWebSocketTransport(app, services, schema, config, quota, trusted);
     return eventStreamHandler(services, schema, config, quota);
   };
 }
