@@ -40,6 +40,21 @@ export class PageCache {
   }
 
   /**
+   * The page under `key` when it is kept and its scope's token can be read without waiting (see
+   * RevisionTokens.tokenNow), else null: `get` then answers, and counts the lookup.
+   */
+  keptNow<M>(scope: RevisionScope, key: string, onToken?: (token: string) => void): CachedPage<M> | null {
+    if (!this.memory.enabled) return null;
+    const entry = this.memory.get<Entry>(key);
+    if (entry === undefined) return null;
+    const token = this.revisions.tokenNow(scope);
+    if (token !== entry.token) return null;
+    onToken?.(token);
+    this.memory.onLookup('rest', true);
+    return entry.page as CachedPage<M>;
+  }
+
+  /**
    * The page under `key`, from memory when the scope has not changed since it was built, or from
    * `build` (once per key and revision, however many requests ask at the same time).
    */

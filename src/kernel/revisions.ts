@@ -8,4 +8,9 @@ export type RevisionScope =
 /** Reads a scope's revision token: equal tokens, unchanged data. */
 export interface RevisionTokens {
   token(scope: RevisionScope): Promise<string>;
+  /**
+   * The token when it can be had without waiting (SQLite, outside a transaction), else null:
+   * `token` then answers. Lets a kept answer be sent without a promise.
+   */
+  tokenNow(scope: RevisionScope): string | null;
 }

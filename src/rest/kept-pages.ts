@@ -19,12 +19,36 @@ export function keptPage<Owner, M>(
   key: string,
   build: () => Promise<CachedPage<M>>,
 ): Promise<CachedPage<M>> {
-  const kept = request.routeConfig.kept as KeptList<Owner> | undefined;
-  if (!kept) throw new Error(`${request.routeUrl} keeps pages but names no kept list`);
-  const pageKey = `rest ${request.routeUrl} ${key}`;
-  return pages.get(kept.scope(owner), pageKey, build, (token) => {
+  const pageKey = keptPageKey(request, key);
+  return pages.get(keptList<Owner>(request).scope(owner), pageKey, build, (token) => {
     request.envelope.version = `${token} ${pageKey}`;
   });
+}
+
+/**
+ * The page keptPage would answer from memory, when it can be had without waiting, else null (then
+ * keptPage answers). A kept answer so needs no promise at all on SQLite.
+ */
+export function keptPageNow<Owner, M>(
+  request: FastifyRequest,
+  pages: PageCache,
+  owner: Owner,
+  key: string,
+): CachedPage<M> | null {
+  const pageKey = keptPageKey(request, key);
+  return pages.keptNow<M>(keptList<Owner>(request).scope(owner), pageKey, (token) => {
+    request.envelope.version = `${token} ${pageKey}`;
+  });
+}
+
+function keptList<Owner>(request: FastifyRequest): KeptList<Owner> {
+  const kept = request.routeConfig.kept as KeptList<Owner> | undefined;
+  if (!kept) throw new Error(`${request.routeUrl} keeps pages but names no kept list`);
+  return kept;
+}
+
+function keptPageKey(request: FastifyRequest, key: string): string {
+  return `rest ${request.routeUrl} ${key}`;
 }
 
 /** The weak ETag of an answer: its page's version and what the envelope echoes, hashed. */

@@ -137,6 +137,17 @@ describeEachDialect('list pages kept between requests', (dialect) => {
       await t.load({ flippers: [{ name: 'kept_flag', facility_ids: [] }] });
       expect(await names()).not.toContain('kept_flag');
     });
+
+    it("answers 403 to another company's client for a facility and page the owner has kept", async () => {
+      const url = `/v1/${t.world.facility.id}/flippers`;
+      await names();
+      await names();
+      const foreign = await t.get(url, { authorization: `Bearer ${t.world.otherClient.bearer_token}` });
+      expect(foreign.statusCode).toBe(403);
+      expect(foreign.json().meta).toMatchObject({ status_code: 403, error_code: 13 });
+      expect(foreign.body).not.toContain('flippers":');
+      expect(await names()).toEqual(expect.any(Array));
+    });
   });
 
   describe('invoiceable items', () => {

@@ -5,10 +5,17 @@ import type { RevisionsRepository } from '../../src/store/repositories/revisions
 /** Revision counters held in memory: what the triggers keep in the database. */
 function counters() {
   const tokens = new Map<string, string>();
+  /** Whether a token can be read without waiting (as on SQLite outside a transaction). */
+  let readable = true;
   const repository = {
     token: async (scope: string) => tokens.get(scope) ?? '0.0',
+    tokenNow: (scope: string) => (readable ? (tokens.get(scope) ?? '0.0') : null),
   } as unknown as RevisionsRepository;
-  return { repository, set: (scope: string, token: string) => tokens.set(scope, token) };
+  return {
+    repository,
+    set: (scope: string, token: string) => tokens.set(scope, token),
+    readableNow: (value: boolean) => (readable = value),
+  };
 }
 
 const page = (text: string): CachedPage<{ text: string }> => ({ bytes: Buffer.from(text), meta: { text } });
@@ -97,5 +104,25 @@ describe('PageCache', () => {
     await off.get('items:f', 'k', build);
     await off.get('items:f', 'k', build);
     expect(build).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers a kept page without waiting only while its revision is unchanged and can be read', async () => {
+    const { repository, set, readableNow } = counters();
+    const cache = new PageCache(repository, new CacheMemory(1024 * 1024));
+    const seen: string[] = [];
+    expect(cache.keptNow('items:f', 'k', (token) => seen.push(token))).toBeNull();
+    await cache.get('items:f', 'k', async () => page('v1'));
+    expect(cache.keptNow<{ text: string }>('items:f', 'k', (token) => seen.push(token))?.meta.text).toBe(
+      'v1',
+    );
+    expect(seen).toEqual(['0.0']);
+    set('items:f', '0.1');
+    expect(cache.keptNow('items:f', 'k')).toBeNull();
+    await cache.get('items:f', 'k', async () => page('v2'));
+    readableNow(false);
+    expect(cache.keptNow('items:f', 'k')).toBeNull();
+    readableNow(true);
+    expect(cache.keptNow<{ text: string }>('items:f', 'k')?.meta.text).toBe('v2');
+    expect(new PageCache(repository, new CacheMemory(0)).keptNow('items:f', 'k')).toBeNull();
   });
 });

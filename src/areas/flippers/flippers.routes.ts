@@ -2,10 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { KEPT_LISTS } from '../../caching/kept-lists';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
-import { keptPage } from '../../rest/kept-pages';
+import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
 import { conditional, jsonResponses } from '../../rest/openapi';
 import type { FacilitiesService } from '../facilities/facilities.service';
+import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';
 import type { PageCache } from '../../caching/page-cache';
 
@@ -36,17 +37,17 @@ export const FLIPPER_ROUTES: readonly ContractRoute[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const page = await keptPage(
-        request,
-        services.pages,
-        facility,
-        `${facility.id} ${facility.companyId}`,
-        async () => ({
+      const caller = request.caller!;
+      const id = request.params.facility_id;
+      const facility =
+        services.facilities.knownFacility(caller, id) ?? (await services.facilities.facilityFor(caller, id));
+      const key = `${facility.id} ${facility.companyId}`;
+      const page =
+        keptPageNow<Facility, null>(request, services.pages, facility, key) ??
+        (await keptPage(request, services.pages, facility, key, async () => ({
           bytes: serializeFragment({ flippers: await services.flippers.enabledFlippers(facility) }),
           meta: null,
-        }),
-      );
+        })));
       return sendOkSerialized(request, reply, page.bytes);
     },
   ),

@@ -4,13 +4,14 @@ import { InvoiceableItem } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from './invoiceable-items.types';
-import { parsePageRequest } from '../../kernel/pagination';
+import { parsePageRequest, type PageMeta } from '../../kernel/pagination';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized } from '../../rest/envelope';
-import { keptPage } from '../../rest/kept-pages';
+import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/openapi';
 import { facilityParams, pageQuery } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
+import type { Facility } from '../facilities/facilities.types';
 import type { InvoiceableItemsService } from './invoiceable-items.service';
 import type { PageCache } from '../../caching/page-cache';
 
@@ -77,22 +78,28 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
         },
       },
       (services: RouteServices) => async (request, reply) => {
-        const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+        const caller = request.caller!;
+        const id = request.params.facility_id;
+        const facility =
+          services.facilities.knownFacility(caller, id) ??
+          (await services.facilities.facilityFor(caller, id));
         const pageRequest = parsePageRequest(
           { page: request.query.page, perPage: request.query.per_page },
           ITEM_PAGE_LIMITS,
         );
         const key = `${facility.id} ${pageRequest.page} ${pageRequest.perPage}`;
-        const page = await keptPage(request, services.pages, facility, key, async () => {
-          // Each item is kept as the contract lists it (InvoiceableItem.listing): the page is their texts,
-          // joined by the database.
-          const { listings, pagination } = await services.invoiceableItems.listingPage(
-            facility,
-            list,
-            pageRequest,
-          );
-          return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
-        });
+        const page =
+          keptPageNow<Facility, PageMeta>(request, services.pages, facility, key) ??
+          (await keptPage(request, services.pages, facility, key, async () => {
+            // Each item is kept as the contract lists it (InvoiceableItem.listing): the page is their texts,
+            // joined by the database.
+            const { listings, pagination } = await services.invoiceableItems.listingPage(
+              facility,
+              list,
+              pageRequest,
+            );
+            return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
+          }));
         request.envelope.defaults = { page: page.meta.current_page, per_page: page.meta.per_page };
         return sendOkSerialized(request, reply, page.bytes, page.meta);
       },

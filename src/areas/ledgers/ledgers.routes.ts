@@ -4,10 +4,11 @@ import { LedgerDiscount, LedgerInsurance, LedgerService } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
-import { keptPage } from '../../rest/kept-pages';
+import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/openapi';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
+import type { Facility } from '../facilities/facilities.types';
 import type { LedgersService } from './ledgers.service';
 import type { PageCache } from '../../caching/page-cache';
 
@@ -40,21 +41,26 @@ export const LEDGERS_ROUTES: readonly ContractRoute[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const caller = request.caller!;
+      const id = request.params.facility_id;
+      const facility =
+        services.facilities.knownFacility(caller, id) ?? (await services.facilities.facilityFor(caller, id));
       const ledgerId = request.params.ledger_id;
       // The current insurance is today's at the facility: a new day, a new page.
       const key = `${facility.id} ${ledgerId} ${services.facilities.today(facility)}`;
-      const page = await keptPage(request, services.pages, facility, key, async () => {
-        const result = await services.ledgers.insuranceServicesAndDiscounts(facility, ledgerId);
-        return {
-          bytes: serializeFragment({
-            insurance: result.insurance ? LedgerInsurance.toContract(result.insurance) : null,
-            services: result.services.map(LedgerService.toContract),
-            discounts: result.discounts.map(LedgerDiscount.toContract),
-          }),
-          meta: null,
-        };
-      });
+      const page =
+        keptPageNow<Facility, null>(request, services.pages, facility, key) ??
+        (await keptPage(request, services.pages, facility, key, async () => {
+          const result = await services.ledgers.insuranceServicesAndDiscounts(facility, ledgerId);
+          return {
+            bytes: serializeFragment({
+              insurance: result.insurance ? LedgerInsurance.toContract(result.insurance) : null,
+              services: result.services.map(LedgerService.toContract),
+              discounts: result.discounts.map(LedgerDiscount.toContract),
+            }),
+            meta: null,
+          };
+        }));
       return sendOkSerialized(request, reply, page.bytes);
     },
   ),

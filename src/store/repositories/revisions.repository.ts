@@ -41,6 +41,10 @@ export class RevisionsRepository implements RevisionTokens {
     return this.readSqlite(this.sqlite, scope) ?? this.readWithQueryBuilder(scope);
   }
 
+  tokenNow(scope: RevisionScope): string | null {
+    return this.sqlite === null ? null : this.readSqlite(this.sqlite, scope);
+  }
+
   /**
    * SQLite, on the raw handle: every read of a table takes and drops the file's locks, three system
    * calls that cost more than the rest of a cached request, so a token is reused while this
