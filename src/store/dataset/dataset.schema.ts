@@ -1,9 +1,20 @@
 import type { JSONSchema } from 'json-schema-to-ts';
 
+// Shapes many fields share, each written once; the JSON has each in full where it stands.
+const uuid = { type: 'string', format: 'uuid' } as const;
+const day = { type: 'string', format: 'date', description: 'YYYY-MM-DD' } as const;
+const instant = { type: 'string', format: 'date-time', description: 'ISO 8601 with UTC offset' } as const;
+const money = { type: 'number', minimum: 0, description: 'money: at most two decimal places' } as const;
+const decimalText = {
+  type: 'string',
+  pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+  description: 'decimal number held in a string',
+} as const;
+
 /**
  * The dataset file: what `import` loads and `seed` writes, written once. The import validates
  * files against it (dataset.validate.ts), dataset.types.ts derives the TypeScript types from it,
- * and it is the published dataset.schema.json, which test/store/dataset-schema.test.ts keeps it equal to.
+ * and it is the published dataset.schema.json (test/store/dataset-schema.test.ts keeps them equal).
  */
 export const datasetSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -21,7 +32,7 @@ export const datasetSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string', minLength: 1 } },
+        properties: { id: uuid, name: { type: 'string', minLength: 1 } },
         required: ['id', 'name'],
       },
     },
@@ -31,8 +42,8 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          company_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          company_id: uuid,
           name: { type: 'string', minLength: 1 },
           time_zone: {
             type: 'string',
@@ -52,8 +63,8 @@ export const datasetSchema = {
         properties: {
           name: { type: 'string', minLength: 1, maxLength: 200 },
           enabled_globally: { type: 'boolean', default: false },
-          company_ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
-          facility_ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
+          company_ids: { type: 'array', items: uuid },
+          facility_ids: { type: 'array', items: uuid },
         },
         required: ['name'],
         description:
@@ -66,8 +77,8 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          facility_id: uuid,
           first_name: { type: 'string' },
           last_name: { type: 'string' },
           email: { type: ['string', 'null'], format: 'email' },
@@ -83,10 +94,10 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          facility_id: uuid,
           name: { type: 'string', minLength: 1 },
-          rate: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+          rate: money,
         },
         required: ['id', 'facility_id', 'name', 'rate'],
       },
@@ -97,10 +108,10 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
-          tenant_id: { type: 'string', format: 'uuid' },
-          unit_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          facility_id: uuid,
+          tenant_id: uuid,
+          unit_id: uuid,
         },
         required: ['id', 'facility_id', 'tenant_id', 'unit_id'],
         description: "A tenant's rental of a unit; tenant and unit are in the same facility",
@@ -112,11 +123,11 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          ledger_id: { type: 'string', format: 'uuid' },
-          effective_date: { type: 'string', format: 'date', description: 'YYYY-MM-DD' },
+          id: uuid,
+          ledger_id: uuid,
+          effective_date: day,
           cancel_date: { type: ['string', 'null'], format: 'date' },
-          amount: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+          amount: money,
           data: {
             type: 'object',
             additionalProperties: false,
@@ -125,21 +136,9 @@ export const datasetSchema = {
               retain_type: { type: 'string' },
               product_code: { type: 'string' },
               policy_number: { type: 'string' },
-              retain_amount: {
-                type: 'string',
-                pattern: '^-?[0-9]+(\\.[0-9]+)?$',
-                description: 'decimal number held in a string',
-              },
-              coverage_amount: {
-                type: 'string',
-                pattern: '^-?[0-9]+(\\.[0-9]+)?$',
-                description: 'decimal number held in a string',
-              },
-              coverage_percentage: {
-                type: 'string',
-                pattern: '^-?[0-9]+(\\.[0-9]+)?$',
-                description: 'decimal number held in a string',
-              },
+              retain_amount: decimalText,
+              coverage_amount: decimalText,
+              coverage_percentage: decimalText,
               insurance_provider_key: { type: 'string' },
             },
             required: [
@@ -163,11 +162,11 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          ledger_id: { type: 'string', format: 'uuid' },
-          effective_date: { type: 'string', format: 'date', description: 'YYYY-MM-DD' },
+          id: uuid,
+          ledger_id: uuid,
+          effective_date: day,
           cancel_date: { type: ['string', 'null'], format: 'date' },
-          amount: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+          amount: money,
           data: {
             type: 'object',
             additionalProperties: false,
@@ -184,12 +183,12 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          ledger_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          ledger_id: uuid,
           name: { type: 'string' },
           kind: { type: 'string', examples: ['always', 'limited'] },
           description: { type: 'string' },
-          start_date: { type: 'string', format: 'date', description: 'YYYY-MM-DD' },
+          start_date: day,
           end_date: { type: ['string', 'null'], format: 'date' },
           min_occupancy_months: { type: ['integer', 'null'], minimum: 0 },
         },
@@ -202,8 +201,8 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          facility_id: uuid,
           rate_info: {
             type: 'object',
             additionalProperties: false,
@@ -213,25 +212,25 @@ export const datasetSchema = {
                 additionalProperties: false,
                 properties: {
                   name: { type: 'string' },
-                  amount: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+                  amount: money,
                 },
                 required: ['name', 'amount'],
               },
-              standard_rate: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+              standard_rate: money,
             },
             required: ['applied_rate', 'standard_rate'],
           },
           source: { type: 'string' },
-          completed_on: { type: 'string', format: 'date', description: 'YYYY-MM-DD' },
+          completed_on: day,
           completed_by: { type: 'string' },
           employee_id: { type: 'string' },
           user_id: { type: 'string', description: 'UUID or empty string' },
-          time_completed: { type: 'string', format: 'date-time', description: 'ISO 8601 with UTC offset' },
+          time_completed: instant,
           event: { type: 'string', examples: ['MoveInUnitEvent'] },
           old_ledger_id: { type: 'string', description: 'UUID or empty string' },
-          new_ledger_id: { type: 'string', format: 'uuid' },
-          unit_id: { type: 'string', format: 'uuid' },
-          lead_id: { type: 'string', format: 'uuid' },
+          new_ledger_id: uuid,
+          unit_id: uuid,
+          lead_id: uuid,
         },
         required: [
           'id',
@@ -254,11 +253,11 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          facility_id: uuid,
           type: { enum: ['move_in_unit_event', 'move_out_unit_event', 'successful_payment_event'] },
           ledger_id: { type: ['string', 'null'], format: 'uuid' },
-          created_at: { type: 'string', format: 'date-time', description: 'ISO 8601 with UTC offset' },
+          created_at: instant,
         },
         required: ['id', 'facility_id', 'type', 'created_at'],
       },
@@ -269,13 +268,13 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          event_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          event_id: uuid,
           description: { type: 'string' },
           type: { type: 'string', default: 'PrintTemplate' },
           is_relevant: { type: 'boolean', default: true },
           esignable: { type: 'boolean', default: false },
-          created_at: { type: 'string', format: 'date-time', description: 'ISO 8601 with UTC offset' },
+          created_at: instant,
           body: {
             type: 'string',
             description:
@@ -291,8 +290,8 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          facility_id: uuid,
           kind: { enum: ['fee', 'insurance', 'service', 'retail'] },
           product_code: { type: 'string' },
           description: { type: 'string' },
@@ -306,8 +305,8 @@ export const datasetSchema = {
               type: 'object',
               additionalProperties: false,
               properties: {
-                id: { type: 'string', format: 'uuid' },
-                amount: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+                id: uuid,
+                amount: money,
                 kind: { enum: ['amount', 'percent'] },
                 limit: { type: ['number', 'null'] },
               },
@@ -315,13 +314,13 @@ export const datasetSchema = {
             },
             description: "One tier: amount is that tier's amount. Several: amount is the string Variable.",
           },
-          tax_total: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
-          total: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+          tax_total: money,
+          total: money,
           fee_category: {
             enum: ['security_deposit', 'online_payment', 'reservation', 'move_in', 'transfer', 'other'],
             description: 'fees only',
           },
-          coverage_amount: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
+          coverage_amount: money,
           coverage_percentage: { type: 'number' },
           provider_name: { type: 'string' },
           provider_key: { type: 'string' },
@@ -348,8 +347,8 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          facility_id: uuid,
           tenant_id: { type: ['string', 'null'], format: 'uuid' },
           kind: { enum: ['ach', 'credit_card', 'check', 'cash', 'card_swipe', 'money_order'] },
           first_name: { type: 'string' },
@@ -370,14 +369,14 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          facility_id: { type: 'string', format: 'uuid' },
-          tenant_id: { type: 'string', format: 'uuid' },
-          unit_id: { type: 'string', format: 'uuid' },
-          changed_at: { type: 'string', format: 'date-time', description: 'ISO 8601 with UTC offset' },
-          old_rate: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
-          new_rate: { type: 'number', minimum: 0, description: 'money: at most two decimal places' },
-          effective_on_date: { type: 'string', format: 'date', description: 'YYYY-MM-DD' },
+          id: uuid,
+          facility_id: uuid,
+          tenant_id: uuid,
+          unit_id: uuid,
+          changed_at: instant,
+          old_rate: money,
+          new_rate: money,
+          effective_on_date: day,
           created_by: { type: ['integer', 'null'] },
         },
         required: [
@@ -398,8 +397,8 @@ export const datasetSchema = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          id: { type: 'string', format: 'uuid' },
-          company_id: { type: 'string', format: 'uuid' },
+          id: uuid,
+          company_id: uuid,
           name: { type: 'string' },
           consumer_key: { type: 'string', minLength: 16 },
           consumer_secret: { type: 'string', minLength: 16 },

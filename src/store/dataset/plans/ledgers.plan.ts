@@ -1,4 +1,4 @@
-import type { Dataset } from '../dataset.types';
+import type { Dataset, DatasetLedgerInsurance, DatasetLedgerService } from '../dataset.types';
 import { cents, lower, type PlanBuilder } from './plan-builder';
 
 /** Ledgers and what each carries: insurance, services and discounts. */
@@ -13,30 +13,15 @@ export function planLedgers(plan: PlanBuilder, data: Dataset): void {
     })),
   );
 
-  // A policy's or service's `data` is stored as columns of the same names (checked by stage 1:
-  // it holds those and no others).
+  // A policy's or service's `data` is stored as columns of the same names (stage 1 checked that it
+  // holds those and no others).
   plan.upsertRows(
     'ledger_insurances',
-    (data.ledger_insurances ?? []).map((r) => ({
-      id: lower(r.id),
-      ledger_id: lower(r.ledger_id),
-      effective_date: r.effective_date,
-      cancel_date: r.cancel_date ?? null,
-      amount_cents: cents(r.amount),
-      ...r.data,
-    })),
+    (data.ledger_insurances ?? []).map((r) => ({ ...chargeColumns(r), ...r.data })),
   );
-
   plan.upsertRows(
     'ledger_services',
-    (data.ledger_services ?? []).map((r) => ({
-      id: lower(r.id),
-      ledger_id: lower(r.ledger_id),
-      effective_date: r.effective_date,
-      cancel_date: r.cancel_date ?? null,
-      amount_cents: cents(r.amount),
-      ...r.data,
-    })),
+    (data.ledger_services ?? []).map((r) => ({ ...chargeColumns(r), ...r.data })),
   );
 
   plan.upsertRows(
@@ -52,4 +37,15 @@ export function planLedgers(plan: PlanBuilder, data: Dataset): void {
       min_occupancy_months: r.min_occupancy_months ?? null,
     })),
   );
+}
+
+/** The columns a policy and a service share: their keys, dates and amount in cents. */
+function chargeColumns(charge: DatasetLedgerInsurance | DatasetLedgerService) {
+  return {
+    id: lower(charge.id),
+    ledger_id: lower(charge.ledger_id),
+    effective_date: charge.effective_date,
+    cancel_date: charge.cancel_date ?? null,
+    amount_cents: cents(charge.amount),
+  };
 }
