@@ -2,20 +2,27 @@ import type { Generated } from 'kysely';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
 import type { PaymentKind } from '../areas/payments/payments.types';
+import type {
+  DatasetCompany,
+  DatasetLedger,
+  DatasetLedgerDiscount,
+  DatasetLedgerInsurance,
+  DatasetLedgerService,
+  DatasetTenant,
+} from './dataset/dataset.types';
 
 export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
 
 /**
  * Row types of every table. Both dialects store the same shapes: ids, dates (YYYY-MM-DD) and
  * instants (UTC, `YYYY-MM-DDTHH:mm:ss.sssZ`) as text, money as integer cents, flags as 0/1, so
- * comparisons and ordering behave identically on SQLite and PostgreSQL.
+ * comparisons and ordering behave identically on SQLite and PostgreSQL. A table that stores a
+ * record of the dataset file as it comes is declared as that record (src/store/dataset), so its
+ * columns are written once: `Required<>` where an optional field is stored as null.
  */
 export type Flag = 0 | 1;
 
-export interface CompaniesTable {
-  id: string;
-  name: string;
-}
+export type CompaniesTable = DatasetCompany;
 
 export interface FacilitiesTable {
   id: string;
@@ -36,14 +43,7 @@ export interface FlipperActorsTable {
   actor_id: string;
 }
 
-export interface TenantsTable {
-  id: string;
-  facility_id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-}
+export type TenantsTable = Required<DatasetTenant>;
 
 export interface UnitsTable {
   id: string;
@@ -52,49 +52,17 @@ export interface UnitsTable {
   rate_cents: number;
 }
 
-export interface LedgersTable {
-  id: string;
-  facility_id: string;
-  tenant_id: string;
-  unit_id: string;
-}
+export type LedgersTable = DatasetLedger;
 
-export interface LedgerInsurancesTable {
-  id: string;
-  ledger_id: string;
-  effective_date: string;
-  cancel_date: string | null;
-  amount_cents: number;
-  description: string;
-  retain_type: string;
-  product_code: string;
-  policy_number: string;
-  retain_amount: string;
-  coverage_amount: string;
-  coverage_percentage: string;
-  insurance_provider_key: string;
-}
+/** A policy or service of the dataset, its `data` stored as columns and its amount in cents. */
+type LedgerChargeRow<Charge extends { data: object }> = Required<Omit<Charge, 'data' | 'amount'>> &
+  Charge['data'] & { amount_cents: number };
 
-export interface LedgerServicesTable {
-  id: string;
-  ledger_id: string;
-  effective_date: string;
-  cancel_date: string | null;
-  amount_cents: number;
-  description: string;
-  product_code: string;
-}
+export type LedgerInsurancesTable = LedgerChargeRow<DatasetLedgerInsurance>;
 
-export interface LedgerDiscountsTable {
-  id: string;
-  ledger_id: string;
-  name: string;
-  kind: string;
-  description: string;
-  start_date: string;
-  end_date: string | null;
-  min_occupancy_months: number | null;
-}
+export type LedgerServicesTable = LedgerChargeRow<DatasetLedgerService>;
+
+export type LedgerDiscountsTable = Required<DatasetLedgerDiscount>;
 
 export interface RateAppliedActionsTable {
   id: string;

@@ -50,64 +50,29 @@ export type EsignStateValue = (typeof EsignStateEnum)[keyof typeof EsignStateEnu
 const instant = (stored: string | null, zone: string) =>
   stored === null ? null : formatInstant(stored, zone);
 
-/** An audit trail entry as GraphQL answers it: instants in the facility's zone. */
-export interface EsignAuditEntryView {
-  kind: string;
-  at: string;
-  messageId: string;
-  channel: string;
-  recipient: string;
-  signerName: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  consentVersion: string | null;
-  documentSha256: string | null;
-  signedSha256: string | null;
-}
+/** An audit trail entry as GraphQL answers it: the record, its instant in the facility's zone. */
+export type EsignAuditEntryView = EsignAuditEvent;
 
 export function auditEntryView(event: EsignAuditEvent, zone: string): EsignAuditEntryView {
-  return {
-    kind: event.kind,
-    at: formatInstant(event.at, zone),
-    messageId: event.messageId,
-    channel: event.channel,
-    recipient: event.recipient,
-    signerName: event.signerName,
-    ipAddress: event.ipAddress,
-    userAgent: event.userAgent,
-    consentVersion: event.consentVersion,
-    documentSha256: event.documentSha256,
-    signedSha256: event.signedSha256,
-  };
+  return { ...event, at: formatInstant(event.at, zone) };
 }
 
-export interface EsignLinkView {
-  messageId: string;
-  eventId: string;
-  channel: string;
-  recipient: string;
+/** A signing link as GraphQL answers it: its state, instants in the facility's zone, completedAt as signedAt. */
+export interface EsignLinkView extends Omit<SigningLink, 'completedAt'> {
   state: EsignState;
-  createdAt: string;
-  expiresAt: string;
-  firstViewedAt: string | null;
-  revokedAt: string | null;
   signedAt: string | null;
-  documents: { documentId: string; description: string; documentSha256: string }[];
 }
 
 export function esignLinkView(link: SigningLink, state: EsignState, zone: string): EsignLinkView {
+  const { completedAt, ...rest } = link;
   return {
-    messageId: link.messageId,
-    eventId: link.eventId,
-    channel: link.channel,
-    recipient: link.recipient,
+    ...rest,
     state,
     createdAt: formatInstant(link.createdAt, zone),
     expiresAt: formatInstant(link.expiresAt, zone),
     firstViewedAt: instant(link.firstViewedAt, zone),
     revokedAt: instant(link.revokedAt, zone),
-    signedAt: instant(link.completedAt, zone),
-    documents: link.documents.map((d) => ({ ...d })),
+    signedAt: instant(completedAt, zone),
   };
 }
 

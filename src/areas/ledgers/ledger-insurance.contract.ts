@@ -24,19 +24,20 @@ export const schema = Type.Object(
 );
 
 export function toContract(insurance: LedgerInsurance): Static<typeof schema> {
+  const data = insurance.data;
   return {
     id: insurance.id,
     effective_date: insurance.effectiveDate,
     cancel_date: insurance.cancelDate,
     data: {
-      description: insurance.description,
-      retain_type: insurance.retainType,
-      product_code: insurance.productCode,
-      policy_number: insurance.policyNumber,
-      retain_amount: insurance.retainAmount,
-      coverage_amount: insurance.coverageAmount,
-      coverage_percentage: insurance.coveragePercentage,
-      insurance_provider_key: insurance.insuranceProviderKey,
+      description: data.description,
+      retain_type: data.retainType,
+      product_code: data.productCode,
+      policy_number: data.policyNumber,
+      retain_amount: data.retainAmount,
+      coverage_amount: data.coverageAmount,
+      coverage_percentage: data.coveragePercentage,
+      insurance_provider_key: data.insuranceProviderKey,
     },
     amount: insurance.amount,
   };

@@ -19,7 +19,7 @@ export function toContract(service: LedgerService): Static<typeof schema> {
     id: service.id,
     effective_date: service.effectiveDate,
     cancel_date: service.cancelDate,
-    data: { description: service.description, product_code: service.productCode },
+    data: { description: service.data.description, product_code: service.data.productCode },
     amount: service.amount,
   };
 }

@@ -1,16 +1,23 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import type { LedgerDiscountView, LedgerInsuranceView, LedgerServiceView } from './ledgers.presenter';
+import type {
+  Ledger,
+  LedgerDiscount,
+  LedgerInsurance,
+  LedgerInsuranceData,
+  LedgerService,
+  LedgerServiceData,
+} from './ledgers.types';
 import { LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
 /**
- * Ledgers and what hangs off them (REST 2.4). Insurance and service keep REST's `data` object, so
- * each field is REST's in camelCase.
+ * Ledgers and what hangs off them (REST 2.4), read straight from the domain records: insurance and
+ * service keep REST's `data` object, so each field is REST's in camelCase.
  */
 @ObjectType('Ledger', {
   simpleResolvers: true,
   description: "A tenant's occupancy of a unit at a facility: the account rent and fees are billed to.",
 })
-export class LedgerObject {
+export class LedgerObject implements Omit<Ledger, 'facilityId'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -22,7 +29,7 @@ export class LedgerObject {
 }
 
 @ObjectType('LedgerInsuranceData', { simpleResolvers: true })
-export class LedgerInsuranceDataObject {
+export class LedgerInsuranceDataObject implements LedgerInsuranceData {
   @Field(() => String)
   description: string;
 
@@ -49,7 +56,7 @@ export class LedgerInsuranceDataObject {
 }
 
 @ObjectType('LedgerInsurance', { simpleResolvers: true, description: 'An insurance policy on a ledger.' })
-export class LedgerInsuranceObject implements LedgerInsuranceView {
+export class LedgerInsuranceObject implements Omit<LedgerInsurance, 'ledgerId'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -67,7 +74,7 @@ export class LedgerInsuranceObject implements LedgerInsuranceView {
 }
 
 @ObjectType('LedgerServiceData', { simpleResolvers: true })
-export class LedgerServiceDataObject {
+export class LedgerServiceDataObject implements LedgerServiceData {
   @Field(() => String)
   description: string;
 
@@ -79,7 +86,7 @@ export class LedgerServiceDataObject {
   simpleResolvers: true,
   description: 'A recurring service billed on a ledger.',
 })
-export class LedgerServiceObject implements LedgerServiceView {
+export class LedgerServiceObject implements Omit<LedgerService, 'ledgerId'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -97,7 +104,7 @@ export class LedgerServiceObject implements LedgerServiceView {
 }
 
 @ObjectType('LedgerDiscount', { simpleResolvers: true, description: 'A discount applied to a ledger.' })
-export class LedgerDiscountObject implements LedgerDiscountView {
+export class LedgerDiscountObject implements Omit<LedgerDiscount, 'ledgerId'> {
   @Field(() => UUIDScalar)
   id: string;
 

@@ -25,14 +25,16 @@ export function ledgerInsuranceRowToLedgerInsurance(row: LedgerInsuranceRow): Le
     ledgerId: row.ledger_id,
     effectiveDate: row.effective_date,
     cancelDate: row.cancel_date,
-    description: row.description,
-    retainType: row.retain_type,
-    productCode: row.product_code,
-    policyNumber: row.policy_number,
-    retainAmount: row.retain_amount,
-    coverageAmount: row.coverage_amount,
-    coveragePercentage: row.coverage_percentage,
-    insuranceProviderKey: row.insurance_provider_key,
+    data: {
+      description: row.description,
+      retainType: row.retain_type,
+      productCode: row.product_code,
+      policyNumber: row.policy_number,
+      retainAmount: row.retain_amount,
+      coverageAmount: row.coverage_amount,
+      coveragePercentage: row.coverage_percentage,
+      insuranceProviderKey: row.insurance_provider_key,
+    },
     amount: centsToAmount(row.amount_cents),
   };
 }
@@ -43,8 +45,7 @@ export function ledgerServiceRowToLedgerService(row: LedgerServiceRow): LedgerSe
     ledgerId: row.ledger_id,
     effectiveDate: row.effective_date,
     cancelDate: row.cancel_date,
-    description: row.description,
-    productCode: row.product_code,
+    data: { description: row.description, productCode: row.product_code },
     amount: centsToAmount(row.amount_cents),
   };
 }

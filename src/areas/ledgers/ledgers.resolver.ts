@@ -1,13 +1,12 @@
 import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
-import type { Ledger } from './ledgers.types';
+import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EventView } from '../documents/documents.presenter';
 import { EventObject } from '../documents/documents.graphql';
 import { FacilityObject } from '../facilities/facilities.graphql';
-import { presentDiscount, presentInsurance, presentService } from './ledgers.presenter';
 import {
   LedgerDiscountObject,
   LedgerInsuranceObject,
@@ -67,21 +66,20 @@ export class LedgersResolver {
     nullable: true,
     description: 'The current policy: the latest effective_date not cancelled before today at the facility.',
   })
-  async insurance(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerInsuranceObject | null> {
-    const insurance = await ctx.loaders.ledgerInsurance.load(ledger.id);
-    return insurance && presentInsurance(insurance);
+  insurance(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerInsurance | null> {
+    return ctx.loaders.ledgerInsurance.load(ledger.id);
   }
 
   @FieldResolver(() => [LedgerServiceObject], { description: 'Every service, by effective_date then id.' })
   @Cost(LEDGER_LIST_COST)
-  async services(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerServiceObject[]> {
-    return (await ctx.loaders.ledgerServices.load(ledger.id)).map(presentService);
+  services(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerService[]> {
+    return ctx.loaders.ledgerServices.load(ledger.id);
   }
 
   @FieldResolver(() => [LedgerDiscountObject], { description: 'Every discount, by start_date then id.' })
   @Cost(LEDGER_LIST_COST)
-  async discounts(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerDiscountObject[]> {
-    return (await ctx.loaders.ledgerDiscounts.load(ledger.id)).map(presentDiscount);
+  discounts(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerDiscount[]> {
+    return ctx.loaders.ledgerDiscounts.load(ledger.id);
   }
 
   @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the ledger, oldest first.' })

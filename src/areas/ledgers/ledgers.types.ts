@@ -5,11 +5,17 @@ export interface Ledger {
   unitId: string;
 }
 
+/** An insurance policy; its terms are kept together in `data`, as the contract (2.4) writes them. */
 export interface LedgerInsurance {
   id: string;
   ledgerId: string;
   effectiveDate: string;
   cancelDate: string | null;
+  data: LedgerInsuranceData;
+  amount: number;
+}
+
+export interface LedgerInsuranceData {
   description: string;
   retainType: string;
   productCode: string;
@@ -19,17 +25,21 @@ export interface LedgerInsurance {
   coverageAmount: string;
   coveragePercentage: string;
   insuranceProviderKey: string;
-  amount: number;
 }
 
+/** A recurring service; like a policy, its terms in `data`. */
 export interface LedgerService {
   id: string;
   ledgerId: string;
   effectiveDate: string;
   cancelDate: string | null;
+  data: LedgerServiceData;
+  amount: number;
+}
+
+export interface LedgerServiceData {
   description: string;
   productCode: string;
-  amount: number;
 }
 
 export interface LedgerDiscount {

@@ -1,11 +1,11 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
-import type { CreateNoteCommand } from './notes.types';
+import type { CreateNoteCommand, Note, NoteAuthor } from './notes.types';
 import type { NoteEventView, NoteView } from './notes.presenter';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
 
 @ObjectType('Note', { simpleResolvers: true })
-export class NoteObject implements NoteView {
+export class NoteObject implements Omit<NoteView, 'noteEventId'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -17,7 +17,7 @@ export class NoteObject implements NoteView {
 }
 
 @ObjectType('NoteAuthor', { simpleResolvers: true, description: 'Who wrote a note: a client application.' })
-export class NoteAuthorObject {
+export class NoteAuthorObject implements NoteAuthor {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -25,7 +25,7 @@ export class NoteAuthorObject {
   name: string;
 
   @Field(() => String, { description: 'ClientApplication.' })
-  type: string;
+  type: NoteAuthor['type'];
 }
 
 @ObjectType('NoteEvent', {
@@ -39,10 +39,10 @@ export class NoteEventObject implements Omit<NoteEventView, 'facilityId'> {
   // A note event written through the API holds one note; imported ones a few.
   @Field(() => [NoteObject], { description: 'Oldest first.' })
   @Cost({ assumedSize: 3 })
-  notes: NoteObject[];
+  notes: Note[];
 
   @Field(() => NoteAuthorObject)
-  createdBy: NoteAuthorObject;
+  createdBy: NoteAuthor;
 
   @Field(() => UUIDScalar, { nullable: true })
   unitId: string | null;

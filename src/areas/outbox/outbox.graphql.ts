@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { OutboxMessage } from './outbox.types';
+import type { OutboxDocument, OutboxMessage } from './outbox.types';
 import { formatInstant } from '../../kernel/time';
 import { PageType } from '../../graphql/pagination';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
@@ -27,33 +27,19 @@ export const OutboxChannelEnum = { EMAIL: 'email', SMS: 'sms' } as const;
 
 registerEnumType(OutboxChannelEnum, { name: 'OutboxChannel', description: 'How a message is delivered.' });
 
-/** An outbox message as GraphQL answers it: instants in the facility's zone. */
-export interface OutboxMessageView {
-  id: string;
-  eventId: string | null;
-  channel: string;
-  recipient: string;
-  status: string;
-  attempts: number;
+/** An outbox message as GraphQL answers it: the record, instants in the facility's zone, what it says. */
+export interface OutboxMessageView extends Omit<OutboxMessage, 'nextAttemptAt'> {
+  /** Pending messages only. */
   nextAttemptAt: string | null;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
   subject: string | null;
-  documents: { id: string; description: string; url: string }[];
+  documents: OutboxDocument[];
 }
 
 export function outboxMessageView(message: OutboxMessage, timeZone: string): OutboxMessageView {
   const waiting = message.status === 'pending';
   return {
-    id: message.id,
-    eventId: message.eventId,
-    channel: message.channel,
-    recipient: message.recipient,
-    status: message.status,
-    attempts: message.attempts,
+    ...message,
     nextAttemptAt: waiting ? formatInstant(message.nextAttemptAt, timeZone) : null,
-    lastError: message.lastError,
     createdAt: formatInstant(message.createdAt, timeZone),
     sentAt: message.sentAt ? formatInstant(message.sentAt, timeZone) : null,
     subject: message.channel === 'email' ? (message.content?.subject ?? null) : null,

@@ -26,10 +26,11 @@ export const schema = Type.Object(
 );
 
 export function toContract(action: RateAppliedAction, timeZone: string): Static<typeof schema> {
+  const { appliedRate, standardRate } = action.rateInfo;
   return {
     rate_info: {
-      applied_rate: { name: action.appliedRate.name, amount: action.appliedRate.amount },
-      standard_rate: action.standardRate,
+      applied_rate: { name: appliedRate.name, amount: appliedRate.amount },
+      standard_rate: standardRate,
     },
     source: action.source,
     completed_on: action.completedOn,

@@ -1,9 +1,10 @@
 import { Field, ObjectType } from 'type-graphql';
 import type { RateAppliedActionView } from './rate-applied-actions.presenter';
+import type { AppliedRate, RateInfo } from './rate-applied-actions.types';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
 @ObjectType('AppliedRate', { simpleResolvers: true })
-export class AppliedRateObject {
+export class AppliedRateObject implements AppliedRate {
   @Field(() => String)
   name: string;
 
@@ -12,7 +13,7 @@ export class AppliedRateObject {
 }
 
 @ObjectType('RateInfo', { simpleResolvers: true, description: 'The rate applied, and the standard rate.' })
-export class RateInfoObject {
+export class RateInfoObject implements RateInfo {
   @Field(() => AppliedRateObject)
   appliedRate: AppliedRateObject;
 
@@ -25,7 +26,7 @@ export class RateInfoObject {
   simpleResolvers: true,
   description: 'The rates offered at a move-in or transfer and the one finally applied (REST 2.3).',
 })
-export class RateAppliedActionObject implements RateAppliedActionView {
+export class RateAppliedActionObject implements Omit<RateAppliedActionView, 'facilityId'> {
   @Field(() => UUIDScalar)
   id: string;
 

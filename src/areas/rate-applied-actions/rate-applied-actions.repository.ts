@@ -10,8 +10,10 @@ export function rateAppliedActionRowToRateAppliedAction(row: RateAppliedActionRo
   return {
     id: row.id,
     facilityId: row.facility_id,
-    appliedRate: { name: row.applied_rate_name, amount: centsToAmount(row.applied_rate_cents) },
-    standardRate: centsToAmount(row.standard_rate_cents),
+    rateInfo: {
+      appliedRate: { name: row.applied_rate_name, amount: centsToAmount(row.applied_rate_cents) },
+      standardRate: centsToAmount(row.standard_rate_cents),
+    },
     source: row.source,
     completedOn: row.completed_on,
     completedBy: row.completed_by,

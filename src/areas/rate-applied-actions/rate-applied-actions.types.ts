@@ -2,8 +2,7 @@
 export interface RateAppliedAction {
   id: string;
   facilityId: string;
-  appliedRate: { name: string; amount: number };
-  standardRate: number;
+  rateInfo: RateInfo;
   source: string;
   completedOn: string;
   /** Empty string when no user completed it. */
@@ -18,6 +17,17 @@ export interface RateAppliedAction {
   newLedgerId: string;
   unitId: string;
   leadId: string;
+}
+
+/** The rate applied, and the standard rate (money in currency units). */
+export interface RateInfo {
+  appliedRate: AppliedRate;
+  standardRate: number;
+}
+
+export interface AppliedRate {
+  name: string;
+  amount: number;
 }
 
 /** The range asked for; a bound not given is today at the facility. */

@@ -8,7 +8,7 @@ import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../
   simpleResolvers: true,
   description: "A unit's rental rate change (REST 2.9).",
 })
-export class RateChangeUpdateObject implements Omit<RateChangeUpdateView, 'facilityId'> {
+export class RateChangeUpdateObject implements Omit<RateChangeUpdateView, 'facilityId' | 'timeZone'> {
   @Field(() => UUIDScalar)
   id: string;
 

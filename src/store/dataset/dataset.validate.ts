@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import schema from './dataset.schema.json';
+import { datasetSchema } from './dataset.schema';
 import type { Dataset } from './dataset.types';
 
 let compiled: ValidateFunction | null = null;
@@ -11,7 +11,7 @@ function validator(): ValidateFunction {
     addFormats(ajv);
     // ajv-formats also takes `urn:uuid:...`, which would be stored as an id no path can name.
     ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-    compiled = ajv.compile(schema);
+    compiled = ajv.compile(datasetSchema);
   }
   return compiled;
 }
@@ -44,7 +44,7 @@ export interface SchemaError {
   keyword: string;
 }
 
-/** Checks the file against dataset.schema.json; one entry per problem. */
+/** Checks the file against the dataset schema (dataset.schema.ts); one entry per problem. */
 export function schemaErrors(input: unknown): SchemaError[] {
   const validate = validator();
   if (validate(input)) return [];
@@ -58,7 +58,7 @@ export function schemaErrors(input: unknown): SchemaError[] {
   });
 }
 
-/** Checks the file against dataset.schema.json; returns one line per problem. */
+/** Checks the file against the dataset schema (dataset.schema.ts); returns one line per problem. */
 export function schemaProblems(input: unknown): string[] {
   return schemaErrors(input).map((error) => error.text);
 }

@@ -5,8 +5,8 @@ import type { Dataset } from './dataset.types';
 import { schemaErrors } from './dataset.validate';
 
 /**
- * Stage 1 of an import: the file on its own, without the database. Its shape against
- * dataset.schema.json, then the rules within it: no id or key twice, amounts in cents, instants
+ * Stage 1 of an import: the file on its own, without the database. Its shape against the format
+ * (dataset.schema.ts), then the rules within it: no id or key twice, amounts in cents, instants
  * with an offset, known time zones, retail tiers. Every problem is reported in this one pass; a
  * record whose shape is wrong is reported once and not read further (by any stage).
  */

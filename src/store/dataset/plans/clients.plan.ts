@@ -10,18 +10,23 @@ import { lower, type PlanBuilder } from './plan-builder';
  */
 export function planClients(plan: PlanBuilder, data: Dataset, now: string, secrets?: SecretBox): void {
   const clients = data.client_applications ?? [];
-  plan.upsert(
+  plan.upsertRows(
     'client_applications',
-    ['id', 'company_id', 'name', 'consumer_key', 'consumer_secret', 'created_at'],
     clients.map((c) => {
       const id = lower(c.id);
       const secret = secrets ? secrets.seal(c.consumer_secret, consumerSecretPlace(id)) : c.consumer_secret;
-      return [id, lower(c.company_id), c.name, c.consumer_key, secret, now];
+      return {
+        id,
+        company_id: lower(c.company_id),
+        name: c.name,
+        consumer_key: c.consumer_key,
+        consumer_secret: secret,
+        created_at: now,
+      };
     }),
   );
   const tokens = clients
     .filter((c) => c.bearer_token)
-    .map((c) => [hashToken(c.bearer_token!), lower(c.id), now]);
-  if (tokens.length)
-    plan.upsert('bearer_tokens', ['token_hash', 'client_id', 'created_at'], tokens, ['token_hash']);
+    .map((c) => ({ token_hash: hashToken(c.bearer_token!), client_id: lower(c.id), created_at: now }));
+  if (tokens.length) plan.upsertRows('bearer_tokens', tokens, ['token_hash']);
 }

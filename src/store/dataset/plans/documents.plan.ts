@@ -3,34 +3,28 @@ import { flag, instant, lower, type PlanBuilder } from './plan-builder';
 
 /** Events and their documents. */
 export function planEventsAndDocuments(plan: PlanBuilder, data: Dataset): void {
-  plan.upsert(
+  plan.upsertRows(
     'events',
-    ['id', 'facility_id', 'type', 'ledger_id', 'created_at'],
-    (data.events ?? []).map((e) => {
-      return [
-        lower(e.id),
-        lower(e.facility_id),
-        e.type,
-        e.ledger_id ? lower(e.ledger_id) : null,
-        instant(e.created_at),
-      ];
-    }),
+    (data.events ?? []).map((e) => ({
+      id: lower(e.id),
+      facility_id: lower(e.facility_id),
+      type: e.type,
+      ledger_id: e.ledger_id ? lower(e.ledger_id) : null,
+      created_at: instant(e.created_at),
+    })),
   );
 
-  plan.upsert(
+  plan.upsertRows(
     'event_documents',
-    ['id', 'event_id', 'description', 'type', 'is_relevant', 'esignable', 'created_at', 'body'],
-    (data.event_documents ?? []).map((d) => {
-      return [
-        lower(d.id),
-        lower(d.event_id),
-        d.description,
-        d.type ?? 'PrintTemplate',
-        flag(d.is_relevant, true),
-        flag(d.esignable, false),
-        instant(d.created_at),
-        d.body ?? '',
-      ];
-    }),
+    (data.event_documents ?? []).map((d) => ({
+      id: lower(d.id),
+      event_id: lower(d.event_id),
+      description: d.description,
+      type: d.type ?? 'PrintTemplate',
+      is_relevant: flag(d.is_relevant, true),
+      esignable: flag(d.esignable, false),
+      created_at: instant(d.created_at),
+      body: d.body ?? '',
+    })),
   );
 }

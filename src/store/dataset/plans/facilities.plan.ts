@@ -3,17 +3,18 @@ import { flag, lower, type PlanBuilder } from './plan-builder';
 
 /** Companies and their facilities. */
 export function planFacilities(plan: PlanBuilder, data: Dataset): void {
-  plan.upsert(
+  plan.upsertRows(
     'companies',
-    ['id', 'name'],
-    (data.companies ?? []).map((c) => [lower(c.id), c.name]),
+    (data.companies ?? []).map((c) => ({ id: lower(c.id), name: c.name })),
   );
-  plan.upsert(
+  plan.upsertRows(
     'facilities',
-    ['id', 'company_id', 'name', 'time_zone', 'tenant_payments_disabled'],
-    (data.facilities ?? []).map((f) => {
-      const zone = f.time_zone ?? 'UTC';
-      return [lower(f.id), lower(f.company_id), f.name, zone, flag(f.tenant_payments_disabled, false)];
-    }),
+    (data.facilities ?? []).map((f) => ({
+      id: lower(f.id),
+      company_id: lower(f.company_id),
+      name: f.name,
+      time_zone: f.time_zone ?? 'UTC',
+      tenant_payments_disabled: flag(f.tenant_payments_disabled, false),
+    })),
   );
 }

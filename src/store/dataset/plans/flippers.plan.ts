@@ -1,13 +1,13 @@
+import type { FlipperActorsTable } from '../../schema';
 import type { Dataset } from '../dataset.types';
 import { flag, lower, type PlanBuilder } from './plan-builder';
 
 /** Flippers, each with its list of companies and facilities replaced whole. */
 export function planFlippers(plan: PlanBuilder, data: Dataset): void {
   if (!data.flippers?.length) return;
-  plan.upsert(
+  plan.upsertRows(
     'flippers',
-    ['name', 'enabled_globally'],
-    data.flippers.map((f) => [f.name, flag(f.enabled_globally, false)]),
+    data.flippers.map((f) => ({ name: f.name, enabled_globally: flag(f.enabled_globally, false) })),
     ['name'],
   );
   plan.deleteIn(
@@ -15,18 +15,14 @@ export function planFlippers(plan: PlanBuilder, data: Dataset): void {
     'flipper_name',
     data.flippers.map((f) => f.name),
   );
-  const actors: unknown[][] = [];
-  data.flippers.forEach((f) => {
+  const actors: FlipperActorsTable[] = [];
+  for (const f of data.flippers) {
     for (const id of new Set((f.company_ids ?? []).map(lower))) {
-      actors.push([f.name, 'company', id]);
+      actors.push({ flipper_name: f.name, actor_type: 'company', actor_id: id });
     }
     for (const id of new Set((f.facility_ids ?? []).map(lower))) {
-      actors.push([f.name, 'facility', id]);
+      actors.push({ flipper_name: f.name, actor_type: 'facility', actor_id: id });
     }
-  });
-  plan.upsert('flipper_actors', ['flipper_name', 'actor_type', 'actor_id'], actors, [
-    'flipper_name',
-    'actor_type',
-    'actor_id',
-  ]);
+  }
+  plan.upsertRows('flipper_actors', actors, ['flipper_name', 'actor_type', 'actor_id']);
 }

@@ -4,6 +4,7 @@ import {
   itemOf,
   type ItemArray,
 } from '../../../areas/invoiceable-items/invoiceable-items.repository';
+import type { InvoiceableAmountsTable } from '../../schema';
 import type { Dataset } from '../dataset.types';
 import { cents, flag, lower, type PlanBuilder } from './plan-builder';
 
@@ -11,7 +12,7 @@ import { cents, flag, lower, type PlanBuilder } from './plan-builder';
 export function planInvoiceableItems(plan: PlanBuilder, data: Dataset): void {
   const items = data.invoiceable_items ?? [];
   // Each item's tiers, as rows of invoiceable_amounts, made once for its listing and its rows.
-  const amounts: unknown[][] = [];
+  const amounts: InvoiceableAmountsTable[] = [];
   plan.upsert(
     'invoiceable_items',
     [...ITEM_COLUMNS, 'listing', 'listing_rest'],
@@ -46,7 +47,14 @@ export function planInvoiceableItems(plan: PlanBuilder, data: Dataset): void {
         limit: tier.limit ?? null,
       }));
       for (const tier of tiers) {
-        amounts.push([tier.id, tier.itemId, tier.position, tier.amountHundredths, tier.kind, tier.limit]);
+        amounts.push({
+          id: tier.id,
+          invoiceable_item_id: tier.itemId,
+          position: tier.position,
+          amount_cents: tier.amountHundredths,
+          kind: tier.kind,
+          limit_value: tier.limit,
+        });
       }
       const listing = InvoiceableItem.listing({ item: itemOf(row), tiers });
       return [...row, listing.text, listing.rest];
@@ -58,10 +66,6 @@ export function planInvoiceableItems(plan: PlanBuilder, data: Dataset): void {
       'invoiceable_item_id',
       items.map((item) => lower(item.id)),
     );
-    plan.upsert(
-      'invoiceable_amounts',
-      ['id', 'invoiceable_item_id', 'position', 'amount_cents', 'kind', 'limit_value'],
-      amounts,
-    );
+    plan.upsertRows('invoiceable_amounts', amounts);
   }
 }

@@ -1,83 +1,51 @@
-import type { Dataset } from '../dataset.types';
+import type { Dataset, DatasetLedgerInsurance, DatasetLedgerService } from '../dataset.types';
 import { cents, lower, type PlanBuilder } from './plan-builder';
 
 /** Ledgers and what each carries: insurance, services and discounts. */
 export function planLedgers(plan: PlanBuilder, data: Dataset): void {
-  plan.upsert(
+  plan.upsertRows(
     'ledgers',
-    ['id', 'facility_id', 'tenant_id', 'unit_id'],
-    (data.ledgers ?? []).map((l) => {
-      return [lower(l.id), lower(l.facility_id), lower(l.tenant_id), lower(l.unit_id)];
-    }),
+    (data.ledgers ?? []).map((l) => ({
+      id: lower(l.id),
+      facility_id: lower(l.facility_id),
+      tenant_id: lower(l.tenant_id),
+      unit_id: lower(l.unit_id),
+    })),
   );
 
-  plan.upsert(
+  // A policy's or service's `data` is stored as columns of the same names (stage 1 checked that it
+  // holds those and no others).
+  plan.upsertRows(
     'ledger_insurances',
-    [
-      'id',
-      'ledger_id',
-      'effective_date',
-      'cancel_date',
-      'amount_cents',
-      'description',
-      'retain_type',
-      'product_code',
-      'policy_number',
-      'retain_amount',
-      'coverage_amount',
-      'coverage_percentage',
-      'insurance_provider_key',
-    ],
-    (data.ledger_insurances ?? []).map((r) => {
-      const d = r.data;
-      return [
-        lower(r.id),
-        lower(r.ledger_id),
-        r.effective_date,
-        r.cancel_date ?? null,
-        cents(r.amount),
-        d.description,
-        d.retain_type,
-        d.product_code,
-        d.policy_number,
-        d.retain_amount,
-        d.coverage_amount,
-        d.coverage_percentage,
-        d.insurance_provider_key,
-      ];
-    }),
+    (data.ledger_insurances ?? []).map((r) => ({ ...chargeColumns(r), ...r.data })),
   );
-
-  plan.upsert(
+  plan.upsertRows(
     'ledger_services',
-    ['id', 'ledger_id', 'effective_date', 'cancel_date', 'amount_cents', 'description', 'product_code'],
-    (data.ledger_services ?? []).map((r) => {
-      return [
-        lower(r.id),
-        lower(r.ledger_id),
-        r.effective_date,
-        r.cancel_date ?? null,
-        cents(r.amount),
-        r.data.description,
-        r.data.product_code,
-      ];
-    }),
+    (data.ledger_services ?? []).map((r) => ({ ...chargeColumns(r), ...r.data })),
   );
 
-  plan.upsert(
+  plan.upsertRows(
     'ledger_discounts',
-    ['id', 'ledger_id', 'name', 'kind', 'description', 'start_date', 'end_date', 'min_occupancy_months'],
-    (data.ledger_discounts ?? []).map((r) => {
-      return [
-        lower(r.id),
-        lower(r.ledger_id),
-        r.name,
-        r.kind,
-        r.description,
-        r.start_date,
-        r.end_date ?? null,
-        r.min_occupancy_months ?? null,
-      ];
-    }),
+    (data.ledger_discounts ?? []).map((r) => ({
+      id: lower(r.id),
+      ledger_id: lower(r.ledger_id),
+      name: r.name,
+      kind: r.kind,
+      description: r.description,
+      start_date: r.start_date,
+      end_date: r.end_date ?? null,
+      min_occupancy_months: r.min_occupancy_months ?? null,
+    })),
   );
+}
+
+/** The columns a policy and a service share: their keys, dates and amount in cents. */
+function chargeColumns(charge: DatasetLedgerInsurance | DatasetLedgerService) {
+  return {
+    id: lower(charge.id),
+    ledger_id: lower(charge.ledger_id),
+    effective_date: charge.effective_date,
+    cancel_date: charge.cancel_date ?? null,
+    amount_cents: cents(charge.amount),
+  };
 }

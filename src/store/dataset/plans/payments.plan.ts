@@ -1,39 +1,26 @@
 import type { Dataset } from '../dataset.types';
 import { flag, lower, type PlanBuilder } from './plan-builder';
 
-/** Stored payment methods (card last four and type only; no card number is ever in a dataset). */
+/**
+ * Stored payment methods (card last four and type only; no card number is ever in a dataset). A
+ * method imported again keeps its gateway token, which no dataset carries.
+ */
 export function planPaymentMethods(plan: PlanBuilder, data: Dataset, now: string): void {
-  plan.upsert(
+  plan.upsertRows(
     'payment_methods',
-    [
-      'id',
-      'facility_id',
-      'tenant_id',
-      'kind',
-      'first_name',
-      'last_name',
-      'reuseable',
-      'card_last4',
-      'card_type',
-      'expiration_date',
-      'billing_address',
-      'created_at',
-    ],
-    (data.payment_methods ?? []).map((p) => {
-      return [
-        lower(p.id),
-        lower(p.facility_id),
-        p.tenant_id ? lower(p.tenant_id) : null,
-        p.kind,
-        p.first_name,
-        p.last_name,
-        flag(p.reuseable, true),
-        p.card_last4 ?? null,
-        p.card_type ?? null,
-        p.expiration_date ?? null,
-        p.billing_address ? JSON.stringify(p.billing_address) : null,
-        now,
-      ];
-    }),
+    (data.payment_methods ?? []).map((p) => ({
+      id: lower(p.id),
+      facility_id: lower(p.facility_id),
+      tenant_id: p.tenant_id ? lower(p.tenant_id) : null,
+      kind: p.kind,
+      first_name: p.first_name,
+      last_name: p.last_name,
+      reuseable: flag(p.reuseable, true),
+      card_last4: p.card_last4 ?? null,
+      card_type: p.card_type ?? null,
+      expiration_date: p.expiration_date ?? null,
+      billing_address: p.billing_address ? JSON.stringify(p.billing_address) : null,
+      created_at: now,
+    })),
   );
 }

@@ -1,4 +1,5 @@
 import { amountToCents } from '../../../kernel/money';
+import type { Database } from '../../schema';
 import type { WriteStep } from '../bulk-writer';
 import { storedInstant } from '../import.check';
 
@@ -9,7 +10,25 @@ export class PlanBuilder {
   readonly steps: WriteStep[] = [];
   readonly counts: ImportCounts = {};
 
-  /** Inserts `rows`, updating the ones whose `key` is already stored. */
+  /**
+   * Inserts `rows`, each the table's columns by name (those of the first row, which every row has),
+   * updating the ones whose `key` is already stored; columns a row does not name keep their value.
+   */
+  upsertRows<Table extends keyof Database, Column extends keyof Database[Table] & string>(
+    table: Table,
+    rows: Array<Pick<Database[Table], Column>>,
+    key: Column[] = ['id' as Column],
+  ): void {
+    const columns = rows.length ? (Object.keys(rows[0]) as Column[]) : [];
+    this.upsert(
+      table,
+      columns,
+      rows.map((row) => columns.map((column) => row[column])),
+      key,
+    );
+  }
+
+  /** Inserts `rows`, each the values of `columns` in order, updating the ones whose `key` is already stored. */
   upsert(table: string, columns: string[], rows: unknown[][], key: string[] = ['id']): void {
     this.counts[table] = (this.counts[table] ?? 0) + rows.length;
     this.steps.push({ kind: 'upsert', table, columns, key, rows });

@@ -7,25 +7,8 @@ import { cents, instant, lower, sortKey, type PlanBuilder } from './plan-builder
 
 /** Rate changes, with the names, sort keys and listing of each kept beside it. */
 export function planRateChanges(plan: PlanBuilder, data: Dataset, resolved: ResolvedReferences): void {
-  plan.upsert(
+  plan.upsertRows(
     'rate_changes',
-    [
-      'id',
-      'company_id',
-      'facility_id',
-      'tenant_id',
-      'unit_id',
-      'changed_at',
-      'old_rate_cents',
-      'new_rate_cents',
-      'effective_on_date',
-      'created_by',
-      'facility_sort',
-      'tenant_sort',
-      'tenant_name',
-      'unit_name',
-      'listing',
-    ],
     (data.rate_changes ?? []).map((r) => {
       const facility = resolved.known.facility.get(lower(r.facility_id));
       const tenant = resolved.known.tenant.get(lower(r.tenant_id));
@@ -45,23 +28,23 @@ export function planRateChanges(plan: PlanBuilder, data: Dataset, resolved: Reso
         effectiveOnDate: r.effective_on_date,
         createdBy: r.created_by ?? null,
       };
-      return [
-        change.id,
-        facility?.company_id ?? '',
-        change.facilityId,
-        change.tenantId,
-        change.unitId,
-        change.changedAt,
-        cents(r.old_rate),
-        cents(r.new_rate),
-        change.effectiveOnDate,
-        change.createdBy,
-        sortKey(change.facilityName),
-        sortKey(change.tenantName),
-        change.tenantName,
-        change.unitName,
-        RateChangeUpdate.listing(change),
-      ];
+      return {
+        id: change.id,
+        company_id: facility?.company_id ?? '',
+        facility_id: change.facilityId,
+        tenant_id: change.tenantId,
+        unit_id: change.unitId,
+        changed_at: change.changedAt,
+        old_rate_cents: cents(r.old_rate),
+        new_rate_cents: cents(r.new_rate),
+        effective_on_date: change.effectiveOnDate,
+        created_by: change.createdBy,
+        facility_sort: sortKey(change.facilityName),
+        tenant_sort: sortKey(change.tenantName),
+        tenant_name: change.tenantName,
+        unit_name: change.unitName,
+        listing: RateChangeUpdate.listing(change),
+      };
     }),
   );
 }

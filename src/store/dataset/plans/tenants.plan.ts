@@ -3,18 +3,24 @@ import { cents, lower, type PlanBuilder } from './plan-builder';
 
 /** Tenants and units of facilities. */
 export function planTenantsAndUnits(plan: PlanBuilder, data: Dataset): void {
-  plan.upsert(
+  plan.upsertRows(
     'tenants',
-    ['id', 'facility_id', 'first_name', 'last_name', 'email', 'phone'],
-    (data.tenants ?? []).map((t) => {
-      return [lower(t.id), lower(t.facility_id), t.first_name, t.last_name, t.email ?? null, t.phone ?? null];
-    }),
+    (data.tenants ?? []).map((t) => ({
+      id: lower(t.id),
+      facility_id: lower(t.facility_id),
+      first_name: t.first_name,
+      last_name: t.last_name,
+      email: t.email ?? null,
+      phone: t.phone ?? null,
+    })),
   );
-  plan.upsert(
+  plan.upsertRows(
     'units',
-    ['id', 'facility_id', 'name', 'rate_cents'],
-    (data.units ?? []).map((u) => {
-      return [lower(u.id), lower(u.facility_id), u.name, cents(u.rate)];
-    }),
+    (data.units ?? []).map((u) => ({
+      id: lower(u.id),
+      facility_id: lower(u.facility_id),
+      name: u.name,
+      rate_cents: cents(u.rate),
+    })),
   );
 }
