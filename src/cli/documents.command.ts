@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
 import { isUuid, normalizeId } from '../kernel/ids';
-import { GATEWAY_RESOLVERS } from '../gateway/gateway-resolvers';
 import { gatewaySchema } from '../gateway/gateway-schema';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
 import { noNulInStrings } from '../graphql/input-safety';
@@ -79,7 +78,7 @@ export async function documentsCommand(config: Config, io: CliIo, argv: string[]
     throw new CommandFailure(code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`);
   }
   // Documents are checked against the graph this instance serves (gateway mode serves a part of it).
-  const schema = config.upstream ? gatewaySchema(GATEWAY_RESOLVERS) : graphqlSchema();
+  const schema = config.upstream ? gatewaySchema() : graphqlSchema();
   const check = checkManifest(text, schema, [queryLimitsRule(DEFAULT_QUERY_LIMITS), noNulInStrings], {
     maxTokens: MAX_TOKENS,
     now: (io.now?.() ?? new Date()).toISOString(),

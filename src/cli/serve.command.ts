@@ -5,8 +5,8 @@ import { colonFingerprint } from '../adapters/seal/sealing-key';
 import { SealSettingError } from '../adapters/seal/document-seal';
 import { ConfigError, type Config } from '../config';
 import { SecretUnreadable } from '../kernel/secret-box';
-import { startOutboxWorker } from '../outbox.runtime';
-import { startHousekeeping } from './housekeeping';
+import { startOutboxWorker, type OutboxWorkerServices } from '../outbox.runtime';
+import { startHousekeeping, type HousekeepingServices } from './housekeeping';
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';
 import { CommandFailure } from './args';
@@ -74,7 +74,10 @@ export async function startServer(config: Config, store: Store, io: CliIo): Prom
  * Loads the key that seals signed PDFs before serving (the installation's own is made on the
  * first start), so a kept key the passphrase cannot open refuses to start, and logs its fingerprint.
  */
-async function prepareSeal(services: Services, app: FastifyInstance): Promise<void> {
+async function prepareSeal(
+  services: Pick<Services, 'upstream' | 'seal'>,
+  app: FastifyInstance,
+): Promise<void> {
   // Gateway mode signs nothing: the upstream serves the signing pages and seals its own files.
   if (services.upstream) return;
   try {
@@ -104,7 +107,7 @@ async function prepareSeal(services: Services, app: FastifyInstance): Promise<vo
  */
 export async function listen(
   app: FastifyInstance,
-  services: Services,
+  services: OutboxWorkerServices & HousekeepingServices,
   config: Config,
   store: Store,
 ): Promise<RunningServer> {
