@@ -8,6 +8,7 @@ import { graphqlSchema } from '../graphql/schema';
 import { MAX_TOKENS } from '../graphql/server';
 import { checkManifest } from '../graphql/trusted-documents';
 import type { Store } from '../store/database';
+import { hasClientApplication } from '../store/lookups';
 import { SqlTrustedDocumentsRepository } from '../store/repositories/trusted-documents.repository';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { withMigratedStore } from './context';
@@ -106,11 +107,6 @@ export async function documentsCommand(config: Config, io: CliIo, argv: string[]
 }
 
 async function requireClient(store: Store, clientId: string): Promise<void> {
-  const client = await store.db
-    .selectFrom('client_applications')
-    .select('id')
-    .where('id', '=', clientId)
-    .executeTakeFirst();
-  if (!client)
+  if (!(await hasClientApplication(store, clientId)))
     throw new CommandFailure(`no client application ${clientId}: make one with facility-ops clients create`);
 }

@@ -9,6 +9,7 @@ import { startOutboxWorker, type OutboxWorkerServices } from '../outbox.runtime'
 import { startHousekeeping, type HousekeepingServices } from './housekeeping';
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';
+import { hasSchema } from '../store/lookups';
 import { CommandFailure } from './args';
 import { sealClearSecrets, secretsStorageLine } from './context';
 import type { CliIo } from './io';
@@ -142,8 +143,7 @@ function urlHost(host: string): string {
 
 /** Refuses to serve a database that was never migrated, with the command that fixes it. */
 async function requireSchema(store: Store): Promise<void> {
-  const tables = await store.db.introspection.getTables();
-  if (!tables.some((table) => table.name === 'companies')) {
+  if (!(await hasSchema(store))) {
     throw new CommandFailure('the database has no schema yet: run `facility-ops migrate` (or `start`) first');
   }
 }
