@@ -116,9 +116,9 @@ const MAY_IMPORT = {
   upstream: ['domain', 'auth', 'caching', 'settings', 'telemetry'],
   edge: ['domain'],
   ops: ['domain', 'caching', 'settings'],
-  // The journal's SQL and channel (store), and the GraphQL schema and context it serves (transport, root).
-  live: ['domain', 'auth', 'edge', 'store', 'settings', 'transport', 'root'],
-  // `root` for the Services type the transports receive (one object today).
+  // The GraphQL schema and context it serves (transport); the journal and its channel come as ports.
+  live: ['domain', 'auth', 'edge', 'settings', 'transport'],
+  // Not `root`: each transport module names the few services it uses, and the app hands them over.
   transport: [
     'domain',
     'auth',
@@ -129,7 +129,6 @@ const MAY_IMPORT = {
     'edge',
     'ops',
     'settings',
-    'root',
     'telemetry',
   ],
   // `transport` for the GraphQL schema and rules trusted documents are checked against when loaded.

@@ -4,7 +4,6 @@ import Fastify, {
   type FastifyInstance,
   type FastifyRequest,
 } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
 import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './kernel/clock';
 import type { Config } from './config';
@@ -13,6 +12,7 @@ import type { PaymentGateway } from './areas/payments/gateway';
 import type { HostResolver } from './areas/webhooks/webhooks.ports';
 import { transportErrorBody } from './graphql/errors';
 import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
+import type { ResolverClass } from './graphql/resolvers';
 import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
 import { KnownRoutes } from './edge/known-routes';
 import { requestIdFrom } from './edge/request-id';
@@ -60,8 +60,8 @@ export interface BuildAppOptions {
   paymentGateway?: PaymentGateway;
   /** What webhook endpoint host names resolve to (tests pass their own); the system resolver otherwise. */
   hostResolver?: HostResolver;
-  /** Another GraphQL schema than the service's (tests add fields to it). */
-  graphqlSchema?: GraphQLSchema;
+  /** Other GraphQL resolver classes than the service's (tests add fields to the schema). */
+  graphqlResolvers?: readonly ResolverClass[];
 }
 
 export interface App {
@@ -323,7 +323,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerCacheMetrics(registry, services.cacheMemory);
   registerWebhookMetrics(registry, services.webhooks);
   if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
-  registerOpsRoutes(app, () => isReady(store.db), registry, services.upstream);
+  registerOpsRoutes(app, () => isReady(store), registry, services.upstream);
   const upstream = services.upstream;
   if (upstream) {
     // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).
@@ -336,7 +336,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
   await registerGraphql(app, services, config, {
     routes: edge.routes,
-    schema: options.graphqlSchema,
+    resolvers: options.graphqlResolvers,
     countOperation: registerGraphqlMetrics(registry),
     live: registerLiveTransports(app, services, config),
   });

@@ -209,6 +209,11 @@ export function createOutboxWorker(
   );
 }
 
+/** What this process's delivery worker runs on. */
+export type OutboxWorkerServices = Pick<Services, 'outboxQueue' | 'clock' | 'outbox'> &
+  AttachmentServices &
+  WebhookServices;
+
 export interface RunningOutboxWorker {
   readonly worker: OutboxWorker;
   /**
@@ -223,7 +228,7 @@ export interface RunningOutboxWorker {
  * request queues a message. Call `stop()` on shutdown before closing the store.
  */
 export function startOutboxWorker(
-  services: Pick<Services, 'outboxQueue' | 'clock' | 'outbox'> & AttachmentServices & WebhookServices,
+  services: OutboxWorkerServices,
   config: Pick<Config, 'outbox' | 'webhooks'>,
   log?: WorkerLog,
 ): RunningOutboxWorker | null {

@@ -56,7 +56,7 @@ import { webhookPayloads } from './areas/webhooks/webhooks.presenter';
 import { SqlWebhookEndpointsRepository } from './areas/webhooks/webhooks.repository';
 import { SqlTrustedDocumentsRepository } from './store/repositories/trusted-documents.repository';
 import type { TrustedDocumentsRepository } from './auth/trusted-documents.ports';
-import { SqlLiveJournal } from './areas/live/live-events.repository';
+import { PgLiveNotifications, SqlLiveJournal } from './areas/live/live-events.repository';
 import { LiveHub } from './live/live-hub';
 import { UpstreamPollers } from './live/upstream-pollers';
 import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sources';
@@ -170,7 +170,7 @@ export function createServices(
   const live = new LiveHub(
     liveJournal,
     store.dialect === 'postgres'
-      ? new PgNotifySource(store, liveJournal, liveLog)
+      ? new PgNotifySource(new PgLiveNotifications(db, store.pgPool!), liveJournal, liveLog)
       : new PollingSource(liveJournal, config.live.pollMs, liveLog),
     config.live,
     clock,

@@ -4,6 +4,7 @@ import type { SecretBox } from '../kernel/secret-box';
 import type { Config } from '../config';
 import { isUuid, normalizeId } from '../kernel/ids';
 import type { Store } from '../store/database';
+import { findCompany } from '../store/lookups';
 import { SqlClientsRepository } from '../store/repositories/clients.repository';
 import { systemClock } from '../kernel/clock';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
@@ -83,11 +84,7 @@ export async function createClient(
   name: string,
 ): Promise<{ client: NewClient; companyName: string }> {
   const id = normalizeId(companyId);
-  const company = await store.db
-    .selectFrom('companies')
-    .select(['id', 'name'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const company = await findCompany(store, id);
   if (!company) throw new CommandFailure(`no company ${companyId}: load or seed data first, or check the id`);
   // Only issuing credentials here, so the OAuth window is irrelevant.
   const auth = new AuthService(new SqlClientsRepository(store.db, secrets), systemClock, 300);

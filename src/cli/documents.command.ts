@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
 import { isUuid, normalizeId } from '../kernel/ids';
-import { GATEWAY_RESOLVERS } from '../gateway/gateway-resolvers';
 import { gatewaySchema } from '../gateway/gateway-schema';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
 import { noNulInStrings } from '../graphql/input-safety';
@@ -9,6 +8,7 @@ import { graphqlSchema } from '../graphql/schema';
 import { MAX_TOKENS } from '../graphql/server';
 import { checkManifest } from '../graphql/trusted-documents';
 import type { Store } from '../store/database';
+import { hasClientApplication } from '../store/lookups';
 import { SqlTrustedDocumentsRepository } from '../store/repositories/trusted-documents.repository';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { withMigratedStore } from './context';
@@ -79,7 +79,7 @@ export async function documentsCommand(config: Config, io: CliIo, argv: string[]
     throw new CommandFailure(code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`);
   }
   // Documents are checked against the graph this instance serves (gateway mode serves a part of it).
-  const schema = config.upstream ? gatewaySchema(GATEWAY_RESOLVERS) : graphqlSchema();
+  const schema = config.upstream ? gatewaySchema() : graphqlSchema();
   const check = checkManifest(text, schema, [queryLimitsRule(DEFAULT_QUERY_LIMITS), noNulInStrings], {
     maxTokens: MAX_TOKENS,
     now: (io.now?.() ?? new Date()).toISOString(),
@@ -107,11 +107,6 @@ export async function documentsCommand(config: Config, io: CliIo, argv: string[]
 }
 
 async function requireClient(store: Store, clientId: string): Promise<void> {
-  const client = await store.db
-    .selectFrom('client_applications')
-    .select('id')
-    .where('id', '=', clientId)
-    .executeTakeFirst();
-  if (!client)
+  if (!(await hasClientApplication(store, clientId)))
     throw new CommandFailure(`no client application ${clientId}: make one with facility-ops clients create`);
 }

@@ -8,6 +8,9 @@ interface HousekeepingLog {
   warn(details: object, message: string): void;
 }
 
+/** What housekeeping forgets expired records through. */
+export type HousekeepingServices = Pick<Services, 'payments'>;
+
 export interface RunningHousekeeping {
   /** Resolves once a round in progress has finished; no round starts after. */
   stop(): Promise<void>;
@@ -19,7 +22,7 @@ export interface RunningHousekeeping {
  * failed round is logged and tried again at the next interval.
  */
 export function startHousekeeping(
-  services: Pick<Services, 'payments'>,
+  services: HousekeepingServices,
   log: HousekeepingLog,
   intervalMs = HOUSEKEEPING_INTERVAL_MS,
 ): RunningHousekeeping {

@@ -5,10 +5,11 @@ import { colonFingerprint } from '../adapters/seal/sealing-key';
 import { SealSettingError } from '../adapters/seal/document-seal';
 import { ConfigError, type Config } from '../config';
 import { SecretUnreadable } from '../kernel/secret-box';
-import { startOutboxWorker } from '../outbox.runtime';
-import { startHousekeeping } from './housekeeping';
+import { startOutboxWorker, type OutboxWorkerServices } from '../outbox.runtime';
+import { startHousekeeping, type HousekeepingServices } from './housekeeping';
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';
+import { hasSchema } from '../store/lookups';
 import { CommandFailure } from './args';
 import { sealClearSecrets, secretsStorageLine } from './context';
 import type { CliIo } from './io';
@@ -74,7 +75,10 @@ export async function startServer(config: Config, store: Store, io: CliIo): Prom
  * Loads the key that seals signed PDFs before serving (the installation's own is made on the
  * first start), so a kept key the passphrase cannot open refuses to start, and logs its fingerprint.
  */
-async function prepareSeal(services: Services, app: FastifyInstance): Promise<void> {
+async function prepareSeal(
+  services: Pick<Services, 'upstream' | 'seal'>,
+  app: FastifyInstance,
+): Promise<void> {
   // Gateway mode signs nothing: the upstream serves the signing pages and seals its own files.
   if (services.upstream) return;
   try {
@@ -104,7 +108,7 @@ async function prepareSeal(services: Services, app: FastifyInstance): Promise<vo
  */
 export async function listen(
   app: FastifyInstance,
-  services: Services,
+  services: OutboxWorkerServices & HousekeepingServices,
   config: Config,
   store: Store,
 ): Promise<RunningServer> {
@@ -139,8 +143,7 @@ function urlHost(host: string): string {
 
 /** Refuses to serve a database that was never migrated, with the command that fixes it. */
 async function requireSchema(store: Store): Promise<void> {
-  const tables = await store.db.introspection.getTables();
-  if (!tables.some((table) => table.name === 'companies')) {
+  if (!(await hasSchema(store))) {
     throw new CommandFailure('the database has no schema yet: run `facility-ops migrate` (or `start`) first');
   }
 }

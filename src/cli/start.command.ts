@@ -3,6 +3,7 @@ import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import type { NewClient } from '../auth/auth.service';
 import type { Config } from '../config';
 import { openStore, type Store } from '../store/database';
+import { findCompany, hasAnyCompany } from '../store/lookups';
 import { demoDirectory, type DemoCompany } from '../store/seed/demo-data';
 import { createClient, credentialLines } from './clients.command';
 import { describeDatabase, migrate, secretsStorageLine } from './context';
@@ -60,8 +61,7 @@ async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<
     return null;
   }
   const [demoCompany] = demoDirectory();
-  const anyCompany = await store.db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
-  if (!anyCompany) {
+  if (!(await hasAnyCompany(store))) {
     if (config.nodeEnv === 'production') {
       io.out(`${describeDatabase(config)} holds no data; load some with \`facility-ops import <file>\``);
       return null;
@@ -79,11 +79,7 @@ async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<
     );
     return { company: demoCompany, client };
   }
-  const hasDemo = await store.db
-    .selectFrom('companies')
-    .select('id')
-    .where('id', '=', demoCompany.id)
-    .executeTakeFirst();
+  const hasDemo = await findCompany(store, demoCompany.id);
   return hasDemo ? { company: demoCompany, client: null } : null;
 }
 

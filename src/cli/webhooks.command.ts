@@ -8,6 +8,7 @@ import { hostOf, normalizeHost } from '../areas/webhooks/webhooks.addresses';
 import { WebhooksService } from '../areas/webhooks/webhooks.service';
 import type { WebhookDelivery, WebhookEndpoint } from '../areas/webhooks/webhooks.types';
 import type { Store } from '../store/database';
+import { findCompany } from '../store/lookups';
 import { SqlWebhookEndpointsRepository } from '../areas/webhooks/webhooks.repository';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { withMigratedStore } from './context';
@@ -100,7 +101,7 @@ async function create(config: Config, io: CliIo, argv: string[], service: Servic
   const eventTypes = values.events.split(',').map((type) => type.trim());
   const description = typeof values.description === 'string' ? values.description : null;
   const { created, companyName } = await withMigratedStore(config, io, async (store) => {
-    const company = await findCompany(store, companyId);
+    const company = await requireCompany(store, companyId);
     const made = await service(store).createEndpoint(company.id, {
       url: values.url as string,
       eventTypes,
@@ -125,7 +126,7 @@ async function list(config: Config, io: CliIo, argv: string[], service: ServiceO
   const { values } = parseCommandArgs(argv, { company: { type: 'string' }, json: { type: 'boolean' } }, 0);
   const companyId = companyOption(values.company);
   const endpoints = await withMigratedStore(config, io, async (store) => {
-    const company = await findCompany(store, companyId);
+    const company = await requireCompany(store, companyId);
     return service(store).endpointsOfCompany(company.id);
   });
   if (values.json) {
@@ -196,12 +197,8 @@ function companyOption(raw: string | boolean | undefined): string {
   return raw;
 }
 
-async function findCompany(store: Store, companyId: string): Promise<{ id: string; name: string }> {
-  const company = await store.db
-    .selectFrom('companies')
-    .select(['id', 'name'])
-    .where('id', '=', normalizeId(companyId))
-    .executeTakeFirst();
+async function requireCompany(store: Store, companyId: string): Promise<{ id: string; name: string }> {
+  const company = await findCompany(store, normalizeId(companyId));
   if (!company) throw new CommandFailure(`no company ${companyId}: load or seed data first, or check the id`);
   return company;
 }

@@ -11,6 +11,7 @@ import type { GraphqlContext } from '../graphql/context';
 import type { GatewayResolvers } from './gateway-schema';
 import { envelopeOfAnswer, type Envelope, type UpstreamReads } from './upstream-reads';
 import type { UpstreamAnswer } from './upstream.ports';
+import type { ResourceWatch } from '../areas/live/live.types';
 
 /**
  * Gateway mode's resolvers: each field reads the contract's answer that holds it, through the
@@ -305,20 +306,13 @@ const eventDocumentsPath = (facilityId: string, eventId: string) =>
  * once (an unknown or foreign event is refused before anything streams), then watched by the one
  * poller of that resource (conditional GETs every UPSTREAM_POLL_MS).
  */
-const watchEventDocuments: Resolver<{ facilityId: string; eventId: string }> = async (
-  _root,
-  { facilityId, eventId },
-  ctx,
-) => {
-  const path = eventDocumentsPath(facilityId, eventId);
-  await reads(ctx).get(path);
-  if (!ctx.services.upstreamPollers) throw new Error('a gateway subscription ran outside gateway mode');
-  return ctx.services.upstreamPollers.watch({
-    companyId: ctx.caller.companyId,
-    clientId: ctx.caller.clientId,
-    path,
-  });
-};
+const watchEventDocuments =
+  (pollers: ResourceWatch): Resolver<{ facilityId: string; eventId: string }> =>
+  async (_root, { facilityId, eventId }, ctx) => {
+    const path = eventDocumentsPath(facilityId, eventId);
+    await reads(ctx).get(path);
+    return pollers.watch({ companyId: ctx.caller.companyId, clientId: ctx.caller.clientId, path });
+  };
 
 const eventDocumentsUpdate = (answer: UpstreamAnswer, args: { facilityId: string; eventId: string }) => ({
   id: args.eventId,
@@ -326,21 +320,24 @@ const eventDocumentsUpdate = (answer: UpstreamAnswer, args: { facilityId: string
   polledDocuments: envelopeOfAnswer(answer),
 });
 
-export const GATEWAY_RESOLVERS: GatewayResolvers = {
-  Subscription: {
-    eventDocuments: eventDocumentsUpdate,
-    __subscribe: { eventDocuments: watchEventDocuments },
-  },
-  Query: { facility, company },
-  Mutation: { createNote, reviewMoveInCost, payRetail, sendEsignableDocuments },
-  Facility: { flippers, flipper, rateAppliedActions, invoiceableItems, invoiceableItemFees, event },
-  Company: { rateChangeUpdates },
-  Event: { documents: eventDocuments },
-  RateAppliedAction: { newLedger: ledgerOf('newLedgerId'), oldLedger: ledgerOf('oldLedgerId') },
-  Ledger: {
-    insurance: ledgerPart('insurance'),
-    services: ledgerPart('services'),
-    discounts: ledgerPart('discounts'),
-  },
-  InvoiceableItem: { __resolveType: (value: { kind: string }) => ITEM_TYPES[value.kind] },
-} as unknown as GatewayResolvers;
+/** Gateway mode's resolvers; its subscription watches the upstream through these pollers. */
+export function gatewayResolvers(pollers: ResourceWatch): GatewayResolvers {
+  return {
+    Subscription: {
+      eventDocuments: eventDocumentsUpdate,
+      __subscribe: { eventDocuments: watchEventDocuments(pollers) },
+    },
+    Query: { facility, company },
+    Mutation: { createNote, reviewMoveInCost, payRetail, sendEsignableDocuments },
+    Facility: { flippers, flipper, rateAppliedActions, invoiceableItems, invoiceableItemFees, event },
+    Company: { rateChangeUpdates },
+    Event: { documents: eventDocuments },
+    RateAppliedAction: { newLedger: ledgerOf('newLedgerId'), oldLedger: ledgerOf('oldLedgerId') },
+    Ledger: {
+      insurance: ledgerPart('insurance'),
+      services: ledgerPart('services'),
+      discounts: ledgerPart('discounts'),
+    },
+    InvoiceableItem: { __resolveType: (value: { kind: string }) => ITEM_TYPES[value.kind] },
+  } as unknown as GatewayResolvers;
+}

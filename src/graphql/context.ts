@@ -2,15 +2,16 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { Caller } from '../kernel/caller';
 import type { ContractUpstream } from '../gateway/upstream.ports';
-import type { Services } from '../services';
-import { createLoaders, type Loaders } from './loaders';
+import { createLoaders, type LoaderServices, type Loaders } from './loaders';
 import { UpstreamReads } from '../gateway/upstream-reads';
 import type { ResponseTrace } from './response-cache';
 
-/** What every resolver receives; built anew for each request. */
+/**
+ * What every resolver receives: the facts of one request, built anew for each. The services are
+ * not here: each resolver class is made with the few it uses (see `servedSchema`).
+ */
 export interface GraphqlContext {
   caller: Caller;
-  services: Services;
   loaders: Loaders;
   requestId: string;
   log: FastifyBaseLogger;
@@ -30,11 +31,17 @@ export interface GraphqlContext {
 /** A kept response answered (`hit`), one built to be kept (`miss`), or none that could be (`none`). */
 export type CacheResult = 'hit' | 'miss' | 'none';
 
+/** What a request's context is made from: the loaders' services, and gateway mode's upstream. */
+export interface ContextServices extends LoaderServices {
+  /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
+  readonly upstream: ContractUpstream | null;
+}
+
 /**
  * Apollo's context function. Authentication ran before (the app's preValidation hook); the check
  * here keeps any path that skipped it (the public landing page GET) from executing an operation.
  */
-export function createContext(request: FastifyRequest, services: Services): GraphqlContext {
+export function createContext(request: FastifyRequest, services: ContextServices): GraphqlContext {
   const caller = request.caller;
   if (!caller) {
     throw new GraphQLError('Invalid OAuth Request: credentials missing', {
@@ -43,7 +50,6 @@ export function createContext(request: FastifyRequest, services: Services): Grap
   }
   return {
     caller,
-    services,
     loaders: createLoaders(services, caller),
     requestId: request.id,
     log: request.log,

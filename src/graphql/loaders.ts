@@ -1,8 +1,13 @@
 import DataLoader from 'dataloader';
 import type { Caller } from '../kernel/caller';
 import type { Company, Facility } from '../areas/facilities/facilities.types';
-import type { Services } from '../services';
-import { createRecordLoaders, traceBatches, type RecordLoaders } from './record-loaders';
+import type { FacilitiesService } from '../areas/facilities/facilities.service';
+import {
+  createRecordLoaders,
+  traceBatches,
+  type RecordLoaders,
+  type RecordLoaderServices,
+} from './record-loaders';
 
 /**
  * Per-request DataLoaders: one batch (one SQL statement) per tick for each kind of record, cached
@@ -14,13 +19,18 @@ export interface Loaders extends RecordLoaders {
   companies: DataLoader<string, Company | null>;
 }
 
+/** The services the loaders read, by their `...ByIds` methods. */
+export interface LoaderServices extends RecordLoaderServices {
+  readonly facilities: FacilitiesService;
+}
+
 /** Keeps a batch's key order and nulls, dropping records of other companies. */
 export function ownedBy<T>(companyId: string, companyOf: (record: T) => string) {
   return (records: (T | null)[]): (T | null)[] =>
     records.map((record) => (record !== null && companyOf(record) === companyId ? record : null));
 }
 
-export function createLoaders(services: Services, caller: Caller): Loaders {
+export function createLoaders(services: LoaderServices, caller: Caller): Loaders {
   const ownFacility = ownedBy<Facility>(caller.companyId, (facility) => facility.companyId);
   const ownCompany = ownedBy<Company>(caller.companyId, (company) => company.id);
   const facilities = new DataLoader<string, Facility | null>(

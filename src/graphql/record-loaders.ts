@@ -6,7 +6,12 @@ import type { InvoiceableAmount, InvoiceableItem } from '../areas/invoiceable-it
 import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from '../areas/ledgers/ledgers.types';
 import type { NoteEvent } from '../areas/notes/notes.types';
 import type { Tenant, Unit } from '../areas/tenants/tenants.types';
-import type { Services } from '../services';
+import type { DocumentsService } from '../areas/documents/documents.service';
+import type { EsignService } from '../areas/esign/esign.service';
+import type { InvoiceableItemsService } from '../areas/invoiceable-items/invoiceable-items.service';
+import type { LedgersService } from '../areas/ledgers/ledgers.service';
+import type { NotesService } from '../areas/notes/notes.service';
+import type { TenantsService } from '../areas/tenants/tenants.service';
 import { activeTracing, inSpan } from '../telemetry/tracing';
 
 /** Keys per batch: each batch is one SQL statement with an IN list of this many values at most. */
@@ -39,6 +44,16 @@ export interface RecordLoaders {
   invoiceableTiers: DataLoader<string, InvoiceableAmount[]>;
 }
 
+/** The services the record loaders read. */
+export interface RecordLoaderServices {
+  readonly ledgers: LedgersService;
+  readonly notes: NotesService;
+  readonly tenants: TenantsService;
+  readonly documents: DocumentsService;
+  readonly esign: EsignService;
+  readonly invoiceableItems: InvoiceableItemsService;
+}
+
 const OPTIONS = { maxBatchSize: MAX_BATCH_SIZE } as const;
 
 /** With tracing on, each batch is a span (`dataloader ledgers`, its key count); off, the function itself. */
@@ -58,7 +73,7 @@ export function traceBatches<K, V>(
 }
 
 export function createRecordLoaders(
-  services: Services,
+  services: RecordLoaderServices,
   facilities: DataLoader<string, Facility | null>,
 ): RecordLoaders {
   /** Nulls the records whose facility is not one of the caller's company. */

@@ -1,14 +1,12 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { buildSchemaSync, type NonEmptyArray, type PubSub } from 'type-graphql';
+import { buildSchemaSync, type ContainerType, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { assertCostDirectives, COST_DIRECTIVES } from './cost-directives';
-import { RESOLVERS } from './resolvers';
+import { NO_INSTANCES, ResolverInstances } from './resolver-instances';
+import { RESOLVERS, type ResolverClass, type SchemaServices } from './resolvers';
 
 let built: GraphQLSchema | undefined;
-
-/** A TypeGraphQL resolver class. */
-type ResolverClass = new (...args: never[]) => object;
 
 /**
  * TypeGraphQL asks for a PubSub once there is a Subscription; every subscription here names its own
@@ -23,20 +21,36 @@ const NO_PUBSUB: PubSub = {
   },
 };
 
-/** The schema, built once per process from the decorated classes (it holds no per-request state). */
+/**
+ * The schema's shape, built once per process from the decorated classes: for printing it and
+ * validating documents against it. Its resolvers have no services: an app serves `servedSchema`.
+ */
 export function graphqlSchema(): GraphQLSchema {
   built ??= buildGraphqlSchema(RESOLVERS);
   return built;
 }
 
+/** The schema an app serves: each resolver class made once, with the services it names. */
+export function servedSchema(
+  services: SchemaServices,
+  resolvers: readonly ResolverClass[] = RESOLVERS,
+): GraphQLSchema {
+  const instances = new ResolverInstances(resolvers, services);
+  return instances.serve(buildGraphqlSchema(resolvers, instances));
+}
+
 /** A schema of these resolver classes, built as the service's own is (its directives checked). */
-export function buildGraphqlSchema(resolvers: readonly ResolverClass[]): GraphQLSchema {
+export function buildGraphqlSchema(
+  resolvers: readonly ResolverClass[],
+  container: ContainerType = NO_INSTANCES,
+): GraphQLSchema {
   return assertCostDirectives(
     buildSchemaSync({
       resolvers: [...resolvers] as NonEmptyArray<ResolverClass>,
       validate: false,
       directives: [...specifiedDirectives, ...COST_DIRECTIVES],
       pubSub: NO_PUBSUB,
+      container,
     }),
   );
 }

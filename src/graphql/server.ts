@@ -12,8 +12,17 @@ import type { Config } from '../config';
 import { DomainError } from '../kernel/errors';
 import { toErrorBody } from '../rest/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
-import type { Services } from '../services';
-import { createContext, gatewayReads, type CacheResult, type GraphqlContext } from './context';
+import type { CacheMemory } from '../caching/cache-memory';
+import type { RevisionTokens } from '../kernel/revisions';
+import type { ResourceWatch } from '../areas/live/live.types';
+import type { TrustedDocumentsRepository } from '../auth/trusted-documents.ports';
+import {
+  createContext,
+  gatewayReads,
+  type CacheResult,
+  type ContextServices,
+  type GraphqlContext,
+} from './context';
 import {
   domainErrorExtensions,
   domainErrorMessage,
@@ -24,8 +33,9 @@ import {
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limits';
 import { jitGateway } from './jit-executor';
 import { GraphqlResponseCache } from './response-cache';
-import { graphqlSchema } from './schema';
-import { GATEWAY_RESOLVERS } from '../gateway/gateway-resolvers';
+import { servedSchema } from './schema';
+import type { ResolverClass, SchemaServices } from './resolvers';
+import { gatewayResolvers } from '../gateway/gateway-resolvers';
 import { gatewaySchema } from '../gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
@@ -42,14 +52,26 @@ export const MAX_TOKENS = 5_000;
 /** Room for automatic persisted queries, in characters of query text (least recently used go first). */
 export const APQ_CACHE_SIZE = 4 * 1024 * 1024;
 
+/**
+ * What GraphQL is served from: the services its resolvers and each request's loaders call, the
+ * kept responses' revisions and memory, the trusted documents, and gateway mode's upstream.
+ */
+export interface GraphqlServices extends SchemaServices, ContextServices {
+  readonly revisions: RevisionTokens;
+  readonly cacheMemory: CacheMemory;
+  readonly trustedDocuments: TrustedDocumentsRepository;
+  /** Gateway mode: the upstream's resources subscriptions watch; null otherwise. */
+  readonly upstreamPollers: ResourceWatch | null;
+}
+
 export interface GraphqlOptions {
   limits?: QueryLimits;
   /** The largest estimated cost answered; GRAPHQL_MAX_COST by default. */
   maxCost?: number;
   /** Counts each operation answered (Prometheus): its name or `other`, and the kept-response cache's result. */
   countOperation?: (operation: string, cache: CacheResult) => void;
-  /** Another schema than the service's (tests add fields to it). */
-  schema?: GraphQLSchema;
+  /** Other resolver classes than the service's (tests add fields to the schema). */
+  resolvers?: readonly ResolverClass[];
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
   /**
@@ -172,7 +194,7 @@ export function prefersHtml(accept: string | undefined): boolean {
  */
 export async function registerGraphql(
   app: FastifyInstance,
-  services: Services,
+  services: GraphqlServices,
   config: Config,
   options: GraphqlOptions = {},
 ): Promise<void> {
@@ -181,7 +203,9 @@ export async function registerGraphql(
   // Gateway mode: the part of the graph the contract feeds, read from the upstream; responses are
   // kept under the upstream's ETags and sent again while it answers 304 to each read.
   const gatewayMode = services.upstream !== null;
-  const schema = options.schema ?? (gatewayMode ? gatewaySchema(GATEWAY_RESOLVERS) : graphqlSchema());
+  const schema = gatewayMode
+    ? gatewaySchema(gatewayResolvers(services.upstreamPollers!))
+    : servedSchema(services, options.resolvers);
   const responses = new GraphqlResponseCache(
     schema,
     services.revisions,

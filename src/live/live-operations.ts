@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import type { Caller } from '../kernel/caller';
 import { DomainError } from '../kernel/errors';
-import type { GraphqlContext } from '../graphql/context';
+import type { ContextServices, GraphqlContext } from '../graphql/context';
 import { UpstreamReads } from '../gateway/upstream-reads';
 import { exposedCode, formatGraphqlError } from '../graphql/errors';
 import { noNulInStrings } from '../graphql/input-safety';
@@ -21,7 +21,6 @@ import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
 import { createLoaders } from '../graphql/loaders';
 import { estimateCost, TOO_EXPENSIVE } from '../graphql/demand-control';
 import { MAX_TOKENS } from '../graphql/server';
-import type { Services } from '../services';
 
 const RULES = [...specifiedRules, queryLimitsRule(DEFAULT_QUERY_LIMITS), noNulInStrings];
 
@@ -68,7 +67,7 @@ export function refusal(error: DomainError): GraphQLError {
 
 /** A subscription's context: the caller's, with loaders of its own (renewed at each event). */
 export function liveContext(
-  services: Services,
+  services: ContextServices,
   caller: Caller,
   requestId: string,
   log: GraphqlContext['log'],
@@ -76,7 +75,6 @@ export function liveContext(
 ): GraphqlContext {
   return {
     caller,
-    services,
     loaders: createLoaders(services, caller),
     requestId,
     log,

@@ -1,8 +1,4 @@
-import { Client, type ClientConfig, type Notification } from 'pg';
-import { sql } from 'kysely';
-import type { LiveEvent, LiveJournal } from '../areas/live/live.types';
-import type { Store } from '../store/database';
-import { LIVE_CHANNEL_PREFIX } from '../areas/webhooks/webhook-events.writer';
+import type { LiveEvent, LiveJournal, LiveListening, LiveNotifications } from '../areas/live/live.types';
 
 /** Events read from the journal at once, at most. */
 const READ_BATCH = 500;
@@ -87,8 +83,7 @@ export class PollingSource implements LiveSource {
  * made again, and what committed meanwhile is read after the last number seen.
  */
 export class PgNotifySource implements LiveSource {
-  private client: Client | null = null;
-  private channel = '';
+  private listening: LiveListening | null = null;
   private lastSeq = 0;
   private closed = false;
   private retryMs = 250;
@@ -96,15 +91,13 @@ export class PgNotifySource implements LiveSource {
   private deliver: (events: LiveEvent[]) => void = () => undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly notifications: LiveNotifications,
     private readonly journal: LiveJournal,
     private readonly log: SourceLog,
   ) {}
 
   async start(deliver: (events: LiveEvent[]) => void): Promise<void> {
     this.deliver = deliver;
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.store.db);
-    this.channel = `${LIVE_CHANNEL_PREFIX}${rows[0]?.schema ?? 'public'}`;
     this.lastSeq = (await this.journal.bounds())?.last ?? 0;
     await this.connect();
   }
@@ -116,28 +109,27 @@ export class PgNotifySource implements LiveSource {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
+    const listening = this.listening;
+    this.listening = null;
+    await listening?.end().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
-    const options = this.store.pgPool!.options as ClientConfig;
-    const client = new Client({ ...options, connectionTimeoutMillis: 10_000 });
-    client.on('notification', (message) => this.heard(message));
-    client.on('error', (error) => {
-      this.log.warn({ err: error }, 'live events: LISTEN connection lost; connecting again');
-      this.reconnect(client);
-    });
-    await client.connect();
-    await client.query(`LISTEN "${this.channel.replaceAll('"', '""')}"`);
-    this.client = client;
+    let connected: LiveListening | null = null;
+    connected = await this.notifications.listen(
+      (payload) => this.heard(payload),
+      (error) => {
+        this.log.warn({ err: error }, 'live events: LISTEN connection lost; connecting again');
+        if (connected) this.reconnect(connected);
+      },
+    );
+    this.listening = connected;
     this.retryMs = 250;
   }
 
-  private reconnect(lost: Client): void {
-    if (this.closed || this.client !== lost) return;
-    this.client = null;
+  private reconnect(lost: LiveListening): void {
+    if (this.closed || this.listening !== lost) return;
+    this.listening = null;
     void lost.end().catch(() => undefined);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
@@ -146,15 +138,15 @@ export class PgNotifySource implements LiveSource {
         .catch((error: unknown) => {
           this.log.warn({ err: error }, 'live events: LISTEN connection failed');
           this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
-          this.client = lost;
+          this.listening = lost;
           this.reconnect(lost);
         });
     }, this.retryMs);
     this.retryTimer.unref();
   }
 
-  private heard(message: Notification): void {
-    const seqs = (message.payload ?? '')
+  private heard(payload: string): void {
+    const seqs = payload
       .split(',')
       .map(Number)
       .filter((seq) => Number.isSafeInteger(seq) && seq > 0);

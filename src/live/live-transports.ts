@@ -12,9 +12,10 @@ import { DomainError } from '../kernel/errors';
 import type { Config, LiveConfig } from '../config';
 import { domainErrorMessage } from '../graphql/errors';
 import { GRAPHQL_PATH, type EventStreamHandler } from '../graphql/server';
-import type { GraphqlContext } from '../graphql/context';
+import type { ContextServices, GraphqlContext } from '../graphql/context';
 import type { TrustedDocumentGate } from '../graphql/trusted-documents';
-import type { Services } from '../services';
+import type { AuthService } from '../auth/auth.service';
+import type { LiveHub } from './live-hub';
 import {
   formattedErrors,
   formattedResult,
@@ -23,6 +24,16 @@ import {
   refusal,
   SubscriptionQuota,
 } from './live-operations';
+
+/** What graphql-ws uses: each operation's context, and the credentials connection_init gives. */
+interface WebSocketServices extends ContextServices {
+  readonly auth: Pick<AuthService, 'authenticate'>;
+}
+
+/** What the subscriptions' transports use, and the live hub they prune and close. */
+export interface LiveTransportServices extends WebSocketServices {
+  readonly live: Pick<LiveHub, 'startPruning' | 'close'>;
+}
 
 /** A close reason is at most 123 bytes (RFC 6455); ours are cut well before. */
 function closeReason(message: string): string {
@@ -53,7 +64,7 @@ function authorizationOf(params: Readonly<Record<string, unknown>> | undefined, 
  */
 export function registerWebSocketTransport(
   app: FastifyInstance,
-  services: Services,
+  services: WebSocketServices,
   schema: GraphQLSchema,
   config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost'>,
   quota: SubscriptionQuota,
@@ -200,7 +211,7 @@ export function registerWebSocketTransport(
  * bytes pass LIVE_SOCKET_BUFFER_KB ends with a RATE_LIMITED error (slow consumer).
  */
 export function eventStreamHandler(
-  services: Services,
+  services: ContextServices,
   schema: GraphQLSchema,
   config: Pick<Config, 'live' | 'graphqlMaxCost'>,
   quota: SubscriptionQuota,
@@ -327,7 +338,7 @@ function cursorOf(data: unknown): string | null {
  */
 export function registerLiveTransports(
   app: FastifyInstance,
-  services: Services,
+  services: LiveTransportServices,
   config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost'>,
 ): (schema: GraphQLSchema, trusted: TrustedDocumentGate) => EventStreamHandler {
   const quota = new SubscriptionQuota(config.live.perClient);

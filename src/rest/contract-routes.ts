@@ -10,7 +10,40 @@ import type {
   RouteHandlerMethod,
   RouteShorthandOptions,
 } from 'fastify';
-import type { Services } from '../services';
+import type { DocumentPdfsService } from '../areas/documents/document-pdfs.service';
+import type { DocumentsService } from '../areas/documents/documents.service';
+import type { EsignService } from '../areas/esign/esign.service';
+import type { FacilitiesService } from '../areas/facilities/facilities.service';
+import type { FlippersService } from '../areas/flippers/flippers.service';
+import type { InvoiceableItemsService } from '../areas/invoiceable-items/invoiceable-items.service';
+import type { LedgersService } from '../areas/ledgers/ledgers.service';
+import type { MoveInsService } from '../areas/move-ins/move-ins.service';
+import type { NotesService } from '../areas/notes/notes.service';
+import type { PaymentsService } from '../areas/payments/payments.service';
+import type { RateAppliedActionsService } from '../areas/rate-applied-actions/rate-applied-actions.service';
+import type { RateChangesService } from '../areas/rate-changes/rate-changes.service';
+import type { PageCache } from '../caching/page-cache';
+
+/**
+ * The services the contract's handlers call, all together; each routes module names the few its
+ * handlers use (its `RouteServices`), and a service one needs that is not here is added here.
+ */
+export interface ContractServices {
+  readonly documentPdfs: DocumentPdfsService;
+  readonly documents: DocumentsService;
+  readonly esign: EsignService;
+  readonly facilities: FacilitiesService;
+  readonly flippers: FlippersService;
+  readonly invoiceableItems: InvoiceableItemsService;
+  readonly ledgers: LedgersService;
+  readonly moveIns: MoveInsService;
+  readonly notes: NotesService;
+  readonly payments: PaymentsService;
+  readonly rateAppliedActions: RateAppliedActionsService;
+  readonly rateChanges: RateChangesService;
+  /** Serialized list pages kept between requests while their data is unchanged. */
+  readonly pages: PageCache;
+}
 
 /**
  * One route of the /v1 contract: its method, path, options (the schema that validates requests
@@ -25,7 +58,7 @@ export interface ContractRoute {
   readonly url: string;
   readonly options: RouteShorthandOptions;
   /** The system of record's handler, made with the services it reads. */
-  readonly handler: (services: Services) => RouteHandlerMethod;
+  readonly handler: (services: ContractServices) => RouteHandlerMethod;
 }
 
 /**
@@ -48,7 +81,7 @@ export function contractRoute<const Schema extends FastifySchema>(
   method: ContractRoute['method'],
   url: string,
   options: Omit<RouteShorthandOptions, 'schema'> & { schema: Schema },
-  handler: (services: Services) => ContractHandler<Schema>,
+  handler: (services: ContractServices) => ContractHandler<Schema>,
 ): ContractRoute {
   return { method, url, options, handler: handler as unknown as ContractRoute['handler'] };
 }

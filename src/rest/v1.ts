@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services';
-import { registerContractRoutes, type ContractRoute } from './contract-routes';
+import { registerContractRoutes, type ContractRoute, type ContractServices } from './contract-routes';
 import { DOCUMENT_DOWNLOAD_ROUTES } from '../areas/documents/document-downloads.routes';
 import { DOCUMENTS_ROUTES } from '../areas/documents/documents.routes';
 import { ESIGN_ROUTES } from '../areas/esign/esign.routes';
@@ -29,6 +28,6 @@ export const CONTRACT_ROUTES: readonly ContractRoute[] = [
 ];
 
 /** The system of record's /v1: every contract route answered from the services. */
-export function registerV1Routes(app: FastifyInstance, services: Services): void {
+export function registerV1Routes(app: FastifyInstance, services: ContractServices): void {
   registerContractRoutes(app, CONTRACT_ROUTES, (route) => route.handler(services));
 }

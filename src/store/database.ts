@@ -218,9 +218,9 @@ function sqliteArrays(
 }
 
 /** True when the database answers a trivial query. */
-export async function isReady(db: Db): Promise<boolean> {
+export async function isReady(store: Pick<Store, 'db'>): Promise<boolean> {
   try {
-    await sql`select 1`.execute(db);
+    await sql`select 1`.execute(store.db);
     return true;
   } catch {
     return false;

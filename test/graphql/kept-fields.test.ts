@@ -37,7 +37,8 @@ class DeclaredReadResolver {
   }
 }
 
-const schema = buildGraphqlSchema([...RESOLVERS, UndeclaredReadResolver, DeclaredReadResolver]);
+const resolvers = [...RESOLVERS, UndeclaredReadResolver, DeclaredReadResolver];
+const schema = buildGraphqlSchema(resolvers);
 
 describe('which queries may be kept', () => {
   it.each([
@@ -64,7 +65,12 @@ describeEachDialect('a field that reads data without a declared scope', (dialect
 
   it('makes its response run every time, while the same query without it is kept', async () => {
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-    const { app } = await buildApp({ config, store: t.db.store, clock: t.clock, graphqlSchema: schema });
+    const { app } = await buildApp({
+      config,
+      store: t.db.store,
+      clock: t.clock,
+      graphqlResolvers: resolvers,
+    });
     try {
       const ask = (fields: string) =>
         postGraphql<{ facility: { visits?: number; declaredVisits?: number } }>(

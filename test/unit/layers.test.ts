@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
+import type { GraphqlContext } from '../../src/graphql/context';
 
 /** What ESLint, with the project's own configuration, says of this code at this place. */
 async function lintMessages(file: string, code: string) {
@@ -128,6 +130,17 @@ describe('the layer rule covers every folder of src', () => {
       "import { NoteObject } from './notes.graphql';",
       'contract may not import transport',
     ],
+    // Transports name the few services they use; the composition root hands them over.
+    [
+      'src/areas/notes/probe.resolver.ts',
+      "import type { Services } from '../../services';",
+      'transport may not import root',
+    ],
+    ['src/graphql/probe.ts', "import type { Services } from '../services';", 'transport may not import root'],
+    ['src/rest/probe.ts', "import { createServices } from '../services';", 'transport may not import root'],
+    ['src/live/probe.ts', "import type { App } from '../app';", 'live may not import root'],
+    // The live events' journal and channel reach src/live as the domain's ports, not the store.
+    ['src/live/probe.ts', "import type { Store } from '../store/database';", 'live may not import store'],
   ])('refuses, in %s: %s', async (file, code, refused) => {
     expect((await layerProblems(file, `${code}\nexport {};\n`)).map((m) => m.split(' (')[0])).toEqual([
       refused,
@@ -153,5 +166,28 @@ describe('the layer rule covers every folder of src', () => {
     ['src/areas/notes/probe.ts', "export async function later() { return import('../../kernel/errors'); }"],
   ])('allows, in %s: %s', async (file, code) => {
     expect(await layerProblems(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+});
+
+const ROOT = path.join(__dirname, '../..');
+
+/** The TypeScript files under a folder of the project, at any depth, from the project's root. */
+function sourceFiles(folder: string): string[] {
+  return (fs.readdirSync(path.join(ROOT, folder), { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.join(folder, file));
+}
+
+describe('each transport receives the services it uses', () => {
+  it('gives resolvers request facts through the GraphQL context, not services', () => {
+    // Fails to compile if the context carries services again.
+    const servicesInContext: 'services' extends keyof GraphqlContext ? true : false = false;
+    expect(servicesInContext).toBe(false);
+    const readers = ['src/areas', 'src/graphql', 'src/gateway', 'src/live']
+      .flatMap(sourceFiles)
+      .filter((file) =>
+        /\b(ctx|context|contextValue)\.services\b/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+      );
+    expect(readers).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
-import { DOCUMENT_PAGE_LIMITS } from './documents.service';
+import { DOCUMENT_PAGE_LIMITS, type DocumentsService } from './documents.service';
 import type { EventType } from './documents.types';
-import { EVENT_PAGE_LIMITS } from '../events/events.service';
+import type { EsignService } from '../esign/esign.service';
+import { EVENT_PAGE_LIMITS, type EventsService } from '../events/events.service';
 import type { Facility } from '../facilities/facilities.types';
 import type { GraphqlContext } from '../../graphql/context';
 import { presentDocument, presentEvent, type DocumentView, type EventView } from './documents.presenter';
@@ -21,9 +22,18 @@ import { UUIDScalar } from '../../graphql/scalars';
 const PAGE_DESCRIPTION = '1-based page number (default 1).';
 const PER_PAGE_DESCRIPTION = 'Page size (default 100; above 100 reads as 100).';
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly documents: DocumentsService;
+  readonly esign: EsignService;
+  readonly events: EventsService;
+}
+
 /** A facility's events and their documents: the data of GET /v1/:facility_id/events/:event_id/documents. */
 @Resolver(() => FacilityObject)
 export class FacilityEventsResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => EventPageObject, {
     description:
       "The facility's events, of one type or all, optionally only those in one e-sign state, oldest " +
@@ -42,8 +52,8 @@ export class FacilityEventsResolver {
     })
     esignState?: EsignStateValue | null,
   ): Promise<PageView<EventView>> {
-    const ids = esignState ? await ctx.services.esign.eventIdsInState(facility, esignState) : undefined;
-    const result = await ctx.services.events.list(facility, { type, page, perPage, ids });
+    const ids = esignState ? await this.services.esign.eventIdsInState(facility, esignState) : undefined;
+    const result = await this.services.events.list(facility, { type, page, perPage, ids });
     return {
       entries: result.entries.map((event) => presentEvent(event, facility.timeZone)),
       pagination: paginationOf(result.pagination),
@@ -55,12 +65,8 @@ export class FacilityEventsResolver {
     description:
       "One event of the facility: a move-in, move-out or successful payment event (NOT_FOUND otherwise, also for another facility's).",
   })
-  async event(
-    @Root() facility: Facility,
-    @Arg('id', () => UUIDScalar) id: string,
-    @Ctx() ctx: GraphqlContext,
-  ): Promise<EventView> {
-    const event = await ctx.services.documents.eventFor(facility, id, ['id']);
+  async event(@Root() facility: Facility, @Arg('id', () => UUIDScalar) id: string): Promise<EventView> {
+    const event = await this.services.documents.eventFor(facility, id, ['id']);
     return presentEvent(event, facility.timeZone);
   }
 }

@@ -1,6 +1,8 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { DocumentView, EventView } from '../documents/documents.presenter';
 import type { GraphqlContext } from '../../graphql/context';
+import type { EsignService } from './esign.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
 import { DocumentObject, EventObject } from '../documents/documents.graphql';
 import {
   DocumentEsignObject,
@@ -67,9 +69,17 @@ export class OutboxMessageEsignResolver {
   }
 }
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly esign: EsignService;
+  readonly facilities: FacilitiesService;
+}
+
 /** Withdrawing a signing link. */
 @Resolver()
 export class EsignLinksResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Mutation(() => EsignLinkObject, {
     description:
       'Withdraws the signing link an e-sign message carries: from now on the page says so and signs ' +
@@ -81,8 +91,8 @@ export class EsignLinksResolver {
     @Arg('facilityId', () => UUIDScalar) facilityId: string,
     @Arg('messageId', () => UUIDScalar) messageId: string,
   ): Promise<EsignLinkView> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
-    const link = await ctx.services.esign.revokeLink(facility, messageId);
-    return esignLinkView(link, ctx.services.esign.stateOfLink(link), facility.timeZone);
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const link = await this.services.esign.revokeLink(facility, messageId);
+    return esignLinkView(link, this.services.esign.stateOfLink(link), facility.timeZone);
   }
 }

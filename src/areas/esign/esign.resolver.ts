@@ -1,11 +1,21 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
+import type { EsignService } from './esign.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
 import { outboxMessageView, SendEsignableDocumentsPayload } from '../outbox/outbox.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
+
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly esign: EsignService;
+  readonly facilities: FacilitiesService;
+}
 
 /** E-sign delivery (REST 4.9): queues the event's esignable documents for email or SMS. */
 @Resolver()
 export class EsignResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Mutation(() => SendEsignableDocumentsPayload, {
     description:
       "Sends the event's esignable documents to exactly one of email or smsNumber, through the outbox. " +
@@ -23,8 +33,12 @@ export class EsignResolver {
     })
     smsNumber: string | null,
   ): Promise<SendEsignableDocumentsPayload> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
-    const messages = await ctx.services.esign.sendEsignableDocuments(facility, { eventId, email, smsNumber });
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const messages = await this.services.esign.sendEsignableDocuments(facility, {
+      eventId,
+      email,
+      smsNumber,
+    });
     return { eventId, messages: messages.map((message) => outboxMessageView(message, facility.timeZone)) };
   }
 }

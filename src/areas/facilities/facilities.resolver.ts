@@ -1,13 +1,21 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Company, Facility } from './facilities.types';
+import type { FacilitiesService } from './facilities.service';
 import { KEPT_LISTS } from '../../caching/kept-lists';
 import type { GraphqlContext } from '../../graphql/context';
 import { Kept } from '../../graphql/kept';
 import { CompanyObject, FacilityObject } from './facilities.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly facilities: FacilitiesService;
+}
+
 @Resolver(() => FacilityObject)
 export class FacilitiesResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Query(() => FacilityObject, {
     nullable: true,
     description:
@@ -17,7 +25,7 @@ export class FacilitiesResolver {
   async facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
     // A response being kept reads the facility itself, not the few seconds' copy.
     const fresh = ctx.trace !== null;
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, id, ['id'], { fresh });
+    const facility = await this.services.facilities.facilityFor(ctx.caller, id, ['id'], { fresh });
     // Records reached from here check their facility through this loader: no second lookup.
     ctx.loaders.facilities.prime(facility.id, facility);
     return facility;
@@ -34,19 +42,21 @@ export class FacilitiesResolver {
 
 @Resolver(() => CompanyObject)
 export class CompaniesResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Query(() => CompanyObject, {
     nullable: true,
     description: "The caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
   @Kept(KEPT_LISTS.facilities)
   async company(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Company> {
-    return ctx.services.facilities.companyFor(ctx.caller, id, ['id'], { fresh: ctx.trace !== null });
+    return this.services.facilities.companyFor(ctx.caller, id, ['id'], { fresh: ctx.trace !== null });
   }
 
   @FieldResolver(() => [FacilityObject], {
     description: "The company's facilities, by name (case-insensitive), then id.",
   })
-  facilities(@Root() company: Company, @Ctx() ctx: GraphqlContext): Promise<Facility[]> {
-    return ctx.services.facilities.facilitiesOfCompany(company);
+  facilities(@Root() company: Company): Promise<Facility[]> {
+    return this.services.facilities.facilitiesOfCompany(company);
   }
 }

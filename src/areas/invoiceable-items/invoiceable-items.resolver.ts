@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
-import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
+import { ITEM_PAGE_LIMITS, type InvoiceableItemsService } from './invoiceable-items.service';
 import type { InvoiceableItemList } from './invoiceable-items.types';
 import { presentInvoiceableItem } from './invoiceable-items.presenter';
 import type { PricedItem } from './invoiceable-items.types';
@@ -21,9 +21,16 @@ const itemObject = (item: PricedItem) => invoiceableItemObject(presentInvoiceabl
 import { pageCost, paginationOf, type PageView } from '../../graphql/pagination';
 import { PaymentLineObject } from '../payments/payments.graphql';
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly invoiceableItems: InvoiceableItemsService;
+}
+
 /** The invoiceable item lists of REST 4.10, from the same service. */
 @Resolver(() => FacilityObject)
 export class FacilityInvoiceableItemsResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => InvoiceableItemPageObject, {
     description: 'One page of a list of REST 4.10, sorted by kind, description (case-insensitive), then id.',
   })
@@ -41,7 +48,7 @@ export class FacilityInvoiceableItemsResolver {
     })
     perPage?: number | null,
   ): Promise<PageView<InvoiceableItemObject>> {
-    const result = await ctx.services.invoiceableItems.list(facility, list, { page, perPage });
+    const result = await this.services.invoiceableItems.list(facility, list, { page, perPage });
     return { entries: result.entries.map(itemObject), pagination: paginationOf(result.pagination) };
   }
 
@@ -49,11 +56,8 @@ export class FacilityInvoiceableItemsResolver {
     description:
       'Fee items by fee category; security deposit, online payment and reservation are the first of their category.',
   })
-  async invoiceableItemFees(
-    @Root() facility: Facility,
-    @Ctx() ctx: GraphqlContext,
-  ): Promise<InvoiceableItemFeesObject> {
-    const groups = await ctx.services.invoiceableItems.fees(facility);
+  async invoiceableItemFees(@Root() facility: Facility): Promise<InvoiceableItemFeesObject> {
+    const groups = await this.services.invoiceableItems.fees(facility);
     const one = (fee: PricedItem | null) => (fee ? itemObject(fee) : null);
     return {
       securityDeposit: one(groups.securityDeposit),

@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
+import type { LedgersService } from './ledgers.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EventView } from '../documents/documents.presenter';
@@ -29,19 +30,22 @@ function required<T>(record: T | null, what: string, ledger: Ledger): T {
   return record;
 }
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly ledgers: LedgersService;
+}
+
 /** A facility's ledgers: GET /v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts, and navigation. */
 @Resolver(() => FacilityObject)
 export class FacilityLedgersResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => LedgerObject, {
     nullable: true,
     description: "One ledger of the facility (NOT_FOUND otherwise, also for another facility's).",
   })
-  ledger(
-    @Root() facility: Facility,
-    @Arg('id', () => UUIDScalar) id: string,
-    @Ctx() ctx: GraphqlContext,
-  ): Promise<Ledger> {
-    return ctx.services.ledgers.ledgerFor(facility, id, ['id']);
+  ledger(@Root() facility: Facility, @Arg('id', () => UUIDScalar) id: string): Promise<Ledger> {
+    return this.services.ledgers.ledgerFor(facility, id, ['id']);
   }
 }
 

@@ -1,6 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { LiveEvent, LiveFilter, LiveJournal } from './live.types';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { Client, type ClientConfig, type Pool } from 'pg';
+import type { LiveEvent, LiveFilter, LiveJournal, LiveListening, LiveNotifications } from './live.types';
 import type { Database, LiveEventsTable } from '../../store/schema';
+import { LIVE_CHANNEL_PREFIX } from '../webhooks/webhook-events.writer';
 
 function liveRowToEvent(row: Selectable<LiveEventsTable>): LiveEvent {
   return {
@@ -55,5 +57,28 @@ export class SqlLiveJournal implements LiveJournal {
       .where('seq', '<', newest)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+}
+
+/**
+ * PostgreSQL: LISTENs on the channel of the store's schema, where `webhook-events.writer.ts`
+ * notifies the numbers of the events each transaction wrote; each listener is a connection of its
+ * own, made with the pool's settings.
+ */
+export class PgLiveNotifications implements LiveNotifications {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly pool: Pool,
+  ) {}
+
+  async listen(heard: (payload: string) => void, lost: (error: unknown) => void): Promise<LiveListening> {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
+    const channel = `${LIVE_CHANNEL_PREFIX}${rows[0]?.schema ?? 'public'}`;
+    const client = new Client({ ...(this.pool.options as ClientConfig), connectionTimeoutMillis: 10_000 });
+    client.on('notification', (message) => heard(message.payload ?? ''));
+    client.on('error', lost);
+    await client.connect();
+    await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    return { end: () => client.end() };
   }
 }

@@ -1,13 +1,17 @@
 import { Arg, Ctx, Resolver, Root, Subscription } from 'type-graphql';
 import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
-import type { LiveEvent, LiveItem } from './live.types';
+import type { LiveEvent, LiveFeed, LiveItem } from './live.types';
+import type { OutboxService } from '../outbox/outbox.service';
+import type { PaymentsService } from '../payments/payments.service';
+import type { WebhooksService } from '../webhooks/webhooks.service';
 import { formatInstant } from '../../kernel/time';
 import { presentDocument, presentEvent, type EventView } from '../documents/documents.presenter';
 import { presentNoteEvent } from '../notes/notes.presenter';
 import { presentPayment } from '../payments/payments.presenter';
 import type { GraphqlContext } from '../../graphql/context';
-import { createLoaders } from '../../graphql/loaders';
+import { createLoaders, type LoaderServices } from '../../graphql/loaders';
+import { resolverOf } from '../../graphql/resolver-instances';
 import { EventObject } from '../documents/documents.graphql';
 import {
   DocumentChangedObject,
@@ -25,6 +29,14 @@ import { outboxMessageView } from '../outbox/outbox.graphql';
 import { paymentObject } from '../payments/payments.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 import { WebhookDeliveryObject, webhookDeliveryView } from '../webhooks/webhooks.graphql';
+
+/** The services the subscriptions call: the live events, the records they are about, fresh loaders'. */
+interface ResolverServices extends LoaderServices {
+  readonly live: LiveFeed;
+  readonly outbox: OutboxService;
+  readonly payments: PaymentsService;
+  readonly webhooks: WebhooksService;
+}
 
 /** The e-sign and document events that change an event's signing state. */
 const ESIGN_TYPES: readonly FacilityActivityType[] = [
@@ -62,11 +74,6 @@ function eventOf(item: LiveItem): LiveEvent | null {
   throw new DomainError(item.reason === 'slow_consumer' ? 'rate_limited' : 'gone', item.message);
 }
 
-/** Each delivered event reads records as they are now, not as an earlier event's loaders kept them. */
-function freshLoaders(ctx: GraphqlContext): void {
-  ctx.loaders = createLoaders(ctx.services, ctx.caller);
-}
-
 /**
  * The records an event is about, read once for all its subscribers: the hub hands each the same
  * event object, and every subscriber of a facility is of its company. Kept as long as the event is.
@@ -82,7 +89,7 @@ function dataOf(event: LiveEvent): Record<string, unknown> {
 async function activityOf(
   event: LiveEvent,
   facility: Facility,
-  ctx: GraphqlContext,
+  services: ResolverServices,
 ): Promise<LiveEventObject> {
   const data = dataOf(event);
   const base = {
@@ -96,13 +103,13 @@ async function activityOf(
   const id = typeof data.id === 'string' ? data.id : null;
   switch (event.type) {
     case 'payment.succeeded': {
-      const [payment] = event.eventId ? await ctx.services.payments.paymentsByIds([event.eventId]) : [null];
+      const [payment] = event.eventId ? await services.payments.paymentsByIds([event.eventId]) : [null];
       return Object.assign(new PaymentSucceededObject(), base, {
         payment: payment ? paymentObject(presentPayment(payment, zone)) : null,
       });
     }
     case 'note.created': {
-      const [note] = id ? await ctx.services.notes.noteEventsByIds([id]) : [null];
+      const [note] = id ? await services.notes.noteEventsByIds([id]) : [null];
       return Object.assign(new NoteCreatedObject(), base, {
         noteEvent: note ? presentNoteEvent(note, zone) : null,
       });
@@ -110,8 +117,8 @@ async function activityOf(
     case 'esign.sent':
     case 'esign.delivered':
     case 'esign.failed': {
-      const [message] = id ? await ctx.services.outbox.messagesByIds([id]) : [null];
-      const [owner] = event.eventId ? await ctx.services.documents.eventsByIds([event.eventId]) : [null];
+      const [message] = id ? await services.outbox.messagesByIds([id]) : [null];
+      const [owner] = event.eventId ? await services.documents.eventsByIds([event.eventId]) : [null];
       return Object.assign(new EsignMessageChangedObject(), base, {
         message: message ? outboxMessageView(message, zone) : null,
         event: owner ? presentEvent(owner, zone) : null,
@@ -120,7 +127,7 @@ async function activityOf(
     case 'document.viewed':
     case 'document.signed': {
       const [documents] = event.eventId
-        ? await ctx.services.documents.documentsByEventIds([event.eventId])
+        ? await services.documents.documentsByEventIds([event.eventId])
         : [[]];
       const document = documents.find((candidate) => candidate.id === id);
       return Object.assign(new DocumentChangedObject(), base, {
@@ -135,6 +142,8 @@ async function activityOf(
 /** GraphQL subscriptions (graphql-ws and SSE on /graphql): what happens, after it is committed. */
 @Resolver()
 export class LiveResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Subscription(() => FacilityActivityUnion, {
     description:
       "The facility's activity as it happens: payments, notes, move-in reviews, e-sign messages and " +
@@ -142,15 +151,11 @@ export class LiveResolver {
       '`since` (a cursor) first replays what came after it, if still kept (else GONE: query again, then ' +
       "subscribe without it). FORBIDDEN for another company's facility, NOT_FOUND for an unknown one; " +
       'RATE_LIMITED when events waited unread too long (slow consumer).',
-    subscribe: async ({ args, context }) => {
-      const { facilityId, types, since } = args as FacilityActivityArgs;
-      const ctx = context as GraphqlContext;
-      const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
-      return ctx.services.live.subscribe(
-        { facilityId: facility.id, types },
-        readSince(since ?? ctx.lastEventId),
-      );
-    },
+    subscribe: ({ args, context, info }) =>
+      resolverOf(info, LiveResolver).openFacilityActivity(
+        args as FacilityActivityArgs,
+        context as GraphqlContext,
+      ),
   })
   async facilityActivity(
     @Root() item: LiveItem,
@@ -161,32 +166,34 @@ export class LiveResolver {
   ): Promise<LiveEventObject> {
     const event = eventOf(item);
     if (event === null) throw new Error('facilityActivity asked for no start item');
-    freshLoaders(ctx);
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    this.freshLoaders(ctx);
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
     let activity = recordsOfEvents.get(event);
     if (!activity) {
-      activity = activityOf(event, facility, ctx);
+      activity = activityOf(event, facility, this.services);
       recordsOfEvents.set(event, activity);
     }
     return activity;
+  }
+
+  /** Subscription.facilityActivity's events, once the facility is found to be the caller's. */
+  async openFacilityActivity(
+    { facilityId, types, since }: FacilityActivityArgs,
+    ctx: GraphqlContext,
+  ): Promise<AsyncIterableIterator<LiveItem>> {
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    return this.services.live.subscribe(
+      { facilityId: facility.id, types },
+      readSince(since ?? ctx.lastEventId),
+    );
   }
 
   @Subscription(() => EsignStatusUpdateObject, {
     description:
       "An event's e-sign state and its documents': first as it is now, then again after each e-sign " +
       'message or document change. FORBIDDEN for an event of another company, NOT_FOUND for an unknown one.',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as GraphqlContext;
-      const eventId = (args as { eventId: string }).eventId;
-      const [owner] = await ctx.services.documents.eventsByIds([eventId]);
-      if (!owner) throw DomainError.notFound(['eventId'], 'event', eventId);
-      await ctx.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
-      return ctx.services.live.subscribe(
-        { facilityId: owner.facilityId, eventId: owner.id, types: ESIGN_TYPES },
-        null,
-        { start: true },
-      );
-    },
+    subscribe: ({ args, context, info }) =>
+      resolverOf(info, LiveResolver).openEsignStatus(args as { eventId: string }, context as GraphqlContext),
   })
   async esignStatus(
     @Root() item: LiveItem,
@@ -194,15 +201,30 @@ export class LiveResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<EsignStatusUpdateObject> {
     const change = eventOf(item);
-    freshLoaders(ctx);
-    const [owner] = await ctx.services.documents.eventsByIds([eventId]);
+    this.freshLoaders(ctx);
+    const [owner] = await this.services.documents.eventsByIds([eventId]);
     if (!owner) throw DomainError.notFound(['eventId'], 'event', eventId);
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
+    const facility = await this.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
     return {
       cursor: change ? String(change.seq) : null,
       cause: change ? (change.type as FacilityActivityType) : null,
       event: presentEvent(owner, facility.timeZone),
     };
+  }
+
+  /** Subscription.esignStatus's items, once the event is found to be of the caller's company. */
+  async openEsignStatus(
+    { eventId }: { eventId: string },
+    ctx: GraphqlContext,
+  ): Promise<AsyncIterableIterator<LiveItem>> {
+    const [owner] = await this.services.documents.eventsByIds([eventId]);
+    if (!owner) throw DomainError.notFound(['eventId'], 'event', eventId);
+    await this.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
+    return this.services.live.subscribe(
+      { facilityId: owner.facilityId, eventId: owner.id, types: ESIGN_TYPES },
+      null,
+      { start: true },
+    );
   }
 
   @Subscription(() => EventObject, {
@@ -211,17 +233,11 @@ export class LiveResolver {
       "its documents or their signing. In gateway mode, whenever the upstream's GET " +
       '/v1/:facility_id/events/:event_id/documents answers differently (polled every UPSTREAM_POLL_MS, ' +
       "once for all its subscribers). NOT_FOUND for an unknown event, FORBIDDEN for another company's facility.",
-    subscribe: async ({ args, context }) => {
-      const ctx = context as GraphqlContext;
-      const { facilityId, eventId } = args as { facilityId: string; eventId: string };
-      const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
-      const owner = await ctx.services.documents.eventFor(facility, eventId, ['eventId']);
-      return ctx.services.live.subscribe(
-        { facilityId: facility.id, eventId: owner.id, types: ESIGN_TYPES },
-        null,
-        { start: true },
-      );
-    },
+    subscribe: ({ args, context, info }) =>
+      resolverOf(info, LiveResolver).openEventDocuments(
+        args as { facilityId: string; eventId: string },
+        context as GraphqlContext,
+      ),
   })
   async eventDocuments(
     @Root() item: LiveItem,
@@ -230,29 +246,35 @@ export class LiveResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<EventView> {
     eventOf(item);
-    freshLoaders(ctx);
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
-    const owner = await ctx.services.documents.eventFor(facility, eventId, ['eventId']);
+    this.freshLoaders(ctx);
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const owner = await this.services.documents.eventFor(facility, eventId, ['eventId']);
     return presentEvent(owner, facility.timeZone);
+  }
+
+  /** Subscription.eventDocuments's items, once the event is found in the caller's facility. */
+  async openEventDocuments(
+    { facilityId, eventId }: { facilityId: string; eventId: string },
+    ctx: GraphqlContext,
+  ): Promise<AsyncIterableIterator<LiveItem>> {
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const owner = await this.services.documents.eventFor(facility, eventId, ['eventId']);
+    return this.services.live.subscribe(
+      { facilityId: facility.id, eventId: owner.id, types: ESIGN_TYPES },
+      null,
+      { start: true },
+    );
   }
 
   @Subscription(() => WebhookDeliveryObject, {
     description:
       "A webhook endpoint's deliveries as each attempt ends (sent or failed). `since` replays as for " +
       "facilityActivity. NOT_FOUND for an unknown endpoint or another company's.",
-    subscribe: async ({ args, context }) => {
-      const ctx = context as GraphqlContext;
-      const { endpointId, since } = args as { endpointId: string; since?: string | null };
-      const endpoint = await ctx.services.webhooks.endpointFor(
-        { companyId: ctx.caller.companyId },
-        endpointId,
-        ['endpointId'],
-      );
-      return ctx.services.live.subscribe(
-        { facilityId: null, eventId: endpoint.id, types: [DELIVERY_TYPE] },
-        readSince(since ?? ctx.lastEventId),
-      );
-    },
+    subscribe: ({ args, context, info }) =>
+      resolverOf(info, LiveResolver).openWebhookDeliveries(
+        args as { endpointId: string; since?: string | null },
+        context as GraphqlContext,
+      ),
   })
   async webhookDeliveries(
     @Root() item: LiveItem,
@@ -262,11 +284,32 @@ export class LiveResolver {
   ): Promise<WebhookDeliveryObject> {
     const event = eventOf(item);
     if (event === null) throw new Error('webhookDeliveries asked for no start item');
-    const delivery = await ctx.services.webhooks.deliveryInScope(
+    const delivery = await this.services.webhooks.deliveryInScope(
       { companyId: ctx.caller.companyId },
       event.body,
     );
     if (!delivery) throw DomainError.notFound(['endpointId'], 'webhook delivery', event.body);
     return webhookDeliveryView(delivery);
+  }
+
+  /** Subscription.webhookDeliveries's events, once the endpoint is found to be the caller's company's. */
+  async openWebhookDeliveries(
+    { endpointId, since }: { endpointId: string; since?: string | null },
+    ctx: GraphqlContext,
+  ): Promise<AsyncIterableIterator<LiveItem>> {
+    const endpoint = await this.services.webhooks.endpointFor(
+      { companyId: ctx.caller.companyId },
+      endpointId,
+      ['endpointId'],
+    );
+    return this.services.live.subscribe(
+      { facilityId: null, eventId: endpoint.id, types: [DELIVERY_TYPE] },
+      readSince(since ?? ctx.lastEventId),
+    );
+  }
+
+  /** Each delivered event reads records as they are now, not as an earlier event's loaders kept them. */
+  private freshLoaders(ctx: GraphqlContext): void {
+    ctx.loaders = createLoaders(this.services, ctx.caller);
   }
 }

@@ -45,6 +45,20 @@ export interface LiveJournal {
   pruneBefore(occurredAt: string): Promise<number>;
 }
 
+/**
+ * PostgreSQL: the notifications each transaction that writes live events sends once it commits
+ * (their numbers, comma-separated), heard on a connection of their own.
+ */
+export interface LiveNotifications {
+  /** Connects and listens: `heard` gets each notification's payload, `lost` the connection's failure. */
+  listen(heard: (payload: string) => void, lost: (error: unknown) => void): Promise<LiveListening>;
+}
+
+/** A connection listening for live notifications. */
+export interface LiveListening {
+  end(): Promise<void>;
+}
+
 /** Subscribing to live events: what the GraphQL Subscription resolvers use, in either mode. */
 export interface LiveFeed {
   /**

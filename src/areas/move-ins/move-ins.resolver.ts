@@ -2,6 +2,8 @@ import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql'
 import type { DocumentView, EventView } from '../documents/documents.presenter';
 import { documentDownloadPath, presentMoveInReview, type MoveInReviewView } from './move-ins.presenter';
 import type { GraphqlContext } from '../../graphql/context';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { MoveInsService } from './move-ins.service';
 import { DocumentObject } from '../documents/documents.graphql';
 import { withArgumentNames } from '../../graphql/errors';
 import { MoveInReviewInput, MoveInReviewObject } from './move-ins.graphql';
@@ -9,9 +11,17 @@ import { UUIDScalar } from '../../graphql/scalars';
 
 const INPUT_NAMES = { unitId: 'input.unitId', tenantId: 'input.tenantId', moveInDate: 'input.moveInDate' };
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly facilities: FacilitiesService;
+  readonly moveIns: MoveInsService;
+}
+
 /** Move-in review (REST POST /v1/:facility_id/move_ins/review_cost). */
 @Resolver()
 export class MoveInsResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Mutation(() => MoveInReviewObject, {
     description:
       'Prices a move-in (rent, the fees required at move-in, total) and prepares its documents, kept as ' +
@@ -23,8 +33,8 @@ export class MoveInsResolver {
     @Arg('facilityId', () => UUIDScalar) facilityId: string,
     @Arg('input', () => MoveInReviewInput) input: MoveInReviewInput,
   ): Promise<MoveInReviewView> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
-    const review = await withArgumentNames(INPUT_NAMES, () => ctx.services.moveIns.review(facility, input));
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const review = await withArgumentNames(INPUT_NAMES, () => this.services.moveIns.review(facility, input));
     return presentMoveInReview(review, facility.timeZone);
   }
 }

@@ -1,5 +1,7 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { Facility } from '../facilities/facilities.types';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { NotesService } from './notes.service';
 import type { Ledger } from '../ledgers/ledgers.types';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import { presentNoteEvent, type NoteEventView } from './notes.presenter';
@@ -22,8 +24,16 @@ const NOTE_NAMES = {
   userId: 'input.userId',
 };
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly facilities: FacilitiesService;
+  readonly notes: NotesService;
+}
+
 @Resolver(() => NoteEventObject)
 export class NotesResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Mutation(() => NoteEventObject, {
     description:
       'Creates a note event with one note on a tenant, unit and/or ledger of the facility (POST /v1/:facility_id/notes).',
@@ -33,10 +43,10 @@ export class NotesResolver {
     @Arg('input', () => CreateNoteInput) input: CreateNoteInput,
     @Ctx() ctx: GraphqlContext,
   ): Promise<NoteEventView> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
     ctx.loaders.facilities.prime(facility.id, facility);
     const event = await withArgumentNames(NOTE_NAMES, () =>
-      ctx.services.notes.createNote(facility, ctx.caller, input),
+      this.services.notes.createNote(facility, ctx.caller, input),
     );
     return presentNoteEvent(event, facility.timeZone);
   }

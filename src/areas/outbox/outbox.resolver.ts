@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
-import { OUTBOX_PAGE_LIMITS } from './outbox.service';
+import { OUTBOX_PAGE_LIMITS, type OutboxService } from './outbox.service';
 import type { GraphqlContext } from '../../graphql/context';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import {
@@ -14,9 +14,16 @@ import { pageCost, paginationOf, type PageView } from '../../graphql/pagination'
 
 type OutboxStatusValue = (typeof OutboxStatusEnum)[keyof typeof OutboxStatusEnum];
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly outbox: OutboxService;
+}
+
 /** A facility's outbox: what was queued for delivery and how far each message got. */
 @Resolver(() => FacilityObject)
 export class OutboxResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => OutboxMessagePageObject, {
     description: "The facility's outbox messages, newest first, optionally of one status.",
   })
@@ -32,7 +39,7 @@ export class OutboxResolver {
     })
     perPage: number | null,
   ): Promise<PageView<OutboxMessageView>> {
-    const result = await ctx.services.outbox.messagesOfFacility(facility, { status, page, perPage });
+    const result = await this.services.outbox.messagesOfFacility(facility, { status, page, perPage });
     return {
       entries: result.entries.map((message) => outboxMessageView(message, facility.timeZone)),
       pagination: paginationOf(result.pagination),

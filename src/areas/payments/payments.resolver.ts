@@ -3,6 +3,8 @@ import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql'
 import type { Facility } from '../facilities/facilities.types';
 import { readIdempotencyKey } from './idempotency';
 import type { PaymentEvent } from './payments.types';
+import type { PaymentsService } from './payments.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Tenant } from '../tenants/tenants.types';
 import { presentEvent, type EventView } from '../documents/documents.presenter';
 import { presentPayment } from './payments.presenter';
@@ -27,13 +29,22 @@ const PAYMENT_NAMES = {
   paymentMethod: 'input.paymentMethod',
 };
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly facilities: FacilitiesService;
+  readonly payments: PaymentsService;
+}
+
 // One loader per request (the loaders object is made per request): payments of a page of events in one batch.
 const paymentLoaders = new WeakMap<object, DataLoader<string, PaymentEvent | null>>();
 
-function paymentLoader(ctx: GraphqlContext): DataLoader<string, PaymentEvent | null> {
+function paymentLoader(
+  ctx: GraphqlContext,
+  payments: PaymentsService,
+): DataLoader<string, PaymentEvent | null> {
   let loader = paymentLoaders.get(ctx.loaders);
   if (!loader) {
-    loader = new DataLoader((ids) => ctx.services.payments.paymentsByIds(ids));
+    loader = new DataLoader((ids) => payments.paymentsByIds(ids));
     paymentLoaders.set(ctx.loaders, loader);
   }
   return loader;
@@ -42,6 +53,8 @@ function paymentLoader(ctx: GraphqlContext): DataLoader<string, PaymentEvent | n
 /** Retail payment (REST 4.11) as a mutation, and each payment event's payment. */
 @Resolver(() => SuccessfulPaymentEventObject)
 export class PaymentsResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @Mutation(() => SuccessfulPaymentEventObject, {
     description:
       'Pays for retail items (POST /v1/:facility_id/invoiceable_items/retail_payment), with the same checks. ' +
@@ -56,18 +69,18 @@ export class PaymentsResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() ctx: GraphqlContext,
   ): Promise<PaymentObjectView> {
-    const facility = await ctx.services.facilities.facilityFor(ctx.caller, facilityId);
+    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
     ctx.loaders.facilities.prime(facility.id, facility);
     const outcome = await withArgumentNames(PAYMENT_NAMES, () => {
       const key = readIdempotencyKey(idempotencyKey ?? undefined);
-      return ctx.services.payments.payRetail(facility, ctx.caller, input, {
+      return this.services.payments.payRetail(facility, ctx.caller, input, {
         idempotency: key ? { key, scope: 'graphql' } : undefined,
       });
     });
     if (!outcome.replayed) return paymentObject(presentPayment(outcome.event, facility.timeZone));
     // GraphQL keeps no answer of its own: the payment is answered again from what was recorded.
     const id = outcome.paymentEventId;
-    const [event] = id ? await ctx.services.payments.paymentsByIds([id]) : [null];
+    const [event] = id ? await this.services.payments.paymentsByIds([id]) : [null];
     if (!event) throw new Error(`payment ${id} of an idempotency key is missing`);
     return paymentObject(presentPayment(event, facility.timeZone));
   }
@@ -104,6 +117,8 @@ export class PaymentsResolver {
 
 @Resolver(() => EventObject)
 export class EventPaymentResolver {
+  constructor(private readonly services: Pick<ResolverServices, 'payments'>) {}
+
   @FieldResolver(() => SuccessfulPaymentEventObject, {
     nullable: true,
     description: 'For a successful payment event taken through this API: the payment. Null for other events.',
@@ -113,7 +128,7 @@ export class EventPaymentResolver {
     @Ctx() ctx: GraphqlContext,
   ): Promise<PaymentObjectView | null> {
     if (event.type !== 'successful_payment_event') return null;
-    const payment = await paymentLoader(ctx).load(event.id);
+    const payment = await paymentLoader(ctx, this.services.payments).load(event.id);
     return payment ? paymentObject(presentPayment(payment, event.timeZone)) : null;
   }
 }

@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
+import type { RateAppliedActionsService } from './rate-applied-actions.service';
 import { isUuid } from '../../kernel/ids';
 import type { Unit } from '../tenants/tenants.types';
 import type { GraphqlContext } from '../../graphql/context';
@@ -12,8 +13,15 @@ import { RateAppliedActionObject } from './rate-applied-actions.graphql';
 import { LocalDateScalar } from '../../graphql/scalars';
 import { UnitObject } from '../tenants/tenants.graphql';
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly rateAppliedActions: RateAppliedActionsService;
+}
+
 @Resolver(() => FacilityObject)
 export class FacilityRateAppliedActionsResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => [RateAppliedActionObject], {
     description:
       'Actions completed in an inclusive date range (either bound defaults to today at the facility), ' +
@@ -31,7 +39,7 @@ export class FacilityRateAppliedActionsResolver {
     @Arg('endDate', () => LocalDateScalar, { nullable: true, description: 'Default: today at the facility.' })
     endDate?: string | null,
   ): Promise<RateAppliedActionView[]> {
-    const result = await ctx.services.rateAppliedActions.list(facility, { startDate, endDate });
+    const result = await this.services.rateAppliedActions.list(facility, { startDate, endDate });
     return result.actions.map((action) => presentRateAppliedAction(action, facility.timeZone));
   }
 }

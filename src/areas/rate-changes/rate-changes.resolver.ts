@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Company, Facility } from '../facilities/facilities.types';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './rate-changes.service';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type RateChangesService } from './rate-changes.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import { presentRateChange, type RateChangeUpdateView } from './rate-changes.presenter';
 import { KEPT_LISTS } from '../../caching/kept-lists';
@@ -13,8 +13,15 @@ import { RateChangeUpdateObject, RateChangeUpdatePageObject } from './rate-chang
 import { DateTimeScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly rateChanges: RateChangesService;
+}
+
 @Resolver(() => CompanyObject)
 export class CompanyRateChangesResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => RateChangeUpdatePageObject, {
     description:
       'Rate changes with updatedAfter <= changedAt < updatedBefore, sorted by facility name, tenant name ' +
@@ -39,7 +46,7 @@ export class CompanyRateChangesResolver {
     })
     perPage?: number | null,
   ): Promise<PageView<RateChangeUpdateView>> {
-    const result = await ctx.services.rateChanges.updates(company, {
+    const result = await this.services.rateChanges.updates(company, {
       updatedAfter,
       updatedBefore,
       createdBy,

@@ -3,6 +3,7 @@ import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
 import type { Tenant, Unit } from './tenants.types';
+import type { TenantsService } from './tenants.service';
 import type { GraphqlContext } from '../../graphql/context';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import { LEDGER_LIST_COST, NOTES_LIST_COST } from '../ledgers/ledgers.resolver';
@@ -13,30 +14,29 @@ import { NoteEventObject } from '../notes/notes.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from './tenants.graphql';
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly tenants: TenantsService;
+}
+
 @Resolver(() => FacilityObject)
 export class FacilityTenantsResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => TenantObject, {
     nullable: true,
     description: "One tenant of the facility (NOT_FOUND otherwise, also for another facility's).",
   })
-  tenant(
-    @Root() facility: Facility,
-    @Arg('id', () => UUIDScalar) id: string,
-    @Ctx() ctx: GraphqlContext,
-  ): Promise<Tenant> {
-    return ctx.services.tenants.tenantFor(facility, id, ['id']);
+  tenant(@Root() facility: Facility, @Arg('id', () => UUIDScalar) id: string): Promise<Tenant> {
+    return this.services.tenants.tenantFor(facility, id, ['id']);
   }
 
   @FieldResolver(() => UnitObject, {
     nullable: true,
     description: "One unit of the facility (NOT_FOUND otherwise, also for another facility's).",
   })
-  unit(
-    @Root() facility: Facility,
-    @Arg('id', () => UUIDScalar) id: string,
-    @Ctx() ctx: GraphqlContext,
-  ): Promise<Unit> {
-    return ctx.services.tenants.unitFor(facility, id, ['id']);
+  unit(@Root() facility: Facility, @Arg('id', () => UUIDScalar) id: string): Promise<Unit> {
+    return this.services.tenants.unitFor(facility, id, ['id']);
   }
 }
 

@@ -1,8 +1,13 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Company } from '../facilities/facilities.types';
-import type { EndpointScope } from './webhooks.service';
-import { DELIVERY_LIST_LIMITS, MAX_ENDPOINTS_PER_COMPANY } from './webhooks.service';
+import {
+  DELIVERY_LIST_LIMITS,
+  MAX_ENDPOINTS_PER_COMPANY,
+  type EndpointScope,
+  type WebhooksService,
+} from './webhooks.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
 import type { GraphqlContext } from '../../graphql/context';
 import { withArgumentNames } from '../../graphql/errors';
 import { CompanyObject } from '../facilities/facilities.graphql';
@@ -26,24 +31,31 @@ const INPUT_NAMES = { url: 'input.url', eventTypes: 'input.eventTypes', descript
 /** A caller acts on its own company's endpoints only; another company's are NOT_FOUND. */
 const scopeOf = (ctx: GraphqlContext): EndpointScope => ({ companyId: ctx.caller.companyId });
 
+/** The services this file's resolvers call. */
+interface ResolverServices {
+  readonly facilities: FacilitiesService;
+  readonly webhooks: WebhooksService;
+}
+
 /** A company's webhook endpoints. */
 @Resolver(() => CompanyObject)
 export class CompanyWebhooksResolver {
+  constructor(private readonly services: Pick<ResolverServices, 'webhooks'>) {}
+
   @FieldResolver(() => [WebhookEndpointObject], {
     description: "The company's webhook endpoints, oldest first.",
   })
   @Cost({ assumedSize: MAX_ENDPOINTS_PER_COMPANY })
-  async webhookEndpoints(
-    @Root() company: Company,
-    @Ctx() ctx: GraphqlContext,
-  ): Promise<WebhookEndpointView[]> {
-    return (await ctx.services.webhooks.endpointsOfCompany(company.id)).map(webhookEndpointView);
+  async webhookEndpoints(@Root() company: Company): Promise<WebhookEndpointView[]> {
+    return (await this.services.webhooks.endpointsOfCompany(company.id)).map(webhookEndpointView);
   }
 }
 
 /** Endpoints, their deliveries, and what a client application may do with them. */
 @Resolver(() => WebhookEndpointObject)
 export class WebhookEndpointsResolver {
+  constructor(private readonly services: ResolverServices) {}
+
   @FieldResolver(() => [WebhookDeliveryObject], {
     description: `The latest deliveries, newest first (${DELIVERY_LIST_LIMITS.default} by default, at most ${DELIVERY_LIST_LIMITS.max}).`,
   })
@@ -54,7 +66,7 @@ export class WebhookEndpointsResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | null,
     @Arg('status', () => OutboxStatusEnum, { nullable: true }) status: OutboxStatusValue | null,
   ): Promise<WebhookDeliveryObject[]> {
-    const deliveries = await ctx.services.webhooks.deliveriesOf(endpoint, { first, status });
+    const deliveries = await this.services.webhooks.deliveriesOf(endpoint, { first, status });
     return deliveries.map(webhookDeliveryView);
   }
 
@@ -69,9 +81,9 @@ export class WebhookEndpointsResolver {
     @Arg('companyId', () => UUIDScalar) companyId: string,
     @Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput,
   ): Promise<WebhookEndpointWithSecretObject> {
-    const company = await ctx.services.facilities.companyFor(ctx.caller, companyId);
+    const company = await this.services.facilities.companyFor(ctx.caller, companyId);
     const created = await withArgumentNames(INPUT_NAMES, () =>
-      ctx.services.webhooks.createEndpoint(company.id, input),
+      this.services.webhooks.createEndpoint(company.id, input),
     );
     return { endpoint: webhookEndpointView(created.endpoint), secret: created.secret };
   }
@@ -83,7 +95,7 @@ export class WebhookEndpointsResolver {
     @Ctx() ctx: GraphqlContext,
     @Arg('id', () => UUIDScalar) id: string,
   ): Promise<WebhookEndpointView> {
-    return webhookEndpointView(await ctx.services.webhooks.disable(scopeOf(ctx), id));
+    return webhookEndpointView(await this.services.webhooks.disable(scopeOf(ctx), id));
   }
 
   @Mutation(() => WebhookEndpointObject, {
@@ -94,7 +106,7 @@ export class WebhookEndpointsResolver {
     @Ctx() ctx: GraphqlContext,
     @Arg('id', () => UUIDScalar) id: string,
   ): Promise<WebhookEndpointView> {
-    return webhookEndpointView(await ctx.services.webhooks.enable(scopeOf(ctx), id));
+    return webhookEndpointView(await this.services.webhooks.enable(scopeOf(ctx), id));
   }
 
   @Mutation(() => WebhookEndpointWithSecretObject, {
@@ -105,7 +117,7 @@ export class WebhookEndpointsResolver {
     @Ctx() ctx: GraphqlContext,
     @Arg('id', () => UUIDScalar) id: string,
   ): Promise<WebhookEndpointWithSecretObject> {
-    const rotated = await ctx.services.webhooks.rotateSecret(scopeOf(ctx), id);
+    const rotated = await this.services.webhooks.rotateSecret(scopeOf(ctx), id);
     return { endpoint: webhookEndpointView(rotated.endpoint), secret: rotated.secret };
   }
 
@@ -118,6 +130,6 @@ export class WebhookEndpointsResolver {
     @Ctx() ctx: GraphqlContext,
     @Arg('id', () => UUIDScalar, { description: 'The delivery (webhook-id).' }) id: string,
   ): Promise<WebhookDeliveryObject> {
-    return webhookDeliveryView(await ctx.services.webhooks.replay(scopeOf(ctx), id));
+    return webhookDeliveryView(await this.services.webhooks.replay(scopeOf(ctx), id));
   }
 }

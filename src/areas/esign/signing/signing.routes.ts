@@ -3,9 +3,8 @@ import type { Config } from '../../../config';
 import { DomainError } from '../../../kernel/errors';
 import { tokenHash } from '../esign.tokens';
 import type { SignCommand, Viewer } from '../esign.types';
-import type { SignOutcome } from '../signing.service';
+import type { SignOutcome, SigningService } from '../signing.service';
 import { retryAfterOverLimit, type RateLimitStore } from '../../../ops/rate-limit';
-import type { Services } from '../../../services';
 import { SIGNING_SCRIPT, SIGNING_STYLESHEET } from './signing.assets';
 import { readSigningForm } from './signing.form';
 import { completedPage, messagePage, refusalPage, signingPage, type Page } from './signing.pages';
@@ -67,6 +66,11 @@ function unreadableForm(status: number, token: string | null, title: string, det
   });
 }
 
+/** The service the signing pages call. */
+interface RouteServices {
+  readonly signing: SigningService;
+}
+
 /**
  * The public signing pages (DESIGN 10), a transport of their own beside REST and GraphQL: no API
  * credentials (the token in the path is the key), HTML answers, strict security headers, and a
@@ -84,7 +88,7 @@ function unreadableForm(status: number, token: string | null, title: string, det
  */
 export function registerSigningRoutes(
   app: FastifyInstance,
-  services: Services,
+  services: RouteServices,
   config: Pick<Config, 'publicBaseUrl' | 'signingRateLimit'>,
   rateLimits: RateLimitStore,
 ): void {
@@ -180,7 +184,7 @@ function answerFailure(error: FastifyError, request: FastifyRequest, reply: Fast
 }
 
 /** The page's own assets, the short link, the page and its documents: everything but the submission. */
-function registerPageRoutes(scope: FastifyInstance, services: Services): void {
+function registerPageRoutes(scope: FastifyInstance, services: RouteServices): void {
   for (const asset of [SIGNING_STYLESHEET, SIGNING_SCRIPT]) {
     scope.get(asset.path, ROUTE, async (_request, reply) =>
       reply
@@ -238,7 +242,7 @@ function registerPageRoutes(scope: FastifyInstance, services: Services): void {
 
 /** `POST /sign/:token`: the form read, then signed, and the outcome's page (or back to the page). */
 async function submit(
-  services: Services,
+  services: RouteServices,
   publicOrigin: string,
   request: FastifyRequest<{ Params: TokenParams }>,
   reply: FastifyReply,
