@@ -18,6 +18,11 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
   private waiting: ((result: IteratorResult<LiveItem>) => void) | null = null;
   private ended = false;
   private finished = false;
+  /**
+   * The events a replay sent: their live notice may come after the replay was read (the two race),
+   * and must not send them twice. At most the replay's limit of them.
+   */
+  private replayed: ReadonlySet<number> = new Set();
 
   constructor(
     readonly filter: LiveFilter,
@@ -35,7 +40,7 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
 
   /** Queues an event the filter wants; past the limit, ends the subscription instead. */
   offer(event: LiveEvent): void {
-    if (this.ended || !wants(this.filter, event)) return;
+    if (this.ended || this.replayed.has(event.seq) || !wants(this.filter, event)) return;
     if (this.queue.length >= this.limit) {
       this.end({
         kind: 'ended',
@@ -47,9 +52,10 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
     this.push({ kind: 'event', event });
   }
 
-  /** Puts the missed events first, leaving out those already queued live. */
+  /** Puts the missed events first, leaving out those already queued live or yet to be offered. */
   replay(events: readonly LiveEvent[]): void {
     const replayed = new Set(events.map((event) => event.seq));
+    this.replayed = replayed;
     const start = this.queue.filter((item) => item.kind === 'start');
     const live = this.queue.filter((item) => item.kind === 'event' && !replayed.has(item.event.seq));
     this.queue.length = 0;
