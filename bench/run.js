@@ -59,7 +59,7 @@ function parseArgs(argv) {
 async function explainPage(file, window) {
   const { openStore } = require(path.join(ROOT, 'dist', 'store', 'database'));
   const { SqlRateChangesRepository } = require(
-    path.join(ROOT, 'dist', 'store', 'repositories', 'rate-changes.repository'),
+    path.join(ROOT, 'dist', 'areas', 'rate-changes', 'rate-changes.repository'),
   );
   const store = openStore(`sqlite:${file}`);
   const handle = store.sqlite;
