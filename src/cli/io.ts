@@ -17,9 +17,24 @@ export interface CliIo {
   now?: () => Date;
 }
 
+/**
+ * A reader that went away (a supervisor or pipe closed before the service stopped) must not stop
+ * the service with an unhandled EPIPE: what it would have read is dropped.
+ */
+function dropLinesOnceReaderGone(stream: NodeJS.WriteStream): void {
+  if (stream.listeners('error').includes(ignoreClosedPipe)) return;
+  stream.on('error', ignoreClosedPipe);
+}
+
+function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
+}
+
 /** The real process: stdout, stderr, environment and signals. A second signal stops at once. */
 export function processIo(): CliIo {
   let stop: Promise<string> | null = null;
+  dropLinesOnceReaderGone(process.stdout);
+  dropLinesOnceReaderGone(process.stderr);
   return {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),

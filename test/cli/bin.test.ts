@@ -97,6 +97,25 @@ describe('bin/facility-ops.js', () => {
     expect(stdout).toContain('SIGTERM: finishing requests in flight, then stopping\nstopped\n');
   }, 60_000);
 
+  it('stops and exits 0 on SIGTERM when whoever read its output has gone (a closed pipe)', async () => {
+    const child = spawn(process.execPath, [bin(), 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('facility-ops listening on')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`exited before listening:\n${stdout}${stderr}`)));
+    });
+    child.stdout.destroy();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).not.toContain('EPIPE');
+  }, 60_000);
+
   it('keeps the heap through a quiet spell: V8 memory reducer never cuts it back', async () => {
     // A process whose heap grew by about 30 MB, then went quiet, ticking every 250 ms: V8's memory
     // reducer collects its heap "(reduce)", here about 24 s later (told to wait 50 ms rather than
