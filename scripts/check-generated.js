@@ -8,6 +8,7 @@ const path = require('node:path');
 const { generate, loadCodegenConfig } = require('@graphql-codegen/cli');
 const { schemaFileText } = require('../src/graphql/schema');
 const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
+const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
 
 const root = path.resolve(__dirname, '..');
 
@@ -36,6 +37,14 @@ async function main() {
       `schema.gateway.graphql (${firstDifference(gateway, committedGateway)}); run npm run schema:emit`,
     );
 
+  const datasetPath = path.join(root, 'dataset.schema.json');
+  const dataset = datasetSchemaFileText();
+  const committedDataset = fs.existsSync(datasetPath) ? fs.readFileSync(datasetPath, 'utf8') : '';
+  if (committedDataset !== dataset)
+    stale.push(
+      `dataset.schema.json (${firstDifference(dataset, committedDataset)}); run npm run schema:emit`,
+    );
+
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-codegen-'));
   try {
     const freshSchema = path.join(tmp, 'schema.graphql');
@@ -59,7 +68,9 @@ async function main() {
     console.error(`generated files are stale:\n  ${stale.join('\n  ')}`);
     process.exitCode = 1;
   } else {
-    console.log('schema.graphql, schema.gateway.graphql and codegen output are up to date');
+    console.log(
+      'schema.graphql, schema.gateway.graphql, dataset.schema.json and codegen output are up to date',
+    );
   }
 }
 

@@ -1,11 +1,13 @@
 // Writes schema.graphql and schema.gateway.graphql (or, with a path, the first alone) from the
-// TypeGraphQL classes: `npm run schema:emit`.
+// TypeGraphQL classes, and dataset.schema.json (the dataset format, for operators and other tools)
+// from src/store/dataset/dataset.schema.ts: `npm run schema:emit`.
 require('./swc-register');
 require('reflect-metadata');
 const fs = require('node:fs');
 const path = require('node:path');
 const { schemaFileText } = require('../src/graphql/schema');
 const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
+const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
 
 const root = path.join(__dirname, '..');
 const files = process.argv[2]
@@ -13,6 +15,7 @@ const files = process.argv[2]
   : [
       [path.join(root, 'schema.graphql'), schemaFileText()],
       [path.join(root, 'schema.gateway.graphql'), gatewaySchemaFileText()],
+      [path.join(root, 'dataset.schema.json'), datasetSchemaFileText()],
     ];
 for (const [target, text] of files) {
   fs.writeFileSync(target, text);

@@ -410,3 +410,11 @@ export const datasetSchema = {
     },
   },
 } as const satisfies JSONSchema;
+
+/**
+ * The text of `dataset.schema.json` in the project's folder (`npm run schema:emit` writes it,
+ * `npm run check` holds it fresh): the published file's bytes, two-space indented, no final newline.
+ */
+export function datasetSchemaFileText(): string {
+  return JSON.stringify(datasetSchema, null, 2);
+}
