@@ -47,11 +47,16 @@ export function wsClient(base: string, connectionParams: Record<string, unknown>
   });
 }
 
-export function subscribeWs(
-  client: WsClient,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Received {
+/** What both libraries' clients share: subscribe with a sink, get back a function that stops it. */
+interface Subscribable {
+  subscribe(
+    request: { query: string; variables: Record<string, unknown> },
+    sink: { next(value: unknown): void; error(error: unknown): void; complete(): void },
+  ): () => void;
+}
+
+/** Subscribes with either library's client and collects what arrives. */
+function collect(client: Subscribable, query: string, variables: Record<string, unknown>): Received {
   const received = collector();
   received.stop = client.subscribe(
     { query, variables },
@@ -67,6 +72,14 @@ export function subscribeWs(
     },
   );
   return received;
+}
+
+export function subscribeWs(
+  client: WsClient,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Received {
+  return collect(client, query, variables);
 }
 
 /** A graphql-sse client (distinct connections) of the app at `base`. */
@@ -83,21 +96,7 @@ export function subscribeSse(
   query: string,
   variables: Record<string, unknown> = {},
 ): Received {
-  const received = collector();
-  received.stop = client.subscribe(
-    { query, variables },
-    {
-      next: (result) => received.results.push(result as Received['results'][number]),
-      error: (error) => {
-        received.error = error;
-        received.completed = true;
-      },
-      complete: () => {
-        received.completed = true;
-      },
-    },
-  );
-  return received;
+  return collect(client, query, variables);
 }
 
 export const ACTIVITY = `subscription Activity($facilityId: UUID!, $types: [FacilityActivityType!], $since: String) {
