@@ -77,8 +77,14 @@ export class PgLiveNotifications implements LiveNotifications {
     const client = new Client({ ...(this.pool.options as ClientConfig), connectionTimeoutMillis: 10_000 });
     client.on('notification', (message) => heard(message.payload ?? ''));
     client.on('error', lost);
-    await client.connect();
-    await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    } catch (error) {
+      // Connected but not listening (or half connected): not a connection to keep, nor to leak.
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     return { end: () => client.end() };
   }
 }
