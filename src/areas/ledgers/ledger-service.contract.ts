@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { LedgerService } from './ledgers.types';
-import { Day, Money, Nullable, Text, Uuid } from '../../contract/kit';
+import { serviceTerms, type LedgerService } from './ledgers.types';
+import { Day, Money, Nullable, TextFields, Uuid } from '../../contract/kit';
+import { SnakeCaseKeys } from '../../kernel/names';
+
+const terms = new SnakeCaseKeys(serviceTerms);
 
 /** Contract 2.4 service object. */
 export const schema = Type.Object(
@@ -8,7 +11,7 @@ export const schema = Type.Object(
     id: Uuid(),
     effective_date: Day(),
     cancel_date: Nullable(Day()),
-    data: Type.Object({ description: Text(), product_code: Text() }),
+    data: TextFields(terms.keys),
     amount: Money(),
   },
   { $id: 'LedgerService' },
@@ -19,7 +22,7 @@ export function toContract(service: LedgerService): Static<typeof schema> {
     id: service.id,
     effective_date: service.effectiveDate,
     cancel_date: service.cancelDate,
-    data: { description: service.data.description, product_code: service.data.productCode },
+    data: terms.toSnakeCase(service.data),
     amount: service.amount,
   };
 }

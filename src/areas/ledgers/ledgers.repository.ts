@@ -1,5 +1,12 @@
 import type { LedgersRepository, PoliciesInZone } from './ledgers.ports';
-import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
+import {
+  insuranceTerms,
+  serviceTerms,
+  type Ledger,
+  type LedgerDiscount,
+  type LedgerInsurance,
+  type LedgerService,
+} from './ledgers.types';
 import { centsToAmount } from '../../kernel/money';
 import type { Db } from '../../store/database';
 import type {
@@ -9,11 +16,16 @@ import type {
   LedgersTable,
 } from '../../store/schema';
 import { compareCodePoints } from '../../kernel/compare';
+import { SnakeCaseKeys } from '../../kernel/names';
 
 export type LedgerRow = LedgersTable;
 export type LedgerInsuranceRow = LedgerInsurancesTable;
 export type LedgerServiceRow = LedgerServicesTable;
 export type LedgerDiscountRow = LedgerDiscountsTable;
+
+/** A policy's and a service's terms are stored one per column, named in snake_case. */
+const insuranceColumns = new SnakeCaseKeys(insuranceTerms);
+const serviceColumns = new SnakeCaseKeys(serviceTerms);
 
 export function ledgerRowToLedger(row: LedgerRow): Ledger {
   return { id: row.id, facilityId: row.facility_id, tenantId: row.tenant_id, unitId: row.unit_id };
@@ -25,16 +37,7 @@ export function ledgerInsuranceRowToLedgerInsurance(row: LedgerInsuranceRow): Le
     ledgerId: row.ledger_id,
     effectiveDate: row.effective_date,
     cancelDate: row.cancel_date,
-    data: {
-      description: row.description,
-      retainType: row.retain_type,
-      productCode: row.product_code,
-      policyNumber: row.policy_number,
-      retainAmount: row.retain_amount,
-      coverageAmount: row.coverage_amount,
-      coveragePercentage: row.coverage_percentage,
-      insuranceProviderKey: row.insurance_provider_key,
-    },
+    data: insuranceColumns.fromSnakeCase(row),
     amount: centsToAmount(row.amount_cents),
   };
 }
@@ -45,7 +48,7 @@ export function ledgerServiceRowToLedgerService(row: LedgerServiceRow): LedgerSe
     ledgerId: row.ledger_id,
     effectiveDate: row.effective_date,
     cancelDate: row.cancel_date,
-    data: { description: row.description, productCode: row.product_code },
+    data: serviceColumns.fromSnakeCase(row),
     amount: centsToAmount(row.amount_cents),
   };
 }

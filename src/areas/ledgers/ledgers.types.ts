@@ -15,17 +15,23 @@ export interface LedgerInsurance {
   amount: number;
 }
 
-export interface LedgerInsuranceData {
-  description: string;
-  retainType: string;
-  productCode: string;
-  policyNumber: string;
-  /** Decimal numbers kept as the strings the contract writes. */
-  retainAmount: string;
-  coverageAmount: string;
-  coveragePercentage: string;
-  insuranceProviderKey: string;
-}
+/**
+ * A policy's terms, by name, in the order the contract (2.4) writes them. Each is a string: the
+ * amounts and the percentage are decimal numbers kept as the strings the contract writes. The REST
+ * `data` object and the store's columns name them in snake_case.
+ */
+export const insuranceTerms = [
+  'description',
+  'retainType',
+  'productCode',
+  'policyNumber',
+  'retainAmount',
+  'coverageAmount',
+  'coveragePercentage',
+  'insuranceProviderKey',
+] as const;
+
+export type LedgerInsuranceData = Record<(typeof insuranceTerms)[number], string>;
 
 /** A recurring service; like a policy, its terms in `data`. */
 export interface LedgerService {
@@ -37,10 +43,10 @@ export interface LedgerService {
   amount: number;
 }
 
-export interface LedgerServiceData {
-  description: string;
-  productCode: string;
-}
+/** A service's terms, by name, as for a policy. */
+export const serviceTerms = ['description', 'productCode'] as const;
+
+export type LedgerServiceData = Record<(typeof serviceTerms)[number], string>;
 
 export interface LedgerDiscount {
   id: string;
