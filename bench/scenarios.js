@@ -218,7 +218,7 @@ function reader(store) {
   };
 }
 
-/** What the scenarios need from the seeded database: companies, a facility, a creator, a day. */
+/** What the scenarios need from the seeded database: companies, a facility, a ledger, a creator, a day. */
 async function survey(store, smallCompanyId) {
   const db = reader(store);
   const one = async (text, ...params) => (await db.all(text, ...params))[0];
@@ -232,6 +232,14 @@ async function survey(store, smallCompanyId) {
        where f.company_id = ? group by f.id order by count(*) desc, f.id limit 1`,
       large.company_id,
     );
+    // A ledger of that facility with a policy in force, the most services and discounts first.
+    const ledger = await one(
+      `select l.id from ledgers l join ledger_insurances i on i.ledger_id = l.id and i.cancel_date is null
+       where l.facility_id = ?
+       order by (select count(*) from ledger_services s where s.ledger_id = l.id)
+              + (select count(*) from ledger_discounts d where d.ledger_id = l.id) desc, l.id limit 1`,
+      facility.id,
+    );
     const creator = await one(
       `select created_by from rate_change_creator_daily_counts where company_id = ?
        group by created_by order by sum(entries) desc limit 1`,
@@ -243,7 +251,7 @@ async function survey(store, smallCompanyId) {
     );
     const day = (row) => (row.day instanceof Date ? row.day.toISOString().slice(0, 10) : String(row.day));
     return {
-      large: { companyId: large.company_id, rows: Number(large.n), facilityId: facility.id },
+      large: { companyId: large.company_id, rows: Number(large.n), facilityId: facility.id, ledgerId: ledger.id },
       small: { companyId: smallCompanyId, rows: Number(small.n) },
       createdBy: creator.created_by,
       day: day(days[Math.floor(days.length / 2)]),
@@ -331,6 +339,12 @@ function scenarioList(address, world, tokens) {
     {
       name: 'GET invoiceable_items (default page)',
       url: `${address}/v1/${large.facilityId}/invoiceable_items`,
+      headers: bearer(tokens.large),
+      kept: true,
+    },
+    {
+      name: 'GET insurance_services_and_discounts (a ledger with a policy)',
+      url: `${address}/v1/${large.facilityId}/ledgers/${large.ledgerId}/insurance_services_and_discounts`,
       headers: bearer(tokens.large),
       kept: true,
     },

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /*
  * The parts the contract's schemas are made of. Each is a TypeBox schema: JSON Schema as it is
@@ -33,7 +33,7 @@ export const NullableRefTo = <T extends TSchema>(schema: T) =>
 export const Text = (options: { description?: string } = {}) => Type.String(options);
 /** An object of strings under these keys, each required, in this order. */
 export const TextFields = <Key extends string>(keys: readonly Key[]) =>
-  Type.Object(Object.fromEntries(keys.map((key) => [key, Text()])) as Record<Key, TString>);
+  Type.Unsafe<Record<Key, string>>(Type.Object(Object.fromEntries(keys.map((key) => [key, Text()]))));
 export const NullableText = () => Nullable(Type.String());
 export const Money = () => Type.Number({ description: 'In currency units, at most two decimals' });
 export const Day = () => Type.String({ format: 'date' });

@@ -5,15 +5,20 @@ export interface Ledger {
   unitId: string;
 }
 
-/** An insurance policy; its terms are kept together in `data`, as the contract (2.4) writes them. */
-export interface LedgerInsurance {
+/**
+ * A charge on a ledger, an insurance policy or a recurring service: its terms kept together in
+ * `data`, as the contract (2.4) writes them.
+ */
+export interface LedgerCharge<Data> {
   id: string;
   ledgerId: string;
   effectiveDate: string;
   cancelDate: string | null;
-  data: LedgerInsuranceData;
+  data: Data;
   amount: number;
 }
+
+export type LedgerInsurance = LedgerCharge<LedgerInsuranceData>;
 
 /**
  * A policy's terms, by name, in the order the contract (2.4) writes them. Each is a string: the
@@ -33,15 +38,7 @@ export const insuranceTerms = [
 
 export type LedgerInsuranceData = Record<(typeof insuranceTerms)[number], string>;
 
-/** A recurring service; like a policy, its terms in `data`. */
-export interface LedgerService {
-  id: string;
-  ledgerId: string;
-  effectiveDate: string;
-  cancelDate: string | null;
-  data: LedgerServiceData;
-  amount: number;
-}
+export type LedgerService = LedgerCharge<LedgerServiceData>;
 
 /** A service's terms, by name, as for a policy. */
 export const serviceTerms = ['description', 'productCode'] as const;
