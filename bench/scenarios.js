@@ -251,7 +251,12 @@ async function survey(store, smallCompanyId) {
     );
     const day = (row) => (row.day instanceof Date ? row.day.toISOString().slice(0, 10) : String(row.day));
     return {
-      large: { companyId: large.company_id, rows: Number(large.n), facilityId: facility.id, ledgerId: ledger.id },
+      large: {
+        companyId: large.company_id,
+        rows: Number(large.n),
+        facilityId: facility.id,
+        ledgerId: ledger.id,
+      },
       small: { companyId: smallCompanyId, rows: Number(small.n) },
       createdBy: creator.created_by,
       day: day(days[Math.floor(days.length / 2)]),
