@@ -2,7 +2,8 @@ import type { LiveEvent, LiveJournal, LiveListening, LiveNotifications } from '.
 
 /** Events read from the journal at once, at most. */
 const READ_BATCH = 500;
-/** How long a lost LISTEN connection waits before connecting again, at most. */
+/** How long a lost LISTEN connection waits before connecting again: at first, and at most. */
+const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 10_000;
 
 /** Where new committed events come from: this instance's and every other's. */
@@ -77,16 +78,91 @@ export class PollingSource implements LiveSource {
 }
 
 /**
+ * How long a missing number holds the catch-up back before it is taken for one that will never
+ * come. A number is missing while the transaction that took it is open (a card payment keeps its
+ * own while the gateway answers, up to the gateway's deadline), and for good when that transaction
+ * rolled back (a declined charge) or PostgreSQL skipped numbers after a crash. Ten minutes is many
+ * times the longest a transaction of this service holds a number; waiting longer would only make a
+ * catch-up read again more rows it already delivered.
+ */
+const GAP_DEADLINE_MS = 10 * 60_000;
+/**
+ * Delivered numbers remembered, at most: about 3 MB, and a catch-up reads again at most as many rows
+ * it already delivered. Past it the oldest are forgotten and the missing numbers below them given
+ * up: at more than 80 events a second this, not the deadline, bounds how long a gap is waited for.
+ */
+const REMEMBERED_MAX = 50_000;
+
+/** How long a missing number is waited for, and how many delivered numbers are kept, at most. */
+export interface GapLimits {
+  readonly gapDeadlineMs: number;
+  readonly remembered: number;
+}
+
+/**
+ * The numbers a PostgreSQL source has delivered. `mark` is the low-water mark: every number up to
+ * it was delivered, or given up as a gap; above it, `at` tells which were delivered. Numbers are
+ * kept for the gap deadline whether above the mark or not: a catch-up after a reconnect may deliver
+ * an event whose notification the new connection hears after, and must not deliver it twice.
+ */
+class DeliveredSeqs {
+  mark = 0;
+  /** When each number was delivered (a Map keeps insertion order: oldest first). */
+  private readonly at = new Map<number, number>();
+
+  constructor(private readonly limits: GapLimits) {}
+
+  has(seq: number): boolean {
+    return this.at.has(seq);
+  }
+
+  /** Raises the mark to `seq`, giving up the numbers below it that never came. */
+  raise(seq: number): void {
+    if (seq <= this.mark) return;
+    this.mark = seq;
+    this.advance();
+  }
+
+  add(seq: number, now: number): void {
+    this.at.set(seq, now);
+    this.advance();
+  }
+
+  /**
+   * Forgets the numbers delivered before the deadline, and the oldest past the cap. A number
+   * forgotten above the mark raises it: a gap below it has been open at least that long.
+   */
+  forget(now: number): void {
+    for (const [seq, at] of this.at) {
+      if (this.at.size <= this.limits.remembered && now - at < this.limits.gapDeadlineMs) return;
+      this.at.delete(seq);
+      this.raise(seq);
+    }
+  }
+
+  private advance(): void {
+    while (this.at.has(this.mark + 1)) this.mark += 1;
+  }
+}
+
+/**
  * PostgreSQL (any number of instances): LISTENs on the schema's channel, where each transaction
  * that writes live events notifies their numbers; PostgreSQL delivers a notification only once its
- * transaction commits, so events arrive after commit only, on every instance. A lost connection is
- * made again, and what committed meanwhile is read after the last number seen.
+ * transaction commits, so events arrive after commit only, on every instance.
+ *
+ * Numbers are taken when a row is inserted, not when it commits: a transaction holding 10 may commit
+ * after one holding 11, and be heard after it. So the source keeps a low-water mark (every number up
+ * to it delivered, or given up) and the numbers delivered above it. A lost connection is made again,
+ * and the journal read from the mark: what committed meanwhile, whatever its number, is delivered,
+ * and nothing already delivered is delivered twice. A number missing past the gap deadline (a
+ * rolled-back insert burns one) is given up, so the mark moves on and memory stays bounded; its
+ * event, should it commit after all, is still delivered when heard, only no catch-up looks for it.
  */
 export class PgNotifySource implements LiveSource {
   private listening: LiveListening | null = null;
-  private lastSeq = 0;
+  private readonly delivered: DeliveredSeqs;
   private closed = false;
-  private retryMs = 250;
+  private retryMs = RECONNECT_MIN_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private deliver: (events: LiveEvent[]) => void = () => undefined;
 
@@ -94,12 +170,21 @@ export class PgNotifySource implements LiveSource {
     private readonly notifications: LiveNotifications,
     private readonly journal: LiveJournal,
     private readonly log: SourceLog,
-  ) {}
+    limits: GapLimits = { gapDeadlineMs: GAP_DEADLINE_MS, remembered: REMEMBERED_MAX },
+  ) {
+    this.delivered = new DeliveredSeqs(limits);
+  }
 
   async start(deliver: (events: LiveEvent[]) => void): Promise<void> {
     this.deliver = deliver;
-    this.lastSeq = (await this.journal.bounds())?.last ?? 0;
+    // Listening first: what commits from now on is heard, what committed before is in the journal.
     await this.connect();
+    try {
+      await this.passOver();
+    } catch (error) {
+      await this.dropListening();
+      throw error;
+    }
   }
 
   wake(): void {
@@ -109,9 +194,21 @@ export class PgNotifySource implements LiveSource {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    const listening = this.listening;
-    this.listening = null;
-    await listening?.end().catch(() => undefined);
+    this.retryTimer = null;
+    await this.dropListening();
+  }
+
+  /**
+   * Counts what the journal holds at the start as delivered (it committed before any subscriber):
+   * the last numbers, where those still missing may belong to transactions yet to commit.
+   */
+  private async passOver(): Promise<void> {
+    const last = (await this.journal.bounds())?.last ?? 0;
+    const floor = Math.max(0, last - READ_BATCH);
+    const committed = await this.journal.after(floor, READ_BATCH);
+    const now = performance.now();
+    this.delivered.raise(floor);
+    for (const event of committed) this.delivered.add(event.seq, now);
   }
 
   private async connect(): Promise<void> {
@@ -119,30 +216,50 @@ export class PgNotifySource implements LiveSource {
     connected = await this.notifications.listen(
       (payload) => this.heard(payload),
       (error) => {
-        this.log.warn({ err: error }, 'live events: LISTEN connection lost; connecting again');
-        if (connected) this.reconnect(connected);
+        if (connected) this.lost(connected, error);
       },
     );
+    if (this.closed) {
+      await connected.end().catch(() => undefined);
+      return;
+    }
     this.listening = connected;
-    this.retryMs = 250;
   }
 
-  private reconnect(lost: LiveListening): void {
-    if (this.closed || this.listening !== lost) return;
+  private async dropListening(): Promise<void> {
+    const listening = this.listening;
     this.listening = null;
-    void lost.end().catch(() => undefined);
+    await listening?.end().catch(() => undefined);
+  }
+
+  private lost(listening: LiveListening, error: unknown): void {
+    if (this.closed || this.listening !== listening) return;
+    this.log.warn({ err: error }, 'live events: LISTEN connection lost; connecting again');
+    void this.dropListening();
+    this.reconnectLater();
+  }
+
+  private reconnectLater(): void {
+    if (this.closed || this.retryTimer) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      this.connect()
-        .then(() => this.catchUp())
-        .catch((error: unknown) => {
-          this.log.warn({ err: error }, 'live events: LISTEN connection failed');
-          this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
-          this.listening = lost;
-          this.reconnect(lost);
-        });
+      void this.reconnect();
     }, this.retryMs);
     this.retryTimer.unref();
+  }
+
+  private async reconnect(): Promise<void> {
+    try {
+      await this.connect();
+      await this.catchUp();
+      this.retryMs = RECONNECT_MIN_MS;
+    } catch (error) {
+      this.log.warn({ err: error }, 'live events: LISTEN connection failed');
+      this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
+      // Connected but not caught up: connect again, which catches up again.
+      await this.dropListening();
+      this.reconnectLater();
+    }
   }
 
   private heard(payload: string): void {
@@ -157,17 +274,24 @@ export class PgNotifySource implements LiveSource {
       .catch((error: unknown) => this.log.warn({ err: error }, 'live events could not be read'));
   }
 
+  /** Reads what committed while no connection listened: everything above the mark not yet delivered. */
   private async catchUp(): Promise<void> {
-    for (;;) {
-      const events = await this.journal.after(this.lastSeq, READ_BATCH);
+    this.delivered.forget(performance.now());
+    let cursor = this.delivered.mark;
+    while (!this.closed) {
+      const events = await this.journal.after(cursor, READ_BATCH);
       this.handOver(events);
       if (events.length < READ_BATCH) return;
+      cursor = events[events.length - 1].seq;
     }
   }
 
-  private handOver(events: LiveEvent[]): void {
-    if (events.length === 0) return;
-    this.lastSeq = Math.max(this.lastSeq, events[events.length - 1].seq);
-    this.deliver(events);
+  private handOver(events: readonly LiveEvent[]): void {
+    const fresh = events.filter((event) => !this.delivered.has(event.seq));
+    if (fresh.length === 0) return;
+    const now = performance.now();
+    for (const event of fresh) this.delivered.add(event.seq, now);
+    this.delivered.forget(now);
+    this.deliver(fresh);
   }
 }
