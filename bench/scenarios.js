@@ -232,13 +232,13 @@ async function survey(store, smallCompanyId) {
        where f.company_id = ? group by f.id order by count(*) desc, f.id limit 1`,
       large.company_id,
     );
-    // A ledger of that facility with a policy in force, the most services and discounts first.
+    // A ledger of the large company with a policy in force, the most services and discounts first.
     const ledger = await one(
-      `select l.id from ledgers l join ledger_insurances i on i.ledger_id = l.id and i.cancel_date is null
-       where l.facility_id = ?
+      `select l.id, l.facility_id from ledgers l join facilities f on f.id = l.facility_id
+       where f.company_id = ? and exists (select 1 from ledger_insurances i where i.ledger_id = l.id and i.cancel_date is null)
        order by (select count(*) from ledger_services s where s.ledger_id = l.id)
               + (select count(*) from ledger_discounts d where d.ledger_id = l.id) desc, l.id limit 1`,
-      facility.id,
+      large.company_id,
     );
     const creator = await one(
       `select created_by from rate_change_creator_daily_counts where company_id = ?
@@ -349,7 +349,7 @@ function scenarioList(address, world, tokens) {
     },
     {
       name: 'GET insurance_services_and_discounts (a ledger with a policy)',
-      url: `${address}/v1/${large.facilityId}/ledgers/${large.ledgerId}/insurance_services_and_discounts`,
+      url: `${address}/v1/${large.ledger.facilityId}/ledgers/${large.ledger.id}/insurance_services_and_discounts`,
       headers: bearer(tokens.large),
       kept: true,
     },
