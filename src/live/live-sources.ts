@@ -79,11 +79,10 @@ export class PollingSource implements LiveSource {
 
 /**
  * How long a missing number holds the catch-up back before it is taken for one that will never
- * come. A number is missing while the transaction that took it is open (a card payment keeps its
- * own while the gateway answers, up to the gateway's deadline), and for good when that transaction
- * rolled back (a declined charge) or PostgreSQL skipped numbers after a crash. Ten minutes is many
- * times the longest a transaction of this service holds a number; waiting longer would only make a
- * catch-up read again more rows it already delivered.
+ * come. Numbers are taken as a transaction commits, so one is missing for a moment while that
+ * commit ends, and for good when the commit failed after the numbering or PostgreSQL skipped
+ * numbers after a crash. Ten minutes is far longer than any commit; waiting longer would only make
+ * a catch-up read again more rows it already delivered.
  */
 const GAP_DEADLINE_MS = 10 * 60_000;
 /**
@@ -150,13 +149,16 @@ class DeliveredSeqs {
  * that writes live events notifies their numbers; PostgreSQL delivers a notification only once its
  * transaction commits, so events arrive after commit only, on every instance.
  *
- * Numbers are taken when a row is inserted, not when it commits: a transaction holding 10 may commit
- * after one holding 11, and be heard after it. So the source keeps a low-water mark (every number up
- * to it delivered, or given up) and the numbers delivered above it. A lost connection is made again,
- * and the journal read from the mark: what committed meanwhile, whatever its number, is delivered,
- * and nothing already delivered is delivered twice. A number missing past the gap deadline (a
- * rolled-back insert burns one) is given up, so the mark moves on and memory stays bounded; its
- * event, should it commit after all, is still delivered when heard, only no catch-up looks for it.
+ * The journal numbers events as their transactions commit (migration
+ * `20261128100000_live_events_commit_order`), and notifications come in commit order; the source
+ * reads them one after another, so events reach subscribers in their numbers' order.
+ *
+ * It keeps a low-water mark (every number up to it delivered, or given up) and the numbers delivered
+ * above it. A lost connection is made again, and the journal read from the mark: what committed
+ * meanwhile is delivered, and nothing already delivered is delivered twice. A number missing past
+ * the gap deadline (a commit that failed after the numbering burns one) is given up, so the mark
+ * moves on and memory stays bounded; its event, should it commit after all, is still delivered when
+ * heard, only no catch-up looks for it.
  */
 export class PgNotifySource implements LiveSource {
   private listening: LiveListening | null = null;
@@ -165,6 +167,8 @@ export class PgNotifySource implements LiveSource {
   private retryMs = RECONNECT_MIN_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private deliver: (events: LiveEvent[]) => void = () => undefined;
+  /** The reads and catch-ups so far, one after another (see `inTurn`). */
+  private turn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly notifications: LiveNotifications,
@@ -250,8 +254,11 @@ export class PgNotifySource implements LiveSource {
 
   private async reconnect(): Promise<void> {
     try {
-      await this.connect();
-      await this.catchUp();
+      // In turn: what the new connection hears is read after the catch-up, not before.
+      await this.inTurn(async () => {
+        await this.connect();
+        await this.catchUp();
+      });
       this.retryMs = RECONNECT_MIN_MS;
     } catch (error) {
       this.log.warn({ err: error }, 'live events: LISTEN connection failed');
@@ -268,10 +275,21 @@ export class PgNotifySource implements LiveSource {
       .map(Number)
       .filter((seq) => Number.isSafeInteger(seq) && seq > 0);
     if (seqs.length === 0) return;
-    this.journal
-      .bySeqs(seqs)
-      .then((events) => this.handOver(events))
-      .catch((error: unknown) => this.log.warn({ err: error }, 'live events could not be read'));
+    this.inTurn(async () => this.handOver(await this.journal.bySeqs(seqs))).catch((error: unknown) =>
+      this.log.warn({ err: error }, 'live events could not be read'),
+    );
+  }
+
+  /**
+   * Runs `step` after the reads and catch-ups before it. PostgreSQL delivers notifications in
+   * commit order and the journal numbers events in commit order, so events reach subscribers in
+   * their numbers' order: a client that resumes after the last number it saw has seen every number
+   * below it. A step that fails does not stop the ones after it.
+   */
+  private inTurn(step: () => Promise<void>): Promise<void> {
+    const done = this.turn.then(step);
+    this.turn = done.catch(() => undefined);
+    return done;
   }
 
   /** Reads what committed while no connection listened: everything above the mark not yet delivered. */

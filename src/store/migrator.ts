@@ -18,6 +18,7 @@ import * as idempotencyFingerprintV2 from './migrations/20261127120000_idempoten
 import * as sealingCertificates from './migrations/20261127150000_sealing_certificates';
 import * as liveEvents from './migrations/20261127170000_live_events';
 import * as trustedDocuments from './migrations/20261128090000_trusted_documents';
+import * as liveEventsCommitOrder from './migrations/20261128100000_live_events_commit_order';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127150000_sealing_certificates': sealingCertificates,
   '20261127170000_live_events': liveEvents,
   '20261128090000_trusted_documents': trustedDocuments,
+  '20261128100000_live_events_commit_order': liveEventsCommitOrder,
 };
 
 /** Every migration's name, oldest first. */

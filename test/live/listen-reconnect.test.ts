@@ -47,12 +47,25 @@ class HeldNotifications implements LiveNotifications {
   }
 }
 
-/** One event written by the writer the services use, in a transaction that commits when `commit()` is called. */
+/** The number the journal gave an event (once its transaction committed). */
+async function seqOf(store: Store, eventId: string): Promise<number> {
+  const row = await store.db
+    .selectFrom('live_events')
+    .select('seq')
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  return Number(row.seq);
+}
+
+/**
+ * One event written by the writer the services use, in a transaction that commits when `commit()`
+ * is called (as a card payment's waits on the gateway); `commit()` answers the event's number.
+ */
 function heldEvent(store: Store, facilityId: string) {
   const eventId = randomUUID();
   let commit: () => void = () => undefined;
   const mayCommit = new Promise<void>((resolve) => (commit = resolve));
-  let seq = 0;
+  let written = false;
   const done = store.db.transaction().execute(async (trx) => {
     await insertWebhookEvents(trx, [
       {
@@ -63,29 +76,23 @@ function heldEvent(store: Store, facilityId: string) {
         body: JSON.stringify({ type: 'note.created', timestamp: new Date().toISOString(), data: {} }),
       },
     ]);
-    const row = await trx
-      .selectFrom('live_events')
-      .select('seq')
-      .where('event_id', '=', eventId)
-      .executeTakeFirstOrThrow();
-    seq = Number(row.seq);
+    written = true;
     await mayCommit;
   });
   return {
-    /** Its number, once written (0 before). */
-    seq: () => seq,
+    /** Whether the event is written (not committed). */
+    written: () => written,
     commit: async () => {
       commit();
       await done;
+      return seqOf(store, eventId);
     },
   };
 }
 
 /** One event written and committed; answers its number. */
 async function committedEvent(store: Store, facilityId: string): Promise<number> {
-  const event = heldEvent(store, facilityId);
-  await event.commit();
-  return event.seq();
+  return heldEvent(store, facilityId).commit();
 }
 
 /** A live hub over the PostgreSQL source, its LISTEN connections held on demand. */
@@ -152,26 +159,25 @@ describe('A lost LISTEN connection on PostgreSQL', () => {
   });
 
   itOnPostgres(
-    'delivers, once, an event that took a lower number than one delivered and committed while no connection listened',
+    'delivers, once, an event written before one delivered and committed while no connection listened',
     async () => {
       const live = await liveOn(db!);
       hub = live.hub;
       const received = await receive(hub, facilityId);
 
       const slow = heldEvent(db!.store, facilityId);
-      await until('the slow transaction to take its number', () => slow.seq() > 0);
+      await until('the slow transaction to write its event', () => slow.written());
       const quick = await committedEvent(db!.store, facilityId);
-      expect(quick).toBeGreaterThan(slow.seq());
       await until('the quick event', () => received.seqs.includes(quick));
 
       await live.dropListening();
-      await slow.commit();
+      const slowSeq = await slow.commit();
       live.reconnect();
-      await until('the slow event, after the reconnect', () => received.seqs.includes(slow.seq()));
+      await until('the slow event, after the reconnect', () => received.seqs.includes(slowSeq));
       const later = await committedEvent(db!.store, facilityId);
       await until('an event after the reconnect', () => received.seqs.includes(later));
 
-      expect(received.seqs).toEqual([quick, slow.seq(), later]);
+      expect(received.seqs).toEqual([quick, slowSeq, later]);
       await received.stop();
     },
     TIMEOUT_MS,
@@ -181,21 +187,21 @@ describe('A lost LISTEN connection on PostgreSQL', () => {
     'delivers an event whose transaction was open when the source started, committed while no connection listened',
     async () => {
       const slow = heldEvent(db!.store, facilityId);
-      await until('the slow transaction to take its number', () => slow.seq() > 0);
+      await until('the slow transaction to write its event', () => slow.written());
       const before = await committedEvent(db!.store, facilityId);
       const live = await liveOn(db!);
       hub = live.hub;
       const received = await receive(hub, facilityId);
 
       await live.dropListening();
-      await slow.commit();
+      const slowSeq = await slow.commit();
       live.reconnect();
-      await until('the slow event, after the reconnect', () => received.seqs.includes(slow.seq()));
+      await until('the slow event, after the reconnect', () => received.seqs.includes(slowSeq));
       const later = await committedEvent(db!.store, facilityId);
       await until('an event after the reconnect', () => received.seqs.includes(later));
 
       // What committed before the subscription is not sent to it, after the reconnect either.
-      expect(received.seqs).toEqual([slow.seq(), later]);
+      expect(received.seqs).toEqual([slowSeq, later]);
       expect(received.seqs).not.toContain(before);
       await received.stop();
     },
@@ -203,32 +209,45 @@ describe('A lost LISTEN connection on PostgreSQL', () => {
   );
 
   itOnPostgres(
-    'gives up a number burned by a rollback once it remembers too many, and still sends nothing twice',
+    'numbers events in commit order, so a client resuming after the last number it saw misses none written before it',
+    async () => {
+      const live = await liveOn(db!);
+      hub = live.hub;
+      const first = await receive(hub, facilityId);
+
+      const slow = heldEvent(db!.store, facilityId);
+      await until('the slow transaction to write its event', () => slow.written());
+      const quick = await committedEvent(db!.store, facilityId);
+      await until('the quick event', () => first.seqs.includes(quick));
+      // The client goes away having seen `quick`; the slow transaction commits meanwhile.
+      await first.stop();
+      const slowSeq = await slow.commit();
+      expect(slowSeq).toBeGreaterThan(quick);
+
+      const resumed = await hub.subscribe({ facilityId }, quick);
+      const replayed: number[] = [];
+      void (async () => {
+        for await (const item of resumed) if (item.kind === 'event') replayed.push(item.event.seq);
+      })();
+      await until('the slow event, replayed after the last number seen', () => replayed.includes(slowSeq));
+      expect(replayed).toEqual([slowSeq]);
+      await resumed.return!();
+    },
+    TIMEOUT_MS,
+  );
+
+  itOnPostgres(
+    'gives up a number never committed once it remembers too many, and still sends nothing twice',
     async () => {
       const live = await liveOn(db!, { gapDeadlineMs: 10 * 60_000, remembered: 2 });
       hub = live.hub;
       const received = await receive(hub, facilityId);
 
-      let burned = 0;
-      await expect(
-        db!.store.db.transaction().execute(async (trx) => {
-          await insertWebhookEvents(trx, [
-            {
-              type: 'note.created',
-              facilityId,
-              eventId: null,
-              occurredAt: new Date().toISOString(),
-              body: '{}',
-            },
-          ]);
-          const row = await trx
-            .selectFrom('live_events')
-            .select((eb) => eb.fn.max('seq').as('seq'))
-            .executeTakeFirstOrThrow();
-          burned = Number(row.seq);
-          throw new Error('rolled back');
-        }),
-      ).rejects.toThrow('rolled back');
+      // A number taken and never committed, as when a commit fails after the journal numbered it.
+      const { rows: taken } = await sql<{
+        seq: string;
+      }>`select nextval('live_events_seq_seq') as seq`.execute(db!.store.db);
+      const burned = Number(taken[0].seq);
       const delivered: number[] = [];
       for (let i = 0; i < 3; i += 1) delivered.push(await committedEvent(db!.store, facilityId));
       expect(delivered[0]).toBeGreaterThan(burned);

@@ -23,6 +23,7 @@ import {
 } from '../support/factories';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { SqlTrustedDocumentsRepository } from '../../src/store/repositories/trusted-documents.repository';
+import { insertWebhookEvents } from '../../src/areas/webhooks/webhook-events.writer';
 import type { DatasetRateChange, DatasetTenant, DatasetUnit } from '../../src/store/dataset/dataset.types';
 import { createTestStore, describeEachDialect, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
@@ -148,6 +149,39 @@ describeEachDialect('migrations', (dialect) => {
     expect(await tokens()).toEqual(after);
   });
 
+  it('takes the commit-order numbering of live events down and back up, events numbered either way', async () => {
+    await migrateToLatest(db.store.db);
+    /** Writes one live event the way the services do and answers the number it has once committed. */
+    const written = async (name: string) => {
+      await db.store.db.transaction().execute((trx) =>
+        insertWebhookEvents(trx, [
+          {
+            type: 'note.created',
+            facilityId: name,
+            eventId: name,
+            occurredAt: '2026-11-28T10:00:00.000Z',
+            body: '{}',
+          },
+        ]),
+      );
+      const row = await db.store.db
+        .selectFrom('live_events')
+        .select('seq')
+        .where('event_id', '=', name)
+        .executeTakeFirstOrThrow();
+      return Number(row.seq);
+    };
+    const first = await written('numbered-at-commit');
+    expect(await takeDown(1)).toEqual([['20261128100000_live_events_commit_order']]);
+    const second = await written('numbered-at-insert');
+    await migrateToLatest(db.store.db);
+    const third = await written('numbered-at-commit-again');
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBeGreaterThan(first);
+    expect(third).toBeGreaterThan(second);
+    await db.store.db.deleteFrom('live_events').execute();
+  });
+
   it('takes the trusted documents down and back up, a document added once however often it is given', async () => {
     await migrateToLatest(db.store.db);
     const world = buildWorld();
@@ -164,7 +198,10 @@ describeEachDialect('migrations', (dialect) => {
       body: '{ __typename }',
       operationNames: [],
     });
-    expect(await takeDown(1)).toEqual([['20261128090000_trusted_documents']]);
+    expect(await takeDown(2)).toEqual([
+      ['20261128100000_live_events_commit_order'],
+      ['20261128090000_trusted_documents'],
+    ]);
     // This database's own tables: PostgreSQL's introspection lists every schema's (other test files' too).
     const own =
       dialect === 'postgres'
@@ -185,7 +222,8 @@ describeEachDialect('migrations', (dialect) => {
 
   it('clears the Idempotency-Key fingerprints made over whole card data, and keeps those made without', async () => {
     await migrateToLatest(db.store.db);
-    expect(await takeDown(4)).toEqual([
+    expect(await takeDown(5)).toEqual([
+      ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
@@ -228,7 +266,8 @@ describeEachDialect('migrations', (dialect) => {
     await importChanges(world, tenant, unit, [change]);
 
     // The listings, which are made from those names, go down first.
-    expect(await takeDown(9)).toEqual([
+    expect(await takeDown(10)).toEqual([
+      ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
@@ -275,7 +314,8 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    expect(await takeDown(8)).toEqual([
+    expect(await takeDown(9)).toEqual([
+      ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
@@ -312,7 +352,8 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    expect(await takeDown(7)).toEqual([
+    expect(await takeDown(8)).toEqual([
+      ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],
@@ -376,7 +417,8 @@ describeEachDialect('migrations', (dialect) => {
     expect(expected[0]).toBeGreaterThan(expected[1]);
     expect(await counts()).toEqual(expected);
 
-    expect(await takeDown(6)).toEqual([
+    expect(await takeDown(7)).toEqual([
+      ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
       ['20261127150000_sealing_certificates'],

@@ -1,8 +1,8 @@
 import type { UpstreamAnswer } from '../../gateway/upstream.ports';
 
 /**
- * An event a change reported, as the live journal keeps it: numbered when written, so in commit
- * order on SQLite but not always on PostgreSQL (a transaction may commit after a later number's).
+ * An event a change reported, as the live journal keeps it, numbered in commit order (on PostgreSQL
+ * by the journal's trigger as the transaction commits).
  */
 export interface LiveEvent {
   /** Its number in the journal: the cursor a client resumes after (`Last-Event-ID`, `since`). */

@@ -1,10 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { newId } from '../../kernel/ids';
 import type { WebhookEvent } from './webhooks.types';
-import { isPostgres } from '../../store/dialect';
 import type { Database, LiveEventsTable, OutboxMessagesTable } from '../../store/schema';
 
-/** The PostgreSQL channel live events are announced on, one per schema (instances of one database share it). */
+/**
+ * The PostgreSQL channel live events are announced on, one per schema (instances of one database
+ * share it); the journal's trigger (migration `20261128100000_live_events_commit_order`) spells it too.
+ */
 export const LIVE_CHANNEL_PREFIX = 'facility_ops_live:';
 
 /** Rows per insert statement (PostgreSQL takes at most 65,535 parameters in one). */
@@ -68,8 +70,10 @@ export async function insertWebhookEvents(
 
 /**
  * Writes the events to `live_events` for GraphQL subscriptions, on the caller's transaction. On
- * PostgreSQL it also notifies their numbers: PostgreSQL delivers a notification only when the
- * transaction commits, so every instance hears of the events after commit and never of a rollback.
+ * PostgreSQL the rows are numbered as the transaction commits, and their numbers notified, by the
+ * journal's trigger (migration `20261128100000_live_events_commit_order`): PostgreSQL delivers a
+ * notification only when the transaction commits, so every instance hears of the events after
+ * commit, in commit order, and never of a rollback.
  */
 async function insertLiveEvents(db: Kysely<Database>, events: readonly WebhookEvent[]): Promise<void> {
   await insertLiveRows(
@@ -118,14 +122,5 @@ async function insertLiveRows(
   db: Kysely<Database>,
   rows: Array<Omit<LiveEventsTable, 'seq'>>,
 ): Promise<void> {
-  const written = await db.insertInto('live_events').values(rows).returning('seq').execute();
-  if (!isPostgres(db)) return;
-  // A notification's payload holds at most 8,000 bytes: numbers in lists of 500 stay far below.
-  for (let start = 0; start < written.length; start += CHUNK) {
-    const seqs = written
-      .slice(start, start + CHUNK)
-      .map((row) => row.seq)
-      .join(',');
-    await sql`select pg_notify(${LIVE_CHANNEL_PREFIX} || current_schema(), ${seqs})`.execute(db);
-  }
+  await db.insertInto('live_events').values(rows).execute();
 }
