@@ -223,8 +223,11 @@ async function survey(store, smallCompanyId) {
   const db = reader(store);
   const one = async (text, ...params) => (await db.all(text, ...params))[0];
   try {
+    // The demo data's largest company (the imported small one can have as many rate changes).
     const large = await one(
-      'select company_id, count(*) as n from rate_changes group by company_id order by n desc limit 1',
+      `select company_id, count(*) as n from rate_changes where company_id <> ?
+       group by company_id order by n desc limit 1`,
+      smallCompanyId,
     );
     const small = await one('select count(*) as n from rate_changes where company_id = ?', smallCompanyId);
     const facility = await one(
