@@ -258,7 +258,7 @@ async function survey(store, smallCompanyId) {
         companyId: large.company_id,
         rows: Number(large.n),
         facilityId: facility.id,
-        ledgerId: ledger.id,
+        ledger: { id: ledger.id, facilityId: ledger.facility_id },
       },
       small: { companyId: smallCompanyId, rows: Number(small.n) },
       createdBy: creator.created_by,
