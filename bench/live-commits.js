@@ -3,7 +3,8 @@
  * What numbering live events in commit order costs on PostgreSQL: `--workers` (8) writers, each
  * committing transactions that write one live event the way the services do (`insertWebhookEvents`),
  * for `--duration` (5) seconds, with the journal's commit-order trigger (the latest schema) and
- * without it (that one migration taken down: numbers taken at insert), alternating for `--rounds`
+ * without it (that one migration taken down: numbers taken at insert, and notified by the writer as
+ * it did before the trigger), alternating for `--rounds`
  * (3) rounds in one schema of its own at TEST_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test).
  * Prints commits a second and the median commit time of each. Built service (`dist`).
  */
@@ -26,6 +27,7 @@ async function main() {
   const { migrateDown, migrateToLatest, MIGRATION_NAMES } = need('store/migrator');
   const { insertWebhookEvents } = need('areas/webhooks/webhook-events.writer');
   const { Client } = require('pg');
+  const { sql } = require('kysely');
   if (MIGRATION_NAMES.at(-1) !== '20261128100000_live_events_commit_order') {
     throw new Error('the commit-order numbering is not the latest migration: this bench takes it down');
   }
@@ -39,19 +41,26 @@ async function main() {
   try {
     await migrateToLatest(store.db, { schema });
     const facilityId = randomUUID();
-    const writeOne = () =>
-      store.db.transaction().execute((trx) =>
-        insertWebhookEvents(trx, [
-          {
-            type: 'note.created',
-            facilityId,
-            eventId: randomUUID(),
-            occurredAt: new Date().toISOString(),
-            body: '{"type":"note.created","timestamp":"2026-11-28T10:00:00Z","data":{}}',
-          },
-        ]),
-      );
-    const measure = async () => {
+    const event = () => ({
+      type: 'note.created',
+      facilityId,
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      body: '{"type":"note.created","timestamp":"2026-11-28T10:00:00Z","data":{}}',
+    });
+    // With the trigger, it numbers and notifies; without it, the writer did both itself, as here.
+    const writers = {
+      'numbered at commit': () =>
+        store.db.transaction().execute((trx) => insertWebhookEvents(trx, [event()])),
+      'numbered at insert': () =>
+        store.db.transaction().execute(async (trx) => {
+          await insertWebhookEvents(trx, [event()]);
+          await sql`select pg_notify('facility_ops_live:' || current_schema(), currval('live_events_seq_seq')::text)`.execute(
+            trx,
+          );
+        }),
+    };
+    const measure = async (writeOne) => {
       const ends = performance.now() + options.duration * 1000;
       const times = [];
       await Promise.all(
@@ -66,7 +75,7 @@ async function main() {
       return { rate: times.length / options.duration, median: median(times) };
     };
     const sides = { 'numbered at commit': [], 'numbered at insert': [] };
-    await measure(); // warm-up
+    await measure(writers['numbered at commit']); // warm-up
     for (let round = 0; round < options.rounds; round++) {
       const order =
         round % 2 === 0
@@ -74,7 +83,7 @@ async function main() {
           : ['numbered at insert', 'numbered at commit'];
       for (const side of order) {
         if (side === 'numbered at insert') await migrateDown(store.db, { schema });
-        sides[side].push(await measure());
+        sides[side].push(await measure(writers[side]));
         if (side === 'numbered at insert') await migrateToLatest(store.db, { schema });
       }
     }

@@ -167,6 +167,8 @@ export class PgNotifySource implements LiveSource {
   private retryMs = RECONNECT_MIN_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private deliver: (events: LiveEvent[]) => void = () => undefined;
+  /** Numbers heard and not read yet (the first ones being read, while a read runs). */
+  private heardSeqs: number[] = [];
   /** The reads and catch-ups so far, one after another (see `inTurn`). */
   private turn: Promise<void> = Promise.resolve();
 
@@ -275,9 +277,25 @@ export class PgNotifySource implements LiveSource {
       .map(Number)
       .filter((seq) => Number.isSafeInteger(seq) && seq > 0);
     if (seqs.length === 0) return;
-    this.inTurn(async () => this.handOver(await this.journal.bySeqs(seqs))).catch((error: unknown) =>
-      this.log.warn({ err: error }, 'live events could not be read'),
-    );
+    const idle = this.heardSeqs.length === 0;
+    for (const seq of seqs) this.heardSeqs.push(seq);
+    if (idle) this.readHeard();
+  }
+
+  /**
+   * Reads the numbers heard, in turn, a batch at a time: what is heard while a read waits its turn
+   * (one notification per event) is read with it.
+   */
+  private readHeard(): void {
+    this.inTurn(async () => {
+      const seqs = this.heardSeqs.slice(0, READ_BATCH);
+      try {
+        this.handOver(await this.journal.bySeqs(seqs));
+      } finally {
+        this.heardSeqs.splice(0, seqs.length);
+        if (this.heardSeqs.length > 0) this.readHeard();
+      }
+    }).catch((error: unknown) => this.log.warn({ err: error }, 'live events could not be read'));
   }
 
   /**

@@ -268,3 +268,53 @@ describe('A lost LISTEN connection on PostgreSQL', () => {
     TIMEOUT_MS,
   );
 });
+
+describe('The live journal on PostgreSQL', () => {
+  let db: TestStore | null = null;
+  let hub: LiveHub | null = null;
+  const facilityId = randomUUID();
+
+  beforeEach(async () => {
+    db = await createTestStore('postgres');
+  });
+  afterEach(async () => {
+    await hub?.close();
+    await db?.close();
+    hub = null;
+    db = null;
+  });
+
+  itOnPostgres(
+    "delivers every event in its number's order: a transaction's in the order written, concurrent ones in commit order",
+    async () => {
+      const live = await liveOn(db!);
+      hub = live.hub;
+      const received = await receive(hub, facilityId);
+
+      const names = ['first', 'second', 'third'].map((name) => `${name}-${randomUUID()}`);
+      await db!.store.db.transaction().execute((trx) =>
+        insertWebhookEvents(
+          trx,
+          names.map((eventId) => ({
+            type: 'note.created',
+            facilityId,
+            eventId,
+            occurredAt: new Date().toISOString(),
+            body: '{}',
+          })),
+        ),
+      );
+      const written = await Promise.all(names.map((name) => seqOf(db!.store, name)));
+      expect(written).toEqual([written[0], written[0] + 1, written[0] + 2]);
+      const concurrent = await Promise.all(
+        Array.from({ length: 20 }, () => committedEvent(db!.store, facilityId)),
+      );
+      const all = [...written, ...concurrent];
+      await until('every event', () => all.every((seq) => received.seqs.includes(seq)));
+
+      expect(received.seqs).toEqual([...all].sort((a, b) => a - b));
+      await received.stop();
+    },
+    TIMEOUT_MS,
+  );
+});

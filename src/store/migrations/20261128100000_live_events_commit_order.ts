@@ -9,11 +9,12 @@ import { isPostgres } from '../dialect';
  * A sequence hands out numbers when rows are inserted, and a transaction that took 10 may commit
  * after one that took 11 (a card payment writes its event before the gateway answers). So a row is
  * inserted under a draft number (negative, from a sequence of its own), and a deferred trigger
- * numbers the transaction's rows as it commits: under a lock of the schema's journal, held until
- * the commit ends, it gives them the next numbers of `live_events_seq_seq`, in the order they were
- * written, and notifies them on the schema's channel (the prefix is `LIVE_CHANNEL_PREFIX`). A
- * transaction that commits later numbers later; the lock is held for the numbering and the commit
- * only, never while a transaction waits on anything else.
+ * numbers each row as the transaction commits: under a lock of the schema's journal, held until the
+ * commit ends, it gives the row the next number of `live_events_seq_seq` (rows in the order they
+ * were written) and notifies it on the schema's channel (the prefix is `LIVE_CHANNEL_PREFIX`). A
+ * transaction that commits later numbers later. The lock is held for the numbering and the commit
+ * only, never while a transaction waits on anything else, and costs little: PostgreSQL already
+ * commits notifying transactions one at a time (`bench/live-commits.js`).
  *
  * SQLite writes one transaction at a time, so its numbers are in commit order already.
  */
@@ -28,26 +29,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     set search_path from current as $$
     declare
       channel text := 'facility_ops_live:' || current_schema();
-      draft bigint;
-      numbered bigint[] := '{}';
-      seq_now bigint;
-      chunk int;
+      numbered bigint;
     begin
-      -- Fired once per row written; the first firing at commit numbers them all.
-      if not exists (select 1 from live_events where seq < 0) then
-        return null;
-      end if;
+      -- Fired for each row written, in the order they were written, as the transaction commits.
       perform pg_advisory_xact_lock(hashtext(channel));
-      -- Only this transaction's drafts are visible: another's are not committed.
-      for draft in select seq from live_events where seq < 0 order by seq desc loop
-        update live_events set seq = nextval('live_events_seq_seq') where seq = draft
-        returning seq into seq_now;
-        numbered := numbered || seq_now;
-      end loop;
-      -- A notification's payload holds at most 8,000 bytes: numbers in lists of 500.
-      for chunk in 0 .. (cardinality(numbered) - 1) / 500 loop
-        perform pg_notify(channel, array_to_string(numbered[chunk * 500 + 1 : chunk * 500 + 500], ','));
-      end loop;
+      update live_events set seq = nextval('live_events_seq_seq') where seq = new.seq
+      returning seq into numbered;
+      perform pg_notify(channel, numbered::text);
       return null;
     end
     $$`.execute(db);
