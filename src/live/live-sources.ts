@@ -166,6 +166,10 @@ export class PgNotifySource implements LiveSource {
   private closed = false;
   private retryMs = RECONNECT_MIN_MS;
   private retryTimer: NodeJS.Timeout | null = null;
+  /** A read of heard numbers failed: what it missed is read from the mark, again until it works. */
+  private behind = false;
+  private catchUpMs = RECONNECT_MIN_MS;
+  private catchUpTimer: NodeJS.Timeout | null = null;
   private deliver: (events: LiveEvent[]) => void = () => undefined;
   /** Numbers heard and not read yet (the first ones being read, while a read runs). */
   private heardSeqs: number[] = [];
@@ -201,6 +205,8 @@ export class PgNotifySource implements LiveSource {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = null;
     await this.dropListening();
   }
 
@@ -290,12 +296,37 @@ export class PgNotifySource implements LiveSource {
     this.inTurn(async () => {
       const seqs = this.heardSeqs.slice(0, READ_BATCH);
       try {
+        if (this.behind) await this.catchUp();
         this.handOver(await this.journal.bySeqs(seqs));
+      } catch (error) {
+        this.fellBehind();
+        throw error;
       } finally {
         this.heardSeqs.splice(0, seqs.length);
         if (this.heardSeqs.length > 0) this.readHeard();
       }
     }).catch((error: unknown) => this.log.warn({ err: error }, 'live events could not be read'));
+  }
+
+  /**
+   * A read failed (the database did not answer, say): the numbers it had are not lost, they are
+   * above the mark. Catches up from there after a pause, doubling while it fails, or at the next
+   * read of heard numbers, whichever comes first.
+   */
+  private fellBehind(): void {
+    this.behind = true;
+    if (this.closed || this.catchUpTimer) return;
+    this.catchUpTimer = setTimeout(() => {
+      this.catchUpTimer = null;
+      this.inTurn(async () => {
+        if (this.behind) await this.catchUp();
+      }).catch((error: unknown) => {
+        this.log.warn({ err: error }, 'live events could not be read');
+        this.catchUpMs = Math.min(this.catchUpMs * 2, RECONNECT_MAX_MS);
+        this.fellBehind();
+      });
+    }, this.catchUpMs);
+    this.catchUpTimer.unref();
   }
 
   /**
@@ -317,9 +348,11 @@ export class PgNotifySource implements LiveSource {
     while (!this.closed) {
       const events = await this.journal.after(cursor, READ_BATCH);
       this.handOver(events);
-      if (events.length < READ_BATCH) return;
+      if (events.length < READ_BATCH) break;
       cursor = events[events.length - 1].seq;
     }
+    this.behind = false;
+    this.catchUpMs = RECONNECT_MIN_MS;
   }
 
   private handOver(events: readonly LiveEvent[]): void {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { PgLiveNotifications, SqlLiveJournal } from '../../src/areas/live/live-events.repository';
-import type { LiveListening, LiveNotifications } from '../../src/areas/live/live.types';
+import type { LiveJournal, LiveListening, LiveNotifications } from '../../src/areas/live/live.types';
 import { insertWebhookEvents } from '../../src/areas/webhooks/webhook-events.writer';
 import { systemClock } from '../../src/kernel/clock';
 import { LiveHub } from '../../src/live/live-hub';
@@ -44,6 +44,41 @@ class HeldNotifications implements LiveNotifications {
       this.waiting -= 1;
     }
     return this.notifications.listen(heard, lost);
+  }
+}
+
+/**
+ * The journal, failing its reads while `failing` is set (as when the database does not answer), and
+ * counting the reads it failed.
+ */
+class FailingJournal implements LiveJournal {
+  failing = false;
+  failed = 0;
+
+  constructor(private readonly journal: LiveJournal) {}
+
+  private check(): void {
+    if (!this.failing) return;
+    this.failed += 1;
+    throw new Error('the journal did not answer');
+  }
+
+  async bySeqs(seqs: readonly number[]) {
+    this.check();
+    return this.journal.bySeqs(seqs);
+  }
+
+  async after(seq: number, limit: number) {
+    this.check();
+    return this.journal.after(seq, limit);
+  }
+
+  bounds() {
+    return this.journal.bounds();
+  }
+
+  pruneBefore(occurredAt: string) {
+    return this.journal.pruneBefore(occurredAt);
   }
 }
 
@@ -96,13 +131,13 @@ async function committedEvent(store: Store, facilityId: string): Promise<number>
 }
 
 /** A live hub over the PostgreSQL source, its LISTEN connections held on demand. */
-async function liveOn(db: TestStore, limits?: GapLimits) {
+async function liveOn(db: TestStore, limits?: GapLimits, sourceJournal?: LiveJournal) {
   const journal = new SqlLiveJournal(db.store.db);
   const notifications = new HeldNotifications(new PgLiveNotifications(db.store.db, db.store.pgPool!));
   const log = { warn: () => undefined };
   const hub = new LiveHub(
     journal,
-    new PgNotifySource(notifications, journal, log, limits),
+    new PgNotifySource(notifications, sourceJournal ?? journal, log, limits),
     { queueLimit: 100, replayWindowMinutes: 60, replayLimit: 100 },
     systemClock,
     log,
@@ -302,6 +337,28 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
       await until('every event', () => all.every((seq) => received.seqs.includes(seq)));
 
       expect(received.seqs).toEqual([...all].sort((a, b) => a - b));
+      await received.stop();
+    },
+    TIMEOUT_MS,
+  );
+
+  itOnPostgres(
+    'delivers an event whose read failed once the journal answers again, without waiting for another event',
+    async () => {
+      const journal = new FailingJournal(new SqlLiveJournal(db!.store.db));
+      const live = await liveOn(db!, undefined, journal);
+      hub = live.hub;
+      const received = await receive(hub, facilityId);
+
+      journal.failing = true;
+      const missed = await committedEvent(db!.store, facilityId);
+      await until('a failed read of the event heard', () => journal.failed > 0);
+      journal.failing = false;
+      await until('the event, read again', () => received.seqs.includes(missed));
+      const later = await committedEvent(db!.store, facilityId);
+      await until('an event after', () => received.seqs.includes(later));
+
+      expect(received.seqs).toEqual([missed, later]);
       await received.stop();
     },
     TIMEOUT_MS,
