@@ -351,12 +351,6 @@ function scenarioList(address, world, tokens) {
       kept: true,
     },
     {
-      name: 'GET insurance_services_and_discounts (a ledger with a policy)',
-      url: `${address}/v1/${large.ledger.facilityId}/ledgers/${large.ledger.id}/insurance_services_and_discounts`,
-      headers: bearer(tokens.large),
-      kept: true,
-    },
-    {
       name: `GET rate_change_updates, per_page 500, ${rowsLabel(world.small)}, whole history`,
       url: rcu(world.small, whole),
       headers: bearer(tokens.small),
@@ -387,6 +381,12 @@ function scenarioList(address, world, tokens) {
       url: rcu(large, oneDay),
       headers: bearer(tokens.large),
       randomPath: randomDayPath,
+      kept: true,
+    },
+    {
+      name: 'GET insurance_services_and_discounts (a ledger with a policy)',
+      url: `${address}/v1/${large.ledger.facilityId}/ledgers/${large.ledger.id}/insurance_services_and_discounts`,
+      headers: bearer(tokens.large),
       kept: true,
     },
   ];
