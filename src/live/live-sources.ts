@@ -1,4 +1,5 @@
 import type { LiveEvent, LiveJournal, LiveListening, LiveNotifications } from '../areas/live/live.types';
+import { withDeadline } from '../kernel/deadline';
 
 /** Events read from the journal at once, at most. */
 const READ_BATCH = 500;
@@ -92,10 +93,22 @@ const GAP_DEADLINE_MS = 10 * 60_000;
  */
 const REMEMBERED_MAX = 50_000;
 
-/** How long a missing number is waited for, and how many delivered numbers are kept, at most. */
-export interface GapLimits {
+/**
+ * How long a read of the journal may take before the source moves on (and catches up later, from
+ * the mark): a read is one or two index lookups, so one still waiting after this is stuck behind
+ * something (a pool every connection of which is busy, a lock), and the events after it must not
+ * wait on it.
+ */
+const READ_DEADLINE_MS = 10_000;
+
+/**
+ * How long a missing number is waited for, how many delivered numbers are kept, and how long a
+ * read of the journal may take, at most.
+ */
+export interface PgSourceLimits {
   readonly gapDeadlineMs: number;
   readonly remembered: number;
+  readonly readDeadlineMs: number;
 }
 
 /**
@@ -109,7 +122,7 @@ class DeliveredSeqs {
   /** When each number was delivered (a Map keeps insertion order: oldest first). */
   private readonly at = new Map<number, number>();
 
-  constructor(private readonly limits: GapLimits) {}
+  constructor(private readonly limits: Pick<PgSourceLimits, 'gapDeadlineMs' | 'remembered'>) {}
 
   has(seq: number): boolean {
     return this.at.has(seq);
@@ -180,7 +193,11 @@ export class PgNotifySource implements LiveSource {
     private readonly notifications: LiveNotifications,
     private readonly journal: LiveJournal,
     private readonly log: SourceLog,
-    limits: GapLimits = { gapDeadlineMs: GAP_DEADLINE_MS, remembered: REMEMBERED_MAX },
+    private readonly limits: PgSourceLimits = {
+      gapDeadlineMs: GAP_DEADLINE_MS,
+      remembered: REMEMBERED_MAX,
+      readDeadlineMs: READ_DEADLINE_MS,
+    },
   ) {
     this.delivered = new DeliveredSeqs(limits);
   }
@@ -215,9 +232,9 @@ export class PgNotifySource implements LiveSource {
    * the last numbers, where those still missing may belong to transactions yet to commit.
    */
   private async passOver(): Promise<void> {
-    const last = (await this.journal.bounds())?.last ?? 0;
+    const last = (await this.read(this.journal.bounds()))?.last ?? 0;
     const floor = Math.max(0, last - READ_BATCH);
-    const committed = await this.journal.after(floor, READ_BATCH);
+    const committed = await this.read(this.journal.after(floor, READ_BATCH));
     const now = performance.now();
     this.delivered.raise(floor);
     for (const event of committed) this.delivered.add(event.seq, now);
@@ -297,7 +314,7 @@ export class PgNotifySource implements LiveSource {
       const seqs = this.heardSeqs.slice(0, READ_BATCH);
       try {
         if (this.behind) await this.catchUp();
-        this.handOver(await this.journal.bySeqs(seqs));
+        this.handOver(await this.read(this.journal.bySeqs(seqs)));
       } catch (error) {
         this.fellBehind();
         throw error;
@@ -329,6 +346,12 @@ export class PgNotifySource implements LiveSource {
     this.catchUpTimer.unref();
   }
 
+  /** A read of the journal, given up past the read deadline (it fails like any read that fails). */
+  private read<T>(reading: Promise<T>): Promise<T> {
+    const ms = this.limits.readDeadlineMs;
+    return withDeadline(reading, ms, `live events: the journal did not answer within ${ms} ms`);
+  }
+
   /**
    * Runs `step` after the reads and catch-ups before it. PostgreSQL delivers notifications in
    * commit order and the journal numbers events in commit order, so events reach subscribers in
@@ -346,7 +369,7 @@ export class PgNotifySource implements LiveSource {
     this.delivered.forget(performance.now());
     let cursor = this.delivered.mark;
     while (!this.closed) {
-      const events = await this.journal.after(cursor, READ_BATCH);
+      const events = await this.read(this.journal.after(cursor, READ_BATCH));
       this.handOver(events);
       if (events.length < READ_BATCH) break;
       cursor = events[events.length - 1].seq;

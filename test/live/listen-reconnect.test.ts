@@ -6,7 +6,7 @@ import type { LiveJournal, LiveListening, LiveNotifications } from '../../src/ar
 import { insertWebhookEvents } from '../../src/areas/webhooks/webhook-events.writer';
 import { systemClock } from '../../src/kernel/clock';
 import { LiveHub } from '../../src/live/live-hub';
-import { PgNotifySource, type GapLimits } from '../../src/live/live-sources';
+import { PgNotifySource, type PgSourceLimits } from '../../src/live/live-sources';
 import type { Store } from '../../src/store/database';
 import { POSTGRES_URL } from '../support/dialects';
 import { createTestStore, itOnPostgres, type TestStore } from '../support/harness';
@@ -48,29 +48,28 @@ class HeldNotifications implements LiveNotifications {
 }
 
 /**
- * The journal, failing its reads while `failing` is set (as when the database does not answer), and
- * counting the reads it failed.
+ * The journal, its reads failing (as when the database does not answer) or never answering (as when
+ * they wait behind something) while told to, counting the reads it did not answer.
  */
-class FailingJournal implements LiveJournal {
-  failing = false;
-  failed = 0;
+class FaultyJournal implements LiveJournal {
+  fault: 'none' | 'failing' | 'hanging' = 'none';
+  unanswered = 0;
 
   constructor(private readonly journal: LiveJournal) {}
 
-  private check(): void {
-    if (!this.failing) return;
-    this.failed += 1;
-    throw new Error('the journal did not answer');
+  private answer<T>(read: () => Promise<T>): Promise<T> {
+    if (this.fault === 'none') return read();
+    this.unanswered += 1;
+    if (this.fault === 'hanging') return new Promise<T>(() => undefined);
+    return Promise.reject(new Error('the journal did not answer'));
   }
 
-  async bySeqs(seqs: readonly number[]) {
-    this.check();
-    return this.journal.bySeqs(seqs);
+  bySeqs(seqs: readonly number[]) {
+    return this.answer(() => this.journal.bySeqs(seqs));
   }
 
-  async after(seq: number, limit: number) {
-    this.check();
-    return this.journal.after(seq, limit);
+  after(seq: number, limit: number) {
+    return this.answer(() => this.journal.after(seq, limit));
   }
 
   bounds() {
@@ -131,7 +130,7 @@ async function committedEvent(store: Store, facilityId: string): Promise<number>
 }
 
 /** A live hub over the PostgreSQL source, its LISTEN connections held on demand. */
-async function liveOn(db: TestStore, limits?: GapLimits, sourceJournal?: LiveJournal) {
+async function liveOn(db: TestStore, limits?: PgSourceLimits, sourceJournal?: LiveJournal) {
   const journal = new SqlLiveJournal(db.store.db);
   const notifications = new HeldNotifications(new PgLiveNotifications(db.store.db, db.store.pgPool!));
   const log = { warn: () => undefined };
@@ -279,7 +278,7 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
   itOnPostgres(
     'gives up a number never committed once it remembers too many, and still sends nothing twice',
     async () => {
-      const live = await liveOn(db!, { gapDeadlineMs: 10 * 60_000, remembered: 2 });
+      const live = await liveOn(db!, { gapDeadlineMs: 10 * 60_000, remembered: 2, readDeadlineMs: 10_000 });
       hub = live.hub;
       const received = await receive(hub, facilityId);
 
@@ -342,25 +341,28 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
     TIMEOUT_MS,
   );
 
-  itOnPostgres(
-    'delivers an event whose read failed once the journal answers again, without waiting for another event',
-    async () => {
-      const journal = new FailingJournal(new SqlLiveJournal(db!.store.db));
-      const live = await liveOn(db!, undefined, journal);
-      hub = live.hub;
-      const received = await receive(hub, facilityId);
+  for (const fault of ['failing', 'hanging'] as const) {
+    itOnPostgres(
+      `delivers an event whose read was ${fault} once the journal answers again, without waiting for another event`,
+      async () => {
+        const journal = new FaultyJournal(new SqlLiveJournal(db!.store.db));
+        const limits = { gapDeadlineMs: 10 * 60_000, remembered: 50_000, readDeadlineMs: 500 };
+        const live = await liveOn(db!, limits, journal);
+        hub = live.hub;
+        const received = await receive(hub, facilityId);
 
-      journal.failing = true;
-      const missed = await committedEvent(db!.store, facilityId);
-      await until('a failed read of the event heard', () => journal.failed > 0);
-      journal.failing = false;
-      await until('the event, read again', () => received.seqs.includes(missed));
-      const later = await committedEvent(db!.store, facilityId);
-      await until('an event after', () => received.seqs.includes(later));
+        journal.fault = fault;
+        const missed = await committedEvent(db!.store, facilityId);
+        await until('a read of the event heard, not answered', () => journal.unanswered > 0);
+        journal.fault = 'none';
+        await until('the event, read again', () => received.seqs.includes(missed));
+        const later = await committedEvent(db!.store, facilityId);
+        await until('an event after', () => received.seqs.includes(later));
 
-      expect(received.seqs).toEqual([missed, later]);
-      await received.stop();
-    },
-    TIMEOUT_MS,
-  );
+        expect(received.seqs).toEqual([missed, later]);
+        await received.stop();
+      },
+      TIMEOUT_MS,
+    );
+  }
 });

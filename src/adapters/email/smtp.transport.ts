@@ -1,5 +1,6 @@
 import { createTransport } from 'nodemailer';
 import type { EmailTransport, OutgoingEmail } from '../../areas/outbox/outbox.transports';
+import { withDeadline } from '../../kernel/deadline';
 
 export interface SmtpTransportOptions {
   /** `smtp://user:pass@host:port` or `smtps://...`, as nodemailer reads it. */
@@ -22,31 +23,6 @@ export function messageIdDomain(from: string): string {
 /** The Message-ID of an outbox message: the same on every attempt, so a receiver can drop repeats. */
 export function messageIdFor(outboxId: string, from: string): string {
   return `<${outboxId}.outbox@${messageIdDomain(from)}>`;
-}
-
-/**
- * Rejects with `message` when `promise` has not settled within `ms`, and at once when `signal`
- * aborts. The work itself may still finish later; the outbox then sends again with the same
- * Message-ID, which receivers drop.
- */
-export function withDeadline<T>(
-  promise: Promise<T>,
-  ms: number,
-  message: string,
-  signal?: AbortSignal,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let aborted: (() => void) | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-    aborted = () => reject(new Error('the delivery worker stopped'));
-    if (signal?.aborted) aborted();
-    else signal?.addEventListener('abort', aborted, { once: true });
-  });
-  return Promise.race([promise, deadline]).finally(() => {
-    clearTimeout(timer);
-    if (aborted) signal?.removeEventListener('abort', aborted);
-  });
 }
 
 /** Email through an SMTP server with nodemailer; one connection per message. */
@@ -82,7 +58,8 @@ export class SmtpEmailTransport implements EmailTransport {
       }),
       this.options.timeoutMs * 3,
       `SMTP send did not finish within ${this.options.timeoutMs * 3} ms`,
-      signal,
+      // The outbox sends again with the same Message-ID, which receivers drop.
+      signal && { signal, message: 'the delivery worker stopped' },
     );
   }
 
