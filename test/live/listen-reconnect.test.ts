@@ -192,6 +192,26 @@ async function slowBehindQuick(store: Store, facilityId: string, received: { seq
   return { slow, quick };
 }
 
+/**
+ * Commits the slow transaction while no connection listens, then lets the source connect again and
+ * commits one more event; answers both numbers once the subscriber has received them.
+ */
+async function commitWhileNoneListens(
+  store: Store,
+  facilityId: string,
+  live: Awaited<ReturnType<typeof liveOn>>,
+  slow: ReturnType<typeof heldEvent>,
+  received: { seqs: number[] },
+) {
+  await live.dropListening();
+  const slowSeq = await slow.commit();
+  live.reconnect();
+  await until('the slow event, after the reconnect', () => received.seqs.includes(slowSeq));
+  const later = await committedEvent(store, facilityId);
+  await until('an event after the reconnect', () => received.seqs.includes(later));
+  return { slowSeq, later };
+}
+
 describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection', () => {
   let db: TestStore | null = null;
   let hub: LiveHub | null = null;
@@ -207,20 +227,20 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
     db = null;
   });
 
+  /** A live hub over the store (closed after the test), and a subscriber to the facility's events. */
+  const listening = async (limits?: PgSourceLimits, journal?: LiveJournal) => {
+    const live = await liveOn(db!, limits, journal);
+    hub = live.hub;
+    return { live, received: await receive(hub, facilityId) };
+  };
+
   itOnPostgres(
     'delivers, once, an event written before one delivered and committed while no connection listened',
     async () => {
-      const live = await liveOn(db!);
-      hub = live.hub;
-      const received = await receive(hub, facilityId);
+      const { live, received } = await listening();
       const { slow, quick } = await slowBehindQuick(db!.store, facilityId, received);
 
-      await live.dropListening();
-      const slowSeq = await slow.commit();
-      live.reconnect();
-      await until('the slow event, after the reconnect', () => received.seqs.includes(slowSeq));
-      const later = await committedEvent(db!.store, facilityId);
-      await until('an event after the reconnect', () => received.seqs.includes(later));
+      const { slowSeq, later } = await commitWhileNoneListens(db!.store, facilityId, live, slow, received);
 
       expect(received.seqs).toEqual([quick, slowSeq, later]);
       await received.stop();
@@ -234,16 +254,9 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
       const slow = heldEvent(db!.store, facilityId);
       await until('the slow transaction to write its event', () => slow.written());
       const before = await committedEvent(db!.store, facilityId);
-      const live = await liveOn(db!);
-      hub = live.hub;
-      const received = await receive(hub, facilityId);
+      const { live, received } = await listening();
 
-      await live.dropListening();
-      const slowSeq = await slow.commit();
-      live.reconnect();
-      await until('the slow event, after the reconnect', () => received.seqs.includes(slowSeq));
-      const later = await committedEvent(db!.store, facilityId);
-      await until('an event after the reconnect', () => received.seqs.includes(later));
+      const { slowSeq, later } = await commitWhileNoneListens(db!.store, facilityId, live, slow, received);
 
       // What committed before the subscription is not sent to it, after the reconnect either.
       expect(received.seqs).toEqual([slowSeq, later]);
@@ -256,16 +269,14 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
   itOnPostgres(
     'numbers events in commit order, so a client resuming after the last number it saw misses none written before it',
     async () => {
-      const live = await liveOn(db!);
-      hub = live.hub;
-      const first = await receive(hub, facilityId);
+      const { received: first } = await listening();
       const { slow, quick } = await slowBehindQuick(db!.store, facilityId, first);
       // The client goes away having seen `quick`; the slow transaction commits meanwhile.
       await first.stop();
       const slowSeq = await slow.commit();
       expect(slowSeq).toBeGreaterThan(quick);
 
-      const resumed = await receive(hub, facilityId, quick);
+      const resumed = await receive(hub!, facilityId, quick);
       await until('the slow event, replayed after the last number seen', () =>
         resumed.seqs.includes(slowSeq),
       );
@@ -278,9 +289,11 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
   itOnPostgres(
     'gives up a number never committed once it remembers too many, and still sends nothing twice',
     async () => {
-      const live = await liveOn(db!, { gapDeadlineMs: 10 * 60_000, remembered: 2, readDeadlineMs: 10_000 });
-      hub = live.hub;
-      const received = await receive(hub, facilityId);
+      const { live, received } = await listening({
+        gapDeadlineMs: 10 * 60_000,
+        remembered: 2,
+        readDeadlineMs: 10_000,
+      });
 
       // A number taken and never committed, as when a commit fails after the journal numbered it.
       const { rows: taken } = await sql<{
@@ -310,9 +323,7 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
   itOnPostgres(
     "delivers every event in its number's order: a transaction's in the order written, concurrent ones in commit order",
     async () => {
-      const live = await liveOn(db!);
-      hub = live.hub;
-      const received = await receive(hub, facilityId);
+      const { received } = await listening();
 
       const names = ['first', 'second', 'third'].map((name) => `${name}-${randomUUID()}`);
       await db!.store.db.transaction().execute((trx) =>
@@ -347,9 +358,7 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
       async () => {
         const journal = new FaultyJournal(new SqlLiveJournal(db!.store.db));
         const limits = { gapDeadlineMs: 10 * 60_000, remembered: 50_000, readDeadlineMs: 500 };
-        const live = await liveOn(db!, limits, journal);
-        hub = live.hub;
-        const received = await receive(hub, facilityId);
+        const { received } = await listening(limits, journal);
 
         journal.fault = fault;
         const missed = await committedEvent(db!.store, facilityId);
