@@ -228,16 +228,12 @@ export class PgNotifySource implements LiveSource {
   }
 
   /**
-   * Counts what the journal holds at the start as delivered (it committed before any subscriber):
-   * the last numbers, where those still missing may belong to transactions yet to commit.
+   * Counts what the journal holds at the start as delivered (it committed before any subscriber).
+   * Numbers are taken as transactions commit, one at a time, so every number up to the last one
+   * visible has committed or never will: a transaction still open takes a higher one.
    */
   private async passOver(): Promise<void> {
-    const last = (await this.read(this.journal.bounds()))?.last ?? 0;
-    const floor = Math.max(0, last - READ_BATCH);
-    const committed = await this.read(this.journal.after(floor, READ_BATCH));
-    const now = performance.now();
-    this.delivered.raise(floor);
-    for (const event of committed) this.delivered.add(event.seq, now);
+    this.delivered.raise((await this.read(this.journal.bounds()))?.last ?? 0);
   }
 
   private async connect(): Promise<void> {
