@@ -11,6 +11,28 @@ const decimalText = {
   description: 'decimal number held in a string',
 } as const;
 
+/** A ledger's policies or services: the same record, told apart by the terms in its `data`. */
+const ledgerCharges = <const Terms extends object, const Required extends readonly string[]>(
+  terms: Terms,
+  required: Required,
+) =>
+  ({
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        id: uuid,
+        ledger_id: uuid,
+        effective_date: day,
+        cancel_date: { type: ['string', 'null'], format: 'date' },
+        amount: money,
+        data: { type: 'object', additionalProperties: false, properties: terms, required },
+      },
+      required: ['id', 'ledger_id', 'effective_date', 'amount', 'data'],
+    },
+  }) as const;
+
 /**
  * The dataset file: what `import` loads and `seed` writes, written once. The import validates
  * files against it (dataset.validate.ts), dataset.types.ts derives the TypeScript types from it,
@@ -117,66 +139,32 @@ export const datasetSchema = {
         description: "A tenant's rental of a unit; tenant and unit are in the same facility",
       },
     },
-    ledger_insurances: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          id: uuid,
-          ledger_id: uuid,
-          effective_date: day,
-          cancel_date: { type: ['string', 'null'], format: 'date' },
-          amount: money,
-          data: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              description: { type: 'string' },
-              retain_type: { type: 'string' },
-              product_code: { type: 'string' },
-              policy_number: { type: 'string' },
-              retain_amount: decimalText,
-              coverage_amount: decimalText,
-              coverage_percentage: decimalText,
-              insurance_provider_key: { type: 'string' },
-            },
-            required: [
-              'description',
-              'retain_type',
-              'product_code',
-              'policy_number',
-              'retain_amount',
-              'coverage_amount',
-              'coverage_percentage',
-              'insurance_provider_key',
-            ],
-          },
-        },
-        required: ['id', 'ledger_id', 'effective_date', 'amount', 'data'],
+    ledger_insurances: ledgerCharges(
+      {
+        description: { type: 'string' },
+        retain_type: { type: 'string' },
+        product_code: { type: 'string' },
+        policy_number: { type: 'string' },
+        retain_amount: decimalText,
+        coverage_amount: decimalText,
+        coverage_percentage: decimalText,
+        insurance_provider_key: { type: 'string' },
       },
-    },
-    ledger_services: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          id: uuid,
-          ledger_id: uuid,
-          effective_date: day,
-          cancel_date: { type: ['string', 'null'], format: 'date' },
-          amount: money,
-          data: {
-            type: 'object',
-            additionalProperties: false,
-            properties: { description: { type: 'string' }, product_code: { type: 'string' } },
-            required: ['description', 'product_code'],
-          },
-        },
-        required: ['id', 'ledger_id', 'effective_date', 'amount', 'data'],
-      },
-    },
+      [
+        'description',
+        'retain_type',
+        'product_code',
+        'policy_number',
+        'retain_amount',
+        'coverage_amount',
+        'coverage_percentage',
+        'insurance_provider_key',
+      ],
+    ),
+    ledger_services: ledgerCharges({ description: { type: 'string' }, product_code: { type: 'string' } }, [
+      'description',
+      'product_code',
+    ]),
     ledger_discounts: {
       type: 'array',
       items: {
