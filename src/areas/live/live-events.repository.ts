@@ -74,7 +74,13 @@ export class PgLiveNotifications implements LiveNotifications {
   async listen(heard: (payload: string) => void, lost: (error: unknown) => void): Promise<LiveListening> {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
     const channel = `${LIVE_CHANNEL_PREFIX}${rows[0]?.schema ?? 'public'}`;
-    const client = new Client({ ...(this.pool.options as ClientConfig), connectionTimeoutMillis: 10_000 });
+    // Connecting and the LISTEN each have a deadline: a reconnect waiting on either holds back the
+    // source's reads, which go in turn.
+    const client = new Client({
+      ...(this.pool.options as ClientConfig),
+      connectionTimeoutMillis: 10_000,
+      query_timeout: 10_000,
+    });
     client.on('notification', (message) => heard(message.payload ?? ''));
     client.on('error', lost);
     try {
