@@ -4,6 +4,16 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+// Supported: the Node.js LTS lines 22, 24 and 26 (package.json's engines). An older line fails later
+// and less clearly (the SQLite binding needs Node-API 10), so refuse here, in one line.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+  process.stderr.write(
+    `facility-ops: Node.js ${process.versions.node} is not supported; use Node.js 22 (22.19 or newer), 24 or 26.\n`,
+  );
+  process.exit(1);
+}
+
 const entry = path.join(__dirname, '..', 'dist', 'main.js');
 if (!fs.existsSync(entry)) {
   process.stderr.write(
