@@ -163,7 +163,8 @@ async function main() {
     for (let round = 1; round <= starts; round += 1) {
       const found = await oneStart(folder, round, state);
       problems.push(...found);
-      process.stdout.write(`  start ${round}: ${found.length === 0 ? 'clean' : found.join('; ')}\n`);
+      const said = found.map((problem) => problem.slice(`start ${round}: `.length));
+      process.stdout.write(`  start ${round}: ${found.length === 0 ? 'clean' : said.join('; ')}\n`);
     }
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
