@@ -258,7 +258,7 @@ function registerFallbacks(app: FastifyInstance, edge: EdgeContext): void {
     const known = edge.routes.lookup(path);
     if (known === null) {
       return sendError(
-        new DomainError('not_found', `no route ${request.method} ${path.slice(0, 200)}`, {
+        new DomainError('not_found', `no route ${request.method} ${maskUrlPath(path).slice(0, 200)}`, {
           problems: [problem(['path'], 'names no route')],
         }),
         request,

@@ -12,8 +12,13 @@ import { MAX_NESTING } from '../edge/request-shape';
 function plainAndUnfiltered(record: Record<string, unknown>): boolean {
   for (const key in record) {
     const value = record[key];
-    if ((value !== null && typeof value === 'object') || isSensitiveKey(key) || mayHoldCardNumber(key)) return false;
-    if (typeof value === 'string' ? mayHoldCardNumber(value) : typeof value === 'number' && maskCardNumber(value) !== value) {
+    if ((value !== null && typeof value === 'object') || isSensitiveKey(key) || mayHoldCardNumber(key))
+      return false;
+    if (
+      typeof value === 'string'
+        ? mayHoldCardNumber(value)
+        : typeof value === 'number' && maskCardNumber(value) !== value
+    ) {
       return false;
     }
   }
