@@ -1,4 +1,4 @@
-import { mayHoldCardNumber, maskCardNumber, maskCardNumbers } from './card-numbers';
+import { mayHoldCardNumber, maskCardNumbers } from './card-numbers';
 
 /**
  * How a sensitive value may still count where a request must be recognised again (the
