@@ -66,6 +66,7 @@ function mayBeSeparator(code: number): boolean {
  * so text without long digit runs (nearly all of it) pays for nothing else.
  */
 export function mayHoldCardNumber(text: string, from = 0): boolean {
+  if (text.length - from < MIN_DIGITS) return false;
   let digits = 0;
   let gap = 0;
   for (let i = from; i < text.length; i++) {
@@ -86,11 +87,13 @@ export function mayHoldCardNumber(text: string, from = 0): boolean {
   return false;
 }
 
-/** Whether the digit at `index` follows a word character, or one and a dash. */
+/** Whether the digit at `index` follows a word character, a word and a dash, or a digit and a point. */
 function gluedAt(text: string, index: number): boolean {
   if (index > 2 && text.charCodeAt(index - 3) === 37) return false;
   const before = index > 0 ? text.charCodeAt(index - 1) : 32;
+  // A dash after a word (an id's part), a point after a digit (a decimal fraction).
   if (before === 45) return index > 1 && isWordCode(text.charCodeAt(index - 2));
+  if (before === 46) return index > 1 && isDigit(text.charCodeAt(index - 2));
   // `\n` before the digits is a newline escaped in JSON, not a word.
   return isWordCode(before) && text.charCodeAt(index - 2) !== 92;
 }
