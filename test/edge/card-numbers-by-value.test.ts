@@ -1,5 +1,5 @@
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildLedger, buildTenant, buildUnit } from '../support/factories';
+import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
+import { buildLedger, buildTenant, buildUnit, buildWorld } from '../support/factories';
 import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
@@ -253,3 +253,52 @@ describeEachDialect('card numbers recognised by their value in gateway mode', (d
     expectNoLeak([note.body, ...gatewayLog, ...upstreamLog]);
   });
 });
+
+describeEachDialect(
+  'gateway mode in front of an upstream that filters card data by name alone',
+  (dialect) => {
+    let upstream: FastifyInstance;
+    let gateway: Gateway;
+    const world = buildWorld();
+    beforeAll(async () => {
+      // An upstream of an earlier version: it echoes what it received, card numbers under other names included.
+      upstream = Fastify();
+      upstream.all('/*', async (request, reply) => {
+        const url = new URL(request.url, 'http://upstream');
+        return reply.type('application/json; charset=utf-8').send({
+          flippers: [],
+          meta: {
+            status_code: 200,
+            status_message: 'OK',
+            status_cat: 'https://http.cat/200',
+            request_method: request.method,
+            request_id: 'upstream-id',
+            parameters: { ...Object.fromEntries(url.searchParams), note: { note_text: NOTE_TEXT } },
+          },
+        });
+      });
+      gateway = await startGateway(dialect, await listenOnLoopback(upstream), world);
+    }, 60_000);
+    afterAll(async () => {
+      await gateway?.close();
+      await upstream?.close();
+    });
+
+    it("masks the card numbers of the upstream's echo before the caller sees them", async () => {
+      const res = await gateway.app.inject({
+        method: 'GET',
+        url: `/v1/${world.facility.id}/flippers?x=${PAN}&card_number;=${PAN}`,
+        headers: { authorization: `Bearer ${world.client.bearer_token}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        flippers: [],
+        meta: expect.objectContaining({
+          status_code: 200,
+          parameters: { x: MASKED, 'card_number;': '[FILTERED]', note: { note_text: NOTE_SHOWN } },
+        }),
+      });
+      expectNoLeak([res.body]);
+    });
+  },
+);
