@@ -8,6 +8,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './kernel/clock';
 import type { Config } from './config';
 import { DomainError, problem } from './kernel/errors';
+import { maskUrlPath } from './kernel/sensitive';
 import type { PaymentGateway } from './areas/payments/gateway';
 import type { HostResolver } from './areas/webhooks/webhooks.ports';
 import { transportErrorBody } from './graphql/errors';
@@ -257,7 +258,7 @@ function registerFallbacks(app: FastifyInstance, edge: EdgeContext): void {
     const known = edge.routes.lookup(path);
     if (known === null) {
       return sendError(
-        new DomainError('not_found', `no route ${request.method} ${path.slice(0, 200)}`, {
+        new DomainError('not_found', `no route ${request.method} ${maskUrlPath(path).slice(0, 200)}`, {
           problems: [problem(['path'], 'names no route')],
         }),
         request,
@@ -310,7 +311,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerRequestStart(app);
   // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) started before the app is built; off, no hook is added.
   const tracing = activeTracing();
-  if (tracing) registerRequestSpans(app, tracing);
+  if (tracing) registerRequestSpans(app, tracing, maskUrlPath);
   await registerOpenApi(app);
 
   const rateLimits: RateLimitStore =

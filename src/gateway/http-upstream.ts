@@ -3,6 +3,7 @@ import { Pool } from 'undici';
 import { baseUri, percentEncode, sign, signatureBaseString } from '../auth/oauth1';
 import type { UpstreamConfig, UpstreamCredentials } from '../config';
 import { DomainError } from '../kernel/errors';
+import { maskUrlPath } from '../kernel/sensitive';
 import { readIdempotencyKey } from '../areas/payments/idempotency';
 import type { Clock } from '../kernel/clock';
 import type { ContractUpstream, UpstreamAnswer, UpstreamCall, UpstreamHealth } from './upstream.ports';
@@ -207,7 +208,7 @@ export class HttpUpstream implements ContractUpstream {
   private tracedCall(tracing: ActiveTracing, call: UpstreamCall): Promise<UpstreamAnswer> {
     const attributes = {
       'http.request.method': call.method,
-      'url.path': call.path,
+      'url.path': maskUrlPath(call.path),
       'facility_ops.upstream.breaker_state': this.breaker.state().breaker,
     };
     return inSpan(
