@@ -1,6 +1,12 @@
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { Cost, type CostHint } from './cost-directives';
-import { offsetOf, pageMeta, parsePageRequest, type PageInput, type PageMeta } from '../kernel/pagination';
+import {
+  offsetOf,
+  pageMeta,
+  parsePageRequest,
+  type PageInput,
+  type PageMeta,
+} from '../kernel/pagination';
 
 /** will_paginate's meta in camelCase: the same numbers as REST's `meta.pagination`. */
 @ObjectType('Pagination', {
@@ -81,4 +87,28 @@ export function pageOfLoaded<T>(
     entries: all.slice(start, start + request.perPage),
     pagination: paginationOf(pageMeta(all.length, request)),
   };
+}
+
+/** The most and the default entries of a list sliced by `first` and `offset`. */
+export interface SliceLimits {
+  defaultFirst: number;
+  maxFirst: number;
+}
+
+/** The cost of a list sliced by `first`: that many entries, at most `maxFirst` (which it is when not given). */
+export function sliceCost(limits: SliceLimits): CostHint {
+  return { assumedSize: limits.maxFirst, slicingArguments: ['first'] };
+}
+
+/** The argument descriptions of a sliced list, naming its limits. */
+export function sliceDescriptions(limits: SliceLimits): { first: string; offset: string } {
+  return {
+    first: `How many, from offset: ${limits.defaultFirst} by default; values above ${limits.maxFirst} read as ${limits.maxFirst}.`,
+    offset: 'How many to pass over first (0 by default).',
+  };
+}
+
+/** `first` entries of a list loaded whole, from `offset`. */
+export function sliceOf<T>(all: readonly T[], request: { first: number; offset: number }): T[] {
+  return all.slice(request.offset, request.offset + request.first);
 }

@@ -216,14 +216,18 @@ export class GraphqlResponseCache {
     };
   }
 
-  /** Apollo's `stringifyResult`: kept bytes as they are; a response being kept, kept as written. */
-  stringify(result: FormattedExecutionResult): string {
+  /**
+   * Apollo's `stringifyResult`: kept bytes as they are; a response being kept, kept as written.
+   * `admit` may answer other text for what was written (a response too long): that is not kept.
+   */
+  stringify(result: FormattedExecutionResult, admit: (text: string) => string = (text) => text): string {
     const data = result.data as MarkedData | null | undefined;
     const kept = data?.[KEPT_BYTES];
     if (kept !== undefined) return kept;
-    const text = `${JSON.stringify(result)}\n`;
+    const written = `${JSON.stringify(result)}\n`;
+    const text = admit(written);
     const trace = data?.[KEEPING];
-    if (trace && result.errors === undefined) this.keep(trace, text);
+    if (trace && result.errors === undefined && text === written) this.keep(trace, text);
     return text;
   }
 
