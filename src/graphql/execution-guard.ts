@@ -37,12 +37,12 @@ const BYTES_PER_COST = 256;
 const MIN_BYTES = 1024 * 1024;
 
 /**
- * The limits derived from GRAPHQL_MAX_COST: twice as many objects (an estimate counts every object
- * and the most entries of every list, so an operation it admits stays well within), and 256 bytes
- * per unit of cost for the response, at least 1 MiB.
+ * The limits derived from GRAPHQL_MAX_COST: as many objects (the estimate counts every object and
+ * the most entries of every list, so an operation whose lists hold what they declare stays within),
+ * and 256 bytes per unit of cost for the response, at least 1 MiB.
  */
 export function executionLimits(maxCost: number): ExecutionLimits {
-  return { maxObjects: 2 * maxCost, maxBytes: Math.max(MIN_BYTES, BYTES_PER_COST * maxCost) };
+  return { maxObjects: maxCost, maxBytes: Math.max(MIN_BYTES, BYTES_PER_COST * maxCost) };
 }
 
 /** One execution's count of objects resolved, and the error that stopped it, if any. */
@@ -58,7 +58,7 @@ class WorkMeter {
     if (this.objects <= this.maxObjects || this.stopped) return;
     this.stopped = limitError(
       `The operation resolved more than ${this.maxObjects} objects, the most one operation may ` +
-        'resolve (twice GRAPHQL_MAX_COST): its lists held more entries than their declared sizes. ' +
+        'resolve (GRAPHQL_MAX_COST): its lists held more entries than their declared sizes. ' +
         'Ask for fewer entries (first, perPage) or fewer nested lists.',
       'objects',
       this.maxObjects,
@@ -111,10 +111,13 @@ function selectionWeight(
     if (selection.kind === Kind.FIELD) {
       if (selection.name.value.startsWith('__')) continue;
       const field =
-        isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+        isObjectType(parent) || isInterfaceType(parent)
+          ? parent.getFields()[selection.name.value]
+          : undefined;
       if (!field || isList(field)) continue;
       const type = getNamedType(field.type);
-      if (isCompositeType(type)) total += weightOf(field) + selectionWeight(selection.selectionSet, type, info);
+      if (isCompositeType(type))
+        total += weightOf(field) + selectionWeight(selection.selectionSet, type, info);
     } else {
       const condition =
         selection.kind === Kind.INLINE_FRAGMENT
@@ -154,7 +157,11 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** A list field's resolver that counts the entries it answered; once the limit is passed, none runs. */
+/**
+ * A list field's resolver that counts the entries it answered. The list that passes the limit
+ * throws the guard's error; every list after it answers none, unresolved (one error, not one per
+ * list: the response is then the error alone, see ExecutionGuard and `stoppedResult`).
+ */
 function guarded(
   field: GraphQLField<unknown, unknown>,
   maxObjects: number,
@@ -162,6 +169,7 @@ function guarded(
   const resolve = field.resolve ?? defaultFieldResolver;
   const ownWeight = weightOf(field);
   const count = (meter: WorkMeter, info: GraphQLResolveInfo, entries: unknown): unknown => {
+    if (meter.stopped) return [];
     if (Array.isArray(entries) && entries.length > 0) {
       meter.add(entries.length * entryWeight(ownWeight, info));
       if (meter.stopped) throw meter.stopped;
@@ -170,12 +178,21 @@ function guarded(
   };
   return (source, args, context, info) => {
     const meter = meterOf(context as object, info.rootValue, maxObjects);
-    if (meter.stopped) throw meter.stopped;
+    if (meter.stopped) return [];
     const entries = resolve(source, args, context, info);
     return isPromiseLike(entries)
       ? entries.then((resolved) => count(meter, info, resolved))
       : count(meter, info, entries);
   };
+}
+
+/** The guard's error among an execution's errors, if it stopped it. */
+export function guardStop(errors: readonly GraphQLError[] | undefined): GraphQLError | undefined {
+  return errors?.find(
+    (error) =>
+      (error.originalError instanceof GraphQLError ? error.originalError : error).extensions?.code ===
+      ACTUAL_TOO_EXPENSIVE,
+  );
 }
 
 /**

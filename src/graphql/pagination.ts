@@ -1,12 +1,6 @@
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { Cost, type CostHint } from './cost-directives';
-import {
-  offsetOf,
-  pageMeta,
-  parsePageRequest,
-  type PageInput,
-  type PageMeta,
-} from '../kernel/pagination';
+import { offsetOf, pageMeta, parsePageRequest, type PageInput, type PageMeta } from '../kernel/pagination';
 
 /** will_paginate's meta in camelCase: the same numbers as REST's `meta.pagination`. */
 @ObjectType('Pagination', {

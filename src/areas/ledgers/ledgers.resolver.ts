@@ -89,14 +89,16 @@ export class LedgersResolver {
   }
 
   @FieldResolver(() => [NoteEventObject], {
-    description: 'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
+    description:
+      'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
   })
   @Cost(NOTES_LIST_COST)
   async notes(
     @Root() ledger: Ledger,
     @Ctx() ctx: GraphqlContext,
     @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset }) offset: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
+    offset: number | null,
   ): Promise<NoteEventView[]> {
     const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
     const [events, facility] = await Promise.all([

@@ -61,14 +61,16 @@ export class TenantsResolver {
   }
 
   @FieldResolver(() => [NoteEventObject], {
-    description: 'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
+    description:
+      'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
   })
   @Cost(NOTES_LIST_COST)
   async notes(
     @Root() tenant: Tenant,
     @Ctx() ctx: GraphqlContext,
     @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset }) offset: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
+    offset: number | null,
   ): Promise<NoteEventView[]> {
     const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
     const [events, facility] = await Promise.all([
@@ -100,7 +102,8 @@ export class UnitsResolver {
     @Root() unit: Unit,
     @Ctx() ctx: GraphqlContext,
     @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset }) offset: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
+    offset: number | null,
   ): Promise<NoteEventView[]> {
     const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
     const [events, facility] = await Promise.all([
