@@ -157,6 +157,19 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/** The resolvers the guard wrapped, as the fields declared them (undefined: a plain property). */
+const declaredResolvers = new WeakMap<
+  GraphQLField<unknown, unknown>,
+  GraphQLFieldResolver<unknown, unknown> | undefined
+>();
+
+/** A field's own resolver, whether or not the guard counts its entries (undefined: a plain property). */
+export function ownResolver(
+  field: GraphQLField<unknown, unknown>,
+): GraphQLFieldResolver<unknown, unknown> | undefined {
+  return declaredResolvers.has(field) ? declaredResolvers.get(field) : field.resolve;
+}
+
 /**
  * A list field's resolver that counts the entries it answered. The list that passes the limit
  * throws the guard's error; every list after it answers none, unresolved (one error, not one per
@@ -209,6 +222,8 @@ export function guardExecution(schema: GraphQLSchema, limits: ExecutionLimits): 
     for (const field of Object.values(type.getFields())) {
       // A subscription's root field answers its events' source stream, not a list.
       if (type === subscription || !isList(field)) continue;
+      if (declaredResolvers.has(field)) continue;
+      declaredResolvers.set(field, field.resolve);
       field.resolve = guarded(field, limits.maxObjects);
     }
   }

@@ -17,6 +17,7 @@ import type { RevisionScope, RevisionTokens } from '../kernel/revisions';
 import type { GraphqlContext } from './context';
 import { KEPT_EXTENSION } from './kept';
 import { COST_EXTENSION } from './demand-control';
+import { ownResolver } from './execution-guard';
 
 /**
  * What a kept response is checked against: each scope it read and the token read then (system of
@@ -143,7 +144,8 @@ function fieldReadsOnlyKept(schema: GraphQLSchema, parent: GraphQLCompositeType,
   return types.every((type) => {
     const field = 'getFields' in type ? type.getFields()[name] : undefined;
     if (!field || !getNamedType(field.type)) return false;
-    return field.extensions?.[KEPT_EXTENSION] === true || field.resolve === undefined;
+    // The execution guard's count of a list's entries reads nothing: a property stays one.
+    return field.extensions?.[KEPT_EXTENSION] === true || ownResolver(field) === undefined;
   });
 }
 
