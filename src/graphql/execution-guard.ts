@@ -79,7 +79,9 @@ function limitError(message: string, name: string, maximum: number, actual: numb
  */
 const meters = new WeakMap<object, { root: unknown; meter: WorkMeter }>();
 
-function meterOf(context: object, root: unknown, maxObjects: number): WorkMeter {
+function meterOf(context: unknown, root: unknown, maxObjects: number): WorkMeter {
+  // Every execution here has a context object; without one, each list is counted alone.
+  if (typeof context !== 'object' || context === null) return new WorkMeter(maxObjects);
   let entry = meters.get(context);
   if (!entry || entry.root !== root) {
     entry = { root, meter: new WorkMeter(maxObjects) };
@@ -173,7 +175,7 @@ export function ownResolver(
 /**
  * A list field's resolver that counts the entries it answered. The list that passes the limit
  * throws the guard's error; every list after it answers none, unresolved (one error, not one per
- * list: the response is then the error alone, see ExecutionGuard and `stoppedResult`).
+ * list: the response is then the error alone, see ExecutionGuard and `guardStop`).
  */
 function guarded(
   field: GraphQLField<unknown, unknown>,
@@ -190,7 +192,7 @@ function guarded(
     return entries;
   };
   return (source, args, context, info) => {
-    const meter = meterOf(context as object, info.rootValue, maxObjects);
+    const meter = meterOf(context, info.rootValue, maxObjects);
     if (meter.stopped) return [];
     const entries = resolve(source, args, context, info);
     return isPromiseLike(entries)
@@ -256,7 +258,7 @@ export class ExecutionGuard {
 
   /** The response's text, or, past `maxBytes`, a response of the error alone. */
   written(text: string): string {
-    // A character is at least one byte: most answers are measured by their length alone.
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most answers are measured by their length alone.
     if (text.length <= this.limits.maxBytes / 3) return text;
     const bytes = Buffer.byteLength(text);
     if (bytes <= this.limits.maxBytes) return text;
