@@ -12,6 +12,7 @@ import { presentNoteEvent, type NoteEventView } from '../../src/areas/notes/note
 import type { GraphqlContext } from '../../src/graphql/context';
 import { Cost } from '../../src/graphql/cost-directives';
 import { executionLimits, guardExecution } from '../../src/graphql/execution-guard';
+import { formattedResult } from '../../src/live/live-operations';
 import { RESOLVERS } from '../../src/graphql/resolvers';
 import { buildLedger, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
@@ -279,6 +280,14 @@ describe('the execution guard, on either executor', () => {
   it('stops graphql-js once past the limit', async () => {
     resolved = 0;
     expectStopped(await execute({ schema, document, rootValue: { root: item(0) }, contextValue: {} }));
+  });
+
+  it("answers a subscription's stopped event with the guard's error alone", async () => {
+    resolved = 0;
+    const result = await execute({ schema, document, rootValue: { root: item(0) }, contextValue: {} });
+    const sent = formattedResult(result as { data?: unknown; errors?: readonly GraphQLError[] });
+    expect(sent.data).toBeNull();
+    expect(sent.errors!.map((error) => error.extensions?.code)).toEqual(['COST_ACTUAL_TOO_EXPENSIVE']);
   });
 
   it('stops graphql-jit once past the limit', async () => {
