@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
@@ -16,13 +16,15 @@ import {
 } from './ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
 import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
-import { NoteEventObject } from '../notes/notes.graphql';
+import { NOTE_LIST_ARGUMENTS, NOTE_LIST_LIMITS, NoteEventObject } from '../notes/notes.graphql';
+import { sliceCost, sliceOf } from '../../graphql/pagination';
+import { parseSliceRequest } from '../../kernel/pagination';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
 /** Cost hints: how many of each a ledger usually has (see demand-control.ts). */
 export const LEDGER_LIST_COST: CostHint = { assumedSize: 10 };
-export const NOTES_LIST_COST: CostHint = { assumedSize: 10 };
+export const NOTES_LIST_COST: CostHint = sliceCost(NOTE_LIST_LIMITS);
 
 /** Loads a record a ledger names; the ledger was the caller's, so a missing one is a data fault. */
 function required<T>(record: T | null, what: string, ledger: Ledger): T {
@@ -86,14 +88,24 @@ export class LedgersResolver {
     return ctx.loaders.ledgerDiscounts.load(ledger.id);
   }
 
-  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the ledger, oldest first.' })
+  @FieldResolver(() => [NoteEventObject], {
+    description:
+      'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
+  })
   @Cost(NOTES_LIST_COST)
-  async notes(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
+  async notes(
+    @Root() ledger: Ledger,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
+    offset: number | null,
+  ): Promise<NoteEventView[]> {
+    const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
     const [events, facility] = await Promise.all([
       ctx.loaders.notesByLedger.load(ledger.id),
       facilityOf(ctx, ledger, 'ledger'),
     ]);
-    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+    return sliceOf(events, slice).map((event) => presentNoteEvent(event, facility.timeZone));
   }
 }
 

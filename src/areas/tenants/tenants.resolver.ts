@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
@@ -10,7 +10,9 @@ import { LEDGER_LIST_COST, NOTES_LIST_COST } from '../ledgers/ledgers.resolver';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
 import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
-import { NoteEventObject } from '../notes/notes.graphql';
+import { NOTE_LIST_ARGUMENTS, NOTE_LIST_LIMITS, NoteEventObject } from '../notes/notes.graphql';
+import { sliceOf } from '../../graphql/pagination';
+import { parseSliceRequest } from '../../kernel/pagination';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from './tenants.graphql';
 
@@ -58,14 +60,24 @@ export class TenantsResolver {
     return ctx.loaders.ledgersByTenant.load(tenant.id);
   }
 
-  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the tenant, oldest first.' })
+  @FieldResolver(() => [NoteEventObject], {
+    description:
+      'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
+  })
   @Cost(NOTES_LIST_COST)
-  async notes(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
+  async notes(
+    @Root() tenant: Tenant,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
+    offset: number | null,
+  ): Promise<NoteEventView[]> {
+    const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
     const [events, facility] = await Promise.all([
       ctx.loaders.notesByTenant.load(tenant.id),
       facilityOf(ctx, tenant, 'tenant'),
     ]);
-    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+    return sliceOf(events, slice).map((event) => presentNoteEvent(event, facility.timeZone));
   }
 }
 
@@ -82,13 +94,22 @@ export class UnitsResolver {
     return ctx.loaders.ledgersByUnit.load(unit.id);
   }
 
-  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the unit, oldest first.' })
+  @FieldResolver(() => [NoteEventObject], {
+    description: 'Note events written on the unit, oldest first: `first` of them (at most 20) from `offset`.',
+  })
   @Cost(NOTES_LIST_COST)
-  async notes(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
+  async notes(
+    @Root() unit: Unit,
+    @Ctx() ctx: GraphqlContext,
+    @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
+    offset: number | null,
+  ): Promise<NoteEventView[]> {
+    const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
     const [events, facility] = await Promise.all([
       ctx.loaders.notesByUnit.load(unit.id),
       facilityOf(ctx, unit, 'unit'),
     ]);
-    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+    return sliceOf(events, slice).map((event) => presentNoteEvent(event, facility.timeZone));
   }
 }
