@@ -15,6 +15,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { setTimeout, clearTimeout } = require('node:timers');
 
 const ROOT = path.resolve(__dirname, '..');
 const START_DEADLINE_MS = 180_000;
