@@ -115,6 +115,11 @@ export interface UpstreamConfig {
   readonly breakerFailures: number;
   /** How long an open breaker answers without calling the upstream. */
   readonly breakerCooldownMs: number;
+  /**
+   * How old a kept upstream answer may be and still be used without asking the upstream again
+   * (beyond the freshness its Cache-Control gives); 0: every read is revalidated.
+   */
+  readonly maxStaleMs: number;
 }
 
 /** E-sign delivery: the transports and the outbox worker's pace. */
@@ -703,6 +708,7 @@ function upstreamConfig(
     maxAnswerBytes: int('UPSTREAM_MAX_ANSWER_MB', 32, 1, 1024) * 1024 * 1024,
     breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1000),
     breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 100, 3_600_000),
+    maxStaleMs: int('UPSTREAM_MAX_STALE_MS', 0, 0, 86_400_000),
   };
 }
 

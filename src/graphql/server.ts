@@ -305,10 +305,14 @@ export async function registerGraphql(
       return eventStream(request, reply);
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
-      // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the
-      // execution that follows uses what they answered.
+      // Gateway mode: sent again as it is while every read it made is within its bound; else its
+      // reads asked again, conditionally, and when one changed, the execution that follows uses
+      // what they answered.
       const reads = services.upstream ? gatewayReads(request, services.upstream) : null;
-      const kept = await responses.keptAnswer(key, reads ? (tokens) => reads.unchanged(tokens) : undefined);
+      const kept = await responses.keptAnswer(
+        key,
+        reads ? async (tokens) => reads.fresh(tokens) || reads.unchanged(tokens) : undefined,
+      );
       if (kept !== null) {
         countOperation(operation, 'hit');
         for (const [name, value] of kept.headers) reply.header(name, value);
