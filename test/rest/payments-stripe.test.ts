@@ -1,4 +1,6 @@
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { sql } from 'kysely';
+import { startTracing, type ActiveTracing } from '../../src/telemetry/tracing';
 import { PAYMENT_METADATA_KEY } from '../../src/adapters/payments/stripe-gateway';
 import { FakeStripe, parseForm } from '../support/fake-stripe';
 import { describeEachDialect } from '../support/harness';
@@ -241,5 +243,56 @@ describeEachDialect('a charge held at the processor holds up no other write', (d
       fake.releaseHeld();
     }
     expect((await charging).statusCode).toBe(200);
+  });
+});
+
+describe('a Stripe card payment traced', () => {
+  const exporter = new InMemorySpanExporter();
+  let tracing: ActiveTracing;
+  let fake: FakeStripe;
+  let t: TestApp;
+  let w: PaymentWorld;
+
+  beforeAll(async () => {
+    // Started before the store opens, as serve and start do.
+    tracing = startTracing({ serviceName: 'facility-ops-test', exporter });
+    fake = await new FakeStripe('sk_test_facility_ops').start();
+    t = await createTestApp('sqlite', {
+      env: {
+        PAYMENT_PROCESSOR: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_facility_ops',
+        STRIPE_API_URL: fake.url,
+      },
+    });
+    w = await loadPaymentWorld(t);
+    t.clock.set(PAY_AT);
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+    await tracing.stop();
+  });
+
+  it('has no card number in any span', async () => {
+    exporter.reset();
+    const res = await t.postJson(w.url, payment([line(w.retail)], creditCard()), {
+      'idempotency-key': 'traced-1',
+    });
+    expect(res.statusCode).toBe(200);
+    // The request's span ends as its answer finishes.
+    const deadline = Date.now() + 60_000;
+    while (!exporter.getFinishedSpans().some((s) => s.attributes['http.request.method'] === 'POST')) {
+      if (Date.now() > deadline) throw new Error('no request span');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const spans = exporter.getFinishedSpans();
+    expect(
+      spans.some((s) => /insert into "payments"/i.test(String(s.attributes['db.query.text'] ?? ''))),
+    ).toBe(true);
+    const everything = JSON.stringify(
+      spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })),
+    );
+    expect(everything).not.toContain(VISA);
+    expect(fake.bodies.some((b) => b.includes(VISA))).toBe(true);
   });
 });
