@@ -244,6 +244,33 @@ describeEachDialect('a charge held at the processor holds up no other write', (d
     }
     expect((await charging).statusCode).toBe(200);
   });
+  it('settles a payment whose lease ran out from the processor, and the late request answers it', async () => {
+    const db = t.db.store.db;
+    const intents = fake.intents.length;
+    fake.holdNext();
+    const late = t.postJson(w.url, payment([line(w.retail)], creditCard()), { 'idempotency-key': 'late-1' });
+    try {
+      await fake.whenHolding();
+      // The time a stopped process would leave behind: the attempt's lease has run out.
+      await db.updateTable('payment_attempts').set({ lease_until: '2000-01-01T00:00:00.000Z' }).execute();
+      expect(await t.services.payments.settleInDoubt()).toBe(1);
+      expect(await db.selectFrom('payment_attempts').selectAll().execute()).toEqual([]);
+    } finally {
+      fake.releaseHeld();
+    }
+    const answer = await late;
+    expect(answer.statusCode).toBe(200);
+    const id = answer.json().successful_payment_event.id as string;
+    expect(fake.intents.length).toBe(intents + 1);
+    // Recorded once, and not voided by the request that came back late.
+    expect(fake.captured().map((i) => i.metadata.facility_ops_payment_id)).toContain(id);
+    const replay = await t.postJson(w.url, payment([line(w.retail)], creditCard()), {
+      'idempotency-key': 'late-1',
+    });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().successful_payment_event.id).toBe(id);
+    expect(fake.intents.length).toBe(intents + 1);
+  });
 });
 
 describe('a Stripe card payment traced', () => {

@@ -259,17 +259,27 @@ export class PaymentsService {
 
     // 3. Record.
     await this.beforeRecord?.(event.id);
+    let recorded: boolean;
     try {
-      const recorded = await this.record(
+      recorded = await this.record(
         { id: event.id, payment, holds: byId.map((l) => ({ itemId: l.item.id, quantity: l.quantity })) },
         result,
         storedKey ? { clientId: caller.clientId, key: storedKey, answer: idempotency?.answer } : null,
       );
-      if (!recorded) throw new Error(`payment ${event.id}: settled by another process before its record`);
     } catch (error) {
       await this.voidAfterFailure(event.id, error);
       await this.release(event.id, storedKey ? { clientId: caller.clientId, key: storedKey } : null);
       throw error;
+    }
+    if (!recorded) {
+      // This request outlived its lease and another process settled the payment meanwhile: it
+      // recorded the charge (then it is answered) or voided it. Nothing is voided here.
+      const [kept] = await this.repository.paymentsByIds([event.id]);
+      if (kept) return { replayed: false, event: kept };
+      throw DomainError.actionFailed(
+        METHOD,
+        'the payment took too long and was voided; nothing was charged, try again',
+      );
     }
     this.webhooks?.announce();
     return { replayed: false, event };
