@@ -43,6 +43,28 @@ export interface Config {
   readonly tracing: TracingConfig | null;
   /** GraphQL subscriptions (graphql-ws and SSE on /graphql). */
   readonly live: LiveConfig;
+  /** Which processor charges cards (docs/payments.md#going-live). */
+  readonly payments: PaymentsConfig;
+}
+
+/** PAYMENT_PROCESSOR: `test` moves no money; `stripe` charges through Stripe's PaymentIntents. */
+export type PaymentProcessorName = 'test' | 'stripe';
+export const PAYMENT_PROCESSORS: readonly PaymentProcessorName[] = ['test', 'stripe'];
+
+/** The payment processor and its settings. */
+export interface PaymentsConfig {
+  readonly processor: PaymentProcessorName;
+  /** STRIPE_SECRET_KEY: required with `stripe`; null otherwise. Never logged. */
+  readonly stripeSecretKey: string | null;
+  /** STRIPE_API_URL: the API's base URL, https://api.stripe.com unless set (a local fake in tests). */
+  readonly stripeApiUrl: string;
+  /** PAYMENT_PROCESSOR_TIMEOUT_MS: how long one call to the processor may take. */
+  readonly timeoutMs: number;
+  /**
+   * FACILITY_OPS_TEST_HOLD_BEFORE_RECORD, read only under NODE_ENV=test: an approved charge waits
+   * before its record (saying so on stderr), so a test can kill the process there.
+   */
+  readonly testHoldBeforeRecord: boolean;
 }
 
 /** GraphQL subscriptions: their limits, heartbeats and replay. */
@@ -224,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     tracing,
     live: liveConfig(read),
+    payments: paymentsConfig(env, nodeEnv, read, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -412,6 +435,35 @@ function liveConfig(read: SettingsReader): LiveConfig {
     replayLimit: read.int('LIVE_REPLAY_LIMIT', 1_000, 1, 100_000),
     pollMs: read.int('LIVE_POLL_MS', 500, 10, 60_000),
     upstreamPollMs: read.int('UPSTREAM_POLL_MS', 2_000, 100, 3_600_000),
+  });
+}
+
+/**
+ * PAYMENT_PROCESSOR and its settings. An unknown processor, or `stripe` without its key, refuses
+ * the start naming the setting.
+ */
+function paymentsConfig(
+  env: NodeJS.ProcessEnv,
+  nodeEnv: Config['nodeEnv'],
+  read: SettingsReader,
+  problems: string[],
+): PaymentsConfig {
+  const raw = env.PAYMENT_PROCESSOR || 'test';
+  const processor = PAYMENT_PROCESSORS.find((known) => known === raw);
+  if (processor === undefined) problems.push(`PAYMENT_PROCESSOR: expected test or stripe, got "${raw}"`);
+  const key = env.STRIPE_SECRET_KEY || null;
+  if (processor === 'stripe' && key === null) {
+    problems.push(
+      'STRIPE_SECRET_KEY: required with PAYMENT_PROCESSOR=stripe (a secret key, sk_live_... or sk_test_...)',
+    );
+  }
+  const apiUrl = read.url('STRIPE_API_URL', ['http', 'https']) ?? 'https://api.stripe.com';
+  return Object.freeze({
+    processor: processor ?? 'test',
+    stripeSecretKey: processor === 'stripe' ? key : null,
+    stripeApiUrl: apiUrl.replace(/\/+$/, ''),
+    timeoutMs: read.int('PAYMENT_PROCESSOR_TIMEOUT_MS', 20_000, 100, 120_000),
+    testHoldBeforeRecord: nodeEnv === 'test' && env.FACILITY_OPS_TEST_HOLD_BEFORE_RECORD === '1',
   });
 }
 

@@ -1,6 +1,7 @@
 import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { DocumentSeal } from './adapters/seal/document-seal';
+import { StripePaymentGateway } from './adapters/payments/stripe-gateway';
 import { TestPaymentGateway } from './adapters/payments/test-gateway';
 import { secretBoxFor } from './adapters/secrets/aes-gcm.secret-box';
 import { AuthService, type AuthLog } from './auth/auth.service';
@@ -9,7 +10,7 @@ import { PageCache } from './caching/page-cache';
 import type { Clock } from './kernel/clock';
 import type { SecretBox } from './kernel/secret-box';
 import type { RevisionTokens } from './kernel/revisions';
-import type { Config } from './config';
+import type { Config, PaymentsConfig } from './config';
 import { DocumentsService } from './areas/documents/documents.service';
 import { EsignService } from './areas/esign/esign.service';
 import { SigningService } from './areas/esign/signing.service';
@@ -112,6 +113,27 @@ export interface Services {
   readonly upstreamPollers: UpstreamPollers | null;
 }
 
+/** The processor PAYMENT_PROCESSOR names: Stripe, or the built-in test gateway (moves no money). */
+function paymentGatewayFor(settings: PaymentsConfig): PaymentGateway {
+  if (settings.processor === 'stripe' && settings.stripeSecretKey) {
+    return new StripePaymentGateway({
+      secretKey: settings.stripeSecretKey,
+      apiUrl: settings.stripeApiUrl,
+      timeoutMs: settings.timeoutMs,
+    });
+  }
+  return new TestPaymentGateway({ deadlineMs: settings.timeoutMs });
+}
+
+/**
+ * FACILITY_OPS_TEST_HOLD_BEFORE_RECORD (NODE_ENV=test only): an approved charge says so on stderr
+ * and waits for ever before its record, so a test can kill the process at that point.
+ */
+function holdBeforeRecord(paymentId: string): Promise<void> {
+  process.stderr.write(`payment ${paymentId}: charged, holding before its record\n`);
+  return new Promise<void>(() => undefined);
+}
+
 /**
  * The composition root: the SQL store's repositories and the adapters plugged into the domain's
  * ports. A second source implements the same ports and is plugged in here.
@@ -131,6 +153,7 @@ export function createServices(
     | 'secrets'
     | 'outbox'
     | 'live'
+    | 'payments'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -214,8 +237,9 @@ export function createServices(
       new SqlPaymentsRepository(db),
       people,
       clock,
-      options.paymentGateway ?? new TestPaymentGateway(),
+      options.paymentGateway ?? paymentGatewayFor(config.payments),
       webhookEvents,
+      config.payments.testHoldBeforeRecord ? holdBeforeRecord : undefined,
     ),
     tenants: new TenantsService(people),
     events: new EventsService(new SqlEventsRepository(db)),

@@ -50,3 +50,43 @@ export function startHousekeeping(
     },
   };
 }
+
+/** How often `serve` settles payments in doubt (docs/payments.md#phases). */
+export const SETTLE_INTERVAL_MS = 30 * 1000;
+
+/**
+ * Settles the payments in doubt (a process stopped between a charge and its record), once at start
+ * and then every interval. Any number of instances may run it: an attempt is settled by the one
+ * that takes its lease. A failed round is logged and tried again at the next interval.
+ */
+export function startPaymentSettler(
+  services: HousekeepingServices,
+  log: HousekeepingLog,
+  intervalMs = SETTLE_INTERVAL_MS,
+): RunningHousekeeping {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const round = () => {
+    running = running
+      .then(() => services.payments.settleInDoubt())
+      .then(
+        (settled) => {
+          if (settled > 0) log.info({ settled }, 'payments in doubt settled');
+        },
+        (error: unknown) => log.warn({ err: error }, 'settling payments in doubt failed; tried again later'),
+      );
+  };
+  const first = setTimeout(round, 0);
+  const timer = setInterval(round, intervalMs);
+  first.unref();
+  timer.unref();
+  return {
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
