@@ -15,7 +15,7 @@
 //                    submission on a link of its own (one per move-in event of the demo facility with
 //                    esignable documents), so every one is decoded, stamped on the PDFs, sealed and
 //                    stored: `--parallel` signings at once until the links run out
-//   --parallel 0     no submissions: /healthz alone, the baseline
+//   --quiet          no submissions: /healthz alone, the baseline the flood is compared with
 //   --limits         keep the signing rate limits on (off by default, so every submission is decoded)
 //   --service <dir>  the checkout to run, e.g. a worktree of an older commit
 //   --profile <dir>  write the service's CPU profile (node --cpu-prof) into that directory
@@ -38,8 +38,10 @@ const options = parseOptions(process.argv.slice(2), {
   parallel: 8,
   seconds: 10,
   limits: false,
+  quiet: false,
   profile: '',
 });
+const parallel = options.quiet ? 0 : options.parallel;
 
 function chunk(type, data) {
   const length = Buffer.alloc(4);
@@ -227,7 +229,7 @@ async function main() {
       signature: `data:image/png;base64,${image.toString('base64')}`,
     }).toString();
     log(
-      `${options.service}: ${options.parallel} submissions of a ${options.image} PNG ` +
+      `${options.service}: ${parallel} submissions of a ${options.image} PNG ` +
         `(${fmt(image.length / 1024)} KB) in flight for ${options.seconds} s` +
         `${options.image === 'signature' ? `, while ${tokens.length} links last` : ''}, ` +
         `rate limits ${options.limits ? 'on' : 'off'}; load ${loadAverage()}`,
@@ -237,7 +239,7 @@ async function main() {
     const statuses = {};
     const durations = [];
     let next = 0;
-    let flooding = options.parallel;
+    let flooding = parallel;
     const submitter = async () => {
       while (Date.now() < until) {
         let token = tokens[0];
@@ -261,9 +263,9 @@ async function main() {
     const probes = [];
     const prober = async () => {
       // The flood gets going first.
-      if (options.parallel > 0) await sleep(200);
+      if (parallel > 0) await sleep(200);
       // Probes count only while every submitter is still at work (the links may run out first).
-      while (Date.now() < until && (options.parallel === 0 || flooding === options.parallel)) {
+      while (Date.now() < until && (parallel === 0 || flooding === parallel)) {
         const started = performance.now();
         const res = await fetch(`${base}/healthz`);
         await res.arrayBuffer();
@@ -272,7 +274,7 @@ async function main() {
         await sleep(10);
       }
     };
-    await Promise.all([prober(), ...Array.from({ length: options.parallel }, submitter)]);
+    await Promise.all([prober(), ...Array.from({ length: parallel }, submitter)]);
 
     probes.sort((a, b) => a - b);
     durations.sort((a, b) => a - b);
