@@ -128,9 +128,10 @@ export function readableInstant(stored: string, zone: string): string {
 export class SigningService {
   /**
    * Submissions of usable links worked on at once (decoding the drawing, rendering and signing the
-   * PDFs), and how many more may wait: a flood of them keeps to two turns of the event loop's time.
+   * PDFs), and how many more may wait, each for at most 30 s: a flood of them keeps to two turns of
+   * the event loop's time.
    */
-  private readonly submissions = new WorkSlots(2, 16);
+  private readonly submissions = new WorkSlots(2, 16, 30_000);
 
   constructor(
     private readonly repository: EsignRepository,
