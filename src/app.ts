@@ -57,6 +57,8 @@ export interface BuildAppOptions {
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: DestinationStream;
   logger?: Logger;
+  /** The module the signature workers run and its `workerData` (tests wrap the real one to hold it). */
+  signatureWorker?: { file: string; workerData?: unknown };
   /** The payment processor adapter (tests pass their own); the built-in test gateway otherwise. */
   paymentGateway?: PaymentGateway;
   /** What webhook endpoint host names resolve to (tests pass their own); the system resolver otherwise. */
@@ -289,6 +291,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
   const services = createServices(store, clock, config, {
+    signatureWorker: options.signatureWorker,
+    signatureLog: { warn: (details, message) => logger.warn(details, message) },
     paymentGateway: options.paymentGateway,
     hostResolver: options.hostResolver,
     upstreamLog: (details, message) => logger.warn(details, message),
@@ -318,6 +322,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     options.rateLimitStore ??
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
   app.addHook('onClose', () => rateLimits.close());
+  app.addHook('onClose', () => services.signatureReader.close());
   registerAuthentication(app, services.auth, config.rateLimitPerMinute, rateLimits);
 
   const registry = registerMetrics(app);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { SealSettings } from './adapters/seal/document-seal';
 import { SealingKeyProblem, sealingKeyFromP12, type SealingKey } from './adapters/seal/sealing-key';
 import { parseSecretKey, secretBoxFor, SecretKeys } from './adapters/secrets/aes-gcm.secret-box';
@@ -29,6 +30,12 @@ export interface Config {
   readonly esignLinkTtlHours: number;
   /** Requests per minute the public signing pages take from one address and for one link; 0 turns either off. */
   readonly signingRateLimit: { readonly perAddress: number; readonly perToken: number };
+  /**
+   * The worker threads that decode drawn signatures off the event loop: how many (SIGNATURE_WORKERS),
+   * how many drawings more may wait for one (SIGNATURE_QUEUE; beyond, the signing answers 503), and
+   * how long a drawing may take, its wait included (SIGNATURE_DEADLINE_MS).
+   */
+  readonly signatureWorkers: { readonly size: number; readonly queue: number; readonly deadlineMs: number };
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
   readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
@@ -237,6 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingRateLimit: Object.freeze({
       perAddress: read.int('SIGNING_RATE_LIMIT_PER_ADDRESS', 120, 0, 1_000_000),
       perToken: read.int('SIGNING_RATE_LIMIT_PER_TOKEN', 30, 0, 1_000_000),
+    }),
+    signatureWorkers: Object.freeze({
+      // One core is the event loop's: one worker on two cores, two from three on.
+      size: read.int('SIGNATURE_WORKERS', Math.min(2, Math.max(1, availableParallelism() - 1)), 1, 16),
+      queue: read.int('SIGNATURE_QUEUE', 8, 0, 1000),
+      deadlineMs: read.int('SIGNATURE_DEADLINE_MS', 15_000, 100, 600_000),
     }),
     pageCacheBytes: read.int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,

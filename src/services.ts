@@ -1,4 +1,5 @@
 import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
+import { WorkerSignatureReader } from './adapters/workers/signature-reader';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { DocumentSeal } from './adapters/seal/document-seal';
 import { StripePaymentGateway } from './adapters/payments/stripe-gateway';
@@ -89,6 +90,8 @@ export interface Services {
   readonly esign: EsignService;
   /** The public signing page's work: a link's token opens, shows and signs its documents. */
   readonly signing: SigningService;
+  /** The worker threads that decode drawn signatures; closed with the app. */
+  readonly signatureReader: WorkerSignatureReader;
   /** The certificate and key that seal signed PDFs, loaded once. */
   readonly seal: DocumentSeal;
   /** Webhook endpoints of companies, and their deliveries. */
@@ -154,6 +157,7 @@ export function createServices(
     | 'outbox'
     | 'live'
     | 'payments'
+    | 'signatureWorkers'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -166,6 +170,10 @@ export function createServices(
     secretsLog?: AuthLog;
     /** Where the live events' source says what failed (a lost LISTEN connection, a failed read). */
     liveLog?: SourceLog;
+    /** The signature workers' module and `workerData` (tests wrap the real one); the real one by default. */
+    signatureWorker?: { file: string; workerData?: unknown };
+    /** Where a signature worker that failed or ran out of time is reported. */
+    signatureLog?: { warn(details: object, message: string): void };
   } = {},
 ): Services {
   const db = store.db;
@@ -199,6 +207,11 @@ export function createServices(
     clock,
     liveLog,
   );
+  const signatureReader = new WorkerSignatureReader(config.signatureWorkers, {
+    worker: options.signatureWorker,
+    onFailure: (reason) =>
+      options.signatureLog?.warn({ reason }, 'a drawn signature could not be read: its worker failed'),
+  });
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
     {
@@ -264,9 +277,11 @@ export function createServices(
       facilities,
       outbox,
       new PdfLibSigner(seal),
+      signatureReader,
       clock,
       webhookEvents,
     ),
+    signatureReader,
     webhooks: new WebhooksService(webhookEndpoints, hostResolver, clock, outbox, {
       allowHosts: config.webhooks.allowHosts,
     }),
