@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
@@ -15,16 +15,14 @@ import {
   LedgerServiceObject,
 } from './ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
-import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
-import { NOTE_LIST_ARGUMENTS, NOTE_LIST_LIMITS, NoteEventObject } from '../notes/notes.graphql';
-import { sliceCost, sliceOf } from '../../graphql/pagination';
-import { parseSliceRequest } from '../../kernel/pagination';
+import type { NoteEventView } from '../notes/notes.presenter';
+import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
+import { noteEventSlice } from '../notes/notes.resolver';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
 /** Cost hints: how many of each a ledger usually has (see demand-control.ts). */
 export const LEDGER_LIST_COST: CostHint = { assumedSize: 10 };
-export const NOTES_LIST_COST: CostHint = sliceCost(NOTE_LIST_LIMITS);
 
 /** Loads a record a ledger names; the ledger was the caller's, so a missing one is a data fault. */
 function required<T>(record: T | null, what: string, ledger: Ledger): T {
@@ -93,19 +91,16 @@ export class LedgersResolver {
       'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
   })
   @Cost(NOTES_LIST_COST)
-  async notes(
+  notes(
     @Root() ledger: Ledger,
     @Ctx() ctx: GraphqlContext,
-    @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
-    offset: number | null,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
   ): Promise<NoteEventView[]> {
-    const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
-    const [events, facility] = await Promise.all([
-      ctx.loaders.notesByLedger.load(ledger.id),
-      facilityOf(ctx, ledger, 'ledger'),
-    ]);
-    return sliceOf(events, slice).map((event) => presentNoteEvent(event, facility.timeZone));
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByLedger.load(ledger.id),
+      () => facilityOf(ctx, ledger, 'ledger'),
+    );
   }
 }
 

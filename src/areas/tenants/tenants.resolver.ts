@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
@@ -6,13 +6,12 @@ import type { Tenant, Unit } from './tenants.types';
 import type { TenantsService } from './tenants.service';
 import type { GraphqlContext } from '../../graphql/context';
 import { FacilityObject } from '../facilities/facilities.graphql';
-import { LEDGER_LIST_COST, NOTES_LIST_COST } from '../ledgers/ledgers.resolver';
+import { LEDGER_LIST_COST } from '../ledgers/ledgers.resolver';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
-import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
-import { NOTE_LIST_ARGUMENTS, NOTE_LIST_LIMITS, NoteEventObject } from '../notes/notes.graphql';
-import { sliceOf } from '../../graphql/pagination';
-import { parseSliceRequest } from '../../kernel/pagination';
+import type { NoteEventView } from '../notes/notes.presenter';
+import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
+import { noteEventSlice } from '../notes/notes.resolver';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from './tenants.graphql';
 
@@ -65,19 +64,16 @@ export class TenantsResolver {
       'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
   })
   @Cost(NOTES_LIST_COST)
-  async notes(
+  notes(
     @Root() tenant: Tenant,
     @Ctx() ctx: GraphqlContext,
-    @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
-    offset: number | null,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
   ): Promise<NoteEventView[]> {
-    const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
-    const [events, facility] = await Promise.all([
-      ctx.loaders.notesByTenant.load(tenant.id),
-      facilityOf(ctx, tenant, 'tenant'),
-    ]);
-    return sliceOf(events, slice).map((event) => presentNoteEvent(event, facility.timeZone));
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByTenant.load(tenant.id),
+      () => facilityOf(ctx, tenant, 'tenant'),
+    );
   }
 }
 
@@ -98,18 +94,15 @@ export class UnitsResolver {
     description: 'Note events written on the unit, oldest first: `first` of them (at most 20) from `offset`.',
   })
   @Cost(NOTES_LIST_COST)
-  async notes(
+  notes(
     @Root() unit: Unit,
     @Ctx() ctx: GraphqlContext,
-    @Arg('first', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first }) first: number | null,
-    @Arg('offset', () => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
-    offset: number | null,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
   ): Promise<NoteEventView[]> {
-    const slice = parseSliceRequest({ first, offset }, NOTE_LIST_LIMITS);
-    const [events, facility] = await Promise.all([
-      ctx.loaders.notesByUnit.load(unit.id),
-      facilityOf(ctx, unit, 'unit'),
-    ]);
-    return sliceOf(events, slice).map((event) => presentNoteEvent(event, facility.timeZone));
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByUnit.load(unit.id),
+      () => facilityOf(ctx, unit, 'unit'),
+    );
   }
 }
