@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global fetch */
 /**
  * Records what a running facility-ops answers to a list of reads, for comparing releases across an
  * upgrade (docs/operations.md#upgrades):

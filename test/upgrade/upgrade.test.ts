@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { FixedClock } from '../../src/kernel/clock';
@@ -11,6 +13,8 @@ import { MIGRATION_NAMES } from '../../src/store/migrator';
 import { LISTING_VERSIONS, listingStates } from '../../src/store/listings';
 import { runCommand, tempDir } from '../cli/cli-support';
 import { buildItem } from '../support/factories';
+import { POSTGRES_URL } from '../support/dialects';
+import { activeDialects } from '../support/harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { recordAnswers } = require('../../scripts/upgrade-answers.js') as {
@@ -30,6 +34,8 @@ interface Fixture {
   recorded_at: string;
   bearer_token: string;
   company_id: string;
+  /** A pg_dump of a schema the release migrated and loaded, when the fixture has one. */
+  postgres?: { schema: string; bearer_token: string };
 }
 
 const FIXTURES = path.join(__dirname, '../fixtures/upgrade');
@@ -47,19 +53,43 @@ describe.each(RELEASES)('upgrading a SQLite database written by %s', (release) =
   const recorded = JSON.parse(
     zlib.gunzipSync(fs.readFileSync(path.join(folder, 'answers.json.gz'))).toString(),
   ) as Answer[];
-  let remove: () => void;
-  let env: Record<string, string>;
 
-  beforeAll(() => {
-    let dir: string;
-    ({ dir, remove } = tempDir());
-    const file = path.join(dir, 'facility-ops.db');
-    fs.writeFileSync(file, zlib.gunzipSync(fs.readFileSync(path.join(folder, 'facility-ops.db.gz'))));
-    env = { DATABASE_URL: `sqlite:${file}` };
-  });
-  afterAll(() => remove());
+  it('on SQLite: migrates, rebuilding the listings the earlier code wrote, answers every read as it did, and takes new writes', async () => {
+    const { dir, remove } = tempDir();
+    try {
+      const file = path.join(dir, 'facility-ops.db');
+      fs.writeFileSync(file, zlib.gunzipSync(fs.readFileSync(path.join(folder, 'facility-ops.db.gz'))));
+      await upgradeAndCompare({ DATABASE_URL: `sqlite:${file}` }, fixture.bearer_token);
+    } finally {
+      remove();
+    }
+  }, 120_000);
 
-  it('migrates, rebuilding the listings the earlier code wrote, answers every read as it did, and takes new writes', async () => {
+  const onPostgres = fixture.postgres && activeDialects().includes('postgres') ? it : it.skip;
+  onPostgres(
+    'on PostgreSQL (its pg_dump restored into a schema of its own): the same',
+    async () => {
+      const dump = zlib.gunzipSync(fs.readFileSync(path.join(folder, 'postgres.sql.gz'))).toString();
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        const kept = new RegExp(`\\b${fixture.postgres?.schema}\\b`, 'g');
+        await admin.query(dump.replace(kept, schema));
+        // The dump sets an empty search_path for its session; this one ends with it.
+        await upgradeAndCompare(
+          { DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` },
+          fixture.postgres?.bearer_token ?? '',
+        );
+      } finally {
+        await admin.query(`drop schema if exists ${schema} cascade`);
+        await admin.end();
+      }
+    },
+    120_000,
+  );
+
+  async function upgradeAndCompare(env: Record<string, string>, token: string): Promise<void> {
     const migrated = await runCommand(['migrate'], env);
     expect(migrated.err).toBe('');
     expect(migrated.code).toBe(0);
@@ -88,7 +118,7 @@ describe.each(RELEASES)('upgrading a SQLite database written by %s', (release) =
 
       await app.listen({ host: '127.0.0.1', port: 0 });
       const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      const answers = await recordAnswers(base, fixture.bearer_token, requests);
+      const answers = await recordAnswers(base, token, requests);
       // One by one, so a difference names its request.
       for (const [i, answer] of answers.entries()) expect(answer).toEqual(recorded[i]);
       expect(answers).toHaveLength(recorded.length);
@@ -107,7 +137,7 @@ describe.each(RELEASES)('upgrading a SQLite database written by %s', (release) =
       const before = JSON.parse(recorded.find((a) => a.request === first)?.body ?? '{}') as Page;
       const pages: Page[] = [];
       for (let page = 1; page <= before.meta.pagination.total_pages + 1; page++) {
-        const [answer] = await recordAnswers(base, fixture.bearer_token, [`${first}?page=${page}`]);
+        const [answer] = await recordAnswers(base, token, [`${first}?page=${page}`]);
         expect(answer.status).toBe(200);
         pages.push(JSON.parse(answer.body) as Page);
       }
@@ -123,5 +153,5 @@ describe.each(RELEASES)('upgrading a SQLite database written by %s', (release) =
       await app.close();
       await store.close();
     }
-  }, 120_000);
+  }
 });
