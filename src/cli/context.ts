@@ -45,6 +45,8 @@ export async function rebuildStaleListings(store: Store, io: CliIo): Promise<voi
   const states = await listingStates(store.db);
   if (!states.some((state) => isStale(state) || state.rebuilding)) return;
   for (const done of await rebuildListings(store)) {
+    // An empty table (a new installation) only takes the version: nothing to say.
+    if (done.written === 0) continue;
     io.out(
       `listings of ${done.table} rebuilt to version ${done.version}: ${formatCount(done.written)} written${done.resumed ? ' (resumed where a stopped rebuild left off)' : ''}`,
     );
