@@ -247,7 +247,17 @@ export async function rebuildListings(store: Store, options: RebuildOptions = {}
   for (const state of await listingStates(db)) {
     const version = state.current;
     const resuming = state.rebuilding?.version === version;
-    if (!resuming && !isStale(state) && !options.all) continue;
+    if (!resuming && !isStale(state) && !options.all) {
+      // A stopped rebuild to another release's version: this release's listings are in place.
+      if (state.rebuilding) {
+        await db
+          .updateTable('listing_versions')
+          .set({ rebuilding: null, after_id: null, rebuilt: 0 })
+          .where('listing', '=', state.table)
+          .execute();
+      }
+      continue;
+    }
     if (!resuming) {
       await db
         .updateTable('listing_versions')
