@@ -79,7 +79,7 @@ const ELEMENTS = [
   ...CONTRACT.map((pattern) => ['contract', pattern]),
   ...DOMAIN.map((pattern) => ['domain', pattern]),
   // Gateway mode: its upstream client, and GraphQL and REST over it.
-  ['upstream', 'src/gateway/{http-upstream,circuit-breaker}.ts'],
+  ['upstream', 'src/gateway/{http-upstream,circuit-breaker,cache-policy}.ts'],
   ['transport', 'src/gateway/*.ts'],
   ['auth', 'src/auth/**'],
   ['caching', 'src/caching/**'],
@@ -264,7 +264,7 @@ module.exports = tseslint.config(
       ...AREA_STORE,
       'src/store/**/*.ts',
       'src/adapters/**/*.ts',
-      'src/gateway/{http-upstream,circuit-breaker}.ts',
+      'src/gateway/{http-upstream,circuit-breaker,cache-policy}.ts',
     ],
     [
       '**/rest/**',

@@ -8,15 +8,19 @@
  *    --facilities facilities with 100 tenants and 1,000 rate changes each, 40 invoiceable items and
  *    --actions rate applied actions on one day, each on its own ledger with insurance, services
  *    and discounts. The gateway's own database gets the company and a client application only.
- * 2. Starts the upstream, facility-ops in gateway mode (UPSTREAM_URL, signing with OAuth 1.0) and
- *    three Hive Gateways (HIVE_SIDES: defaults only, the HTTP cache plugin, the response cache with
+ * 2. Starts the upstream, facility-ops in gateway mode (UPSTREAM_URL, signing with OAuth 1.0) twice
+ *    (the default, every read revalidated, and UPSTREAM_MAX_STALE_MS=1000) and three Hive Gateways (HIVE_SIDES: defaults only, the HTTP cache plugin, the response cache with
  *    a 1 s TTL), each serving a supergraph that `mesh-compose` (`@omnigraph/openapi`) composed from
  *    the upstream's /v1/openapi.json, with the ledger navigation added as the Mesh documentation
  *    describes (`additionalTypeDefs` with `@resolveTo`). Hive Gateway and its composer live in
  *    bench/hive, installed there on the first run (`npm ci`, about 530 MB).
  * 3. Checks that each answers each operation with the same data as facility-ops, then counts the
  *    upstream requests one operation costs each once warm (from the upstream's /metrics), then
- *    measures req/s with autocannon: a 2 s warm-up of each, then rounds alternating all four.
+ *    measures req/s with autocannon: a 2 s warm-up of each, then rounds alternating all five.
+ * 4. Measures how stale each answers: under load, a write to the upstream's database (a value the
+ *    operation answers), then reads until one shows it; the time from the write to that answer is
+ *    how old the answers before it could be (the upstream itself shows such a write within 50 ms:
+ *    SQLITE_TOKEN_MAX_AGE_MS). Once per round, the largest kept.
  * Prints a Markdown table and writes it to bench/results/gateway.md.
  *
  * Options: --facilities N (default 10), --actions N (30), --duration S (5), --rounds N (3),
@@ -27,6 +31,8 @@ const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { setTimeout: sleep } = require('node:timers/promises');
 const readline = require('node:readline');
 const { isDeepStrictEqual } = require('node:util');
 const {
@@ -44,6 +50,11 @@ const {
 const { ACTIONS_DAY: DAY, actionsPart, companyParts } = require('./generate');
 
 const HIVE = path.join(__dirname, 'hive');
+
+/** facility-ops in gateway mode: the default (same freshness as the upstream) and a bounded staleness. */
+const OURS = 'facility-ops';
+const OURS_STALE = 'facility-ops, UPSTREAM_MAX_STALE_MS=1000';
+const OUR_SIDES = new Set([OURS, OURS_STALE]);
 
 /**
  * The Hive Gateway configurations, each a process of its own: `config` is a gateway config file of
@@ -119,6 +130,8 @@ async function seed(options, dir) {
       client_applications: [gatewayClient],
     }),
   );
+  // The second gateway's own copy: two processes need not share a SQLite file.
+  fs.copyFileSync(path.join(dir, 'gateway.db'), path.join(dir, 'gateway-stale.db'));
   return { companyId: out.companyId, facilityId: out.facilityId, upstreamClient, gatewayClient };
 }
 
@@ -159,6 +172,11 @@ function operations(world, options) {
           invoiceable_amounts { id amount limit } } } } }`,
         variables: { id: f },
       },
+      // The first item's description, in its columns and its listing.
+      probe: {
+        target: (d) => d.facility.invoiceableItems.entries[0].id,
+        sql: "update invoiceable_items set description = @marker, listing = json_set(listing, '$.description', @marker) where id = @target",
+      },
       data: {
         ours: (d) =>
           d.facility.invoiceableItems.entries.map((i) => [
@@ -196,6 +214,11 @@ function operations(world, options) {
           effective_on_date } meta { pagination { total_entries } } } } }`,
         variables: { id: world.companyId, ...window },
       },
+      // The first rate change's tenant name, in its column and its listing.
+      probe: {
+        target: (d) => d.company.rateChangeUpdates.entries[0].id,
+        sql: "update rate_changes set tenant_name = @marker, listing = json_set(listing, '$.tenant_name', @marker) where id = @target",
+      },
       data: {
         ours: (d) => ({
           total: d.company.rateChangeUpdates.pagination.totalEntries,
@@ -228,6 +251,11 @@ function operations(world, options) {
           new_ledger(facility_id: $id) { ... on getLedger_200_response {
           insurance { id amount effective_date } services { id amount } discounts { id name } } } } } } }`,
         variables: { id: f, day: DAY, end: DAY },
+      },
+      // The name of a discount on the last action's ledger.
+      probe: {
+        target: (d) => d.facility.rateAppliedActions.at(-1).newLedger.discounts[0].id,
+        sql: 'update ledger_discounts set name = @marker where id = @target',
       },
       data: {
         ours: (d) =>
@@ -336,7 +364,43 @@ async function ask(side, operation) {
 }
 
 /** The operation as a side asks it: facility-ops in its own schema, a Hive Gateway in the composed one. */
-const asked = (name, operation) => (name === 'facility-ops' ? operation.ours : operation.hive);
+const asked = (name, operation) => (OUR_SIDES.has(name) ? operation.ours : operation.hive);
+
+/** How long a write to the upstream's database takes to show in the side's answers, at most. */
+const PROBE_DEADLINE_MS = 15_000;
+
+/**
+ * Under load (autocannon on the side, as in the rounds), a write to the upstream's database of a
+ * value the operation answers, then reads one after another until one shows it. `shownAfter`: the
+ * ms from the write's commit to that answer (null past the deadline); `oldest`: to the last answer
+ * received without it, the age of the oldest answer given (0 when the first read showed it).
+ */
+async function staleness(upstreamDb, side, operation, target, connections, tag) {
+  const marker = `stale-probe ${tag}`;
+  const request = {
+    url: side.url,
+    method: 'POST',
+    headers: side.headers,
+    body: JSON.stringify(asked(side.name, operation)),
+  };
+  const load = cannon({ ...request, connections, duration: 3 });
+  await sleep(1000);
+  upstreamDb.prepare(operation.probe.sql).run({ marker, target });
+  const written = performance.now();
+  let shownAfter = null;
+  let oldest = 0;
+  while (performance.now() - written < PROBE_DEADLINE_MS) {
+    const { text } = await ask(side, asked(side.name, operation));
+    const received = performance.now() - written;
+    if (text.includes(marker)) {
+      shownAfter = received;
+      break;
+    }
+    oldest = received;
+  }
+  await load;
+  return { shownAfter, oldest };
+}
 
 /**
  * Upstream requests of one operation, one at a time, in steady state: 3 operations first (what a
@@ -384,6 +448,15 @@ async function main() {
       UPSTREAM_CONSUMER_SECRET: world.upstreamClient.consumer_secret,
     });
     children.push(ours.child);
+    const oursStale = await startService(options.dist, {
+      ...env,
+      DATABASE_URL: `sqlite:${path.join(dir, 'gateway-stale.db')}`,
+      UPSTREAM_URL: upstream.address,
+      UPSTREAM_CONSUMER_KEY: world.upstreamClient.consumer_key,
+      UPSTREAM_CONSUMER_SECRET: world.upstreamClient.consumer_secret,
+      UPSTREAM_MAX_STALE_MS: '1000',
+    });
+    children.push(oursStale.child);
     log('composing the supergraph from the upstream /v1/openapi.json (mesh-compose, @omnigraph/openapi)');
     const hiveDir = fs.mkdtempSync(path.join(dir, 'hive-'));
     const supergraph = path.join(hiveDir, 'supergraph.graphql');
@@ -403,23 +476,32 @@ async function main() {
     }
 
     const json = { 'content-type': 'application/json' };
+    const authorization = `Bearer ${world.gatewayClient.bearer_token}`;
     const sides = {
-      'facility-ops': {
-        name: 'facility-ops',
-        url: `${ours.address}/graphql`,
-        headers: { ...json, authorization: `Bearer ${world.gatewayClient.bearer_token}` },
+      [OURS]: { name: OURS, url: `${ours.address}/graphql`, headers: { ...json, authorization } },
+      [OURS_STALE]: {
+        name: OURS_STALE,
+        url: `${oursStale.address}/graphql`,
+        headers: { ...json, authorization },
       },
       ...Object.fromEntries(
         hives.map(({ name, address }) => [name, { name, url: `${address}/graphql`, headers: json }]),
       ),
     };
     const names = Object.keys(sides);
-    const hiveNames = names.filter((name) => name !== 'facility-ops');
+    const hiveNames = names.filter((name) => !OUR_SIDES.has(name));
+    // The pairs the ratio table compares: facility-ops against each configuration, and the bounded
+    // staleness against the response cache's TTL of the same length.
+    const pairs = [...hiveNames.map((name) => [OURS, name]), [OURS_STALE, HIVE_SIDES[2].name]];
+    const upstreamDb = new (require('better-sqlite3'))(path.join(dir, 'upstream.db'));
+    upstreamDb.pragma('busy_timeout = 5000');
+    children.push({ kill: () => upstreamDb.close() });
     const rows = [];
     for (const operation of operations(world, options)) {
       const answers = {};
       for (const name of names) answers[name] = await ask(sides[name], asked(name, operation));
-      const expected = moments(operation.data.ours(answers['facility-ops'].data));
+      const expected = moments(operation.data.ours(answers[OURS].data));
+      const probeTarget = operation.probe.target(answers[OURS].data);
       for (const name of hiveNames)
         if (!isDeepStrictEqual(expected, moments(operation.data.hive(answers[name].data))))
           throw new Error(`${operation.name}: ${name} answers different data from facility-ops`);
@@ -454,12 +536,19 @@ async function main() {
           loaded[name].ops += result.requests.total;
         }
       }
-      const ratios = Object.fromEntries(
-        hiveNames.map((name) => [
-          name,
-          median(rounds['facility-ops'].map((r, i) => r.requests.average / rounds[name][i].requests.average)),
-        ]),
+      const ratios = pairs.map(([ourName, name]) =>
+        median(rounds[ourName].map((r, i) => r.requests.average / rounds[name][i].requests.average)),
       );
+      const probes = Object.fromEntries(names.map((name) => [name, []]));
+      for (let round = 0; round < options.rounds; round++) {
+        for (const name of names) {
+          log(`measuring how stale ${name} answers (${round + 1}/${options.rounds}): ${operation.name}`);
+          const tag = `${rows.length}.${names.indexOf(name)}.${round}`;
+          probes[name].push(
+            await staleness(upstreamDb, sides[name], operation, probeTarget, options.connections, tag),
+          );
+        }
+      }
       rows.push({
         operation,
         ratios,
@@ -471,6 +560,10 @@ async function main() {
               cost: cost[name],
               underLoad: loaded[name].calls / loaded[name].ops,
               offsets: offsets[name],
+              shownAfter: probes[name].some((probe) => probe.shownAfter === null)
+                ? null
+                : Math.max(...probes[name].map((probe) => probe.shownAfter)),
+              oldest: Math.max(...probes[name].map((probe) => probe.oldest)),
             },
           ]),
         ),
@@ -485,7 +578,9 @@ async function main() {
       '',
       `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; ` +
         `load average (1, 5, 15 min) ${loadAtStart} at the start, ${loadAverage()} at the end. facility-ops ${require(path.join(ROOT, 'package.json')).version} ` +
-        `in gateway mode (OAuth 1.0 to the upstream, its page cache on) and Hive Gateway ${hives[0].version} ` +
+        'in gateway mode (OAuth 1.0 to the upstream, its page cache on), by default (every read revalidated: the ' +
+        "upstream's freshness) and with UPSTREAM_MAX_STALE_MS=1000 (answers up to 1 s old), " +
+        `and Hive Gateway ${hives[0].version} ` +
         '(one process each, NODE_ENV=production) serving a supergraph composed by @graphql-mesh/compose-cli ' +
         `${hivePackageVersion('@graphql-mesh/compose-cli')} with @omnigraph/openapi ${hivePackageVersion('@omnigraph/openapi')} ` +
         "from the upstream's /v1/openapi.json (bearer token to the upstream), the ledger navigation an additionalTypeDefs " +
@@ -497,29 +592,34 @@ async function main() {
         'one session, ttl 1 s, an in-memory store of 100,000 entries: whole answers served without asking the ' +
         `upstream, up to 1 s stale. ${keptNothing(rows, HIVE_SIDES[1].name, HIVE_SIDES[0].name)}` +
         `One upstream: facility-ops, system of record, SQLite. autocannon, ${options.connections} connections; ` +
-        `a 2 s warm-up of each, then ${options.rounds} rounds of ${options.duration} s alternating the four. req/s is the mean ` +
+        `a 2 s warm-up of each, then ${options.rounds} rounds of ${options.duration} s alternating the five. req/s is the mean ` +
         'over the rounds, p99 from the median round, the ratios the median of the per-round ratios. Upstream requests ' +
         "(the upstream's own count, 304s included), in steady state: one at a time, the mean of 10 sequential " +
         'operations after 3 of warm-up; under load, those the measured rounds made divided by the operations they ' +
-        "answered. Each Hive Gateway's answers were checked to hold the same data as facility-ops' first.",
+        "answered. Each Hive Gateway's answers were checked to hold the same data as facility-ops' first. " +
+        `Staleness: ${options.rounds} times for each, under load (autocannon as in the rounds), a write to ` +
+        "the upstream's database of a value the operation answers, then reads one after another: the ms from the " +
+        "write's commit to the last answer received without it (the oldest answer given, 0 when the first read " +
+        'showed it) and to the first answer showing it, the largest of the times (the upstream itself shows such a ' +
+        'write within 50 ms).',
       '',
-      '| operation | gateway | req/s | p99 ms | failed | upstream requests per operation, one at a time | under load | instants keep their offsets |',
-      '|---|---|---:|---:|---:|---:|---:|---|',
+      '| operation | gateway | req/s | p99 ms | failed | upstream requests per operation, one at a time | under load | oldest answer after a write, ms | the write shown after, ms | instants keep their offsets |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
       ...rows.flatMap(({ operation, sides: s }) =>
         Object.entries(s).map(
           ([name, r]) =>
-            `| ${operation.name} | ${name} | ${fmt(r.rate, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ${perOp(r.cost)} | ${fmt(r.underLoad, 2)} | ${r.offsets ? 'no (rewritten in UTC)' : 'yes'} |`,
+            `| ${operation.name} | ${name} | ${fmt(r.rate, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ${perOp(r.cost)} | ${fmt(r.underLoad, 2)} | ${fmt(r.oldest)} | ${r.shownAfter === null ? `more than ${fmt(PROBE_DEADLINE_MS)}` : fmt(r.shownAfter)} | ${r.offsets ? 'no (rewritten in UTC)' : 'yes'} |`,
         ),
       ),
       '',
-      "facility-ops req/s divided by each Hive Gateway configuration's req/s (the target: at least 2x the same-freshness " +
-        'configuration, with no more upstream requests per operation):',
+      'req/s divided by req/s (the targets: facility-ops at least 2x the same-freshness configuration, with no more upstream ' +
+        'requests per operation; facility-ops with UPSTREAM_MAX_STALE_MS=1000 at least 2x the response cache of 1 s):',
       '',
-      `| operation | ${hiveNames.map((name) => `facility-ops / ${name}`).join(' | ')} |`,
-      `|---|${hiveNames.map(() => '---:').join('|')}|`,
+      `| operation | ${pairs.map(([ourName, name]) => `${ourName} / ${name}`).join(' | ')} |`,
+      `|---|${pairs.map(() => '---:').join('|')}|`,
       ...rows.map(
         ({ operation, ratios }) =>
-          `| ${operation.name} | ${hiveNames.map((name) => `${fmt(ratios[name], 2)}x`).join(' | ')} |`,
+          `| ${operation.name} | ${ratios.map((ratio) => `${fmt(ratio, 2)}x`).join(' | ')} |`,
       ),
     ].join('\n');
     process.stdout.write(`${report}\n`);

@@ -11,6 +11,11 @@
 //
 //   --image huge     an opaque white 4096 x 4096 PNG (about 70 KB), refused as empty: what issue 23 reported
 //   --image heavy    an opaque white 2000 x 1000 PNG: within the pixel budget, decoded in full
+//   --image signature  a transparent 1800 x 900 drawing with ink, the largest the page exports, each
+//                    submission on a link of its own (one per move-in event of the demo facility with
+//                    esignable documents), so every one is decoded, stamped on the PDFs, sealed and
+//                    stored: `--parallel` signings at once until the links run out
+//   --quiet          no submissions: /healthz alone, the baseline the flood is compared with
 //   --limits         keep the signing rate limits on (off by default, so every submission is decoded)
 //   --service <dir>  the checkout to run, e.g. a worktree of an older commit
 //   --profile <dir>  write the service's CPU profile (node --cpu-prof) into that directory
@@ -33,8 +38,10 @@ const options = parseOptions(process.argv.slice(2), {
   parallel: 8,
   seconds: 10,
   limits: false,
+  quiet: false,
   profile: '',
 });
+const parallel = options.quiet ? 0 : options.parallel;
 
 function chunk(type, data) {
   const length = Buffer.alloc(4);
@@ -43,6 +50,58 @@ function chunk(type, data) {
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(body) >>> 0);
   return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A drawn signature as the page exports its largest: 1800 x 900, transparent RGBA, strokes five
+ * pixels wide whose every pixel has its own shade and opacity (as a pressure-sensitive pen's
+ * anti-aliased ink), so it compresses little: about 240 KB of PNG, near the 256 KiB taken.
+ */
+function drawingPng(width, height) {
+  const stride = width * 4 + 1;
+  const raw = Buffer.alloc(stride * height);
+  let seed = 1;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const dot = (x, y) => {
+    for (let dy = -2; dy <= 2; dy++) {
+      for (let dx = -2; dx <= 2; dx++) {
+        const px = Math.round(x) + dx;
+        const py = Math.round(y) + dy;
+        if (px < 0 || py < 0 || px >= width || py >= height) continue;
+        const p = py * stride + 1 + px * 4;
+        const shade = Math.floor(random() * 60);
+        raw[p] = shade;
+        raw[p + 1] = shade;
+        raw[p + 2] = shade + Math.floor(random() * 30);
+        raw[p + 3] = 128 + Math.floor(random() * 128);
+      }
+    }
+  };
+  // Two lines of loops across the pad, as a signature of a first and a last name.
+  const steps = 40000;
+  for (const line of [0.3, 0.7]) {
+    for (let t = 0; t < steps; t++) {
+      const s = t / steps;
+      dot(
+        width * (0.05 + 0.9 * s) + 70 * Math.sin(s * 90),
+        height * (line + 0.25 * Math.sin(s * 23 + line * 10) * Math.cos(s * 7)),
+      );
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 6;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** An opaque white RGBA PNG: no ink, so the service decodes all of it and answers 422. */
@@ -100,7 +159,9 @@ function startService(dir, env) {
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 
 async function main() {
-  if (!['huge', 'heavy'].includes(options.image)) throw new Error('--image is huge or heavy');
+  if (!['huge', 'heavy', 'signature'].includes(options.image)) {
+    throw new Error('--image is huge, heavy or signature');
+  }
   options.service = path.resolve(options.service);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signing-flood-'));
   const port = await freePort();
@@ -117,37 +178,75 @@ async function main() {
     ...limits,
   });
   try {
-    // The documents of a demo move-in, sent for signing: first-requests.md names one.
+    // The documents of demo move-ins, sent for signing: first-requests.md names one (and its facility).
     const requests = fs.readFileSync(path.join(dir, 'first-requests.md'), 'utf8');
-    const send = /"\$BASE(\/v1\/[^"]+\/send_esignable_documents)"/.exec(requests)[1];
-    const sent = await fetch(`${base}${send}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'tenant@example.com' }),
-    });
-    if (sent.status !== 200) throw new Error(`send_esignable_documents answered ${sent.status}`);
+    const [, facilityPath, firstEvent] =
+      /"\$BASE(\/v1\/[^"]+)\/documents\/([^/"]+)\/send_esignable_documents"/.exec(requests);
     const db = new Database(path.join(dir, 'flood.db'), { readonly: true });
-    const { payload } = db.prepare('SELECT payload FROM outbox_messages ORDER BY created_at DESC').get();
+    // The tokens of every link message in the outbox (no transport is configured, so each keeps its text).
+    const linkTokens = () =>
+      new Set(
+        db
+          .prepare('SELECT payload FROM outbox_messages')
+          .all()
+          .flatMap(({ payload }) => [...payload.matchAll(/\/sign\/([A-Za-z0-9_-]{43})/g)].map((m) => m[1])),
+      );
+    const before = linkTokens();
+    const sendLink = async (eventId) => {
+      const sent = await fetch(`${base}${facilityPath}/documents/${eventId}/send_esignable_documents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'tenant@example.com' }),
+      });
+      if (sent.status !== 200) throw new Error(`send_esignable_documents answered ${sent.status}`);
+    };
+    if (options.image === 'signature') {
+      // Every move-in of the facility with esignable documents, a link each: each is signed once.
+      const facilityId = /^\/v1\/([^/]+)/.exec(facilityPath)[1];
+      const events = db
+        .prepare(
+          `SELECT DISTINCT events.id AS id FROM events
+             JOIN event_documents ON event_documents.event_id = events.id
+            WHERE events.facility_id = ? AND event_documents.esignable = 1`,
+        )
+        .all(facilityId);
+      for (const { id } of events) await sendLink(id);
+    } else {
+      await sendLink(firstEvent);
+    }
+    const tokens = [...linkTokens()].filter((token) => !before.has(token));
     db.close();
-    const token = /\/sign\/([A-Za-z0-9_-]{43})/.exec(payload)[1];
 
-    const image = options.image === 'huge' ? whitePng(4096, 4096) : whitePng(2000, 1000);
+    const image =
+      options.image === 'huge'
+        ? whitePng(4096, 4096)
+        : options.image === 'heavy'
+          ? whitePng(2000, 1000)
+          : drawingPng(1800, 900);
     const body = new URLSearchParams({
       name: 'Flood Test',
       consent: 'yes',
       signature: `data:image/png;base64,${image.toString('base64')}`,
     }).toString();
     log(
-      `${options.service}: ${options.parallel} submissions of a ${options.image} PNG ` +
-        `(${fmt(image.length / 1024)} KB) in flight for ${options.seconds} s, ` +
+      `${options.service}: ${parallel} submissions of a ${options.image} PNG ` +
+        `(${fmt(image.length / 1024)} KB) in flight for ${options.seconds} s` +
+        `${options.image === 'signature' ? `, while ${tokens.length} links last` : ''}, ` +
         `rate limits ${options.limits ? 'on' : 'off'}; load ${loadAverage()}`,
     );
 
     const until = Date.now() + options.seconds * 1000;
     const statuses = {};
     const durations = [];
+    let next = 0;
+    let flooding = parallel;
     const submitter = async () => {
       while (Date.now() < until) {
+        let token = tokens[0];
+        if (options.image === 'signature') {
+          if (next >= tokens.length) break;
+          token = tokens[next++];
+        }
         const started = performance.now();
         const res = await fetch(`${base}/sign/${token}`, {
           method: 'POST',
@@ -159,12 +258,14 @@ async function main() {
         durations.push(performance.now() - started);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       }
+      flooding -= 1;
     };
     const probes = [];
     const prober = async () => {
       // The flood gets going first.
-      await sleep(200);
-      while (Date.now() < until) {
+      if (parallel > 0) await sleep(200);
+      // Probes count only while every submitter is still at work (the links may run out first).
+      while (Date.now() < until && (parallel === 0 || flooding === parallel)) {
         const started = performance.now();
         const res = await fetch(`${base}/healthz`);
         await res.arrayBuffer();
@@ -173,11 +274,11 @@ async function main() {
         await sleep(10);
       }
     };
-    await Promise.all([prober(), ...Array.from({ length: options.parallel }, submitter)]);
+    await Promise.all([prober(), ...Array.from({ length: parallel }, submitter)]);
 
     probes.sort((a, b) => a - b);
     durations.sort((a, b) => a - b);
-    const ms = (n) => `${fmt(n, 1)} ms`;
+    const ms = (n) => (n === undefined ? '-' : `${fmt(n, 1)} ms`);
     const result = {
       probes: probes.length,
       p50: ms(quantile(probes, 0.5)),

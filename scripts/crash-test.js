@@ -15,6 +15,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { setTimeout, clearTimeout } = require('node:timers');
 
 const ROOT = path.resolve(__dirname, '..');
 const START_DEADLINE_MS = 180_000;
@@ -92,13 +93,10 @@ async function oneStart(folder, round, state) {
   child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const problems = [];
   try {
-    const [, url] = await waitFor(
-      child,
-      () => stdout,
-      /facility-ops is running at (http:\/\/\S+)/,
-      START_DEADLINE_MS,
-      'start',
-    );
+    // The banner's last line: by then the URL and, on the first start, the token are out, and
+    // Ctrl-C finishes requests in flight (before it, the start is still under way).
+    await waitFor(child, () => stdout, /Stop it with Ctrl-C\./, START_DEADLINE_MS, 'start');
+    const [, url] = /facility-ops is running at (http:\/\/\S+)/.exec(stdout);
     const token = /bearer token\s+(\S+)/.exec(stdout);
     if (token) state.token = token[1];
     if (!state.token) throw new Error('no bearer token printed on the first start');

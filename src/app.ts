@@ -8,6 +8,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './kernel/clock';
 import type { Config } from './config';
 import { DomainError, problem } from './kernel/errors';
+import { maskUrlPath } from './kernel/sensitive';
 import type { PaymentGateway } from './areas/payments/gateway';
 import type { HostResolver } from './areas/webhooks/webhooks.ports';
 import { transportErrorBody } from './graphql/errors';
@@ -56,6 +57,8 @@ export interface BuildAppOptions {
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: DestinationStream;
   logger?: Logger;
+  /** The module the signature workers run and its `workerData` (tests wrap the real one to hold it). */
+  signatureWorker?: { file: string; workerData?: unknown };
   /** The payment processor adapter (tests pass their own); the built-in test gateway otherwise. */
   paymentGateway?: PaymentGateway;
   /** What webhook endpoint host names resolve to (tests pass their own); the system resolver otherwise. */
@@ -257,7 +260,7 @@ function registerFallbacks(app: FastifyInstance, edge: EdgeContext): void {
     const known = edge.routes.lookup(path);
     if (known === null) {
       return sendError(
-        new DomainError('not_found', `no route ${request.method} ${path.slice(0, 200)}`, {
+        new DomainError('not_found', `no route ${request.method} ${maskUrlPath(path).slice(0, 200)}`, {
           problems: [problem(['path'], 'names no route')],
         }),
         request,
@@ -288,6 +291,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
   const services = createServices(store, clock, config, {
+    signatureWorker: options.signatureWorker,
+    signatureLog: { warn: (details, message) => logger.warn(details, message) },
     paymentGateway: options.paymentGateway,
     hostResolver: options.hostResolver,
     upstreamLog: (details, message) => logger.warn(details, message),
@@ -310,13 +315,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerRequestStart(app);
   // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) started before the app is built; off, no hook is added.
   const tracing = activeTracing();
-  if (tracing) registerRequestSpans(app, tracing);
+  if (tracing) registerRequestSpans(app, tracing, maskUrlPath);
   await registerOpenApi(app);
 
   const rateLimits: RateLimitStore =
     options.rateLimitStore ??
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
   app.addHook('onClose', () => rateLimits.close());
+  app.addHook('onClose', () => services.signatureReader.close());
   registerAuthentication(app, services.auth, config.rateLimitPerMinute, rateLimits);
 
   const registry = registerMetrics(app);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { SealSettings } from './adapters/seal/document-seal';
 import { SealingKeyProblem, sealingKeyFromP12, type SealingKey } from './adapters/seal/sealing-key';
 import { parseSecretKey, secretBoxFor, SecretKeys } from './adapters/secrets/aes-gcm.secret-box';
@@ -29,6 +30,12 @@ export interface Config {
   readonly esignLinkTtlHours: number;
   /** Requests per minute the public signing pages take from one address and for one link; 0 turns either off. */
   readonly signingRateLimit: { readonly perAddress: number; readonly perToken: number };
+  /**
+   * The worker threads that decode drawn signatures off the event loop: how many (SIGNATURE_WORKERS),
+   * how many drawings more may wait for one (SIGNATURE_QUEUE; beyond, the signing answers 503), and
+   * how long a drawing may take, its wait included (SIGNATURE_DEADLINE_MS).
+   */
+  readonly signatureWorkers: { readonly size: number; readonly queue: number; readonly deadlineMs: number };
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
   readonly pageCacheBytes: number;
   readonly outbox: OutboxConfig;
@@ -43,6 +50,28 @@ export interface Config {
   readonly tracing: TracingConfig | null;
   /** GraphQL subscriptions (graphql-ws and SSE on /graphql). */
   readonly live: LiveConfig;
+  /** Which processor charges cards (docs/payments.md#going-live). */
+  readonly payments: PaymentsConfig;
+}
+
+/** PAYMENT_PROCESSOR: `test` moves no money; `stripe` charges through Stripe's PaymentIntents. */
+export type PaymentProcessorName = 'test' | 'stripe';
+export const PAYMENT_PROCESSORS: readonly PaymentProcessorName[] = ['test', 'stripe'];
+
+/** The payment processor and its settings. */
+export interface PaymentsConfig {
+  readonly processor: PaymentProcessorName;
+  /** STRIPE_SECRET_KEY: required with `stripe`; null otherwise. Never logged. */
+  readonly stripeSecretKey: string | null;
+  /** STRIPE_API_URL: the API's base URL, https://api.stripe.com unless set (a local fake in tests). */
+  readonly stripeApiUrl: string;
+  /** PAYMENT_PROCESSOR_TIMEOUT_MS: how long one call to the processor may take. */
+  readonly timeoutMs: number;
+  /**
+   * FACILITY_OPS_TEST_HOLD_BEFORE_RECORD, read only under NODE_ENV=test: an approved charge waits
+   * before its record (saying so on stderr), so a test can kill the process there.
+   */
+  readonly testHoldBeforeRecord: boolean;
 }
 
 /** GraphQL subscriptions: their limits, heartbeats and replay. */
@@ -115,6 +144,11 @@ export interface UpstreamConfig {
   readonly breakerFailures: number;
   /** How long an open breaker answers without calling the upstream. */
   readonly breakerCooldownMs: number;
+  /**
+   * How old a kept upstream answer may be and still be used without asking the upstream again
+   * (beyond the freshness its Cache-Control gives); 0: every read is revalidated.
+   */
+  readonly maxStaleMs: number;
 }
 
 /** E-sign delivery: the transports and the outbox worker's pace. */
@@ -211,6 +245,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddress: read.int('SIGNING_RATE_LIMIT_PER_ADDRESS', 120, 0, 1_000_000),
       perToken: read.int('SIGNING_RATE_LIMIT_PER_TOKEN', 30, 0, 1_000_000),
     }),
+    signatureWorkers: Object.freeze({
+      // One core is the event loop's: one worker on two cores, two from three on.
+      size: read.int('SIGNATURE_WORKERS', Math.min(2, Math.max(1, availableParallelism() - 1)), 1, 16),
+      queue: read.int('SIGNATURE_QUEUE', 8, 0, 1000),
+      deadlineMs: read.int('SIGNATURE_DEADLINE_MS', 15_000, 100, 600_000),
+    }),
     pageCacheBytes: read.int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     outbox,
     webhooks,
@@ -219,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     tracing,
     live: liveConfig(read),
+    payments: paymentsConfig(env, nodeEnv, read, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -407,6 +448,35 @@ function liveConfig(read: SettingsReader): LiveConfig {
     replayLimit: read.int('LIVE_REPLAY_LIMIT', 1_000, 1, 100_000),
     pollMs: read.int('LIVE_POLL_MS', 500, 10, 60_000),
     upstreamPollMs: read.int('UPSTREAM_POLL_MS', 2_000, 100, 3_600_000),
+  });
+}
+
+/**
+ * PAYMENT_PROCESSOR and its settings. An unknown processor, or `stripe` without its key, refuses
+ * the start naming the setting.
+ */
+function paymentsConfig(
+  env: NodeJS.ProcessEnv,
+  nodeEnv: Config['nodeEnv'],
+  read: SettingsReader,
+  problems: string[],
+): PaymentsConfig {
+  const raw = env.PAYMENT_PROCESSOR || 'test';
+  const processor = PAYMENT_PROCESSORS.find((known) => known === raw);
+  if (processor === undefined) problems.push(`PAYMENT_PROCESSOR: expected test or stripe, got "${raw}"`);
+  const key = env.STRIPE_SECRET_KEY || null;
+  if (processor === 'stripe' && key === null) {
+    problems.push(
+      'STRIPE_SECRET_KEY: required with PAYMENT_PROCESSOR=stripe (a secret key, sk_live_... or sk_test_...)',
+    );
+  }
+  const apiUrl = read.url('STRIPE_API_URL', ['http', 'https']) ?? 'https://api.stripe.com';
+  return Object.freeze({
+    processor: processor ?? 'test',
+    stripeSecretKey: processor === 'stripe' ? key : null,
+    stripeApiUrl: apiUrl.replace(/\/+$/, ''),
+    timeoutMs: read.int('PAYMENT_PROCESSOR_TIMEOUT_MS', 20_000, 100, 120_000),
+    testHoldBeforeRecord: nodeEnv === 'test' && env.FACILITY_OPS_TEST_HOLD_BEFORE_RECORD === '1',
   });
 }
 
@@ -703,6 +773,7 @@ function upstreamConfig(
     maxAnswerBytes: int('UPSTREAM_MAX_ANSWER_MB', 32, 1, 1024) * 1024 * 1024,
     breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1000),
     breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 100, 3_600_000),
+    maxStaleMs: int('UPSTREAM_MAX_STALE_MS', 0, 0, 86_400_000),
   };
 }
 

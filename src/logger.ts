@@ -2,10 +2,36 @@ import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, t
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
 import { redactRequestUrl, sensitiveFieldSpellings } from './kernel/sensitive';
+import { mayHoldCardNumber, maskCardNumbers, maskCardNumbersIn } from './kernel/card-numbers';
+
+const TIME_KEY = '"time":';
+/** A line's time is epoch milliseconds, 13 digits: it is no card number. */
+const KEPT_KEYS: ReadonlySet<string> = new Set(['time']);
 
 /**
- * The service's pino logger. Request lines carry method, route url (credentials removed), request
- * id and remote address; headers and bodies are never logged, so Authorization and card data stay out.
+ * A log line as it may be written: every card number in it (a URL, an error's message, any field)
+ * masked to its last four digits, whatever name it stands under. A line without 13 digits in a
+ * row past its time (nearly every line) is scanned once and written as it is.
+ */
+export function maskLogLine(line: string): string {
+  const time = line.indexOf(TIME_KEY);
+  const after = time < 0 ? -1 : line.indexOf(',', time);
+  if (!mayHoldCardNumber(line, after < 0 ? 0 : after)) return line;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return maskCardNumbers(line);
+  }
+  const masked = maskCardNumbersIn(parsed, KEPT_KEYS);
+  return masked === parsed ? line : `${JSON.stringify(masked)}\n`;
+}
+
+/**
+ * The service's pino logger. Request lines carry method, route url (credentials and card numbers
+ * removed), request id and remote address; headers and bodies are never logged, so Authorization
+ * and card data stay out, and a card number that reaches a line some other way (an error's message)
+ * is masked there (maskLogLine).
  */
 export function createLogger(level: string, stream?: DestinationStream): Logger {
   return pino(
@@ -22,6 +48,7 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
         ],
         censor: '[REDACTED]',
       },
+      hooks: { streamWrite: maskLogLine },
       serializers: {
         req(request: FastifyRequest) {
           return {

@@ -1,6 +1,8 @@
 import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
+import { WorkerSignatureReader } from './adapters/workers/signature-reader';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { DocumentSeal } from './adapters/seal/document-seal';
+import { StripePaymentGateway } from './adapters/payments/stripe-gateway';
 import { TestPaymentGateway } from './adapters/payments/test-gateway';
 import { secretBoxFor } from './adapters/secrets/aes-gcm.secret-box';
 import { AuthService, type AuthLog } from './auth/auth.service';
@@ -9,7 +11,7 @@ import { PageCache } from './caching/page-cache';
 import type { Clock } from './kernel/clock';
 import type { SecretBox } from './kernel/secret-box';
 import type { RevisionTokens } from './kernel/revisions';
-import type { Config } from './config';
+import type { Config, PaymentsConfig } from './config';
 import { DocumentsService } from './areas/documents/documents.service';
 import { EsignService } from './areas/esign/esign.service';
 import { SigningService } from './areas/esign/signing.service';
@@ -88,6 +90,8 @@ export interface Services {
   readonly esign: EsignService;
   /** The public signing page's work: a link's token opens, shows and signs its documents. */
   readonly signing: SigningService;
+  /** The worker threads that decode drawn signatures; closed with the app. */
+  readonly signatureReader: WorkerSignatureReader;
   /** The certificate and key that seal signed PDFs, loaded once. */
   readonly seal: DocumentSeal;
   /** Webhook endpoints of companies, and their deliveries. */
@@ -112,6 +116,27 @@ export interface Services {
   readonly upstreamPollers: UpstreamPollers | null;
 }
 
+/** The processor PAYMENT_PROCESSOR names: Stripe, or the built-in test gateway (moves no money). */
+function paymentGatewayFor(settings: PaymentsConfig): PaymentGateway {
+  if (settings.processor === 'stripe' && settings.stripeSecretKey) {
+    return new StripePaymentGateway({
+      secretKey: settings.stripeSecretKey,
+      apiUrl: settings.stripeApiUrl,
+      timeoutMs: settings.timeoutMs,
+    });
+  }
+  return new TestPaymentGateway({ deadlineMs: settings.timeoutMs });
+}
+
+/**
+ * FACILITY_OPS_TEST_HOLD_BEFORE_RECORD (NODE_ENV=test only): an approved charge says so on stderr
+ * and waits for ever before its record, so a test can kill the process at that point.
+ */
+function holdBeforeRecord(paymentId: string): Promise<void> {
+  process.stderr.write(`payment ${paymentId}: charged, holding before its record\n`);
+  return new Promise<void>(() => undefined);
+}
+
 /**
  * The composition root: the SQL store's repositories and the adapters plugged into the domain's
  * ports. A second source implements the same ports and is plugged in here.
@@ -131,6 +156,8 @@ export function createServices(
     | 'secrets'
     | 'outbox'
     | 'live'
+    | 'payments'
+    | 'signatureWorkers'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -143,6 +170,10 @@ export function createServices(
     secretsLog?: AuthLog;
     /** Where the live events' source says what failed (a lost LISTEN connection, a failed read). */
     liveLog?: SourceLog;
+    /** The signature workers' module and `workerData` (tests wrap the real one); the real one by default. */
+    signatureWorker?: { file: string; workerData?: unknown };
+    /** Where a signature worker that failed or ran out of time is reported. */
+    signatureLog?: { warn(details: object, message: string): void };
   } = {},
 ): Services {
   const db = store.db;
@@ -176,6 +207,11 @@ export function createServices(
     clock,
     liveLog,
   );
+  const signatureReader = new WorkerSignatureReader(config.signatureWorkers, {
+    worker: options.signatureWorker,
+    onFailure: (reason) =>
+      options.signatureLog?.warn({ reason }, 'a drawn signature could not be read: its worker failed'),
+  });
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
     {
@@ -214,8 +250,9 @@ export function createServices(
       new SqlPaymentsRepository(db),
       people,
       clock,
-      options.paymentGateway ?? new TestPaymentGateway(),
+      options.paymentGateway ?? paymentGatewayFor(config.payments),
       webhookEvents,
+      config.payments.testHoldBeforeRecord ? holdBeforeRecord : undefined,
     ),
     tenants: new TenantsService(people),
     events: new EventsService(new SqlEventsRepository(db)),
@@ -240,9 +277,11 @@ export function createServices(
       facilities,
       outbox,
       new PdfLibSigner(seal),
+      signatureReader,
       clock,
       webhookEvents,
     ),
+    signatureReader,
     webhooks: new WebhooksService(webhookEndpoints, hostResolver, clock, outbox, {
       allowHosts: config.webhooks.allowHosts,
     }),

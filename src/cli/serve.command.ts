@@ -6,7 +6,7 @@ import { SealSettingError } from '../adapters/seal/document-seal';
 import { ConfigError, type Config } from '../config';
 import { SecretUnreadable } from '../kernel/secret-box';
 import { startOutboxWorker, type OutboxWorkerServices } from '../outbox.runtime';
-import { startHousekeeping, type HousekeepingServices } from './housekeeping';
+import { startHousekeeping, startPaymentSettler, type HousekeepingServices } from './housekeeping';
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';
 import { hasSchema } from '../store/lookups';
@@ -120,6 +120,8 @@ export async function listen(
   // A gateway sends nothing itself: its upstream delivers the e-sign messages and webhooks.
   const outbox = config.upstream ? null : startOutboxWorker(services, config, app.log);
   const housekeeping = startHousekeeping(services, app.log);
+  // A gateway takes no payments itself: its upstream settles its own.
+  const settler = config.upstream ? null : startPaymentSettler(services, app.log);
   const address = app.server.address() as AddressInfo;
   let stopping: Promise<void> | null = null;
   return {
@@ -134,6 +136,7 @@ export async function listen(
         }
         await outbox?.stop();
         await housekeeping.stop();
+        await settler?.stop();
         await store.close();
       })()),
   };

@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ParameterProblem } from '../kernel/errors';
+import { maskUrlPath } from '../kernel/sensitive';
 import type { ErrorBody } from './error-table';
 import type { KnownRoutes } from './known-routes';
 import { requestIdFrom } from './request-id';
@@ -70,7 +71,7 @@ function wrongMethod(
       error: {
         status: 404,
         errorCode: 9,
-        message: `no route ${method} ${(path ?? '').slice(0, 200)}`,
+        message: `no route ${method} ${maskUrlPath(path ?? '').slice(0, 200)}`,
         problems: problem('path', 'names no route'),
       },
       allow: null,

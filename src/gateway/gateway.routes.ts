@@ -4,6 +4,8 @@ import { registerContractRoutes } from '../rest/contract-routes';
 import { sendError } from '../rest/errors';
 import { formPairs } from '../rest/nested-params';
 import { CONTRACT_ROUTES } from '../rest/v1';
+import { filterSensitive } from '../rest/envelope';
+import { mayHoldCardNumber, maskCardNumbersIn } from '../kernel/card-numbers';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +15,33 @@ declare module 'fastify' {
 }
 
 const isOAuth = ([name]: readonly [string, string]) => name.startsWith('oauth_');
+
+const ENVELOPE_META = Buffer.from('"meta":{');
+
+/**
+ * An upstream answer's body with card data in its `meta` (the echo of what was forwarded, the
+ * message naming a path or an id) filtered and masked as this service does its own, so the caller
+ * never sees more than this deployment would show, whatever version the upstream runs. Only the
+ * meta (the envelope's last key) is read, and it is rewritten only when it may hold a card number.
+ */
+function withMaskedMeta(body: Buffer): Buffer {
+  const at = body.lastIndexOf(ENVELOPE_META);
+  if (at < 0 || body[body.length - 1] !== 0x7d) return body;
+  const text = body.toString('utf8', at + ENVELOPE_META.length - 1, body.length - 1);
+  if (!mayHoldCardNumber(text)) return body;
+  let meta: unknown;
+  try {
+    meta = JSON.parse(text);
+  } catch {
+    return body;
+  }
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return body;
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(meta)) {
+    shown[key] = key === 'parameters' ? filterSensitive(value) : maskCardNumbersIn(value);
+  }
+  return Buffer.concat([body.subarray(0, at), Buffer.from(`"meta":${JSON.stringify(shown)}}`)]);
+}
 
 /**
  * Gateway mode's /v1, registered from the same table of contract routes as the system of record's
@@ -70,7 +99,8 @@ function forwardTo(upstream: ContractUpstream) {
     });
     reply.code(answer.status);
     for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
-    return reply.send(answer.body);
+    const json = /json/.test(answer.headers['content-type'] ?? '');
+    return reply.send(json ? withMaskedMeta(answer.body) : answer.body);
   };
   return forward;
 }

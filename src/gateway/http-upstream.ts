@@ -3,11 +3,13 @@ import { Pool } from 'undici';
 import { baseUri, percentEncode, sign, signatureBaseString } from '../auth/oauth1';
 import type { UpstreamConfig, UpstreamCredentials } from '../config';
 import { DomainError } from '../kernel/errors';
+import { maskUrlPath } from '../kernel/sensitive';
 import { readIdempotencyKey } from '../areas/payments/idempotency';
 import type { Clock } from '../kernel/clock';
 import type { ContractUpstream, UpstreamAnswer, UpstreamCall, UpstreamHealth } from './upstream.ports';
 import type { CacheMemory } from '../caching/cache-memory';
 import { CircuitBreaker } from './circuit-breaker';
+import { cachePolicyOf, keptUse, type CachePolicy, type KeptUse } from './cache-policy';
 import { activeTracing, injectTraceContext, inSpan, type ActiveTracing } from '../telemetry/tracing';
 
 /** Where the gateway says why an upstream call failed (the caller sees only the kind). */
@@ -39,11 +41,37 @@ interface CallNotes {
   status: number | null;
 }
 
-/** An upstream GET answer kept for revalidation, under the ETag it came with. */
+/**
+ * An upstream GET answer kept for revalidation (under the ETag it came with) and, within its
+ * freshness or the operator's bound, for use without asking.
+ */
 interface KeptUpstreamAnswer {
-  etag: string;
+  etag: string | null;
   answer: UpstreamAnswer;
+  /** What its Cache-Control allows (the last revalidation's, when it said anew). */
+  policy: CachePolicy;
+  /** When the upstream made it, by the gateway's clock: the call's start less the upstream's `Age`. */
+  bornAt: number;
+  /** The company's count of writes when the call that got it left: a write since makes it stale. */
+  writes: number;
+  /** The client that got it, for a `private` answer. */
+  privateTo: string;
 }
+
+/** An exchange's answer, with what its headers let a cache do with it. */
+interface Received {
+  answer: UpstreamAnswer;
+  policy: CachePolicy;
+}
+
+/** A GET on its way, and the company's count of writes when it left. */
+interface OnItsWay {
+  pending: Promise<UpstreamAnswer>;
+  writes: number;
+}
+
+/** The parts of a GET a kept page is found by. */
+export type PageAddress = Pick<UpstreamCall, 'companyId' | 'clientId' | 'path' | 'query'>;
 
 /**
  * A kept answer as the upstream would write it for this request: the same bytes but for
@@ -61,6 +89,10 @@ function withRequestId(answer: UpstreamAnswer, requestId: string): UpstreamAnswe
   const id = Buffer.from(JSON.stringify(requestId));
   return { ...answer, body: Buffer.concat([body.subarray(0, start), id, body.subarray(end)]) };
 }
+
+/** Where a GET's answer is kept and shared: by company, path and query. */
+const pageKey = (call: Pick<UpstreamCall, 'companyId' | 'path' | 'query'>): string =>
+  JSON.stringify(['upstream', call.companyId.toLowerCase(), call.path, call.query]);
 
 /** Whether a parsed JSON value nests arrays and objects deeper than `limit` (walked without recursion). */
 function nestsDeeperThan(value: object, limit: number): boolean {
@@ -165,9 +197,11 @@ export class HttpUpstream implements ContractUpstream {
   private readonly base: URL;
   private readonly breaker: CircuitBreaker;
   /** GETs on their way, by company, path and query: a GET made meanwhile shares the answer. */
-  private readonly inFlight = new Map<string, Promise<UpstreamAnswer>>();
+  private readonly inFlight = new Map<string, OnItsWay>();
+  /** Writes made through this gateway, by company (lower-case): each makes its kept pages stale. */
+  private readonly writes = new Map<string, number>();
   /** Told of each call (metrics). */
-  onCall: (call: 'sent' | 'shared') => void = () => {};
+  onCall: (call: 'sent' | 'shared' | 'kept') => void = () => {};
 
   constructor(
     private readonly config: UpstreamConfig,
@@ -190,9 +224,11 @@ export class HttpUpstream implements ContractUpstream {
   }
 
   /**
-   * A GET the caller did not make conditional is revalidated when an earlier answer with an ETag is
-   * kept: the upstream answers 304 instead of building the page again, and the kept answer goes
-   * back with this request's id. Kept per company, path and query.
+   * A GET the caller did not make conditional is answered from a kept answer while that is fresh
+   * (its `max-age`, or the operator's bound, UPSTREAM_MAX_STALE_MS), and otherwise revalidated when
+   * the kept answer has an ETag: the upstream answers 304 instead of building the page again, and
+   * the kept answer goes back with this request's id. Kept per company, path and query. Any other
+   * call (a write) makes every page kept for its company stale at once.
    */
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
     const tracing = activeTracing();
@@ -207,7 +243,7 @@ export class HttpUpstream implements ContractUpstream {
   private tracedCall(tracing: ActiveTracing, call: UpstreamCall): Promise<UpstreamAnswer> {
     const attributes = {
       'http.request.method': call.method,
-      'url.path': call.path,
+      'url.path': maskUrlPath(call.path),
       'facility_ops.upstream.breaker_state': this.breaker.state().breaker,
     };
     return inSpan(
@@ -231,48 +267,143 @@ export class HttpUpstream implements ContractUpstream {
   private async untracedCall(call: UpstreamCall, notes: CallNotes | null): Promise<UpstreamAnswer> {
     if (call.method !== 'GET' || call.ifNoneMatch !== undefined) {
       this.onCall('sent');
-      return this.callOnce(call, notes);
+      if (call.method === 'GET') return (await this.callOnce(call, notes)).answer;
+      try {
+        return (await this.callOnce(call, notes)).answer;
+      } finally {
+        // Whatever it answered (a failed write may have written), nothing kept before it is fresh.
+        this.wrote(call.companyId);
+      }
     }
-    const key = JSON.stringify(['upstream', call.companyId.toLowerCase(), call.path, call.query]);
+    const key = pageKey(call);
+    const kept = this.memory?.enabled ? this.memory.get<KeptUpstreamAnswer>(key) : undefined;
+    const use = kept ? this.useOf(kept, call) : 'stale';
+    if (kept && use !== 'stale') {
+      // Within its bound: no call. Past it but within stale-while-revalidate: one call in the
+      // background, however many requests it answers meanwhile.
+      if (use === 'stale-while-revalidate') this.revalidateInBackground(key, call);
+      this.onCall('kept');
+      this.memory!.onLookup('upstream', true);
+      if (notes) notes.keptAnswerUsed = true;
+      return withRequestId(kept.answer, call.requestId);
+    }
     // Collapsed forwarding: concurrent requests for one page (a busy facility's lists, a ledger
     // many actions name) cost the upstream one call; each gets the answer with its own request id.
+    // A call that left before a write through the gateway is not shared after it.
+    const writes = this.writesOf(call.companyId);
     const onItsWay = this.inFlight.get(key);
-    if (onItsWay) {
+    if (onItsWay && onItsWay.writes === writes) {
       this.onCall('shared');
       if (notes) notes.collapsed = true;
-      return withRequestId(await onItsWay, call.requestId);
+      return withRequestId(await onItsWay.pending, call.requestId);
     }
     this.onCall('sent');
-    const pending = this.revalidated(key, call, notes);
-    this.inFlight.set(key, pending);
+    return this.sendShared(key, call, writes, notes);
+  }
+
+  /** The GET, as the call other requests for the page share while it is on its way. */
+  private async sendShared(
+    key: string,
+    call: UpstreamCall,
+    writes: number,
+    notes: CallNotes | null,
+  ): Promise<UpstreamAnswer> {
+    const pending = this.revalidated(key, call, writes, notes);
+    const onItsWay: OnItsWay = { pending, writes };
+    this.inFlight.set(key, onItsWay);
     try {
       return await pending;
     } finally {
-      this.inFlight.delete(key);
+      if (this.inFlight.get(key) === onItsWay) this.inFlight.delete(key);
     }
+  }
+
+  /** One revalidation of a page at a time, its failure logged (by callOnce) and otherwise dropped. */
+  private revalidateInBackground(key: string, call: UpstreamCall): void {
+    const writes = this.writesOf(call.companyId);
+    if (this.inFlight.get(key)?.writes === writes) return;
+    this.onCall('sent');
+    this.sendShared(key, call, writes, null).catch(() => undefined);
+  }
+
+  /**
+   * Whether the page kept under `address` is the one with `etag` and may be used now without
+   * asking the upstream (see `call`); one within `stale-while-revalidate` is, and is asked again
+   * in the background. A whole GraphQL response whose every page is such is sent again as it is.
+   */
+  keptFresh(address: PageAddress, etag: string, requestId: string): boolean {
+    if (!this.memory?.enabled) return false;
+    const key = pageKey(address);
+    const kept = this.memory.get<KeptUpstreamAnswer>(key);
+    if (kept === undefined || kept.etag !== etag) return false;
+    const use = this.useOf(kept, address);
+    if (use === 'stale-while-revalidate')
+      this.revalidateInBackground(key, { ...address, method: 'GET', requestId });
+    return use !== 'stale';
+  }
+
+  private useOf(kept: KeptUpstreamAnswer, address: Pick<UpstreamCall, 'companyId' | 'clientId'>): KeptUse {
+    if (kept.writes !== this.writesOf(address.companyId)) return 'stale';
+    if (kept.policy.private && kept.privateTo !== address.clientId) return 'stale';
+    return keptUse(kept.policy, this.clock.now().getTime() - kept.bornAt, this.config.maxStaleMs);
+  }
+
+  private writesOf(companyId: string): number {
+    return this.writes.get(companyId.toLowerCase()) ?? 0;
+  }
+
+  private wrote(companyId: string): void {
+    const company = companyId.toLowerCase();
+    this.writes.set(company, (this.writes.get(company) ?? 0) + 1);
   }
 
   private async revalidated(
     key: string,
     call: UpstreamCall,
+    writes: number,
     notes: CallNotes | null,
   ): Promise<UpstreamAnswer> {
-    if (!this.memory?.enabled) return this.callOnce(call, notes);
+    if (!this.memory?.enabled) return (await this.callOnce(call, notes)).answer;
     const kept = this.memory.get<KeptUpstreamAnswer>(key);
-    const answer = await this.callOnce(kept ? { ...call, ifNoneMatch: kept.etag } : call, notes);
-    if (kept && answer.status === 304) {
+    const sentAt = this.clock.now().getTime();
+    const conditional = kept?.etag ? { ...call, ifNoneMatch: kept.etag } : call;
+    const { answer, policy } = await this.callOnce(conditional, notes);
+    if (kept?.etag && answer.status === 304) {
       if (notes) notes.keptAnswerUsed = true;
       this.memory.onLookup('upstream', true);
+      // Freshened by the 304 (RFC 9111 4.3.4), under what it says when it says anything.
+      const renewed = answer.headers['cache-control'] === undefined ? kept.policy : policy;
+      if (!renewed.store) this.memory.delete(key);
+      else
+        Object.assign(kept, {
+          policy: renewed,
+          bornAt: sentAt - policy.ageMs,
+          writes,
+          privateTo: call.clientId,
+        } satisfies Partial<KeptUpstreamAnswer>);
       return withRequestId(kept.answer, call.requestId);
     }
     this.memory.onLookup('upstream', false);
-    const etag = answer.headers.etag;
-    if (answer.status === 200 && etag)
-      this.memory.set(key, { etag, answer } satisfies KeptUpstreamAnswer, answer.body.length);
+    const etag = answer.headers.etag ?? null;
+    // Without an ETag a page is kept only if it may be used without asking for a while.
+    const usable = policy.lifetimeMs > 0 || (policy.mayServeStale && this.config.maxStaleMs > 0);
+    if (answer.status === 200 && policy.store && (etag !== null || usable)) {
+      const entry: KeptUpstreamAnswer = {
+        etag,
+        answer,
+        policy,
+        bornAt: sentAt - policy.ageMs,
+        writes,
+        privateTo: call.clientId,
+      };
+      this.memory.set(key, entry, answer.body.length);
+    } else {
+      this.memory.delete(key);
+    }
     return answer;
   }
 
-  private async callOnce(call: UpstreamCall, notes: CallNotes | null = null): Promise<UpstreamAnswer> {
+  private async callOnce(call: UpstreamCall, notes: CallNotes | null = null): Promise<Received> {
     const credentials = this.credentialsOf(call.companyId);
     if (!this.breaker.allow()) {
       const { retryAt } = this.breaker.state();
@@ -281,10 +412,10 @@ export class HttpUpstream implements ContractUpstream {
         `the upstream is unavailable (it failed repeatedly); calls resume after ${retryAt}`,
       );
     }
-    let answer: UpstreamAnswer;
+    let received: Received;
     try {
-      answer = await this.send(call, credentials);
-      this.check(answer, call);
+      received = await this.send(call, credentials);
+      this.check(received.answer, call);
     } catch (error) {
       const failure = failureOf(error, this.config.maxAnswerBytes);
       // An answer, however wrong, says the upstream is there: only its own faults count.
@@ -302,6 +433,7 @@ export class HttpUpstream implements ContractUpstream {
       );
     }
     this.breaker.succeeded();
+    const { answer } = received;
     if (notes) notes.status = answer.status;
     if (answer.status === 401) {
       // The caller was authenticated here; the upstream refusing the gateway is a setup fault.
@@ -311,7 +443,7 @@ export class HttpUpstream implements ContractUpstream {
       );
       throw new DomainError('upstream_unavailable', "the upstream refused the gateway's credentials");
     }
-    return answer;
+    return received;
   }
 
   health(): UpstreamHealth {
@@ -354,7 +486,7 @@ export class HttpUpstream implements ContractUpstream {
     }
   }
 
-  private async send(call: UpstreamCall, credentials: UpstreamCredentials): Promise<UpstreamAnswer> {
+  private async send(call: UpstreamCall, credentials: UpstreamCredentials): Promise<Received> {
     const path = `${this.base.pathname.replace(/\/+$/, '')}${call.path}`;
     const query = call.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
     let payload: Buffer | null = null;
@@ -395,7 +527,7 @@ export class HttpUpstream implements ContractUpstream {
         ),
       this.config.timeoutMs,
     );
-    const exchange = async (): Promise<UpstreamAnswer> => {
+    const exchange = async (): Promise<Received> => {
       const response = await this.pool.request({
         method: call.method,
         path: query ? `${path}?${query}` : path,
@@ -409,7 +541,12 @@ export class HttpUpstream implements ContractUpstream {
         const value = response.headers[name];
         if (typeof value === 'string') passed[name] = value;
       }
-      return { status: response.statusCode, headers: passed, body };
+      const header = (name: string) => {
+        const value = response.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      };
+      const policy = cachePolicyOf({ 'cache-control': header('cache-control'), age: header('age') });
+      return { answer: { status: response.statusCode, headers: passed, body }, policy };
     };
     try {
       return await Promise.race([exchange(), expired]);

@@ -76,6 +76,18 @@ export class UpstreamReads {
   }
 
   /**
+   * Whether every read's kept answer is still the one with its ETag and may be used without asking
+   * the upstream (within its bound; see `ContractUpstream.keptFresh`): then a response made of them
+   * is sent again without executing or calling anything.
+   */
+  fresh(validators: ReadonlyArray<readonly [ReadKey, string]>): boolean {
+    return validators.every(([key, etag]) => {
+      const [path, query] = JSON.parse(key) as [string, Array<[string, string]>];
+      return this.upstream.keptFresh({ ...this.caller, path, query }, etag, this.requestId);
+    });
+  }
+
+  /**
    * Whether every read still answers with the same ETag, asked concurrently. The answers stay
    * this request's reads, so an execution that follows a change reads nothing twice. An upstream
    * that fails is not unchanged: the execution then answers its error.

@@ -46,8 +46,18 @@ export interface ContractUpstream {
    * that call's answer, with its own request id.
    */
   call(call: UpstreamCall): Promise<UpstreamAnswer>;
-  /** Told of each call: sent upstream, or answered by one on its way (metrics). */
-  onCall: (call: 'sent' | 'shared') => void;
+  /**
+   * Whether the GET's answer kept with `etag` may be used now without asking the upstream (within
+   * its freshness or UPSTREAM_MAX_STALE_MS, no write through the gateway since); one past that but
+   * within its `stale-while-revalidate` is, and is asked again in the background.
+   */
+  keptFresh(
+    address: Pick<UpstreamCall, 'companyId' | 'clientId' | 'path' | 'query'>,
+    etag: string,
+    requestId: string,
+  ): boolean;
+  /** Told of each call: sent upstream, answered by one on its way, or by a kept answer without asking (metrics). */
+  onCall: (call: 'sent' | 'shared' | 'kept') => void;
   health(): UpstreamHealth;
   close(): Promise<void>;
 }

@@ -82,3 +82,27 @@ export function pageOfLoaded<T>(
     pagination: paginationOf(pageMeta(all.length, request)),
   };
 }
+
+/** The most and the default entries of a list sliced by `first` and `offset`. */
+export interface SliceLimits {
+  defaultFirst: number;
+  maxFirst: number;
+}
+
+/** The cost of a list sliced by `first`: that many entries, at most `maxFirst` (which it is when not given). */
+export function sliceCost(limits: SliceLimits): CostHint {
+  return { assumedSize: limits.maxFirst, slicingArguments: ['first'] };
+}
+
+/** The argument descriptions of a sliced list, naming its limits. */
+export function sliceDescriptions(limits: SliceLimits): { first: string; offset: string } {
+  return {
+    first: `How many, from offset: ${limits.defaultFirst} by default; values above ${limits.maxFirst} read as ${limits.maxFirst}.`,
+    offset: 'How many to pass over first (0 by default).',
+  };
+}
+
+/** `first` entries of a list loaded whole, from `offset`. */
+export function sliceOf<T>(all: readonly T[], request: { first: number; offset: number }): T[] {
+  return all.slice(request.offset, request.offset + request.first);
+}

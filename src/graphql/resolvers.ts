@@ -6,6 +6,7 @@ import { EventPaymentResolver, PaymentsResolver } from '../areas/payments/paymen
 import { OutboxResolver } from '../areas/outbox/outbox.resolver';
 import { EsignResolver } from '../areas/esign/esign.resolver';
 import {
+  DocumentEsignListsResolver,
   DocumentEsignResolver,
   EsignLinksResolver,
   EventEsignResolver,
@@ -61,6 +62,7 @@ export const RESOLVERS: readonly ResolverClass[] = [
   OutboxResolver,
   EsignResolver,
   DocumentEsignResolver,
+  DocumentEsignListsResolver,
   EventEsignResolver,
   OutboxMessageEsignResolver,
   EsignLinksResolver,

@@ -17,6 +17,7 @@ import type { RevisionScope, RevisionTokens } from '../kernel/revisions';
 import type { GraphqlContext } from './context';
 import { KEPT_EXTENSION } from './kept';
 import { COST_EXTENSION } from './demand-control';
+import { ownResolver } from './execution-guard';
 
 /**
  * What a kept response is checked against: each scope it read and the token read then (system of
@@ -143,7 +144,8 @@ function fieldReadsOnlyKept(schema: GraphQLSchema, parent: GraphQLCompositeType,
   return types.every((type) => {
     const field = 'getFields' in type ? type.getFields()[name] : undefined;
     if (!field || !getNamedType(field.type)) return false;
-    return field.extensions?.[KEPT_EXTENSION] === true || field.resolve === undefined;
+    // The execution guard's count of a list's entries reads nothing: a property stays one.
+    return field.extensions?.[KEPT_EXTENSION] === true || ownResolver(field) === undefined;
   });
 }
 
@@ -216,14 +218,18 @@ export class GraphqlResponseCache {
     };
   }
 
-  /** Apollo's `stringifyResult`: kept bytes as they are; a response being kept, kept as written. */
-  stringify(result: FormattedExecutionResult): string {
+  /**
+   * Apollo's `stringifyResult`: kept bytes as they are; a response being kept, kept as written.
+   * `admit` may answer other text for what was written (a response too long): that is not kept.
+   */
+  stringify(result: FormattedExecutionResult, admit: (text: string) => string = (text) => text): string {
     const data = result.data as MarkedData | null | undefined;
     const kept = data?.[KEPT_BYTES];
     if (kept !== undefined) return kept;
-    const text = `${JSON.stringify(result)}\n`;
+    const written = `${JSON.stringify(result)}\n`;
+    const text = admit(written);
     const trace = data?.[KEEPING];
-    if (trace && result.errors === undefined) this.keep(trace, text);
+    if (trace && result.errors === undefined && text === written) this.keep(trace, text);
     return text;
   }
 

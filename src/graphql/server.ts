@@ -41,6 +41,7 @@ import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
 import { TrustedDocumentGate } from './trusted-documents';
 import { demandControl } from './demand-control';
+import { ExecutionGuard, executionLimits, guardExecution } from './execution-guard';
 import { nameGraphqlSpan } from '../telemetry/request-spans';
 import { activeTracing, type ActiveTracing } from '../telemetry/tracing';
 
@@ -203,9 +204,16 @@ export async function registerGraphql(
   // Gateway mode: the part of the graph the contract feeds, read from the upstream; responses are
   // kept under the upstream's ETags and sent again while it answers 304 to each read.
   const gatewayMode = services.upstream !== null;
-  const schema = gatewayMode
-    ? gatewaySchema(gatewayResolvers(services.upstreamPollers!))
-    : servedSchema(services, options.resolvers);
+  const maxCost = options.maxCost ?? config.graphqlMaxCost;
+  // What an operation really does is bounded too, whatever its estimate (docs/graphql.md#demand-control).
+  const limits = executionLimits(maxCost);
+  const guard = new ExecutionGuard(limits);
+  const schema = guardExecution(
+    gatewayMode
+      ? gatewaySchema(gatewayResolvers(services.upstreamPollers!))
+      : servedSchema(services, options.resolvers),
+    limits,
+  );
   const responses = new GraphqlResponseCache(
     schema,
     services.revisions,
@@ -233,7 +241,7 @@ export async function registerGraphql(
     formatError: formatGraphqlError,
     stopOnTerminationSignals: false,
     // Kept responses are sent as the bytes first sent; new ones are kept as written.
-    stringifyResult: (result) => responses.stringify(result),
+    stringifyResult: (result) => responses.stringify(result, (text) => guard.written(text)),
     nodeEnv: config.nodeEnv,
     logger: apolloLogger(app.log),
     plugins: [
@@ -242,7 +250,8 @@ export async function registerGraphql(
         : ApolloServerPluginLandingPageDisabled(),
       redactSensitiveValues,
       logUnexpectedErrors,
-      demandControl(schema, options.maxCost ?? config.graphqlMaxCost),
+      demandControl(schema, maxCost),
+      guard.plugin(),
       ...(tracing ? [operationSpans(tracing)] : []),
       responses.plugin(),
       // No HTTP caching of operations here; the default cache-control plugin would wrap every
@@ -296,10 +305,14 @@ export async function registerGraphql(
       return eventStream(request, reply);
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     if (key !== null) {
-      // Gateway mode: the kept response's reads asked again, conditionally; when one changed, the
-      // execution that follows uses what they answered.
+      // Gateway mode: sent again as it is while every read it made is within its bound; else its
+      // reads asked again, conditionally, and when one changed, the execution that follows uses
+      // what they answered.
       const reads = services.upstream ? gatewayReads(request, services.upstream) : null;
-      const kept = await responses.keptAnswer(key, reads ? (tokens) => reads.unchanged(tokens) : undefined);
+      const kept = await responses.keptAnswer(
+        key,
+        reads ? async (tokens) => reads.fresh(tokens) || reads.unchanged(tokens) : undefined,
+      );
       if (kept !== null) {
         countOperation(operation, 'hit');
         for (const [name, value] of kept.headers) reply.header(name, value);

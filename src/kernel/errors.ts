@@ -1,3 +1,5 @@
+import { maskCardNumbers } from './card-numbers';
+
 /** The closed set of ways a domain operation can fail; each transport maps every kind. */
 export type DomainErrorKind =
   | 'action_failed'
@@ -138,7 +140,8 @@ export class DomainError extends Error {
 
   static notFound(path: Path | string, what: string, id: string): DomainError {
     const at = toPath(path);
-    return new DomainError('not_found', [at, `: no ${what} ${truncate(id, 64)}`], {
+    // The id is the caller's: a card number given as one is shown as a receipt shows it.
+    return new DomainError('not_found', [at, `: no ${what} ${truncate(maskCardNumbers(id), 64)}`], {
       problems: [problem(at, `no ${what} with this id`)],
     });
   }

@@ -75,3 +75,39 @@ export function pageMeta(total: number, request: PageRequest): PageMeta {
 export function offsetOf(request: PageRequest): number {
   return (request.page - 1) * request.perPage;
 }
+
+/** A slice asked of a list: `first` entries from `offset` (GraphQL's integers). */
+export interface SliceInput {
+  first?: number | null;
+  offset?: number | null;
+}
+
+export interface SliceRequest {
+  first: number;
+  offset: number;
+}
+
+/**
+ * Reads `first` as `per_page` is read (a whole number >= 1, default given, values above the
+ * maximum read as the maximum) and `offset` as a whole number >= 0 (default 0).
+ */
+export function parseSliceRequest(
+  raw: SliceInput,
+  limits: { defaultFirst: number; maxFirst: number },
+): SliceRequest {
+  const problems: Problem[] = [];
+  let first = limits.defaultFirst;
+  if (raw.first !== undefined && raw.first !== null) {
+    if (!Number.isSafeInteger(raw.first) || raw.first < 1) {
+      problems.push(problem(['first'], 'must be a whole number >= 1'));
+    } else first = Math.min(raw.first, limits.maxFirst);
+  }
+  let offset = 0;
+  if (raw.offset !== undefined && raw.offset !== null) {
+    if (!Number.isSafeInteger(raw.offset) || raw.offset < 0) {
+      problems.push(problem(['offset'], 'must be a whole number >= 0'));
+    } else offset = raw.offset;
+  }
+  if (problems.length > 0) throw DomainError.invalid(problems);
+  return { first, offset };
+}

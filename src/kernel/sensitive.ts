@@ -1,3 +1,5 @@
+import { mayHoldCardNumber, maskCardNumbers } from './card-numbers';
+
 /**
  * How a sensitive value may still count where a request must be recognised again (the
  * Idempotency-Key fingerprint): a card or account `number` by its length and last four digits, as a
@@ -23,9 +25,16 @@ export const SENSITIVE_NAMES: ReadonlySet<string> = new Set(SENSITIVE.keys());
 
 export const FILTERED = '[FILTERED]';
 
-/** A name with case and word separators dropped: `card_number`, `cardNumber`, `Card-Number` alike. */
+/**
+ * A name with only its letters and digits kept, in lower case: `card_number`, `cardNumber` and
+ * `Card-Number` alike, and so are the spellings a parameter parser reads as the same name or a
+ * caller adds to slip past a filter: a NUL or another control character (`card_number%00`), a
+ * zero-width character (`card_number%E2%80%8B`), what an overlong UTF-8 form decodes to
+ * (`card_number%C0%80`), punctuation (`card_number;`), compatibility forms (full-width letters).
+ */
 function compact(name: string): string {
-  return name.toLowerCase().replace(/[_\-\s]/g, '');
+  const folded = /[\u0080-\uffff]/.test(name) ? name.normalize('NFKC') : name;
+  return folded.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 const KIND_BY_COMPACT: ReadonlyMap<string, SensitiveKind> = new Map(
@@ -34,7 +43,7 @@ const KIND_BY_COMPACT: ReadonlyMap<string, SensitiveKind> = new Map(
 
 /**
  * The kind of a sensitive parameter name in any spelling (snake_case, camelCase, any case, with
- * dashes); null for a name that is not one.
+ * dashes, with characters a parser drops; see `compact`); null for a name that is not one.
  */
 export function sensitiveKind(name: string): SensitiveKind | null {
   return KIND_BY_COMPACT.get(compact(name)) ?? null;
@@ -108,28 +117,55 @@ const TOKEN_PATH = /^(\/+(?:sign|s)\/+)(?!assets\/)[^/?#]+/i;
 export const TOKEN_PLACEHOLDER = '[token]';
 
 /**
+ * A part of a URL (a path segment, a query name or value) with every card number in it masked, read
+ * as a parser decodes it (`4111%201111...`, `4111+1111...`); the part as it is when it holds none.
+ */
+function maskEncodedCardNumbers(part: string, encode: (text: string) => string): string {
+  if (!mayHoldCardNumber(part)) return part;
+  const text = decoded(part);
+  const masked = maskCardNumbers(text);
+  return masked === text ? part : encode(masked);
+}
+
+const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+
+/**
  * A URL safe to log: a signing link's token in the path and the value of every sensitive or
  * credential query parameter are replaced, whichever segment of a nested name is the sensitive
  * one (`payment_method[card_number][]`, `card_number[0]`), percent-encoded names included, and
  * every value that itself names a sensitive field (`variables={"cardNumber":...}` on /graphql).
+ * A card number anywhere else, in the path or under any name, is masked to its last four digits.
  */
 export function redactRequestUrl(rawUrl: string): string {
   const url = TOKEN_PATH.test(rawUrl) ? rawUrl.replace(TOKEN_PATH, `$1${TOKEN_PLACEHOLDER}`) : rawUrl;
   const index = url.indexOf('?');
-  if (index < 0) return url;
+  const path = maskUrlPath(index < 0 ? url : url.slice(0, index));
+  if (index < 0) return path;
   const pairs = url
     .slice(index + 1)
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
-      if (equals < 0) return pair;
-      const segments = keySegments(decoded(pair.slice(0, equals)));
+      if (equals < 0) return maskEncodedCardNumbers(pair, encodeName);
+      const name = pair.slice(0, equals);
+      const segments = keySegments(decoded(name));
       const hidden =
-        segments.some((name) => isSensitiveName(name) || CREDENTIAL.test(name)) ||
+        segments.some((segment) => isSensitiveName(segment) || CREDENTIAL.test(segment)) ||
         mentionsSensitiveName(decoded(pair.slice(equals + 1)));
-      return hidden ? `${pair.slice(0, equals)}=${FILTERED}` : pair;
+      const shownName = maskEncodedCardNumbers(name, encodeName);
+      const value = hidden ? FILTERED : maskEncodedCardNumbers(pair.slice(equals + 1), encodeURIComponent);
+      return `${shownName}=${value}`;
     });
-  return `${url.slice(0, index)}?${pairs.join('&')}`;
+  return `${path}?${pairs.join('&')}`;
+}
+
+/** A URL's path with every card number in its segments masked to its last four digits. */
+export function maskUrlPath(path: string): string {
+  if (!mayHoldCardNumber(path)) return path;
+  return path
+    .split('/')
+    .map((segment) => maskEncodedCardNumbers(segment, encodeURIComponent))
+    .join('/');
 }
 
 /**

@@ -20,6 +20,7 @@ import { noNulInStrings } from '../graphql/input-safety';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
 import { createLoaders } from '../graphql/loaders';
 import { estimateCost, TOO_EXPENSIVE } from '../graphql/demand-control';
+import { guardStop } from '../graphql/execution-guard';
 import { MAX_TOKENS } from '../graphql/server';
 
 const RULES = [...specifiedRules, queryLimitsRule(DEFAULT_QUERY_LIMITS), noNulInStrings];
@@ -54,6 +55,9 @@ export function formattedResult(
   log?: LiveLog,
 ): FormattedExecutionResult {
   const { errors, ...rest } = result;
+  // An event the execution guard stopped is answered by its error alone, as POST answers it.
+  const stopped = guardStop(errors);
+  if (stopped) return { data: null, errors: formattedErrors([stopped], log) };
   return {
     ...(rest as FormattedExecutionResult),
     ...(errors && errors.length > 0 ? { errors: formattedErrors(errors, log) } : {}),

@@ -141,15 +141,15 @@ export function registerMetrics(app: FastifyInstance): Registry {
   return registry;
 }
 
-/** Gateway mode: calls of the upstream, sent or shared with one on its way. */
+/** Gateway mode: calls of the upstream, sent, shared with one on its way, or answered from a fresh kept answer. */
 export function registerUpstreamMetrics(registry: Registry, upstream: ContractUpstream): void {
   const calls = new Counter({
     name: 'upstream_calls_total',
-    help: 'Gateway mode: calls of the upstream, sent, or shared with the same GET on its way',
+    help: 'Gateway mode: calls of the upstream, sent, shared with the same GET on its way, or answered by a kept answer still within its bound (kept)',
     labelNames: ['call'] as const,
     registers: [registry],
   });
-  const children = { sent: calls.labels('sent'), shared: calls.labels('shared') };
+  const children = { sent: calls.labels('sent'), shared: calls.labels('shared'), kept: calls.labels('kept') };
   upstream.onCall = (call) => children[call].inc();
 }
 

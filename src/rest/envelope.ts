@@ -5,13 +5,22 @@ import type { ErrorBody } from '../edge/error-table';
 import { entityTag, noneMatchHolds } from './kept-pages';
 import type { PageMeta } from '../kernel/pagination';
 import { FILTERED, isSensitiveKey } from '../kernel/sensitive';
+import { mayHoldCardNumber, maskCardNumber, maskCardNumbers } from '../kernel/card-numbers';
 import { MAX_NESTING } from '../edge/request-shape';
 
-/** Whether `record` holds no object and no filtered name, so filtering would copy it unchanged. */
+/** Whether `record` holds no object, no filtered name and no card number, so filtering would copy it unchanged. */
 function plainAndUnfiltered(record: Record<string, unknown>): boolean {
   for (const key in record) {
     const value = record[key];
-    if ((value !== null && typeof value === 'object') || isSensitiveKey(key)) return false;
+    if ((value !== null && typeof value === 'object') || isSensitiveKey(key) || mayHoldCardNumber(key))
+      return false;
+    if (
+      typeof value === 'string'
+        ? mayHoldCardNumber(value)
+        : typeof value === 'number' && maskCardNumber(value) !== value
+    ) {
+      return false;
+    }
   }
   return true;
 }
@@ -19,14 +28,20 @@ function plainAndUnfiltered(record: Record<string, unknown>): boolean {
 /** Stands in the echo for what lies deeper than a request may nest (such a request is refused). */
 const TOO_DEEP = '[NESTED TOO DEEPLY]';
 
-/** A copy with every sensitive parameter's value replaced by "[FILTERED]", at any depth. */
+/**
+ * A copy with every sensitive parameter's value replaced by "[FILTERED]", at any depth, and every
+ * card number found by its value (under any name, in a name, inside longer text) masked to its
+ * last four digits. The shape stays: only values (and a name that holds a card number) change.
+ */
 export function filterSensitive(value: unknown, depth = 1): unknown {
+  if (typeof value === 'string') return maskCardNumbers(value);
+  if (typeof value === 'number') return maskCardNumber(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_NESTING) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((inner) => filterSensitive(inner, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    out[key] = isSensitiveKey(key) ? FILTERED : filterSensitive(inner, depth + 1);
+    out[maskCardNumbers(key)] = isSensitiveKey(key) ? FILTERED : filterSensitive(inner, depth + 1);
   }
   return out;
 }

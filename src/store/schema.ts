@@ -190,6 +190,31 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+/** A card or ACH payment between its reserve and its record (migration 20261128120000). */
+export interface PaymentAttemptsTable {
+  /** The payment's id: the processor's idempotency key and what a void names. */
+  id: string;
+  client_id: string;
+  /** The stored Idempotency-Key (`rest:...`, `graphql:...`) it claimed; null without one. */
+  idempotency_key: string | null;
+  facility_id: string;
+  processor: string;
+  /** JSON `[{ "itemId", "quantity" }]`: the stock it holds (also in payment_holds). */
+  holds: string;
+  /** JSON: the payment event, receipt and webhook events to write once the charge is approved. */
+  payment: string;
+  created_at: string;
+  /** Until then the request that made it is charging; after it the attempt is in doubt. */
+  lease_until: string;
+}
+
+/** Stock held by a payment attempt: not sold yet, but not for another payment either. */
+export interface PaymentHoldsTable {
+  attempt_id: string;
+  item_id: string;
+  quantity: number;
+}
+
 export interface RateChangesTable {
   id: string;
   company_id: string;
@@ -486,5 +511,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   sealing_certificates: SealingCertificatesTable;
   live_events: LiveEventsTable;
+  payment_attempts: PaymentAttemptsTable;
+  payment_holds: PaymentHoldsTable;
   listing_versions: ListingVersionsTable;
 }

@@ -13,9 +13,14 @@ const traces = new WeakMap<FastifyRequest, RequestTrace>();
  * One server span per HTTP request, named by its route (`GET /v1/:facility_id/ledgers`), continuing
  * the caller's trace when its `traceparent` is valid (else a new trace begins, as W3C Trace Context
  * says). The span is the current one while the handler runs, so what the request does nests in it.
- * Registered only with tracing on: without it requests pass no hook of this module.
+ * Registered only with tracing on: without it requests pass no hook of this module. `shownPath` is
+ * the path as a span may hold it (card numbers in it masked).
  */
-export function registerRequestSpans(app: FastifyInstance, tracing: ActiveTracing): void {
+export function registerRequestSpans(
+  app: FastifyInstance,
+  tracing: ActiveTracing,
+  shownPath: (path: string) => string,
+): void {
   const { api, tracer } = tracing;
   app.addHook('onRequest', (request, _reply, done) => {
     const parent = api.propagation.extract(api.ROOT_CONTEXT, request.headers);
@@ -27,7 +32,7 @@ export function registerRequestSpans(app: FastifyInstance, tracing: ActiveTracin
         attributes: {
           'http.request.method': request.method,
           'http.route': route,
-          'url.path': request.url.split('?')[0].slice(0, 500),
+          'url.path': shownPath(request.url.split('?')[0]).slice(0, 500),
         },
       },
       parent,

@@ -314,4 +314,50 @@ describeEachDialect('GraphQL e-sign state and audit trail', (dialect) => {
       },
     ]);
   });
+  it("answers a document's links and audit trail in slices, however often it was sent", async () => {
+    const { event } = await newEvent();
+    for (let i = 0; i < 25; i++) {
+      await sendLink(t, event.id, { email: `guest${i}@example.com` });
+      t.clock.advance(1000);
+    }
+    const query = `query ($facilityId: UUID!, $eventId: UUID!, $first: Int, $offset: Int) {
+      facility(id: $facilityId) { event(id: $eventId) { documents { entries { description esign {
+        links { recipient }
+        later: links(first: $first, offset: $offset) { recipient }
+        auditTrail { kind }
+        lastFive: auditTrail(first: 5, offset: 20) { kind }
+      } } } } }
+    }`;
+    interface Lists {
+      links: { recipient: string }[];
+      later: { recipient: string }[];
+      auditTrail: { kind: string }[];
+      lastFive: { kind: string }[];
+    }
+    const ask = (variables: { first?: number; offset?: number }) =>
+      postGraphql<{
+        facility: { event: { documents: { entries: { description: string; esign: Lists | null }[] } } };
+      }>(
+        t.app,
+        { query, variables: { facilityId: t.world.facility.id, eventId: event.id, ...variables } },
+        { bearer: t.world.client.bearer_token },
+      );
+    const res = await ask({ offset: 20 });
+    expect(res.errors).toBeUndefined();
+    const lease = res.data!.facility.event.documents.entries.find(
+      (d) => d.description === 'Lease agreement',
+    )!.esign!;
+    // 10 links and 20 entries at most by default (the estimate's sizes), oldest first.
+    expect(lease.links.map((l) => l.recipient)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `guest${i}@example.com`),
+    );
+    expect(lease.later.map((l) => l.recipient)).toEqual(
+      Array.from({ length: 5 }, (_, i) => `guest${20 + i}@example.com`),
+    );
+    expect(lease.auditTrail).toHaveLength(20);
+    expect(lease.lastFive).toHaveLength(5);
+    const bad = await ask({ first: 0 });
+    expect(codesOf(bad)).toEqual(expect.arrayContaining(['BAD_USER_INPUT']));
+    expect(bad.errors![0].extensions.parameter).toBe('first');
+  });
 });

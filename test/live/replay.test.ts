@@ -81,6 +81,8 @@ describeEachDialect('Nothing lost across a reconnect', (dialect) => {
     } finally {
       await client.dispose();
     }
+    // The server hears the socket close a moment later; the next test counts subscribers from zero.
+    await until('the subscriptions to be gone', () => t.services.live.subscriberCount === 0);
   });
 
   it('answers "too old, re-query" (GONE) when more was missed than a replay sends, and subscribes nothing', async () => {

@@ -14,7 +14,11 @@ import { until } from './live-support';
 class EtagUpstream implements ContractUpstream {
   readonly calls: UpstreamCall[] = [];
   version = 1;
-  onCall: (call: 'sent' | 'shared') => void = () => undefined;
+  onCall: (call: 'sent' | 'shared' | 'kept') => void = () => undefined;
+
+  keptFresh(): boolean {
+    return false;
+  }
 
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
     this.calls.push(call);

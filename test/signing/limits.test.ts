@@ -148,6 +148,26 @@ describe('turns for submissions', () => {
   });
 });
 
+describe('a wait for a turn', () => {
+  it('ends at its deadline with busy, the work not done, and the line moves on', async () => {
+    const slots = new WorkSlots(1, 2, 50);
+    let release = () => undefined as void;
+    const first = slots.run(() => new Promise<string>((resolve) => (release = () => resolve('first'))));
+    let ran = false;
+    const late = slots.run(async () => {
+      ran = true;
+      return 'late';
+    });
+    // Nothing frees the slot: the one waiting is answered at its deadline.
+    expect(await late).toBe('busy');
+    expect(ran).toBe(false);
+    release();
+    expect(await first).toBe('first');
+    // The slot is free again: the next one runs at once.
+    expect(await slots.run(async () => 'next')).toBe('next');
+  });
+});
+
 describeEachDialect('the signing page under a flood', (dialect) => {
   let t: TestApp;
   let event: DatasetEvent;

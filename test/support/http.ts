@@ -67,6 +67,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     /** Adds hooks to the app before it is ready (a test's view of the requests it serves). */
     prepare?: (app: FastifyInstance) => void;
+    /** The module the signature workers run (a test's holds them), and its `workerData`. */
+    signatureWorker?: { file: string; workerData?: unknown };
   } = {},
 ): Promise<TestApp> {
   const db = await createTestStore(dialect);
@@ -79,7 +81,13 @@ export async function createTestApp(
     LOG_LEVEL: options.logLines ? 'info' : 'silent',
   });
   const logStream = options.logLines ? { write: (line: string) => options.logLines!.push(line) } : undefined;
-  const { app: own, services } = await buildApp({ config, store: db.store, clock, logStream });
+  const { app: own, services } = await buildApp({
+    config,
+    store: db.store,
+    clock,
+    logStream,
+    signatureWorker: options.signatureWorker,
+  });
   options.prepare?.(own);
   await own.ready();
   // The contract's tests run a second time through a gateway in front of this instance (jest's

@@ -196,6 +196,18 @@ describe('tracing', () => {
       expect(server.spanContext().traceId).not.toBe(TRACE_ID);
       expect(server.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/);
     });
+
+    it('keeps no card number in a path: the span names it by its last four digits', async () => {
+      exporter.reset();
+      // A card number where an id goes, plain and with percent-encoded spaces.
+      const res = await t.get(`/v1/4111111111111111/flippers/4111%201111%201111%201111`);
+      expect(res.statusCode).toBe(404);
+      const server = await until(
+        () => exporter.getFinishedSpans().find((s) => String(s.attributes['url.path']).startsWith('/v1/')),
+        'the request span',
+      );
+      expect(server.attributes['url.path']).toBe('/v1/************1111/flippers/************1111');
+    });
   });
 
   describe('outbox deliveries (SQLite)', () => {

@@ -1,4 +1,10 @@
-import { isSensitiveName, redactRequestUrl, redactValues, sensitiveValues } from '../../src/kernel/sensitive';
+import {
+  isSensitiveKey,
+  isSensitiveName,
+  redactRequestUrl,
+  redactValues,
+  sensitiveValues,
+} from '../../src/kernel/sensitive';
 
 describe('sensitive values', () => {
   it('knows each sensitive name in snake_case and camelCase, and nothing else', () => {
@@ -17,6 +23,37 @@ describe('sensitive values', () => {
     for (const name of ['card_type', 'cardType', 'account_type', 'number', 'routing_number', 'card']) {
       expect(isSensitiveName(name)).toBe(false);
     }
+  });
+
+  it('reads a name as a parser does: NUL, zero-width, overlong forms, punctuation and full-width letters folded', () => {
+    for (const name of [
+      'card_number;',
+      'card_number\u0000',
+      'card_number\u200b',
+      'card_number\ufffd\ufffd',
+      'card_number\u00c0\u0080',
+      '\uff43\uff41\uff52\uff44_number',
+      'security\u00adcode',
+    ]) {
+      expect({ name, sensitive: isSensitiveKey(name) }).toEqual({ name, sensitive: true });
+    }
+    expect(isSensitiveKey('payment_method[card_number\u0000]')).toBe(true);
+    expect(isSensitiveKey('card_number_2')).toBe(false);
+  });
+
+  it('masks card numbers by value in a logged URL: path, names and values, percent-encoded or not', () => {
+    expect(
+      redactRequestUrl(
+        '/v1/4111111111111111/x?x=4111%201111%201111%201111&n=pay+4111+1111+1111+1111&4111111111111111=1&' +
+          'card_number%00=9&payment_method[card_number%00]=9&card_number%E2%80%8B=9&card_number%C0%80=9&card_number;=9&page=2',
+      ),
+    ).toBe(
+      '/v1/************1111/x?x=************1111&n=pay%20************1111&************1111=1&' +
+        'card_number%00=[FILTERED]&payment_method[card_number%00]=[FILTERED]&card_number%E2%80%8B=[FILTERED]&card_number%C0%80=[FILTERED]&card_number;=[FILTERED]&page=2',
+    );
+    const ids =
+      '/v1/7d1c3f7e-1111-4222-8333-944455556666/ledgers?tenant_id=12345678-1234-4234-8234-123456789012';
+    expect(redactRequestUrl(ids)).toBe(ids);
   });
 
   it('redacts sensitive and credential query values, nested or percent-encoded names included', () => {

@@ -4,6 +4,7 @@ import {
   type ChargeRequest,
   type ChargeResult,
   type ChargeSource,
+  type LookupResult,
   type PaymentGateway,
 } from '../../areas/payments/gateway';
 
@@ -41,6 +42,8 @@ export class TestPaymentGateway implements PaymentGateway {
   deadlineMs: number;
   readonly charges: TestCharge[] = [];
   readonly voids: string[] = [];
+  /** What `charge` answered for each approved reference, for `lookup`. */
+  private readonly answers = new Map<string, { gatewayReference: string; token: string | null }>();
   private failures: TestGatewayFailure[] = [];
 
   constructor(options: { deadlineMs?: number } = {}) {
@@ -73,6 +76,8 @@ export class TestPaymentGateway implements PaymentGateway {
       last4 = source.last4;
     }
     const approved = decline === undefined;
+    const gatewayReference = approved ? `test_ch_${randomBytes(8).toString('hex')}` : null;
+    const token = approved && request.saveForReuse ? `test_tok_${randomBytes(8).toString('hex')}` : null;
     this.charges.push({
       reference: request.reference,
       amountCents: request.amountCents,
@@ -80,12 +85,15 @@ export class TestPaymentGateway implements PaymentGateway {
       last4,
       approved,
     });
-    if (!approved) return { approved: false, message: decline as string };
-    return {
-      approved: true,
-      gatewayReference: `test_ch_${randomBytes(8).toString('hex')}`,
-      token: request.saveForReuse ? `test_tok_${randomBytes(8).toString('hex')}` : null,
-    };
+    if (!approved || gatewayReference === null) return { approved: false, message: decline as string };
+    this.answers.set(request.reference, { gatewayReference, token });
+    return { approved: true, gatewayReference, token };
+  }
+
+  async lookup(reference: string): Promise<LookupResult> {
+    const answer = this.answers.get(reference);
+    const kept = this.capturedCharges().some((c) => c.reference === reference);
+    return answer && kept ? { charged: true, ...answer } : { charged: false };
   }
 
   async void(reference: string): Promise<void> {

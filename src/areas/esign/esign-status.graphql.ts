@@ -1,10 +1,18 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
+import type { SliceLimits } from '../../graphql/pagination';
 import type { DocumentEsignStatus } from './esign.state';
 import type { EsignAuditEvent, EsignState, SigningLink } from './esign.types';
 import { formatInstant } from '../../kernel/time';
 import { OutboxChannelEnum } from '../outbox/outbox.graphql';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
+
+/**
+ * A document's links and audit trail grow with every send of it and every step of its signing:
+ * each field answers `first` of them from `offset`, as many by default as the estimate assumed.
+ */
+export const ESIGN_LINK_LIMITS: SliceLimits = { defaultFirst: 10, maxFirst: 10 };
+export const ESIGN_AUDIT_LIMITS: SliceLimits = { defaultFirst: 20, maxFirst: 20 };
 
 /** E-sign states in GraphQL's spelling; the values are the domain's. */
 export const EsignStateEnum = {
@@ -232,11 +240,8 @@ export class DocumentEsignObject {
   })
   signedSha256: string | null;
 
-  @Field(() => [EsignLinkObject], { description: 'The links that offered it, oldest first.' })
-  @Cost({ assumedSize: 10 })
+  // Fields with `first` and `offset` (DocumentEsignListsResolver): both grow with every send.
   links: EsignLinkView[];
 
-  @Field(() => [EsignAuditEntryObject], { description: 'Oldest first.' })
-  @Cost({ assumedSize: 20 })
   auditTrail: EsignAuditEntryView[];
 }

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
 import type { DocumentView, EventView } from '../documents/documents.presenter';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
@@ -7,15 +7,25 @@ import { DocumentObject, EventObject } from '../documents/documents.graphql';
 import {
   DocumentEsignObject,
   documentEsignView,
+  ESIGN_AUDIT_LIMITS,
+  ESIGN_LINK_LIMITS,
+  EsignAuditEntryObject,
   EsignLinkObject,
   esignLinkView,
   EsignStateEnum,
   type DocumentEsignView,
+  type EsignAuditEntryView,
   type EsignLinkView,
   type EsignStateValue,
 } from './esign-status.graphql';
 import { OutboxMessageObject, type OutboxMessageView } from '../outbox/outbox.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
+import { Cost } from '../../graphql/cost-directives';
+import { sliceCost, sliceDescriptions, sliceOf } from '../../graphql/pagination';
+import { parseSliceRequest } from '../../kernel/pagination';
+
+const LINK_ARGUMENTS = sliceDescriptions(ESIGN_LINK_LIMITS);
+const AUDIT_ARGUMENTS = sliceDescriptions(ESIGN_AUDIT_LIMITS);
 
 /** A document's signing: its state, links and audit trail (null when it was never sent for signing). */
 @Resolver(() => DocumentObject)
@@ -30,6 +40,34 @@ export class DocumentEsignResolver {
     const status = await ctx.loaders.esignByEvent.load(document.eventId);
     const own = status.documents.get(document.id);
     return own ? documentEsignView(own, status.linkStates, document.timeZone) : null;
+  }
+}
+
+/** A document's links and audit trail, each a slice (the document's signing is loaded whole). */
+@Resolver(() => DocumentEsignObject)
+export class DocumentEsignListsResolver {
+  @FieldResolver(() => [EsignLinkObject], {
+    description: 'The links that offered it, oldest first: `first` of them (at most 10) from `offset`.',
+  })
+  @Cost(sliceCost(ESIGN_LINK_LIMITS))
+  links(
+    @Root() esign: DocumentEsignView,
+    @Arg('first', () => Int, { nullable: true, description: LINK_ARGUMENTS.first }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: LINK_ARGUMENTS.offset }) offset: number | null,
+  ): EsignLinkView[] {
+    return sliceOf(esign.links, parseSliceRequest({ first, offset }, ESIGN_LINK_LIMITS));
+  }
+
+  @FieldResolver(() => [EsignAuditEntryObject], {
+    description: 'Oldest first: `first` of its entries (at most 20) from `offset`.',
+  })
+  @Cost(sliceCost(ESIGN_AUDIT_LIMITS))
+  auditTrail(
+    @Root() esign: DocumentEsignView,
+    @Arg('first', () => Int, { nullable: true, description: AUDIT_ARGUMENTS.first }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: AUDIT_ARGUMENTS.offset }) offset: number | null,
+  ): EsignAuditEntryView[] {
+    return sliceOf(esign.auditTrail, parseSliceRequest({ first, offset }, ESIGN_AUDIT_LIMITS));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { OutboxMessage } from '../outbox/outbox.types';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
-import type { SignatureImage } from './esign.signature';
+import type { SignatureImage, SignatureReading } from './esign.signature';
 import type {
   EsignAuditEvent,
   EsignRecords,
@@ -83,6 +83,19 @@ export interface SigningCertificate {
   trail: ReadonlyArray<{ at: string; event: string; details: string }>;
   /** The consent wording the signer agreed to. */
   consent: string;
+}
+
+/**
+ * Reads drawn signatures off the event loop (a small pool of worker threads): decoding a drawing is
+ * CPU work on public input that would otherwise hold every other request.
+ */
+export interface SignatureReader {
+  /**
+   * The drawing read from its `data:image/png;base64,...` URL, or 'unavailable' when it could not be
+   * read now for reasons of our own (every worker busy and the line full, the deadline passed, the
+   * worker failed): nothing was learnt about the drawing.
+   */
+  read(dataUrl: string): Promise<SignatureReading | 'unavailable'>;
 }
 
 /** Places a signature on a PDF and appends its certificate page. */

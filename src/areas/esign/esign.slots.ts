@@ -1,7 +1,7 @@
 /**
  * Turns for costly work on public input: at most `size` run side by side, up to `waiting` more wait
- * in line, and beyond that the work is not taken at all, so a flood neither saturates the event
- * loop nor piles up in memory.
+ * in line, each for at most `waitMs`, and beyond that the work is not taken at all, so a flood
+ * neither saturates the event loop nor piles up in memory, and no one waits without end.
  */
 export class WorkSlots {
   private running = 0;
@@ -10,15 +10,34 @@ export class WorkSlots {
   constructor(
     private readonly size: number,
     private readonly waiting: number,
+    private readonly waitMs = 30_000,
   ) {}
 
-  /** The work's result, or 'busy' when every slot and every place in line is taken. */
+  /**
+   * The work's result, or 'busy' when every slot and every place in line is taken, or when no slot
+   * freed up within `waitMs` (the work is then not done).
+   */
   async run<T>(work: () => Promise<T>): Promise<T | 'busy'> {
     if (this.running < this.size) {
       this.running += 1;
     } else {
       if (this.line.length >= this.waiting) return 'busy';
-      await new Promise<void>((resolve) => this.line.push(resolve));
+      const turn = await new Promise<boolean>((resolve) => {
+        const take = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        const timer = setTimeout(() => {
+          const at = this.line.indexOf(take);
+          // Out of line already: a slot was handed over and comes on the next turn.
+          if (at < 0) return;
+          this.line.splice(at, 1);
+          resolve(false);
+        }, this.waitMs);
+        timer.unref();
+        this.line.push(take);
+      });
+      if (!turn) return 'busy';
     }
     try {
       return await work();

@@ -9,10 +9,9 @@ import type { WebhookEvents } from '../webhooks/webhook-events';
 import { isUuid, normalizeId } from '../../kernel/ids';
 import { formatInstant, toStoredInstant } from '../../kernel/time';
 import { CONSENT_VERSION, consentText } from './esign.consent';
-import type { EsignRepository, PdfSigner, SigningCertificate } from './esign.ports';
+import type { EsignRepository, PdfSigner, SignatureReader, SigningCertificate } from './esign.ports';
 import { auditEvent } from './esign.service';
 import {
-  readSignatureImage,
   SIGNATURE_MAX_HEIGHT,
   SIGNATURE_MAX_WIDTH,
   type SignatureImage,
@@ -86,7 +85,10 @@ export type SignOutcome =
   | LinkRefusal
   | { kind: 'invalid'; problems: FormProblem[]; page: OpenLink }
   | { kind: 'already_signed'; facility: Facility }
-  /** Too many submissions are being worked on: nothing was done, try again shortly. */
+  /**
+   * Too many submissions are being worked on, or the drawing's worker failed: nothing was done, try
+   * again shortly.
+   */
   | { kind: 'busy' }
   | { kind: 'signed' };
 
@@ -126,9 +128,10 @@ export function readableInstant(stored: string, zone: string): string {
 export class SigningService {
   /**
    * Submissions of usable links worked on at once (decoding the drawing, rendering and signing the
-   * PDFs), and how many more may wait: a flood of them keeps to two turns of the event loop's time.
+   * PDFs), and how many more may wait, each for at most 30 s: a flood of them keeps to two turns of
+   * the event loop's time.
    */
-  private readonly submissions = new WorkSlots(2, 16);
+  private readonly submissions = new WorkSlots(2, 16, 30_000);
 
   constructor(
     private readonly repository: EsignRepository,
@@ -136,6 +139,8 @@ export class SigningService {
     private readonly facilities: { facilitiesByIds(ids: readonly string[]): Promise<(Facility | null)[]> },
     private readonly messages: { messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> },
     private readonly signer: PdfSigner,
+    /** Decodes the drawings, off the event loop. */
+    private readonly signatures: SignatureReader,
     private readonly clock: Clock,
     /** Writes `document.viewed` and `document.signed`; none when absent. */
     private readonly webhooks?: WebhookEvents,
@@ -198,7 +203,8 @@ export class SigningService {
    * its signed PDF (the original with the drawn signature and the name placed on its last page, and
    * a certificate page with the audit trail), in one transaction. A second submit, or two at once,
    * sign once; a refused submit writes nothing. The work on a usable link's submission takes one of
-   * a few turns (WorkSlots); when every turn and place in line is taken it is 'busy'.
+   * a few turns (WorkSlots); when every turn and place in line is taken it is 'busy', as it is when
+   * the drawing could not be read now (the signature workers busy, failed or out of time).
    */
   async sign(token: string, command: SignCommand, viewer: Viewer): Promise<SignOutcome> {
     const resolved = await this.resolve(token);
@@ -215,7 +221,8 @@ export class SigningService {
     viewer: Viewer,
   ): Promise<SignOutcome> {
     const { facility, link } = usable;
-    const form = await readForm(command);
+    const form = await readForm(command, this.signatures);
+    if (form === 'unavailable') return { kind: 'busy' };
     if (!form.ok) {
       const page = await this.pageOf(facility, link);
       if (page.kind === 'completed') return { kind: 'already_signed', facility };
@@ -436,7 +443,12 @@ export class SigningService {
  */
 async function readForm(
   command: SignCommand,
-): Promise<{ ok: true; name: string; signature: SignatureImage } | { ok: false; problems: FormProblem[] }> {
+  signatures: SignatureReader,
+): Promise<
+  | { ok: true; name: string; signature: SignatureImage }
+  | { ok: false; problems: FormProblem[] }
+  | 'unavailable'
+> {
   const problems: FormProblem[] = [];
   const name = command.name.replace(/\s+/g, ' ').trim();
   if (name === '') problems.push({ field: 'name', message: 'Type your full name.' });
@@ -446,7 +458,8 @@ async function readForm(
   if (!command.consent) {
     problems.push({ field: 'consent', message: 'Tick the box to agree to sign electronically.' });
   }
-  const reading = await readSignatureImage(command.signature);
+  const reading = await signatures.read(command.signature);
+  if (reading === 'unavailable') return reading;
   if (!reading.ok) problems.push({ field: 'signature', message: signatureProblem(reading) });
   if (problems.length > 0 || !reading.ok) return { ok: false, problems };
   return { ok: true, name, signature: reading.image };

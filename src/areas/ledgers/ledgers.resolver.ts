@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
@@ -15,14 +15,14 @@ import {
   LedgerServiceObject,
 } from './ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
-import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
-import { NoteEventObject } from '../notes/notes.graphql';
+import type { NoteEventView } from '../notes/notes.presenter';
+import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
+import { noteEventSlice } from '../notes/notes.resolver';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
 /** Cost hints: how many of each a ledger usually has (see demand-control.ts). */
 export const LEDGER_LIST_COST: CostHint = { assumedSize: 10 };
-export const NOTES_LIST_COST: CostHint = { assumedSize: 10 };
 
 /** Loads a record a ledger names; the ledger was the caller's, so a missing one is a data fault. */
 function required<T>(record: T | null, what: string, ledger: Ledger): T {
@@ -86,14 +86,21 @@ export class LedgersResolver {
     return ctx.loaders.ledgerDiscounts.load(ledger.id);
   }
 
-  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the ledger, oldest first.' })
+  @FieldResolver(() => [NoteEventObject], {
+    description:
+      'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
+  })
   @Cost(NOTES_LIST_COST)
-  async notes(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
-    const [events, facility] = await Promise.all([
-      ctx.loaders.notesByLedger.load(ledger.id),
-      facilityOf(ctx, ledger, 'ledger'),
-    ]);
-    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+  notes(
+    @Root() ledger: Ledger,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
+  ): Promise<NoteEventView[]> {
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByLedger.load(ledger.id),
+      () => facilityOf(ctx, ledger, 'ledger'),
+    );
   }
 }
 

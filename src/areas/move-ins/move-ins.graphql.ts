@@ -2,6 +2,8 @@ import { Field, InputType, ObjectType } from 'type-graphql';
 import type { ReviewMoveInCommand } from './move-ins.types';
 import type { MoveInCostView, MoveInReviewView, SessionDocumentView } from './move-ins.presenter';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
+import { Cost } from '../../graphql/cost-directives';
+import { MOVE_IN_TEMPLATES } from './move-in.templates';
 
 @InputType('MoveInReviewInput', { description: 'What to price: the same fields as REST move_in.' })
 export class MoveInReviewInput implements ReviewMoveInCommand {
@@ -94,6 +96,8 @@ export class MoveInReviewObject implements MoveInReviewView {
   @Field(() => MoveInCostObject)
   cost: MoveInCostObject;
 
+  // One per move-in template.
   @Field(() => [SessionDocumentObject])
+  @Cost({ assumedSize: MOVE_IN_TEMPLATES.length })
   documents: SessionDocumentObject[];
 }

@@ -1,8 +1,27 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
-import { Cost } from '../../graphql/cost-directives';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Cost, type CostHint } from '../../graphql/cost-directives';
+import { sliceCost, sliceDescriptions, type SliceLimits } from '../../graphql/pagination';
 import type { CreateNoteCommand, Note, NoteAuthor } from './notes.types';
 import type { NoteEventView, NoteView } from './notes.presenter';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
+
+/**
+ * The note events a ledger, tenant or unit answers: clients write them without limit, so a list
+ * answers `first` of them (at most 20) from `offset`, and its cost estimate holds.
+ */
+export const NOTE_LIST_LIMITS: SliceLimits = { defaultFirst: 20, maxFirst: 20 };
+export const NOTE_LIST_ARGUMENTS = sliceDescriptions(NOTE_LIST_LIMITS);
+export const NOTES_LIST_COST: CostHint = sliceCost(NOTE_LIST_LIMITS);
+
+/** The arguments of a ledger's, tenant's or unit's `notes`. */
+@ArgsType()
+export class NoteSliceArgs {
+  @Field(() => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.first })
+  first?: number | null;
+
+  @Field(() => Int, { nullable: true, description: NOTE_LIST_ARGUMENTS.offset })
+  offset?: number | null;
+}
 
 @ObjectType('Note', { simpleResolvers: true })
 export class NoteObject implements Omit<NoteView, 'noteEventId'> {

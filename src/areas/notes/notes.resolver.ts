@@ -10,7 +10,10 @@ import { withArgumentNames } from '../../graphql/errors';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
-import { CreateNoteInput, NoteEventObject } from './notes.graphql';
+import { CreateNoteInput, NOTE_LIST_LIMITS, NoteEventObject, type NoteSliceArgs } from './notes.graphql';
+import type { NoteEvent } from './notes.types';
+import { sliceOf } from '../../graphql/pagination';
+import { parseSliceRequest } from '../../kernel/pagination';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
@@ -28,6 +31,20 @@ const NOTE_NAMES = {
 interface ResolverServices {
   readonly facilities: FacilitiesService;
   readonly notes: NotesService;
+}
+
+/**
+ * The note events of one ledger, tenant or unit that a query asked for: `first` of them from
+ * `offset` (the slice is checked before anything is read), in the facility's time zone.
+ */
+export async function noteEventSlice(
+  args: NoteSliceArgs,
+  events: () => Promise<readonly NoteEvent[]>,
+  facility: () => Promise<Facility>,
+): Promise<NoteEventView[]> {
+  const slice = parseSliceRequest(args, NOTE_LIST_LIMITS);
+  const [all, { timeZone }] = await Promise.all([events(), facility()]);
+  return sliceOf(all, slice).map((event) => presentNoteEvent(event, timeZone));
 }
 
 @Resolver(() => NoteEventObject)

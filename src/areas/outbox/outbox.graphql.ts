@@ -2,6 +2,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { OutboxDocument, OutboxMessage } from './outbox.types';
 import { formatInstant } from '../../kernel/time';
 import { PageType } from '../../graphql/pagination';
+import { Cost } from '../../graphql/cost-directives';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
 
 /** Delivery states in GraphQL's spelling; the values are the stored ones. */
@@ -118,6 +119,8 @@ export class SendEsignableDocumentsPayload {
   @Field(() => UUIDScalar, { description: 'The event whose esignable documents were sent.' })
   eventId: string;
 
+  // A send names exactly one recipient (email or smsNumber).
   @Field(() => [OutboxMessageObject], { description: 'One message per recipient, pending delivery.' })
+  @Cost({ assumedSize: 1 })
   messages: OutboxMessageView[];
 }

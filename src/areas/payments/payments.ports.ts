@@ -38,6 +38,35 @@ export interface ReceiptDocument {
   body: string;
 }
 
+/** Stock a payment took: given back when its charge fails. */
+export interface StockHold {
+  itemId: string;
+  quantity: number;
+}
+
+/**
+ * A card or ACH payment between its reserve and its record: what the record phase writes once the
+ * processor approves, and what a failure gives back. Holds no card or account number.
+ */
+export interface PaymentAttempt {
+  /** The payment's id, sent to the processor as the idempotency key. */
+  id: string;
+  clientId: string;
+  /** The stored Idempotency-Key it claimed; null without one. */
+  idempotencyKey: string | null;
+  facilityId: string;
+  processor: string;
+  holds: StockHold[];
+  payment: {
+    event: PaymentEvent;
+    methodIsNew: boolean;
+    receipt: ReceiptDocument;
+    events: WebhookEvent[];
+  };
+  createdAt: string;
+  leaseUntil: string;
+}
+
 /** The writes of one payment, all inside one transaction. */
 export interface PaymentsTransaction {
   /** Forgets the client's expired keys, so an expired key can be used again. */
@@ -57,14 +86,32 @@ export interface PaymentsTransaction {
     paymentEventId: string,
     answer: string | null,
   ): Promise<void>;
-  /** Takes `quantity` of a retail item's stock if that many are left; false (nothing changed) otherwise. */
+  /**
+   * Takes `quantity` of a retail item's stock if that many are left besides what attempts hold;
+   * false (nothing changed) otherwise.
+   */
   reserveStock(itemId: string, quantity: number): Promise<boolean>;
+  /** Takes the stock an attempt held, in its record (before its hold is released). */
+  takeHeldStock(itemId: string, quantity: number): Promise<boolean>;
+  /** What is left of an item: its stock less what payments under way hold. */
   stockOf(itemId: string): Promise<number>;
   /** The event, its method when new, the payment and its lines, the receipt, and the webhook events reporting it. */
   insertPayment(
     payment: PaymentEvent,
     options: { methodIsNew: boolean; receipt: ReceiptDocument; events?: readonly WebhookEvent[] },
   ): Promise<void>;
+  /**
+   * Holds `quantity` of a retail item for an attempt if that many are left once other attempts'
+   * holds are counted; false (nothing changed) otherwise. The item's quantity is not changed.
+   */
+  holdStock(attemptId: string, itemId: string, quantity: number): Promise<boolean>;
+  /** Gives back what an attempt holds (its charge failed, or its stock was just taken). */
+  releaseHolds(attemptId: string): Promise<void>;
+  /** Forgets a key whose payment failed, so it can be used again. */
+  forgetKey(clientId: string, key: string): Promise<void>;
+  insertAttempt(attempt: PaymentAttempt): Promise<void>;
+  /** Removes the attempt; false when it was already gone (another settled it). */
+  deleteAttempt(id: string): Promise<boolean>;
   /** What the processor answered: its charge id, and its token when a new method was saved. */
   recordCharge(
     paymentId: string,
@@ -87,4 +134,13 @@ export interface PaymentsRepository {
   findLiveKey(clientId: string, key: string, now: string): Promise<IdempotencyRecord | undefined>;
   /** Forgets every client's expired keys; answers how many went. */
   deleteExpiredKeys(now: string): Promise<number>;
+  /** The attempt that claimed the key, while it is neither recorded nor released. */
+  findAttemptByKey(clientId: string, key: string): Promise<PaymentAttempt | undefined>;
+  /** Attempts whose lease has passed by `now`: in doubt. */
+  attemptsInDoubt(now: string): Promise<PaymentAttempt[]>;
+  /**
+   * Takes an attempt in doubt for settling: extends its lease to `leaseUntil` if it had passed by
+   * `now`; false when it had not (its request or another settler has it) or it is gone.
+   */
+  takeAttempt(id: string, now: string, leaseUntil: string): Promise<boolean>;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type {
   IdempotencyRecord,
+  PaymentAttempt,
   PaymentItem,
   PaymentsRepository,
   PaymentsTransaction,
@@ -9,8 +10,15 @@ import type {
 } from './payments.ports';
 import type { BillingAddress, PaymentEvent, PaymentLine, PaymentMethod } from './payments.types';
 import type { Db } from '../../store/database';
-import type { Database, PaymentLinesTable, PaymentMethodsTable, PaymentsTable } from '../../store/schema';
+import type {
+  Database,
+  PaymentAttemptsTable,
+  PaymentLinesTable,
+  PaymentMethodsTable,
+  PaymentsTable,
+} from '../../store/schema';
 import { IdempotencyRepository } from './idempotency.repository';
+import { isPostgres } from '../../store/dialect';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
@@ -97,6 +105,34 @@ function toPaymentEvent(
   };
 }
 
+function attemptToRow(attempt: PaymentAttempt): PaymentAttemptsTable {
+  return {
+    id: attempt.id,
+    client_id: attempt.clientId,
+    idempotency_key: attempt.idempotencyKey,
+    facility_id: attempt.facilityId,
+    processor: attempt.processor,
+    holds: JSON.stringify(attempt.holds),
+    payment: JSON.stringify(attempt.payment),
+    created_at: attempt.createdAt,
+    lease_until: attempt.leaseUntil,
+  };
+}
+
+function rowToAttempt(row: PaymentAttemptsTable): PaymentAttempt {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    idempotencyKey: row.idempotency_key,
+    facilityId: row.facility_id,
+    processor: row.processor,
+    holds: JSON.parse(row.holds) as PaymentAttempt['holds'],
+    payment: JSON.parse(row.payment) as PaymentAttempt['payment'],
+    createdAt: row.created_at,
+    leaseUntil: row.lease_until,
+  };
+}
+
 /** The payment a key's body names while its answer is not kept (and in GraphQL's kept answers). */
 function paymentNamedIn(body: string): string | null {
   if (!body.startsWith('{"payment_event_id":')) return null;
@@ -144,25 +180,117 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
       : this.keys.storeAnswer(clientId, key, answer);
   }
 
-  /** One conditional UPDATE, so concurrent payments can never take stock below zero. */
+  /**
+   * One conditional UPDATE, so concurrent payments can never take stock below zero, nor what
+   * attempts under way hold. On PostgreSQL the item's row is locked by a statement of its own first,
+   * so the UPDATE's count of holds is read after every attempt that held the item before committed.
+   */
   async reserveStock(itemId: string, quantity: number): Promise<boolean> {
+    await this.lockItem(itemId);
     const result = await this.trx
       .updateTable('invoiceable_items')
       .set((eb) => ({ quantity: eb('quantity', '-', quantity) }))
       .where('id', '=', itemId)
       .where('kind', '=', 'retail')
+      .where((eb) =>
+        eb(
+          'quantity',
+          '>=',
+          eb(
+            eb.val(quantity),
+            '+',
+            eb.fn.coalesce(
+              eb
+                .selectFrom('payment_holds as h')
+                .select((h) => h.fn.sum<number>('h.quantity').as('held'))
+                .where('h.item_id', '=', itemId),
+              eb.val(0),
+            ),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Takes stock an attempt held (the hold kept it for this payment, so it is there). */
+  async takeHeldStock(itemId: string, quantity: number): Promise<boolean> {
+    const result = await this.trx
+      .updateTable('invoiceable_items')
+      .set((eb) => ({ quantity: eb('quantity', '-', quantity) }))
+      .where('id', '=', itemId)
       .where('quantity', '>=', quantity)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async stockOf(itemId: string): Promise<number> {
-    const row = await this.trx
-      .selectFrom('invoiceable_items')
-      .select('quantity')
-      .where('id', '=', itemId)
-      .executeTakeFirst();
-    return row?.quantity ?? 0;
+  stockOf(itemId: string): Promise<number> {
+    return this.available(itemId, false);
+  }
+
+  private async lockItem(itemId: string): Promise<void> {
+    if (isPostgres(this.trx)) {
+      await this.trx
+        .selectFrom('invoiceable_items')
+        .select('id')
+        .where('id', '=', itemId)
+        .forUpdate()
+        .execute();
+    }
+  }
+
+  /**
+   * On PostgreSQL the item's row is locked first, so two attempts holding the same item count each
+   * other's holds (SQLite has one writer at a time).
+   */
+  async holdStock(attemptId: string, itemId: string, quantity: number): Promise<boolean> {
+    await this.lockItem(itemId);
+    const left = await this.available(itemId, true);
+    if (left < quantity) return false;
+    await this.trx
+      .insertInto('payment_holds')
+      .values({ attempt_id: attemptId, item_id: itemId, quantity })
+      .execute();
+    return true;
+  }
+
+  async releaseHolds(attemptId: string): Promise<void> {
+    await this.trx.deleteFrom('payment_holds').where('attempt_id', '=', attemptId).execute();
+  }
+
+  private async available(itemId: string, retailOnly: boolean): Promise<number> {
+    let query = this.trx
+      .selectFrom('invoiceable_items as i')
+      .select((eb) => [
+        'i.quantity',
+        eb
+          .selectFrom('payment_holds as h')
+          .select((h) => h.fn.sum<number | string | null>('h.quantity').as('held'))
+          .whereRef('h.item_id', '=', 'i.id')
+          .as('held'),
+      ])
+      .where('i.id', '=', itemId);
+    if (retailOnly) query = query.where('i.kind', '=', 'retail');
+    const row = await query.executeTakeFirst();
+    if (!row || row.quantity === null) return 0;
+    return row.quantity - Number(row.held ?? 0);
+  }
+
+  async forgetKey(clientId: string, key: string): Promise<void> {
+    await this.trx
+      .deleteFrom('idempotency_keys')
+      .where('client_id', '=', clientId)
+      .where('key', '=', key)
+      .execute();
+  }
+
+  async insertAttempt(attempt: PaymentAttempt): Promise<void> {
+    await this.trx.insertInto('payment_attempts').values(attemptToRow(attempt)).execute();
+  }
+
+  async deleteAttempt(id: string): Promise<boolean> {
+    const result = await this.trx.deleteFrom('payment_attempts').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   }
 
   async insertPayment(
@@ -345,5 +473,36 @@ export class SqlPaymentsRepository implements PaymentsRepository {
 
   deleteExpiredKeys(now: string): Promise<number> {
     return this.keys.deleteAllExpired(now);
+  }
+
+  async findAttemptByKey(clientId: string, key: string): Promise<PaymentAttempt | undefined> {
+    const row = await this.db
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    return row && rowToAttempt(row);
+  }
+
+  async attemptsInDoubt(now: string): Promise<PaymentAttempt[]> {
+    const rows = await this.db
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('lease_until', '<=', now)
+      .orderBy('lease_until')
+      .limit(100)
+      .execute();
+    return rows.map(rowToAttempt);
+  }
+
+  async takeAttempt(id: string, now: string, leaseUntil: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('payment_attempts')
+      .set({ lease_until: leaseUntil })
+      .where('id', '=', id)
+      .where('lease_until', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }

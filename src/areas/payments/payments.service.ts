@@ -6,9 +6,22 @@ import { newId, storedKeys } from '../../kernel/ids';
 import { localDate, toStoredInstant } from '../../kernel/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import { formatExpiry, isExpired, parseExpiry } from './cards';
-import { PaymentGatewayError, type ChargeResult, type ChargeSource, type PaymentGateway } from './gateway';
+import {
+  PaymentGatewayError,
+  type ChargeResult,
+  type ChargeSource,
+  type LookupResult,
+  type PaymentGateway,
+} from './gateway';
 import { IDEMPOTENCY_TTL_MS, isComparableFingerprint, requestFingerprint } from './idempotency';
-import type { PaymentItem, PaymentsRepository, SavedPaymentMethod } from './payments.ports';
+import type {
+  IdempotencyRecord,
+  PaymentAttempt,
+  PaymentItem,
+  PaymentsRepository,
+  PaymentsTransaction,
+  SavedPaymentMethod,
+} from './payments.ports';
 import {
   GATEWAY_KINDS,
   type NewMethodInput,
@@ -45,6 +58,23 @@ export type PaymentOutcome =
 /** Thrown inside the transaction when a concurrent request with the same key committed first. */
 class KeyTaken extends Error {}
 
+/** What an attempt's lease allows beyond twice the gateway's deadline before it is in doubt. */
+const LEASE_MARGIN_MS = 5000;
+
+/** How often a request waiting on another under the same key looks again. */
+const WAIT_STEP_MS = 25;
+
+/** The kind of payment each new source is. */
+const SOURCE_KINDS = { card: 'credit_card', swipe: 'card_swipe', ach: 'ach' } as const;
+
+/**
+ * The currency a facility takes payments in (ISO 4217). Facilities carry no currency of their
+ * own: every one charges in US dollars, as the contract's amounts are.
+ */
+export function facilityCurrency(_facility: Facility): string {
+  return 'USD';
+}
+
 const METHOD: Path = ['paymentMethod'];
 
 /** What the checks found: the lines priced, the method to use, and who pays. */
@@ -67,6 +97,11 @@ export class PaymentsService {
     readonly gateway: PaymentGateway,
     /** Writes `payment.succeeded` with each payment; none when absent. */
     private readonly webhooks?: WebhookEvents,
+    /**
+     * Tests only (FACILITY_OPS_TEST_HOLD_BEFORE_RECORD): runs between an approved charge and its
+     * record, so a test can stop the process there. Never set in production.
+     */
+    private readonly beforeRecord?: (paymentId: string) => Promise<void>,
   ) {}
 
   /**
@@ -79,14 +114,20 @@ export class PaymentsService {
 
   /**
    * Pays for retail items (contract 4.11, DESIGN 6). Every field is checked first (400/4, 404/9,
-   * 400/7, 400/3 for short tenders); then one transaction claims the Idempotency-Key, takes the
-   * stock, writes the event, payment, lines, method and receipt, and charges the gateway last.
+   * 400/7, 400/3 for short tenders). A tender taken at the counter (cash, check, money order) is
+   * written in one transaction: the Idempotency-Key, the stock, the event, payment, lines, method
+   * and receipt. A card or ACH payment is made in phases (docs/payments.md#phases), so no
+   * transaction is open while the processor answers:
    *
-   * Why the charge is inside the transaction: the database can refuse (stock gone, a constraint)
-   * before any money moves, and a decline, timeout or outage throws, which rolls everything back,
-   * so no record of a failed charge is kept. If the commit itself fails after an approval, the
-   * charge is voided, so no money is kept without a committed record. The price is a transaction
-   * held open while the gateway answers, bounded by its deadline.
+   * 1. reserve: one short transaction claims the key, holds the stock and writes the attempt;
+   * 2. charge: the processor is called with nothing open, under the payment's id as its
+   *    idempotency key;
+   * 3. record: one transaction writes the payment and takes the held stock; a decline or a failed
+   *    charge instead gives the hold and the key back (and voids, when the outcome is unknown).
+   *
+   * If the process stops between 1 and 3 the attempt stays; once its lease has passed it is in
+   * doubt, and a retry under its key, the sweeper or the next start asks the processor what was
+   * charged and records or voids it. A retry never charges twice.
    */
   async payRetail(
     facility: Facility,
@@ -97,90 +138,279 @@ export class PaymentsService {
     const now = this.clock.now();
     const nowStored = toStoredInstant(now);
     const idempotency = options.idempotency;
-    const storedKey = idempotency ? `${idempotency.scope}:${idempotency.key}` : '';
+    const storedKey = idempotency ? `${idempotency.scope}:${idempotency.key}` : null;
     const fingerprint = requestFingerprint('retail_payment', facility.id, command);
-    if (idempotency) {
-      const earlier = await this.repository.findLiveKey(caller.clientId, storedKey, nowStored);
+    if (idempotency && storedKey) {
+      const earlier = await this.settledKey(caller.clientId, storedKey, idempotency);
       if (earlier) return this.replay(earlier, fingerprint);
     }
 
     const valid = validateRetailPayment(command, localDate(now, facility.timeZone));
     const prepared = await this.prepare(facility, valid, localDate(now, facility.timeZone));
+    const source = this.chargeSource(prepared);
+    if (source) this.checkProcessorTakes(source);
 
     const event = this.eventFor(facility, prepared, newId(), nowStored);
-    const charge = { approved: false };
+    const payment: PaymentAttempt['payment'] = {
+      event,
+      methodIsNew: 'fresh' in prepared.method,
+      events: this.webhooks ? [this.webhooks.paymentSucceeded(facility, event)] : [],
+      receipt: {
+        id: newId(),
+        description: 'Receipt',
+        type: 'PrintTemplate',
+        createdAt: nowStored,
+        body: receiptTemplate(event, {
+          tenderedCents: prepared.tenderedCents,
+          detail: prepared.tenderDetail,
+        }),
+      },
+    };
+    const claim = async (tx: PaymentsTransaction) => {
+      if (!idempotency || !storedKey) return;
+      await tx.forgetExpiredKeys(caller.clientId, nowStored);
+      const claimed = await tx.claimKey({
+        clientId: caller.clientId,
+        key: storedKey,
+        requestHash: fingerprint,
+        createdAt: nowStored,
+        expiresAt: toStoredInstant(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+      });
+      if (!claimed) throw new KeyTaken();
+    };
+    // Item order, so concurrent payments for several items lock rows in one order.
+    const byId = [...prepared.lines].sort((a, b) => (a.item.id < b.item.id ? -1 : 1));
+    const notEnough = async (tx: PaymentsTransaction, line: (typeof byId)[number]) => {
+      const left = await tx.stockOf(line.item.id);
+      return DomainError.actionFailed(
+        ['invoiceableItems', line.index, 'quantity'],
+        `not enough stock: ${line.quantity} asked, ${left} left`,
+      );
+    };
+
     try {
-      const outcome = await this.repository.transaction(async (tx) => {
-        if (idempotency) {
-          await tx.forgetExpiredKeys(caller.clientId, nowStored);
-          const claimed = await tx.claimKey({
-            clientId: caller.clientId,
-            key: storedKey,
-            requestHash: fingerprint,
-            createdAt: nowStored,
-            expiresAt: toStoredInstant(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
-          });
-          if (!claimed) throw new KeyTaken();
-        }
-        // Item order, so concurrent payments for several items lock rows in one order.
-        const byId = [...prepared.lines].sort((a, b) => (a.item.id < b.item.id ? -1 : 1));
-        for (const line of byId) {
-          if (!(await tx.reserveStock(line.item.id, line.quantity))) {
-            const left = await tx.stockOf(line.item.id);
-            throw DomainError.actionFailed(
-              ['invoiceableItems', line.index, 'quantity'],
-              `not enough stock: ${line.quantity} asked, ${left} left`,
+      if (!source) {
+        const outcome = await this.repository.transaction(async (tx) => {
+          await claim(tx);
+          for (const line of byId) {
+            if (!(await tx.reserveStock(line.item.id, line.quantity))) throw await notEnough(tx, line);
+          }
+          await tx.insertPayment(event, payment);
+          if (idempotency && storedKey) {
+            await tx.recordKeyPayment(
+              caller.clientId,
+              storedKey,
+              event.id,
+              idempotency.answer?.(event) ?? null,
             );
           }
-        }
-        await tx.insertPayment(event, {
-          methodIsNew: 'fresh' in prepared.method,
-          // Rolled back with everything else when the charge is declined.
-          events: this.webhooks ? [this.webhooks.paymentSucceeded(facility, event)] : [],
-          receipt: {
-            id: newId(),
-            description: 'Receipt',
-            type: 'PrintTemplate',
-            createdAt: nowStored,
-            body: receiptTemplate(event, {
-              tenderedCents: prepared.tenderedCents,
-              detail: prepared.tenderDetail,
-            }),
-          },
+          return { replayed: false as const, event };
         });
+        this.webhooks?.announce();
+        return outcome;
+      }
 
-        const source = this.chargeSource(prepared);
-        if (source) {
-          const reuseable = event.paymentMethod.reuseable;
-          const result = await this.charge(event.id, event.amountCents, source, reuseable);
-          charge.approved = true;
-          const savedToken =
-            'fresh' in prepared.method && result.token && reuseable
-              ? { methodId: event.paymentMethod.id, token: result.token }
-              : null;
-          await tx.recordCharge(event.id, result.gatewayReference, savedToken);
+      // 1. Reserve.
+      const attempt: PaymentAttempt = {
+        id: event.id,
+        clientId: caller.clientId,
+        idempotencyKey: storedKey,
+        facilityId: facility.id,
+        processor: this.gateway.name,
+        holds: byId.map((line) => ({ itemId: line.item.id, quantity: line.quantity })),
+        payment,
+        createdAt: nowStored,
+        leaseUntil: toStoredInstant(new Date(now.getTime() + this.leaseMs())),
+      };
+      await this.repository.transaction(async (tx) => {
+        await claim(tx);
+        for (const line of byId) {
+          if (!(await tx.holdStock(event.id, line.item.id, line.quantity))) throw await notEnough(tx, line);
         }
-        if (idempotency) {
-          await tx.recordKeyPayment(
-            caller.clientId,
-            storedKey,
-            event.id,
-            idempotency.answer?.(event) ?? null,
-          );
-        }
-        return { replayed: false as const, event };
+        await tx.insertAttempt(attempt);
       });
-      this.webhooks?.announce();
-      return outcome;
     } catch (error) {
-      if (charge.approved) await this.voidAfterFailure(event.id, error);
-      if (error instanceof KeyTaken && idempotency) {
-        const earlier = await this.repository.findLiveKey(caller.clientId, storedKey, nowStored);
+      if (error instanceof KeyTaken && idempotency && storedKey) {
+        const earlier = await this.settledKey(caller.clientId, storedKey, idempotency);
         if (earlier) return this.replay(earlier, fingerprint);
         throw new DomainError('action_failed', 'another request with this Idempotency-Key failed; retry');
       }
       throw error;
     }
+
+    // 2. Charge, with no transaction open.
+    let result: Extract<ChargeResult, { approved: true }>;
+    try {
+      result = await this.charge(
+        event.id,
+        event.amountCents,
+        facility,
+        source,
+        event.paymentMethod.reuseable,
+      );
+    } catch (error) {
+      // A decline, or a failure whose void went through: nothing was charged. Anything else (the
+      // void failed too) leaves the attempt in doubt, for the sweeper to settle.
+      if (error instanceof DomainError) {
+        await this.release(event.id, storedKey ? { clientId: caller.clientId, key: storedKey } : null);
+      }
+      throw error;
+    }
+
+    // 3. Record.
+    await this.beforeRecord?.(event.id);
+    let recorded: boolean;
+    try {
+      recorded = await this.record(
+        { id: event.id, payment, holds: byId.map((l) => ({ itemId: l.item.id, quantity: l.quantity })) },
+        result,
+        storedKey ? { clientId: caller.clientId, key: storedKey, answer: idempotency?.answer } : null,
+      );
+    } catch (error) {
+      await this.voidAfterFailure(event.id, error);
+      await this.release(event.id, storedKey ? { clientId: caller.clientId, key: storedKey } : null);
+      throw error;
+    }
+    if (!recorded) {
+      // This request outlived its lease and another process settled the payment meanwhile: it
+      // recorded the charge (then it is answered) or voided it. Nothing is voided here.
+      const [kept] = await this.repository.paymentsByIds([event.id]);
+      if (kept) return { replayed: false, event: kept };
+      throw DomainError.actionFailed(
+        METHOD,
+        'the payment took too long and was voided; nothing was charged, try again',
+      );
+    }
+    this.webhooks?.announce();
+    return { replayed: false, event };
+  }
+
+  /**
+   * Settles the payments in doubt: attempts whose lease has passed (their process stopped between
+   * the charge and its record). Each is looked up at the processor and recorded if charged, or
+   * voided and given back if not. Run at start and by the sweeper; answers how many it settled.
+   */
+  async settleInDoubt(): Promise<number> {
+    const due = await this.repository.attemptsInDoubt(toStoredInstant(this.clock.now()));
+    let settled = 0;
+    for (const attempt of due) {
+      if (await this.settle(attempt)) settled++;
+    }
+    return settled;
+  }
+
+  /** How long an attempt's request may take before it counts as in doubt. */
+  private leaseMs(): number {
+    return 2 * this.gateway.deadlineMs + LEASE_MARGIN_MS;
+  }
+
+  /**
+   * The key's record once its payment is settled, or undefined when the key is free (never used,
+   * or its payment failed and gave it back). While another request's payment under the key is
+   * under way, waits for it; when that one is in doubt, settles it here.
+   */
+  private async settledKey(
+    clientId: string,
+    key: string,
+    idempotency: PaymentIdempotency,
+  ): Promise<IdempotencyRecord | undefined> {
+    const giveUpAt = Date.now() + this.leaseMs() + LEASE_MARGIN_MS;
+    for (;;) {
+      const now = toStoredInstant(this.clock.now());
+      const record = await this.repository.findLiveKey(clientId, key, now);
+      if (!record || record.paymentEventId !== null || record.answer !== null) return record;
+      const attempt = await this.repository.findAttemptByKey(clientId, key);
+      // A key with neither payment nor attempt: a transaction that claimed it is just ending.
+      if (attempt && attempt.leaseUntil <= now) {
+        await this.settle(attempt, idempotency.answer);
+        continue;
+      }
+      if (Date.now() > giveUpAt) {
+        throw new DomainError(
+          'action_failed',
+          'a payment under this Idempotency-Key is still under way; retry',
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+    }
+  }
+
+  /**
+   * Settles one attempt in doubt, unless another process is settling it: asks the processor what
+   * was charged under its id, then records it or voids it and gives back its hold and key.
+   */
+  private async settle(attempt: PaymentAttempt, answer?: (event: PaymentEvent) => string): Promise<boolean> {
+    const now = this.clock.now();
+    const taken = await this.repository.takeAttempt(
+      attempt.id,
+      toStoredInstant(now),
+      toStoredInstant(new Date(now.getTime() + this.leaseMs())),
+    );
+    if (!taken) return false;
+    const key = attempt.idempotencyKey ? { clientId: attempt.clientId, key: attempt.idempotencyKey } : null;
+    let found: LookupResult;
+    try {
+      found = this.gateway.lookup ? await this.gateway.lookup(attempt.id) : { charged: false };
+      if (!found.charged) await this.gateway.void(attempt.id);
+    } catch {
+      // The processor cannot tell now: the attempt stays in doubt and is asked again later.
+      return false;
+    }
+    if (found.charged) {
+      await this.record(attempt, { approved: true, ...found }, key && { ...key, answer });
+      this.webhooks?.announce();
+    } else {
+      await this.release(attempt.id, key);
+    }
+    return true;
+  }
+
+  /**
+   * The record phase: writes the payment, takes its held stock, records the processor's answer and
+   * the key's; false when the attempt was already gone (another process settled it).
+   */
+  private async record(
+    attempt: Pick<PaymentAttempt, 'id' | 'payment' | 'holds'>,
+    result: Extract<ChargeResult, { approved: true }>,
+    key: { clientId: string; key: string; answer?: (event: PaymentEvent) => string } | null,
+  ): Promise<boolean> {
+    const { event } = attempt.payment;
+    return this.repository.transaction(async (tx) => {
+      if (!(await tx.deleteAttempt(attempt.id))) return false;
+      for (const hold of attempt.holds) {
+        // The hold keeps the stock for this payment, so taking it cannot fail.
+        if (!(await tx.takeHeldStock(hold.itemId, hold.quantity))) {
+          throw new Error(`payment ${attempt.id}: its held stock of item ${hold.itemId} is gone`);
+        }
+      }
+      await tx.releaseHolds(attempt.id);
+      await tx.insertPayment(event, attempt.payment);
+      const savedToken =
+        attempt.payment.methodIsNew && result.token && event.paymentMethod.reuseable
+          ? { methodId: event.paymentMethod.id, token: result.token }
+          : null;
+      await tx.recordCharge(event.id, result.gatewayReference, savedToken);
+      if (key) await tx.recordKeyPayment(key.clientId, key.key, event.id, key.answer?.(event) ?? null);
+      return true;
+    });
+  }
+
+  /** Gives back what a failed attempt held, and its key, so a retry can pay again. */
+  private async release(attemptId: string, key: { clientId: string; key: string } | null): Promise<void> {
+    await this.repository.transaction(async (tx) => {
+      if (!(await tx.deleteAttempt(attemptId))) return;
+      await tx.releaseHolds(attemptId);
+      if (key) await tx.forgetKey(key.clientId, key.key);
+    });
+  }
+
+  /** A kind the processor cannot take is refused before anything is written (400/4). */
+  private checkProcessorTakes(source: ChargeSource): void {
+    const kind = source.type === 'saved' ? source.kind : SOURCE_KINDS[source.type];
+    const why = this.gateway.refusedKinds?.get(kind);
+    if (why === undefined) return;
+    const at: Path = source.type === 'saved' ? [...METHOD, 'paymentMethodId'] : [...METHOD, 'kind'];
+    throw DomainError.invalidParameter(at, `is ${withArticle(kind)} payment; ${why}`);
   }
 
   /** Payment events by id, in key order, null for a missing id (DataLoader batch shape). */
@@ -431,10 +661,15 @@ export class PaymentsService {
     }
   }
 
-  /** Charges through the gateway within its deadline; a decline or no answer is 400/3. */
+  /**
+   * Charges through the gateway within its deadline. A decline is 400/3, as is a timeout or outage
+   * the processor reports; an answer that cannot be read is 502, none within the processor's own
+   * deadline 504. Whenever the outcome is unknown the reference is voided first.
+   */
   private async charge(
     reference: string,
     amountCents: number,
+    facility: Facility,
     source: ChargeSource,
     saveForReuse: boolean,
   ): Promise<Extract<ChargeResult, { approved: true }>> {
@@ -452,7 +687,8 @@ export class PaymentsService {
         this.gateway.charge({
           reference,
           amountCents,
-          currency: 'USD',
+          currency: facilityCurrency(facility),
+          facilityId: facility.id,
           source,
           saveForReuse,
           signal: controller.signal,
@@ -462,6 +698,18 @@ export class PaymentsService {
     } catch (error) {
       // Without an answer the money may or may not have moved: void by our reference to be sure.
       await this.voidAfterFailure(reference, error);
+      if (error instanceof PaymentGatewayError && error.reason === 'bad_answer') {
+        throw new DomainError(
+          'upstream_unavailable',
+          `the payment processor (${this.gateway.name}) gave no answer that could be read; nothing was charged, try again`,
+        );
+      }
+      if (error instanceof PaymentGatewayError && error.reason === 'no_answer') {
+        throw new DomainError(
+          'upstream_timeout',
+          `the payment processor (${this.gateway.name}) did not answer in time; nothing was charged, try again`,
+        );
+      }
       if (error instanceof PaymentGatewayError) {
         const what = error.reason === 'timeout' ? 'did not answer in time' : 'is unavailable';
         throw DomainError.actionFailed(METHOD, `the payment gateway ${what}; nothing was charged, try again`);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
@@ -6,11 +6,12 @@ import type { Tenant, Unit } from './tenants.types';
 import type { TenantsService } from './tenants.service';
 import type { GraphqlContext } from '../../graphql/context';
 import { FacilityObject } from '../facilities/facilities.graphql';
-import { LEDGER_LIST_COST, NOTES_LIST_COST } from '../ledgers/ledgers.resolver';
+import { LEDGER_LIST_COST } from '../ledgers/ledgers.resolver';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
-import { presentNoteEvent, type NoteEventView } from '../notes/notes.presenter';
-import { NoteEventObject } from '../notes/notes.graphql';
+import type { NoteEventView } from '../notes/notes.presenter';
+import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
+import { noteEventSlice } from '../notes/notes.resolver';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from './tenants.graphql';
 
@@ -58,14 +59,21 @@ export class TenantsResolver {
     return ctx.loaders.ledgersByTenant.load(tenant.id);
   }
 
-  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the tenant, oldest first.' })
+  @FieldResolver(() => [NoteEventObject], {
+    description:
+      'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
+  })
   @Cost(NOTES_LIST_COST)
-  async notes(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
-    const [events, facility] = await Promise.all([
-      ctx.loaders.notesByTenant.load(tenant.id),
-      facilityOf(ctx, tenant, 'tenant'),
-    ]);
-    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+  notes(
+    @Root() tenant: Tenant,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
+  ): Promise<NoteEventView[]> {
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByTenant.load(tenant.id),
+      () => facilityOf(ctx, tenant, 'tenant'),
+    );
   }
 }
 
@@ -82,13 +90,19 @@ export class UnitsResolver {
     return ctx.loaders.ledgersByUnit.load(unit.id);
   }
 
-  @FieldResolver(() => [NoteEventObject], { description: 'Note events written on the unit, oldest first.' })
+  @FieldResolver(() => [NoteEventObject], {
+    description: 'Note events written on the unit, oldest first: `first` of them (at most 20) from `offset`.',
+  })
   @Cost(NOTES_LIST_COST)
-  async notes(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<NoteEventView[]> {
-    const [events, facility] = await Promise.all([
-      ctx.loaders.notesByUnit.load(unit.id),
-      facilityOf(ctx, unit, 'unit'),
-    ]);
-    return events.map((event) => presentNoteEvent(event, facility.timeZone));
+  notes(
+    @Root() unit: Unit,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
+  ): Promise<NoteEventView[]> {
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByUnit.load(unit.id),
+      () => facilityOf(ctx, unit, 'unit'),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import type { WebhookDelivery, WebhookEndpoint } from './webhooks.types';
+import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from './webhooks.types';
+import { Cost } from '../../graphql/cost-directives';
 import { OutboxStatusEnum } from '../outbox/outbox.graphql';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
 
@@ -94,7 +95,9 @@ export class WebhookEndpointObject {
   @Field(() => String, { nullable: true })
   description: string | null;
 
+  // Read without repeats from the known types (readEventTypes): at most all of them.
   @Field(() => [String])
+  @Cost({ assumedSize: WEBHOOK_EVENT_TYPES.length })
   eventTypes: string[];
 
   @Field(() => Boolean, { description: 'False while disabled (by a person, or after failing for days).' })
