@@ -84,6 +84,9 @@ const ELEMENTS = [
   ['auth', 'src/auth/**'],
   ['caching', 'src/caching/**'],
   ['fast-paths', 'src/fast-paths/**'],
+  // A migration stays what it was when it ran: it imports kysely and the store's dialect helpers only.
+  ['migrations', 'src/store/migrations/*.ts'],
+  ['dialect', 'src/store/dialect.ts'],
   ['store', 'src/store/**'],
   ['adapters', 'src/adapters/**'],
   ['telemetry', 'src/telemetry/**'],
@@ -101,15 +104,17 @@ const ELEMENTS = [
 /** What each kind may import, besides itself. */
 const MAY_IMPORT = {
   domain: [],
+  dialect: [],
+  migrations: ['dialect'],
   // Configuration checks operator-given keys and certificates with the adapters that use them.
   settings: ['domain', 'adapters'],
   auth: ['domain'],
   presenters: ['domain', 'contract'],
   contract: ['domain'],
   caching: ['domain'],
-  'fast-paths': ['domain', 'store'],
+  'fast-paths': ['domain', 'store', 'dialect'],
   // `contract` for the listings the store keeps: the contract's JSON text of a row.
-  store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry'],
+  store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry', 'dialect', 'migrations'],
   adapters: ['domain', 'telemetry'],
   // OpenTelemetry glue: spans for whoever makes them, loaded only when tracing is on.
   telemetry: [],
@@ -132,7 +137,7 @@ const MAY_IMPORT = {
     'telemetry',
   ],
   // `transport` for the GraphQL schema and rules trusted documents are checked against when loaded.
-  cli: ['domain', 'auth', 'store', 'adapters', 'settings', 'root', 'transport', 'telemetry'],
+  cli: ['domain', 'auth', 'store', 'dialect', 'adapters', 'settings', 'root', 'transport', 'telemetry'],
   root: [
     'domain',
     'settings',
@@ -142,6 +147,7 @@ const MAY_IMPORT = {
     'caching',
     'fast-paths',
     'store',
+    'dialect',
     'adapters',
     'upstream',
     'telemetry',
@@ -276,6 +282,25 @@ module.exports = tseslint.config(
     'The store and the adapters implement the domain ports; they know no transport.',
   ),
   layerRule,
+  {
+    // After the store's rule, which it replaces for migrations: a migration that imported today's
+    // application code would run code it was never written with on an old database (issue 42).
+    files: ['src/store/migrations/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!kysely$|\\.\\./dialect$|\\./[0-9]{14}_[a-z0-9_]+$)',
+              message:
+                'A migration imports only kysely, ../dialect and older migrations: copy what it needs into it, frozen (docs/architecture.md#migrations).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js'],
     languageOptions: {

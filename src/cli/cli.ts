@@ -1,11 +1,13 @@
 import { ConfigError, loadConfig, type Config } from '../config';
 import { DatasetError } from '../store/dataset/dataset.import';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
+import { backupCommand, restoreCommand } from './backup.command';
 import { clientsCommand } from './clients.command';
 import { documentsCommand } from './documents.command';
 import { importCommand } from './import.command';
 import { asksForHelp, COMMAND_HELP, commandUsage } from './help';
 import type { CliIo } from './io';
+import { listingsCommand } from './listings.command';
 import { migrateCommand } from './migrate.command';
 import { sealCommand } from './seal.command';
 import { secretsCommand } from './secrets.command';
@@ -53,6 +55,14 @@ Commands:
                              again under the current key, while the service runs.
   secrets encrypt [--company <id>]
                              Seal a gateway upstream secret read from standard input.
+  backup <file>              Copy the SQLite database to <file> while it is in use (SQLite's online
+                             backup); on PostgreSQL use pg_dump (docs/operations.md#backups).
+  restore <file>             Put a backup in place of the SQLite database; the service must be
+                             stopped. Run \`migrate\` after it.
+  listings status|rebuild [--all]
+                             The version of the stored listings (each record's contract JSON) and
+                             the one this release writes; rebuild the stale ones (--all: every one)
+                             in batches, while the service runs. \`migrate\` and \`serve\` do it too.
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
 import, seed, clients, documents, webhooks and seal bring the schema up to date first.
@@ -98,6 +108,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'seed':
         return await seedCommand(config(io), io, rest);
+      case 'backup':
+        return await backupCommand(config(io), io, rest);
+      case 'restore':
+        return await restoreCommand(config(io), io, rest);
+      case 'listings':
+        return await listingsCommand(config(io), io, rest);
       case 'clients':
         return await clientsCommand(config(io), io, rest);
       case 'webhooks':

@@ -1,7 +1,9 @@
 import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { CLEAR_SECRETS_CHOICE, redactUrl, type Config } from '../config';
 import { openStore, type Store } from '../store/database';
+import { listingStates, rebuildListings, isStale } from '../store/listings';
 import { migrateToLatest } from '../store/migrator';
+import { refuseNewerDatabase } from '../store/schema-check';
 import { resealSecrets } from '../store/secret-columns';
 import type { CliIo } from './io';
 
@@ -20,13 +22,35 @@ export async function withMigratedStore<T>(
   }
 }
 
-/** Applies pending migrations and says which; then seals the secrets still in clear when a key is set. */
+/**
+ * Applies pending migrations and says which; rebuilds the stored listings written by other code
+ * than this release's; then seals the secrets still in clear when a key is set. A database
+ * migrated by a newer release is refused before anything is written.
+ */
 export async function migrate(store: Store, config: Config, io: CliIo): Promise<string[]> {
+  await refuseNewerDatabase(store.db);
   const result = await migrateToLatest(store.db);
   const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   for (const name of applied) io.out(`migrated ${describeDatabase(config)}: ${name}`);
+  await rebuildStaleListings(store, io);
   await sealClearSecrets(store, config, io);
   return applied;
+}
+
+/**
+ * Rebuilds the stored listings whose version is not this release's (or whose rebuild stopped), in
+ * batches the service keeps answering between, and says so; nothing when all are current.
+ */
+export async function rebuildStaleListings(store: Store, io: CliIo): Promise<void> {
+  const states = await listingStates(store.db);
+  if (!states.some((state) => isStale(state) || state.rebuilding)) return;
+  for (const done of await rebuildListings(store)) {
+    // An empty table (a new installation) only takes the version: nothing to say.
+    if (done.written === 0) continue;
+    io.out(
+      `listings of ${done.table} rebuilt to version ${done.version}: ${formatCount(done.written)} written${done.resumed ? ' (resumed where a stopped rebuild left off)' : ''}`,
+    );
+  }
 }
 
 /**

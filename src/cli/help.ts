@@ -20,13 +20,46 @@ HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operati
 
 Serves REST (/v1) and GraphQL (/graphql) on HOST:PORT until SIGTERM or SIGINT; requests in flight
 finish, then the database is closed. Does not migrate: run \`migrate\` first (\`start\` does both).
+Stored listings written by another release's code are rebuilt before it listens; a database
+migrated by a newer release is refused in one line naming the migration.
 
 ${ENVIRONMENT}
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operations.md.`,
 
   migrate: `Usage: facility-ops migrate
 
-Brings the database to the latest schema; running it again changes nothing.
+Brings the database to the latest schema, then rebuilds the stored listings written by another
+release's code (\`listings\`); running it again changes nothing. A database migrated by a newer
+release (a migration this one does not know) is refused in one line naming the migration.
+
+${ENVIRONMENT}`,
+
+  backup: `Usage: facility-ops backup <file>
+
+Copies the SQLite database to <file> with SQLite's online backup API while the service runs and
+writes: the copy holds every write committed before it and none half. It is written to a
+temporary file in the same folder, then renamed: a failure (an unwritable folder) leaves nothing.
+On PostgreSQL, use pg_dump (docs/operations.md#backups).
+
+${ENVIRONMENT}`,
+
+  restore: `Usage: facility-ops restore <file>
+
+Puts a backup made by \`backup\` in place of the SQLite database. The service must be stopped: while
+any process has the database open it refuses and changes nothing (exit 1). A backup made by a
+newer release is refused. Run \`migrate\` after it (\`start\` does). On PostgreSQL, use pg_restore
+(docs/operations.md#backups).
+
+${ENVIRONMENT}`,
+
+  listings: `Usage: facility-ops listings status|rebuild [--all]
+
+The store keeps each item's and rate change's listing (its contract JSON), written by the code of
+a release; each table's listings carry that code's version. \`status\` shows the version stored, the
+one this release writes, and a rebuild under way or stopped. \`rebuild\` rewrites the stale ones
+(--all: every one) in short batches, so the service keeps answering; a stopped rebuild resumes
+where it left off, and a second run does nothing. \`migrate\` rebuilds stale listings, and \`serve\`
+does before it listens.
 
 ${ENVIRONMENT}`,
 

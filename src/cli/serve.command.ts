@@ -10,8 +10,9 @@ import { startHousekeeping, startPaymentSettler, type HousekeepingServices } fro
 import type { Services } from '../services';
 import { openStore, type Store } from '../store/database';
 import { hasSchema } from '../store/lookups';
+import { refuseNewerDatabase } from '../store/schema-check';
 import { CommandFailure } from './args';
-import { sealClearSecrets, secretsStorageLine } from './context';
+import { rebuildStaleListings, sealClearSecrets, secretsStorageLine } from './context';
 import type { CliIo } from './io';
 import { startConfiguredTracing } from './tracing';
 
@@ -36,6 +37,9 @@ export async function serveCommand(config: Config, io: CliIo): Promise<number> {
   let server: RunningServer;
   try {
     await requireSchema(store);
+    await refuseNewerDatabase(store.db);
+    // Never serves listings another release's code wrote: rebuilt first (resumed if stopped).
+    await rebuildStaleListings(store, io);
     await sealClearSecrets(store, config, io);
     server = await startServer(config, store, io);
   } catch (error) {

@@ -458,6 +458,18 @@ export interface LiveEventsTable {
   body: string;
 }
 
+/** The version of the code that wrote a table's stored listings (src/store/listings.ts). */
+export interface ListingVersionsTable {
+  listing: string;
+  /** The version the whole table's listings are of; empty when unknown (stored before versions). */
+  version: string;
+  /** A rebuild under way: the version it writes, and the last id it wrote (ids in order). */
+  rebuilding: string | null;
+  after_id: string | null;
+  /** Listings the rebuild under way has written. */
+  rebuilt: Generated<number>;
+}
+
 export interface Database {
   companies: CompaniesTable;
   facilities: FacilitiesTable;
@@ -501,4 +513,5 @@ export interface Database {
   live_events: LiveEventsTable;
   payment_attempts: PaymentAttemptsTable;
   payment_holds: PaymentHoldsTable;
+  listing_versions: ListingVersionsTable;
 }

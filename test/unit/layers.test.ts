@@ -60,6 +60,52 @@ describe('the dependency rule (transport -> domain <- store and adapters)', () =
   });
 });
 
+describe('a migration imports only kysely, the dialect helpers and older migrations', () => {
+  const MIGRATION = 'src/store/migrations/20990101120000_probe.ts';
+  it.each([
+    ["import { InvoiceableItem } from '../../contract';", ["'../../contract'"]],
+    [
+      "import { ITEM_COLUMNS } from '../../areas/invoiceable-items/invoiceable-items.repository';",
+      ["'../../areas/invoiceable-items/invoiceable-items.repository'"],
+    ],
+    ["import type { Db } from '../database';", ["'../database'"]],
+    ["import { Client } from 'pg';", ["'pg'"]],
+  ])('refuses %s', async (code, refused) => {
+    expect(await importProblems(MIGRATION, `${code}\nexport {};\n`)).toEqual(refused);
+  });
+
+  it('names the layer it may not reach as well', async () => {
+    const problems = await lintMessages(
+      MIGRATION,
+      "import { InvoiceableItem } from '../../contract';\nexport {};\n",
+    );
+    expect(problems.map((m) => m.message)).toContainEqual(
+      expect.stringContaining('migrations may not import contract'),
+    );
+  });
+
+  it.each([
+    "import { sql, type Kysely } from 'kysely';",
+    "import { isPostgres } from '../dialect';",
+    "import { createSqliteTriggers } from './20261121130000_rate_change_counts';",
+  ])('allows %s', async (code) => {
+    const problems = await lintMessages(MIGRATION, `${code}\nexport {};\n`);
+    expect(problems.filter((m) => m.ruleId !== '@typescript-eslint/no-unused-vars')).toEqual([]);
+  });
+
+  it('holds for every migration kept', async () => {
+    const folder = path.join(__dirname, '../../src/store/migrations');
+    for (const name of fs.readdirSync(folder)) {
+      const file = `src/store/migrations/${name}`;
+      const text = fs.readFileSync(path.join(folder, name), 'utf8');
+      expect({ file, problems: (await lintMessages(file, text)).map((m) => m.message) }).toEqual({
+        file,
+        problems: [],
+      });
+    }
+  }, 60_000);
+});
+
 /** The layer rule's findings (eslint-plugin-boundaries) for a file with this code at this place. */
 async function layerProblems(file: string, code: string): Promise<string[]> {
   return (await lintMessages(file, code))

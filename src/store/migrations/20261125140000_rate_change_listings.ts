@@ -1,13 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect';
-import { LISTING_SOURCE, listingOfRow } from '../../areas/rate-changes/rate-changes.repository';
-
-/** Rows whose listings are written per statement. */
-const CHUNK = 5000;
 
 /**
  * Each rate change keeps its listing: the contract's JSON text of it (RateChangeUpdate.listing in src/contract), which the
- * import keeps in step with renames and zone changes. A page of 500 is then one text the database
+ * import keeps in step with renames and zone changes. The rows stored before it get theirs from the
+ * listing rebuild `migrate` runs after the migrations (src/store/listings.ts): a migration runs no
+ * application code, so it stays what it was when it was written (docs/operations.md#upgrades). A page of 500 is then one text the database
  * joins, instead of 5,500 values made into objects and serialized again on every cold request.
  *
  * A unit's rate changes get an index, as its tenant's and facility's have: a renamed unit's
@@ -23,28 +21,6 @@ const CHUNK = 5000;
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table rate_changes add column listing text not null default ''`.execute(db);
   const postgres = isPostgres(db);
-  for (let after = ''; ;) {
-    const { rows } = await sql<Record<string, unknown>>`${sql.raw(LISTING_SOURCE)}
-      where rc.id > ${after} order by rc.id limit ${CHUNK}`.execute(db);
-    if (rows.length === 0) break;
-    const ids: string[] = [];
-    const listings: string[] = [];
-    for (const row of rows) {
-      const values = Object.values(row);
-      ids.push(values[0] as string);
-      listings.push(listingOfRow(values));
-    }
-    if (postgres) {
-      await sql`update rate_changes set listing = v.listing
-        from unnest(${ids}::text[], ${listings}::text[]) as v(id, listing)
-        where rate_changes.id = v.id`.execute(db);
-    } else {
-      await sql`update rate_changes set listing = v.value ->> '$[1]'
-        from json_each(${JSON.stringify(ids.map((id, i) => [id, listings[i]]))}) v
-        where rate_changes.id = v.value ->> '$[0]'`.execute(db);
-    }
-    after = ids[ids.length - 1];
-  }
   await sql`create index rate_changes_unit on rate_changes (unit_id)`.execute(db);
   await sql`drop index rate_changes_order`.execute(db);
   if (postgres) {
