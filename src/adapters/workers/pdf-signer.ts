@@ -32,6 +32,9 @@ export class WorkerPdfSigner implements PdfSigner {
 
   private readonly onFailure: (reason: Exclude<JobFailure, 'busy' | 'closed'>) => void;
 
+  /** The signing time each seal carries. */
+  private readonly now: () => Date;
+
   constructor(
     private readonly seal: Pick<DocumentSeal, 'current'>,
     settings: SignaturePoolSettings,
@@ -40,6 +43,7 @@ export class WorkerPdfSigner implements PdfSigner {
       worker?: { file: string; workerData?: unknown };
       /** Told of a document whose worker failed or ran out of time (not of one turned away). */
       onFailure?: (reason: Exclude<JobFailure, 'busy' | 'closed'>) => void;
+      /** The clock of the seals' signing time (tests fix it); the system's by default. */
       now?: () => Date;
     } = {},
   ) {
@@ -47,8 +51,6 @@ export class WorkerPdfSigner implements PdfSigner {
     this.onFailure = options.onFailure ?? (() => undefined);
     this.now = options.now ?? (() => new Date());
   }
-
-  private readonly now: () => Date;
 
   async sign(
     original: Buffer,
