@@ -59,6 +59,8 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** The module the signature workers run and its `workerData` (tests wrap the real one to hold it). */
   signatureWorker?: { file: string; workerData?: unknown };
+  /** The module the PDF signing workers run and its `workerData` (tests wrap the real one). */
+  pdfSignerWorker?: { file: string; workerData?: unknown };
   /** The payment processor adapter (tests pass their own); the built-in test gateway otherwise. */
   paymentGateway?: PaymentGateway;
   /** What webhook endpoint host names resolve to (tests pass their own); the system resolver otherwise. */
@@ -292,6 +294,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
   const services = createServices(store, clock, config, {
     signatureWorker: options.signatureWorker,
+    pdfSignerWorker: options.pdfSignerWorker,
     signatureLog: { warn: (details, message) => logger.warn(details, message) },
     paymentGateway: options.paymentGateway,
     hostResolver: options.hostResolver,
@@ -323,6 +326,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
   app.addHook('onClose', () => rateLimits.close());
   app.addHook('onClose', () => services.signatureReader.close());
+  app.addHook('onClose', () => services.pdfSigner.close());
   registerAuthentication(app, services.auth, config.rateLimitPerMinute, rateLimits);
 
   const registry = registerMetrics(app);

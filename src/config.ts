@@ -33,7 +33,8 @@ export interface Config {
   /**
    * The worker threads that decode drawn signatures off the event loop: how many (SIGNATURE_WORKERS),
    * how many drawings more may wait for one (SIGNATURE_QUEUE; beyond, the signing answers 503), and
-   * how long a drawing may take, its wait included (SIGNATURE_DEADLINE_MS).
+   * how long a drawing may take, its wait included (SIGNATURE_DEADLINE_MS). The pool that stamps and
+   * seals the signed PDFs has the same bounds, a document a job.
    */
   readonly signatureWorkers: { readonly size: number; readonly queue: number; readonly deadlineMs: number };
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */

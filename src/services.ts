@@ -1,4 +1,4 @@
-import { PdfLibSigner } from './adapters/pdf/pdf-lib.signer';
+import { WorkerPdfSigner } from './adapters/workers/pdf-signer';
 import { WorkerSignatureReader } from './adapters/workers/signature-reader';
 import { PdfkitRenderer } from './adapters/pdf/pdfkit.renderer';
 import { DocumentSeal } from './adapters/seal/document-seal';
@@ -92,6 +92,8 @@ export interface Services {
   readonly signing: SigningService;
   /** The worker threads that decode drawn signatures; closed with the app. */
   readonly signatureReader: WorkerSignatureReader;
+  /** The worker threads that stamp and seal signed PDFs; closed with the app. */
+  readonly pdfSigner: WorkerPdfSigner;
   /** The certificate and key that seal signed PDFs, loaded once. */
   readonly seal: DocumentSeal;
   /** Webhook endpoints of companies, and their deliveries. */
@@ -172,7 +174,9 @@ export function createServices(
     liveLog?: SourceLog;
     /** The signature workers' module and `workerData` (tests wrap the real one); the real one by default. */
     signatureWorker?: { file: string; workerData?: unknown };
-    /** Where a signature worker that failed or ran out of time is reported. */
+    /** The PDF signing workers' module and `workerData` (tests wrap the real one); the real one by default. */
+    pdfSignerWorker?: { file: string; workerData?: unknown };
+    /** Where a signature or PDF signing worker that failed or ran out of time is reported. */
     signatureLog?: { warn(details: object, message: string): void };
   } = {},
 ): Services {
@@ -211,6 +215,12 @@ export function createServices(
     worker: options.signatureWorker,
     onFailure: (reason) =>
       options.signatureLog?.warn({ reason }, 'a drawn signature could not be read: its worker failed'),
+  });
+  // A pool of its own, bounded by the same settings: a signing decodes, then stamps and seals.
+  const pdfSigner = new WorkerPdfSigner(seal, config.signatureWorkers, {
+    worker: options.pdfSignerWorker,
+    onFailure: (reason) =>
+      options.signatureLog?.warn({ reason }, 'a document could not be signed: its PDF worker failed'),
   });
   const webhookEvents = new WebhookEvents(
     webhookPayloads,
@@ -276,12 +286,13 @@ export function createServices(
       documentPdfs,
       facilities,
       outbox,
-      new PdfLibSigner(seal),
+      pdfSigner,
       signatureReader,
       clock,
       webhookEvents,
     ),
     signatureReader,
+    pdfSigner,
     webhooks: new WebhooksService(webhookEndpoints, hostResolver, clock, outbox, {
       allowHosts: config.webhooks.allowHosts,
     }),

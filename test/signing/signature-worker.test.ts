@@ -1,9 +1,17 @@
 import zlib from 'node:zlib';
+import { SignPdf } from '@signpdf/signpdf';
+import { PDFDocument } from 'pdf-lib';
+import { PdfLibSigner } from '../../src/adapters/pdf/pdf-lib.signer';
+import { renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
+import { SealingKey } from '../../src/adapters/seal/sealing-key';
+import { WorkerPdfSigner } from '../../src/adapters/workers/pdf-signer';
+import { readSignatureImage } from '../../src/areas/esign/esign.signature';
 import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
 import { buildDocument, buildEvent } from '../support/factories';
 import { HeldWorkerGate } from '../support/held-worker-gate';
 import { describeEachDialect, type Dialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
+import { pdfsig, testSealingKey } from '../support/seal';
 import { dataUrl, goodForm, postForm, sendLink, signaturePng, signingState } from '../support/signing';
 
 /**
@@ -41,6 +49,10 @@ async function newLink(t: TestApp): Promise<string> {
 
 async function heldApp(dialect: Dialect, gate: HeldWorkerGate, env: Record<string, string> = {}) {
   return createTestApp(dialect, { signatureWorker: gate.worker, env });
+}
+
+async function heldPdfApp(dialect: Dialect, gate: HeldWorkerGate, env: Record<string, string> = {}) {
+  return createTestApp(dialect, { pdfSignerWorker: gate.pdfSignerWorker, env });
 }
 
 describeEachDialect('drawn signatures decoded by worker threads', (dialect) => {
@@ -115,6 +127,104 @@ describeEachDialect('drawn signatures decoded by worker threads', (dialect) => {
       expect((await postForm(t, first, largest())).statusCode).toBe(303);
     } finally {
       await t.close();
+    }
+  }, 120_000);
+});
+
+describeEachDialect('signed PDFs stamped and sealed by worker threads', (dialect) => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('stamps and seals every document of 8 signings of the largest drawing off the event loop', async () => {
+    const gate = new HeldWorkerGate();
+    const t = await heldPdfApp(dialect, gate, { SIGNATURE_WORKERS: '2', SIGNATURE_QUEUE: '8' });
+    try {
+      const tokens = await Promise.all(Array.from({ length: 8 }, () => newLink(t)));
+      // The event loop never opens a PDF with pdf-lib, never seals one: the workers do (with
+      // modules of their own).
+      const loadedHere = jest.spyOn(PDFDocument, 'load');
+      const sealedHere = jest.spyOn(SignPdf.prototype, 'sign');
+      const cmsHere = jest.spyOn(SealingKey.prototype, 'cms');
+      let settled = 0;
+      const signings = tokens.map((token) =>
+        postForm(t, token, largest()).finally(() => {
+          settled += 1;
+        }),
+      );
+      // Stamping has started, and is held, in the workers.
+      await until(() => gate.started >= 1, 'a worker took a document');
+      const health = await t.app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.statusCode).toBe(200);
+      expect(settled).toBe(0);
+      gate.release();
+      const answers = await Promise.all(signings);
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(303));
+      expect(gate.started).toBe(8);
+      expect(loadedHere).not.toHaveBeenCalled();
+      expect(sealedHere).not.toHaveBeenCalled();
+      expect(cmsHere).not.toHaveBeenCalled();
+      expect((await signingState(t)).signed).toBe(8);
+      // What the workers made is a sealed PDF, as kept.
+      const [row] = await t.db.store.db
+        .selectFrom('esign_signed_documents')
+        .select(['pdf'])
+        .limit(1)
+        .execute();
+      expect(await pdfsig(Buffer.from(row.pdf))).toMatch(/Signature Validation: Signature is Valid\./);
+    } finally {
+      await t.close();
+    }
+  }, 180_000);
+
+  it('fails only the signing whose PDF worker dies, with the 503 page, and the next one signs on a new worker', async () => {
+    const gate = new HeldWorkerGate();
+    const t = await heldPdfApp(dialect, gate, { SIGNATURE_WORKERS: '1', SIGNATURE_QUEUE: '8' });
+    try {
+      const [first, second] = [await newLink(t), await newLink(t)];
+      gate.release();
+      gate.crashNext();
+      const before = await signingState(t);
+      const failed = await postForm(t, first, largest());
+      expect(failed.statusCode).toBe(503);
+      expect(Number(failed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(visibleText(failed.body)).toContain('Nothing was signed.');
+      expect(await signingState(t)).toEqual(before);
+      expect((await postForm(t, second, largest())).statusCode).toBe(303);
+      // The failed link is as it was: it signs now.
+      expect((await postForm(t, first, largest())).statusCode).toBe(303);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+});
+
+describe('the PDF signing worker', () => {
+  it('makes byte for byte the file the in-process signer makes from the same inputs', async () => {
+    const key = await testSealingKey();
+    const seal = { current: () => Promise.resolve(key) };
+    const at = new Date('2026-11-24T15:05:00.000Z');
+    const reading = await readSignatureImage(dataUrl(LARGEST));
+    if (!reading.ok) throw new Error('the largest drawing does not decode');
+    const original = await renderPdf({ header: 'Main Street', title: 'Lease', body: 'Text.', createdAt: at });
+    const inputs = [
+      original,
+      { signerName: 'Grace Hopper', signedAtText: '2026-11-24 10:05 EST', signature: reading.image },
+      {
+        facilityName: 'Main Street',
+        documentTitle: 'Lease',
+        documentId: 'd1',
+        details: [{ label: 'Signer', value: 'Grace Hopper' }],
+        trail: [{ at: '2026-11-24 10:00 EST', event: 'sent', details: 'to grace@example.com' }],
+        consent: 'Consent.',
+      },
+    ] as const;
+    const here = await new PdfLibSigner(seal, () => at).sign(...inputs);
+    const workers = new WorkerPdfSigner(seal, { size: 1, queue: 1, deadlineMs: 60_000 }, { now: () => at });
+    try {
+      const there = await workers.sign(...inputs);
+      expect(there).toBeInstanceOf(Buffer);
+      expect(Buffer.compare(there as Buffer, here)).toBe(0);
+    } finally {
+      await workers.close();
     }
   }, 120_000);
 });

@@ -69,6 +69,8 @@ export async function createTestApp(
     prepare?: (app: FastifyInstance) => void;
     /** The module the signature workers run (a test's holds them), and its `workerData`. */
     signatureWorker?: { file: string; workerData?: unknown };
+    /** The module the PDF signing workers run (a test's holds them), and its `workerData`. */
+    pdfSignerWorker?: { file: string; workerData?: unknown };
   } = {},
 ): Promise<TestApp> {
   const db = await createTestStore(dialect);
@@ -87,6 +89,7 @@ export async function createTestApp(
     clock,
     logStream,
     signatureWorker: options.signatureWorker,
+    pdfSignerWorker: options.pdfSignerWorker,
   });
   options.prepare?.(own);
   await own.ready();

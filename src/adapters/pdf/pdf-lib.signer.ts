@@ -11,6 +11,7 @@ import {
 import type { PdfSigner, SignaturePlacement, SigningCertificate } from '../../areas/esign/esign.ports';
 import type { SignatureImage } from '../../areas/esign/esign.signature';
 import type { DocumentSeal } from '../seal/document-seal';
+import type { SealingKey } from '../seal/sealing-key';
 import { printableText } from './pdfkit.renderer';
 import { sealedPdf } from './signpdf.sealer';
 
@@ -229,75 +230,91 @@ class CertificateWriter {
  * is sealed with a PDF digital signature (see signpdf.sealer.ts).
  */
 export class PdfLibSigner implements PdfSigner {
-  constructor(private readonly seal: Pick<DocumentSeal, 'current'>) {}
+  constructor(
+    private readonly seal: Pick<DocumentSeal, 'current'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async sign(
     original: Buffer,
     placement: SignaturePlacement,
     certificate: SigningCertificate,
   ): Promise<Buffer> {
-    const seal = await this.seal.current();
-    const doc = await PDFDocument.load(original, { updateMetadata: false });
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    const signature = embedSignature(doc, placement.signature);
-
-    const pages = doc.getPages();
-    const last = pages[pages.length - 1];
-    const box = { x: MARGIN, y: 22, width: 140, height: 40 };
-    const scale = Math.min(box.width / signature.width, box.height / signature.height);
-    placeImage(last, signature, {
-      x: box.x,
-      y: box.y + 2,
-      width: signature.width * scale,
-      height: signature.height * scale,
-    });
-    last.drawLine({
-      start: { x: box.x, y: box.y },
-      end: { x: box.x + box.width, y: box.y },
-      thickness: 0.5,
-      color: RULE,
-    });
-    const textX = box.x + box.width + 12;
-    const textWidth = last.getWidth() - MARGIN - 70 - textX;
-    const stamp: Array<[string, PDFFont]> = [
-      [`Signed electronically by ${line(placement.signerName)}`, bold],
-      [line(placement.signedAtText), font],
-      ['Audit trail: certificate of completion at the end', font],
-    ];
-    stamp.forEach(([text, face], i) => {
-      last.drawText(fit(text, face, 8, textWidth), {
-        x: textX,
-        y: 52 - i * 11,
-        size: 8,
-        font: face,
-        color: INK,
-      });
-    });
-
-    const writer = new CertificateWriter(doc, font, bold, certificate.facilityName);
-    writer.text('Certificate of completion', { size: 16, bold: true, gap: 4 });
-    writer.text(
-      `${certificate.documentTitle} was signed electronically. This page records who signed it, when, ` +
-        'from where, and what happened before.',
-      { size: 10, gap: 8 },
-    );
-    for (const { label, value } of certificate.details) writer.pair(label, value);
-    // A row like the document's own hash: the fingerprint kept whole on one line.
-    writer.pair('Sealing certificate SHA-256', seal.fingerprint);
-    writer.space(10);
-    writer.image(signature, 220, 70, 'The signature as drawn');
-    writer.text('Audit trail', { size: 12, bold: true, gap: 2 });
-    for (const entry of certificate.trail)
-      writer.pair(`${entry.at}`, `${entry.event}: ${entry.details}`, 190);
-    writer.space(8);
-    writer.text(
-      'The SHA-256 of this signed file is kept with the signature record, so any later change to it can be detected.',
-      { size: 9, gap: 10 },
-    );
-    writer.text('Consent given', { size: 12, bold: true, gap: 2 });
-    writer.text(certificate.consent, { size: 8 });
-
-    return sealedPdf(doc, seal, new Date());
+    return signedPdf(original, placement, certificate, await this.seal.current(), this.now());
   }
+}
+
+/**
+ * The original stamped, its certificate pages appended, and sealed with `seal` at `at`: the work of
+ * PdfLibSigner, run as well in the PDF signing workers (pdf-signer.worker.ts). It needs pdf-lib,
+ * pdfkit's text helpers and the sealer only: no database driver, no app.
+ */
+export async function signedPdf(
+  original: Uint8Array,
+  placement: SignaturePlacement,
+  certificate: SigningCertificate,
+  seal: SealingKey,
+  at: Date,
+): Promise<Buffer> {
+  const doc = await PDFDocument.load(original, { updateMetadata: false });
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const signature = embedSignature(doc, placement.signature);
+
+  const pages = doc.getPages();
+  const last = pages[pages.length - 1];
+  const box = { x: MARGIN, y: 22, width: 140, height: 40 };
+  const scale = Math.min(box.width / signature.width, box.height / signature.height);
+  placeImage(last, signature, {
+    x: box.x,
+    y: box.y + 2,
+    width: signature.width * scale,
+    height: signature.height * scale,
+  });
+  last.drawLine({
+    start: { x: box.x, y: box.y },
+    end: { x: box.x + box.width, y: box.y },
+    thickness: 0.5,
+    color: RULE,
+  });
+  const textX = box.x + box.width + 12;
+  const textWidth = last.getWidth() - MARGIN - 70 - textX;
+  const stamp: Array<[string, PDFFont]> = [
+    [`Signed electronically by ${line(placement.signerName)}`, bold],
+    [line(placement.signedAtText), font],
+    ['Audit trail: certificate of completion at the end', font],
+  ];
+  stamp.forEach(([text, face], i) => {
+    last.drawText(fit(text, face, 8, textWidth), {
+      x: textX,
+      y: 52 - i * 11,
+      size: 8,
+      font: face,
+      color: INK,
+    });
+  });
+
+  const writer = new CertificateWriter(doc, font, bold, certificate.facilityName);
+  writer.text('Certificate of completion', { size: 16, bold: true, gap: 4 });
+  writer.text(
+    `${certificate.documentTitle} was signed electronically. This page records who signed it, when, ` +
+      'from where, and what happened before.',
+    { size: 10, gap: 8 },
+  );
+  for (const { label, value } of certificate.details) writer.pair(label, value);
+  // A row like the document's own hash: the fingerprint kept whole on one line.
+  writer.pair('Sealing certificate SHA-256', seal.fingerprint);
+  writer.space(10);
+  writer.image(signature, 220, 70, 'The signature as drawn');
+  writer.text('Audit trail', { size: 12, bold: true, gap: 2 });
+  for (const entry of certificate.trail) writer.pair(`${entry.at}`, `${entry.event}: ${entry.details}`, 190);
+  writer.space(8);
+  writer.text(
+    'The SHA-256 of this signed file is kept with the signature record, so any later change to it can be detected.',
+    { size: 9, gap: 10 },
+  );
+  writer.text('Consent given', { size: 12, bold: true, gap: 2 });
+  writer.text(certificate.consent, { size: 8 });
+
+  return sealedPdf(doc, seal, at);
 }

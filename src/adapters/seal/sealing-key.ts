@@ -90,6 +90,19 @@ function forgeKeyOf(privateKey: KeyObject): forge.pki.rsa.PrivateKey {
 }
 
 /**
+ * What a sealing key is made from, in a form that crosses to a worker thread (structured clone):
+ * the certificates' DER bytes and the private key as Node's KeyObject (cloned by Node itself, never
+ * written out as text).
+ */
+export interface SealingMaterial {
+  certificateDer: Uint8Array;
+  chainDer: Uint8Array[];
+  privateKey: KeyObject;
+  origin: SealOrigin;
+  generation: number | null;
+}
+
+/**
  * A certificate and its private key that seal PDFs, parsed once: `cms` makes a detached CMS
  * signature (SHA-256, signing time, certificates embedded) with node-forge's PKCS #7.
  */
@@ -104,6 +117,19 @@ export class SealingKey {
   private readonly certificate: forge.pki.Certificate;
   private readonly chain: forge.pki.Certificate[];
   private readonly key: () => forge.pki.rsa.PrivateKey;
+  private readonly made: () => SealingMaterial;
+
+  /** The key made again from `material` (what `material()` gave, e.g. in a worker thread). */
+  static fromMaterial(material: SealingMaterial): SealingKey {
+    const buffer = (der: Uint8Array) => Buffer.from(der.buffer, der.byteOffset, der.byteLength);
+    return new SealingKey(
+      buffer(material.certificateDer),
+      material.chainDer.map(buffer),
+      material.privateKey,
+      material.origin,
+      material.generation,
+    );
+  }
 
   constructor(
     certificateDer: Buffer,
@@ -129,6 +155,18 @@ export class SealingKey {
     // The key in forge's form is made on first use and kept in this closure, never on a property.
     let forgeKey: forge.pki.rsa.PrivateKey | null = null;
     this.key = () => (forgeKey ??= forgeKeyOf(privateKey));
+    this.made = () => ({
+      certificateDer: certificateDer,
+      chainDer: [...chainDer],
+      privateKey,
+      origin,
+      generation,
+    });
+  }
+
+  /** What this key is made from, to be handed to a worker thread that seals (SealingKey.fromMaterial). */
+  material(): SealingMaterial {
+    return this.made();
   }
 
   /** Why this certificate cannot seal at `now` (expired, not yet valid, not for signing); null if it can. */

@@ -100,7 +100,12 @@ export interface SignatureReader {
 
 /** Places a signature on a PDF and appends its certificate page. */
 export interface PdfSigner {
-  sign(original: Buffer, placement: SignaturePlacement, certificate: SigningCertificate): Promise<Buffer>;
+  /** The signed PDF; 'unavailable' when it cannot be made now (its workers busy, failed or out of time). */
+  sign(
+    original: Buffer,
+    placement: SignaturePlacement,
+    certificate: SigningCertificate,
+  ): Promise<Buffer | 'unavailable'>;
 }
 
 /** One of the installation's own sealing certificates, as kept. */

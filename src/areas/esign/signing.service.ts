@@ -233,12 +233,15 @@ export class SigningService {
     if (pending === null) return { kind: 'replaced', facility };
     if (pending.length === 0) return { kind: 'already_signed', facility };
     const at = toStoredInstant(this.clock.now());
-    const { signatures, signed } = await this.signEach(usable, pending, {
+    const each = await this.signEach(usable, pending, {
       at,
       name: form.name,
       signature: form.signature,
       viewer: viewerDetails(viewer),
     });
+    // The PDF workers busy, failed or out of time: nothing is written, the signer may try again.
+    if (each === 'unavailable') return { kind: 'busy' };
+    const { signatures, signed } = each;
     return this.recordSigning(token, usable, at, signatures, signed);
   }
 
@@ -264,7 +267,7 @@ export class SigningService {
     { facility, link }: Usable,
     pending: readonly Pending[],
     signing: Signing,
-  ): Promise<{ signatures: EsignAuditEvent[]; signed: SignedDocument[] }> {
+  ): Promise<{ signatures: EsignAuditEvent[]; signed: SignedDocument[] } | 'unavailable'> {
     const [message] = await this.messages.messagesByIds([link.messageId]);
     const [records] = await this.repository.recordsOfEvents([link.eventId]);
     const signatures: EsignAuditEvent[] = [];
@@ -284,6 +287,7 @@ export class SigningService {
           message: message ?? null,
         }),
       );
+      if (pdf === 'unavailable') return pdf;
       const signedSha256 = sha256Hex(pdf);
       signatures.push(
         auditEvent(link, document.id, 'signed', signing.at, {
