@@ -33,6 +33,11 @@ Commands:
   clients create --company <id> --name <name> [--json | --export <prefix>]
                              Make a client application; prints its consumer key and secret and a
                              bearer token, shown only this once.
+  clients list [--company <id>] [--json]
+  clients revoke|rotate <client id> [--grace-hours N] [--json]
+                             List client applications (kind, created, last used, state); refuse
+                             one's credentials from now on, on every instance; or make it a new
+                             secret and token (the old ones are accepted for 24 hours more).
   documents load --client <id> <manifest.json>
   documents list --client <id> [--json]
                              Load a client application's persisted-documents manifest (GraphQL

@@ -57,15 +57,33 @@ server first, or write the data with --out and load it with \`import\`, which ca
 ${ENVIRONMENT}`,
 
   clients: `Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]
+       facility-ops clients list [--company <id>] [--json]
+       facility-ops clients revoke <client id> [--json]
+       facility-ops clients rotate <client id> [--grace-hours N] [--json]
 
-Makes a client application of an existing company and prints its OAuth consumer key and secret
-and a bearer token, shown only this once.
+Client applications: their OAuth 1.0 consumer key and secret and their bearer tokens
+(docs/operations.md#client-applications).
+
+  create   Makes a client application of an existing company and prints its consumer key and
+           secret and a bearer token, shown only this once.
+  list     Client applications, oldest first, never their secrets: id, name, company, kind (demo,
+           created, imported), created, last used (to the minute) and state (active, rotated with
+           the end of the old credentials' grace period, revoked).
+  revoke   Refuses the client's bearer tokens and OAuth signatures from now on, on every running
+           instance at once. It cannot be undone; make a new client instead.
+  rotate   Makes the client a new consumer secret and bearer token (the consumer key stays),
+           printed only now; the old secret and tokens are accepted for 24 hours more (or
+           --grace-hours, 0 to 168), then refused.
+
+An unknown client, revoking a revoked client or rotating one: one line, exit status 1, nothing
+changed. These commands write only the local database: no upstream credentials are needed.
 
 Options:
   --company <id>      The company's id (a UUID); \`start\` prints the demo company's.
   --name <name>       What to call the application, 1 to 200 characters.
-  --json              Print the credentials as one JSON object.
-  --export <prefix>   Print one shell line for eval: export <prefix>CONSUMER_KEY=...
+  --grace-hours N     rotate: how long the old credentials are still accepted (default 24).
+  --json              Print one JSON object (list: an array).
+  --export <prefix>   create: print one shell line for eval: export <prefix>CONSUMER_KEY=...
                       <prefix>CONSUMER_SECRET=... <prefix>BEARER_TOKEN=... (with UPSTREAM_, the
                       credentials a gateway reads; docs/gateway.md).
 

@@ -19,6 +19,7 @@ import * as sealingCertificates from './migrations/20261127150000_sealing_certif
 import * as liveEvents from './migrations/20261127170000_live_events';
 import * as trustedDocuments from './migrations/20261128090000_trusted_documents';
 import * as liveEventsCommitOrder from './migrations/20261128100000_live_events_commit_order';
+import * as clientCredentials from './migrations/20261128110000_client_credentials';
 
 /** Migrations in order, listed here so bundles and tests need no directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127170000_live_events': liveEvents,
   '20261128090000_trusted_documents': trustedDocuments,
   '20261128100000_live_events_commit_order': liveEventsCommitOrder,
+  '20261128110000_client_credentials': clientCredentials,
 };
 
 /** Every migration's name, oldest first. */
