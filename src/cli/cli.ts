@@ -51,9 +51,11 @@ Commands:
   webhooks replay <delivery id>
                              List, disable, enable an endpoint, make it a new secret (the old one
                              signs too for 24 hours), or send a delivery again.
-  seal show|rotate [--json]  Show the certificate that seals signed PDFs and its SHA-256 fingerprint
+  seal show|rotate [--json] [--discard-unreadable]
+                             Show the certificate that seals signed PDFs and its SHA-256 fingerprint
                              (the installation's own is made if there is none yet), or make the
-                             installation's next one, which seals new files from then on.
+                             installation's next one, which seals new files from then on;
+                             --discard-unreadable recovers from a lost SECRETS_KEY.
   secrets status|rotate-key  How stored secrets are kept (SECRETS_KEY); seal every stored secret
                              again under the current key, while the service runs.
   secrets encrypt [--company <id>]

@@ -146,6 +146,7 @@ ${ENVIRONMENT} WEBHOOK_ALLOW_HOSTS (hosts allowed over http and at private addre
 
   seal: `Usage: facility-ops seal show [--json]
        facility-ops seal rotate [--json]
+       facility-ops seal rotate --discard-unreadable [--json]
 
 The certificate that seals every signed PDF (docs/documents-and-esign.md#the-seal).
 
@@ -155,9 +156,14 @@ The certificate that seals every signed PDF (docs/documents-and-esign.md#the-sea
   rotate   Makes the installation's next certificate; new files are sealed with it (running
            instances take it when restarted). Files sealed before stay valid: each embeds its
            certificate. With SEAL_P12_FILE, rotate by replacing the file instead.
+           --discard-unreadable: the way out of a lost SECRETS_KEY (docs/operations.md#a-lost-secrets_key).
+           Discards the private keys no given key opens (their certificates stay, so files
+           sealed before still verify), makes the next certificate, and names the client and
+           webhook secrets to rotate. Against a healthy seal: one line, exit 1, nothing changed.
 
 Options:
-  --json   Print the certificate as one JSON object.
+  --json                 Print the certificate as one JSON object.
+  --discard-unreadable   rotate: see above.
 
 ${ENVIRONMENT} SEAL_P12_FILE, SEAL_P12_PASSPHRASE, SEAL_KEY_PASSPHRASE.`,
 
