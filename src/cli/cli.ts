@@ -11,6 +11,7 @@ import { sealCommand } from './seal.command';
 import { secretsCommand } from './secrets.command';
 import { seedCommand } from './seed.command';
 import { serveCommand } from './serve.command';
+import { signCommand } from './sign.command';
 import { startCommand } from './start.command';
 import { webhooksCommand } from './webhooks.command';
 
@@ -60,6 +61,9 @@ Commands:
                              again under the current key, while the service runs.
   secrets encrypt [--company <id>]
                              Seal a gateway upstream secret read from standard input.
+  sign [--method M] [--json <body>] <url>
+                             Print a curl line for the URL signed with OAuth 1.0 (HMAC-SHA1), with
+                             CONSUMER_KEY and CONSUMER_SECRET (or --consumer-key, --consumer-secret).
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
 import, seed, clients, documents, webhooks and seal bring the schema up to date first.
@@ -115,6 +119,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await sealCommand(config(io), io, rest);
       case 'secrets':
         return await secretsCommand(config(io), io, rest);
+      case 'sign':
+        return signCommand(io, rest);
       case 'serve':
         parseCommandArgs(rest, {}, 0);
         return await serveCommand(config(io), io);

@@ -167,6 +167,21 @@ Options:
 
 ${ENVIRONMENT} SEAL_P12_FILE, SEAL_P12_PASSPHRASE, SEAL_KEY_PASSPHRASE.`,
 
+  sign: `Usage: facility-ops sign [--method M] [--json <body>] [--consumer-key K --consumer-secret S] <url>
+
+Prints one curl line for the URL, signed with one-legged OAuth 1.0 (HMAC-SHA1) as the legacy SDKs
+sign: a nonce and the current time, the URL's query parameters in the signature, the header ready
+to paste. Run it at once (eval "$(npx facility-ops sign ...)"): the service accepts a signature for
+OAUTH_WINDOW_SECONDS (300) and each nonce once. Reads no database (docs/rest.md#oauth-10).
+
+Options:
+  --method M           GET (the default; POST with --json), POST, PUT, PATCH or DELETE.
+  --json <body>        A JSON body to send (JSON bodies are not part of an OAuth 1.0 signature).
+  --consumer-key K     The client's consumer key; else CONSUMER_KEY.
+  --consumer-secret S  The client's consumer secret; else CONSUMER_SECRET.
+                       eval "$(npx facility-ops clients create --company <id> --name <name> --export '')"
+                       sets CONSUMER_KEY, CONSUMER_SECRET and BEARER_TOKEN.`,
+
   help: `Usage: facility-ops help [<command>]
 
 Shows the commands, or one command's help (the same as \`facility-ops <command> --help\`).`,
