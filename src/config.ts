@@ -178,7 +178,16 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * (tests assert it): the process, its address, the outbox, the webhooks, sealing, secrets, gateway
  * mode, then the remaining limits.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** How a command uses the settings. */
+export interface LoadOptions {
+  /**
+   * False for the commands that write only the local database (`clients`, `import`, `migrate`, ...):
+   * they never call the upstream, so gateway mode's upstream credentials may be missing.
+   */
+  readonly upstreamCredentials?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
   const problems: string[] = [];
   const read = settingsReader(env, problems);
   const { nodeEnv, databaseUrl, logLevel, redisUrl } = processSettings(env, problems);
@@ -188,7 +197,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const seal = sealSettings(env, problems, publicBaseUrl);
   const trustedDocuments = trustedDocumentsMode(env, problems);
   const secrets = secretsConfig(env, nodeEnv, problems);
-  const upstream = upstreamConfig(env, problems, read.int, secretBoxFor(secrets));
+  const upstream = upstreamConfig(
+    env,
+    problems,
+    read.int,
+    secretBoxFor(secrets),
+    options.upstreamCredentials ?? true,
+  );
   const tracing = tracingConfig(env, problems, read.bool);
 
   const config: Config = {
@@ -643,6 +658,7 @@ function upstreamConfig(
   problems: string[],
   int: (name: string, fallback: number, min: number, max: number) => number,
   box: SecretBox,
+  credentialsNeeded: boolean,
 ): UpstreamConfig | null {
   const raw = env.UPSTREAM_URL;
   const file = env.UPSTREAM_CREDENTIALS_FILE;
@@ -689,7 +705,7 @@ function upstreamConfig(
       if (opened !== null) defaultCredentials = { consumerKey: key, consumerSecret: opened };
     }
   }
-  if (!file && !key && !secret) {
+  if (credentialsNeeded && !file && !key && !secret) {
     problems.push(
       'UPSTREAM_URL: gateway mode needs upstream credentials: UPSTREAM_CREDENTIALS_FILE, or UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET',
     );

@@ -123,10 +123,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return signCommand(io, rest);
       case 'serve':
         parseCommandArgs(rest, {}, 0);
-        return await serveCommand(config(io), io);
+        return await serveCommand(config(io, false), io);
       case 'start':
         parseCommandArgs(rest, {}, 0);
-        return await startCommand(config(io), io);
+        return await startCommand(config(io, false), io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -135,8 +135,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function config(io: CliIo): Config {
-  return loadConfig(io.env);
+/** The settings; `local`: the command writes only the local database, so it needs no upstream credentials. */
+function config(io: CliIo, local = true): Config {
+  return loadConfig(io.env, { upstreamCredentials: !local });
 }
 
 /** Says what went wrong; a usage error shows the command's own usage, or the global one. */

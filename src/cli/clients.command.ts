@@ -297,8 +297,9 @@ export function exportLine(client: NewClient, prefix: string): string {
   const pairs: Array<[string, string]> = [
     ['CONSUMER_KEY', client.consumerKey],
     ['CONSUMER_SECRET', client.consumerSecret],
-    ['BEARER_TOKEN', client.bearerToken],
   ];
+  // A gateway signs with the key and secret and reads no UPSTREAM_BEARER_TOKEN; others may use it.
+  if (prefix !== 'UPSTREAM_') pairs.push(['BEARER_TOKEN', client.bearerToken]);
   // The values are URL-safe tokens; quoted all the same, so the line stays one shell word each.
   return `export ${pairs.map(([name, value]) => `${prefix}${name}='${value}'`).join(' ')}`;
 }

@@ -84,8 +84,8 @@ Options:
   --grace-hours N     rotate: how long the old credentials are still accepted (default 24).
   --json              Print one JSON object (list: an array).
   --export <prefix>   create: print one shell line for eval: export <prefix>CONSUMER_KEY=...
-                      <prefix>CONSUMER_SECRET=... <prefix>BEARER_TOKEN=... (with UPSTREAM_, the
-                      credentials a gateway reads; docs/gateway.md).
+                      <prefix>CONSUMER_SECRET=... <prefix>BEARER_TOKEN=... (with UPSTREAM_, only
+                      the key and secret, the credentials a gateway reads; docs/gateway.md).
 
 ${ENVIRONMENT}`,
 

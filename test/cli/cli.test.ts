@@ -410,7 +410,7 @@ describe('facility-ops command line', () => {
       ]);
       expect(exported.code).toBe(0);
       expect(exported.out).toMatch(
-        /^export UPSTREAM_CONSUMER_KEY='[0-9a-f]{32}' UPSTREAM_CONSUMER_SECRET='[A-Za-z0-9_-]{43}' UPSTREAM_BEARER_TOKEN='[A-Za-z0-9_-]{43}'$/,
+        /^export UPSTREAM_CONSUMER_KEY='[0-9a-f]{32}' UPSTREAM_CONSUMER_SECRET='[A-Za-z0-9_-]{43}'$/,
       );
       expect(await count(databaseUrl, 'client_applications')).toBe(3);
 
