@@ -6,7 +6,7 @@ import Fastify, {
 } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './kernel/clock';
-import type { Config } from './config';
+import { redactUrl, type Config } from './config';
 import { DomainError, problem } from './kernel/errors';
 import type { PaymentGateway } from './areas/payments/gateway';
 import type { HostResolver } from './areas/webhooks/webhooks.ports';
@@ -32,6 +32,7 @@ import {
   retryAfterOf,
   retryAfterOverLimit,
   type RateLimitStore,
+  REDIS_DOWN_EFFECT,
 } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
@@ -207,7 +208,7 @@ function registerAuthentication(
     );
   const enforceRateLimit = async (clientId: string): Promise<void> => {
     const retryAfter = await retryAfterOverLimit(rateLimits, clientId, limit, 60_000, (error) =>
-      app.log.warn({ err: error }, 'rate limit store unavailable; request allowed'),
+      app.log.warn({ err: error }, 'rate limit store (REDIS_URL) unavailable; request allowed'),
     );
     if (retryAfter !== null) throw rateLimited(retryAfter);
   };
@@ -317,13 +318,27 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     options.rateLimitStore ??
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
   app.addHook('onClose', () => rateLimits.close());
+  if (config.redisUrl && rateLimits.check) {
+    const problem = await rateLimits.check();
+    if (problem !== null)
+      app.log.warn(
+        { setting: 'REDIS_URL', problem },
+        `REDIS_URL (${redactUrl(config.redisUrl)}) does not answer: ${REDIS_DOWN_EFFECT}`,
+      );
+  }
   registerAuthentication(app, services.auth, config.rateLimitPerMinute, rateLimits);
 
   const registry = registerMetrics(app);
   registerCacheMetrics(registry, services.cacheMemory);
   registerWebhookMetrics(registry, services.webhooks);
   if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
-  registerOpsRoutes(app, () => isReady(store), registry, services.upstream);
+  registerOpsRoutes(
+    app,
+    () => isReady(store),
+    registry,
+    services.upstream,
+    () => (config.redisUrl ? (rateLimits.unavailable?.() ?? null) : null),
+  );
   const upstream = services.upstream;
   if (upstream) {
     // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../config';
+import { ConfigError, loadConfig, redactUrl, type Config } from '../config';
 import { DatasetError } from '../store/dataset/dataset.import';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { clientsCommand } from './clients.command';
@@ -166,7 +166,34 @@ function report(error: unknown, io: CliIo, command: string | undefined): number 
     return 1;
   }
   const message = error instanceof Error ? error.message : String(error);
+  const database = io.env.DATABASE_URL ?? '';
+  if (/^postgres(ql)?:/i.test(database) && databaseUnreachable(error)) {
+    io.err(
+      `facility-ops: DATABASE_URL: PostgreSQL at ${redactUrl(database)} does not answer (${message.replace(/^Error: /, '')}): is it running, and is DATABASE_URL right?`,
+    );
+    return 1;
+  }
   io.err(`facility-ops: ${message}`);
   if (io.env.DEBUG && error instanceof Error && error.stack) io.err(error.stack);
   return 1;
+}
+
+/** Network failures of a connection (an AggregateError of several addresses included). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+]);
+
+/** Whether the error is a database that could not be reached, not one that answered. */
+function databaseUnreachable(error: unknown): boolean {
+  const codeOf = (e: unknown) => (e as { code?: unknown } | null)?.code;
+  const code = codeOf(error);
+  if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
+  if (error instanceof AggregateError) return error.errors.some((e) => UNREACHABLE.has(String(codeOf(e))));
+  return error instanceof Error && /timeout expired|connection timeout/i.test(error.message);
 }
