@@ -17,7 +17,7 @@ import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client
 import { KnownRoutes } from './edge/known-routes';
 import { requestIdFrom } from './edge/request-id';
 import { findShapeProblem, parameterName } from './edge/request-shape';
-import { createLogger, lazyChildLogger } from './logger';
+import { createLogger, lazyChildLogger, prettyLogStream } from './logger';
 import {
   registerCacheMetrics,
   registerGraphqlMetrics,
@@ -287,7 +287,11 @@ function registerFallbacks(app: FastifyInstance, edge: EdgeContext): void {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
+  const pretty =
+    config.logFormat === 'pretty' ||
+    (config.logFormat === 'auto' && config.nodeEnv === 'development' && process.stdout.isTTY === true);
+  const logStream = pretty ? prettyLogStream(options.logStream ?? process.stdout) : options.logStream;
+  const logger = options.logger ?? createLogger(config.logLevel, logStream);
   const services = createServices(store, clock, config, {
     paymentGateway: options.paymentGateway,
     hostResolver: options.hostResolver,

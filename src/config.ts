@@ -10,6 +10,11 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly logLevel: string;
+  /**
+   * LOG_FORMAT: `json` (pino's lines), `pretty` (one readable line each), or `auto`: pretty in
+   * development when standard output is a terminal, json otherwise (production, tests, a file).
+   */
+  readonly logFormat: 'json' | 'pretty' | 'auto';
   /** Largest request body accepted, in bytes. */
   readonly bodyLimit: number;
   /** Seconds an OAuth timestamp may differ from the server clock. */
@@ -212,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     host,
     port,
     logLevel,
+    logFormat: logFormatSetting(env, problems),
     bodyLimit: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     oauthWindowSeconds: read.int('OAUTH_WINDOW_SECONDS', 300, 1, 3600),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000),
@@ -286,6 +292,14 @@ function settingsReader(env: NodeJS.ProcessEnv, problems: string[]): SettingsRea
 }
 
 /** NODE_ENV, DATABASE_URL, LOG_LEVEL, FAST_PATHS and REDIS_URL. */
+function logFormatSetting(env: NodeJS.ProcessEnv, problems: string[]): Config['logFormat'] {
+  const raw = env.LOG_FORMAT;
+  if (raw === undefined || raw === '') return 'auto';
+  if (raw === 'json' || raw === 'pretty') return raw;
+  problems.push(`LOG_FORMAT: expected json or pretty, got "${raw}"`);
+  return 'auto';
+}
+
 function processSettings(
   env: NodeJS.ProcessEnv,
   problems: string[],

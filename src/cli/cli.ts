@@ -18,11 +18,13 @@ import { webhooksCommand } from './webhooks.command';
 export const USAGE = `Usage: facility-ops <command> [options]
 
 Commands:
-  start                      Migrate; on an empty database (outside production) load the demo data
+  start [--port N] [--host H]
+                             Migrate; on an empty database (outside production) load the demo data
                              and make a demo client application, printing its credentials and two
                              curl commands (first start only: later starts say how to make new
                              credentials); then serve.
-  serve                      Serve HTTP on HOST:PORT until SIGTERM or SIGINT, which let requests in
+  serve [--port N] [--host H]
+                             Serve HTTP on HOST:PORT (--host, --port) until SIGTERM or SIGINT, which let requests in
                              flight finish before the database is closed.
   migrate                    Bring the database to the latest schema.
   import <file>              Load a dataset file (dataset.schema.json), validated as a whole; a bad
@@ -122,17 +124,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'sign':
         return signCommand(io, rest);
       case 'serve':
-        parseCommandArgs(rest, {}, 0);
-        return await serveCommand(config(io, false), io);
+        return await serveCommand(listenConfig(io, rest), io);
       case 'start':
-        parseCommandArgs(rest, {}, 0);
-        return await startCommand(config(io, false), io);
+        return await startCommand(listenConfig(io, rest), io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
     return report(error, io, command);
   }
+}
+
+/** `serve` and `start`: `--port` and `--host` stand for PORT and HOST, and are checked as they are. */
+function listenConfig(io: CliIo, argv: string[]): Config {
+  const { values } = parseCommandArgs(argv, { port: { type: 'string' }, host: { type: 'string' } }, 0);
+  const env = { ...io.env };
+  if (typeof values.port === 'string') env.PORT = values.port;
+  if (typeof values.host === 'string') env.HOST = values.host;
+  return config({ ...io, env }, false);
 }
 
 /** The settings; `local`: the command writes only the local database, so it needs no upstream credentials. */
@@ -174,6 +183,8 @@ function report(error: unknown, io: CliIo, command: string | undefined): number 
     return 1;
   }
   io.err(`facility-ops: ${message}`);
+  const hint = nativeModuleHint(error);
+  if (hint !== null) io.err(hint);
   if (io.env.DEBUG && error instanceof Error && error.stack) io.err(error.stack);
   return 1;
 }
@@ -196,4 +207,19 @@ function databaseUnreachable(error: unknown): boolean {
   if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
   if (error instanceof AggregateError) return error.errors.some((e) => UNREACHABLE.has(String(codeOf(e))));
   return error instanceof Error && /timeout expired|connection timeout/i.test(error.message);
+}
+
+/**
+ * After a change of Node.js, `npm ci` can keep a native addon (better-sqlite3's) built for another
+ * ABI, which fails to load with ERR_DLOPEN_FAILED naming NODE_MODULE_VERSION: says what to run.
+ */
+export function nativeModuleHint(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    code !== 'ERR_DLOPEN_FAILED' &&
+    !/NODE_MODULE_VERSION|was compiled against a different Node\.js/.test(message)
+  )
+    return null;
+  return `  a native module was built for another Node.js than this one (${process.version}, NODE_MODULE_VERSION ${process.versions.modules}): run \`npm rebuild\` with this Node.js, then try again`;
 }

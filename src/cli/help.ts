@@ -6,20 +6,25 @@ const ENVIRONMENT =
   'Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db).';
 
 export const COMMAND_HELP: Record<string, string> = {
-  start: `Usage: facility-ops start
+  start: `Usage: facility-ops start [--port N] [--host H]
 
 Migrates the database; when it is empty (and NODE_ENV is not production) loads the demo data,
 makes a demo client application, prints its bearer token and OAuth consumer key and secret, and
 writes ready-to-paste curl commands for every endpoint to data/first-requests.md (next to a SQLite
 database file). Then serves HTTP like \`serve\`. Later starts keep the data and print the URL.
+--port N and --host H listen there instead of on PORT and HOST.
 
 ${ENVIRONMENT}
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operations.md.`,
 
-  serve: `Usage: facility-ops serve
+  serve: `Usage: facility-ops serve [--port N] [--host H]
 
 Serves REST (/v1) and GraphQL (/graphql) on HOST:PORT until SIGTERM or SIGINT; requests in flight
 finish, then the database is closed. Does not migrate: run \`migrate\` first (\`start\` does both).
+
+Options:
+  --port N   Listen on port N (0: any free port) instead of PORT.
+  --host H   Listen on address H instead of HOST.
 
 ${ENVIRONMENT}
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operations.md.`,
