@@ -172,7 +172,10 @@ describeEachDialect('migrations', (dialect) => {
       return Number(row.seq);
     };
     const first = await written('numbered-at-commit');
-    expect(await takeDown(1)).toEqual([['20261128100000_live_events_commit_order']]);
+    expect(await takeDown(2)).toEqual([
+      ['20261128110000_client_credentials'],
+      ['20261128100000_live_events_commit_order'],
+    ]);
     const second = await written('numbered-at-insert');
     await migrateToLatest(db.store.db);
     const third = await written('numbered-at-commit-again');
@@ -198,7 +201,8 @@ describeEachDialect('migrations', (dialect) => {
       body: '{ __typename }',
       operationNames: [],
     });
-    expect(await takeDown(2)).toEqual([
+    expect(await takeDown(3)).toEqual([
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
     ]);
@@ -222,7 +226,8 @@ describeEachDialect('migrations', (dialect) => {
 
   it('clears the Idempotency-Key fingerprints made over whole card data, and keeps those made without', async () => {
     await migrateToLatest(db.store.db);
-    expect(await takeDown(5)).toEqual([
+    expect(await takeDown(6)).toEqual([
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -266,7 +271,8 @@ describeEachDialect('migrations', (dialect) => {
     await importChanges(world, tenant, unit, [change]);
 
     // The listings, which are made from those names, go down first.
-    expect(await takeDown(10)).toEqual([
+    expect(await takeDown(11)).toEqual([
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -314,7 +320,8 @@ describeEachDialect('migrations', (dialect) => {
       Buffer.from((await repository.listingInWindow(window, 0, 2000)).listings).toString();
     const imported = await listed();
 
-    expect(await takeDown(9)).toEqual([
+    expect(await takeDown(10)).toEqual([
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -352,7 +359,8 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
     expect(imported).toContain('"quantity":3,');
 
-    expect(await takeDown(8)).toEqual([
+    expect(await takeDown(9)).toEqual([
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -417,7 +425,8 @@ describeEachDialect('migrations', (dialect) => {
     expect(expected[0]).toBeGreaterThan(expected[1]);
     expect(await counts()).toEqual(expected);
 
-    expect(await takeDown(7)).toEqual([
+    expect(await takeDown(8)).toEqual([
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],

@@ -48,3 +48,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       begin ${bump} end`);
   }
 }
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  const run = (text: string) => sql.raw(text).execute(db);
+  if (isPostgres(db)) {
+    await run('drop trigger data_revision_client_applications on client_applications');
+    await run('drop trigger data_revision_bearer_tokens on bearer_tokens');
+  } else {
+    for (const name of [
+      'data_revision_client_applications_update',
+      'data_revision_client_applications_delete',
+      'data_revision_bearer_tokens_update',
+      'data_revision_bearer_tokens_delete',
+    ]) {
+      await run(`drop trigger ${name}`);
+    }
+  }
+  await sql`delete from data_revisions where scope = 'credentials'`.execute(db);
+  await db.schema.alterTable('bearer_tokens').dropColumn('expires_at').execute();
+  for (const column of [
+    'kind',
+    'revoked_at',
+    'last_used_at',
+    'previous_consumer_secret',
+    'previous_secret_expires_at',
+  ]) {
+    await db.schema.alterTable('client_applications').dropColumn(column).execute();
+  }
+}
