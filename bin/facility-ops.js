@@ -22,4 +22,18 @@ if (!fs.existsSync(entry)) {
   );
   process.exit(1);
 }
-require(entry).main(process.argv.slice(2));
+let cli;
+try {
+  cli = require(entry);
+} catch (error) {
+  // A native addon built for another Node.js fails here when it loads with the program.
+  if (error && (error.code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION/.test(String(error.message)))) {
+    process.stderr.write(
+      `facility-ops: ${error.message.split('\n')[0]}\n` +
+        `  a native module was built for another Node.js than this one (${process.version}, NODE_MODULE_VERSION ${process.versions.modules}): run \`npm rebuild\` with this Node.js, then try again\n`,
+    );
+    process.exit(1);
+  }
+  throw error;
+}
+cli.main(process.argv.slice(2));

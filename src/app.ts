@@ -6,7 +6,7 @@ import Fastify, {
 } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { systemClock, type Clock } from './kernel/clock';
-import type { Config } from './config';
+import { redactUrl, type Config } from './config';
 import { DomainError, problem } from './kernel/errors';
 import { maskUrlPath } from './kernel/sensitive';
 import type { PaymentGateway } from './areas/payments/gateway';
@@ -18,7 +18,7 @@ import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client
 import { KnownRoutes } from './edge/known-routes';
 import { requestIdFrom } from './edge/request-id';
 import { findShapeProblem, parameterName } from './edge/request-shape';
-import { createLogger, lazyChildLogger } from './logger';
+import { createLogger, lazyChildLogger, prettyLogStream } from './logger';
 import {
   registerCacheMetrics,
   registerGraphqlMetrics,
@@ -33,6 +33,7 @@ import {
   retryAfterOf,
   retryAfterOverLimit,
   type RateLimitStore,
+  REDIS_DOWN_EFFECT,
 } from './ops/rate-limit';
 import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
@@ -212,7 +213,7 @@ function registerAuthentication(
     );
   const enforceRateLimit = async (clientId: string): Promise<void> => {
     const retryAfter = await retryAfterOverLimit(rateLimits, clientId, limit, 60_000, (error) =>
-      app.log.warn({ err: error }, 'rate limit store unavailable; request allowed'),
+      app.log.warn({ err: error }, 'rate limit store (REDIS_URL) unavailable; request allowed'),
     );
     if (retryAfter !== null) throw rateLimited(retryAfter);
   };
@@ -291,7 +292,11 @@ function registerFallbacks(app: FastifyInstance, edge: EdgeContext): void {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, store } = options;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger(config.logLevel, options.logStream);
+  const pretty =
+    config.logFormat === 'pretty' ||
+    (config.logFormat === 'auto' && config.nodeEnv === 'development' && process.stdout.isTTY === true);
+  const logStream = pretty ? prettyLogStream(options.logStream ?? process.stdout) : options.logStream;
+  const logger = options.logger ?? createLogger(config.logLevel, logStream);
   const services = createServices(store, clock, config, {
     signatureWorker: options.signatureWorker,
     pdfSignerWorker: options.pdfSignerWorker,
@@ -327,13 +332,27 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onClose', () => rateLimits.close());
   app.addHook('onClose', () => services.signatureReader.close());
   app.addHook('onClose', () => services.pdfSigner.close());
+  if (config.redisUrl && rateLimits.check) {
+    const problem = await rateLimits.check();
+    if (problem !== null)
+      app.log.warn(
+        { setting: 'REDIS_URL', problem },
+        `REDIS_URL (${redactUrl(config.redisUrl)}) does not answer: ${REDIS_DOWN_EFFECT}`,
+      );
+  }
   registerAuthentication(app, services.auth, config.rateLimitPerMinute, rateLimits);
 
   const registry = registerMetrics(app);
   registerCacheMetrics(registry, services.cacheMemory);
   registerWebhookMetrics(registry, services.webhooks);
   if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
-  registerOpsRoutes(app, () => isReady(store), registry, services.upstream);
+  registerOpsRoutes(
+    app,
+    () => isReady(store),
+    registry,
+    services.upstream,
+    () => (config.redisUrl ? (rateLimits.unavailable?.() ?? null) : null),
+  );
   const upstream = services.upstream;
   if (upstream) {
     // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).

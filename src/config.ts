@@ -11,6 +11,11 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly logLevel: string;
+  /**
+   * LOG_FORMAT: `json` (pino's lines), `pretty` (one readable line each), or `auto`: pretty in
+   * development when standard output is a terminal, json otherwise (production, tests, a file).
+   */
+  readonly logFormat: 'json' | 'pretty' | 'auto';
   /** Largest request body accepted, in bytes. */
   readonly bodyLimit: number;
   /** Seconds an OAuth timestamp may differ from the server clock. */
@@ -213,7 +218,16 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * (tests assert it): the process, its address, the outbox, the webhooks, sealing, secrets, gateway
  * mode, then the remaining limits.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** How a command uses the settings. */
+export interface LoadOptions {
+  /**
+   * False for the commands that write only the local database (`clients`, `import`, `migrate`, ...):
+   * they never call the upstream, so gateway mode's upstream credentials may be missing.
+   */
+  readonly upstreamCredentials?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
   const problems: string[] = [];
   const read = settingsReader(env, problems);
   const { nodeEnv, databaseUrl, logLevel, redisUrl } = processSettings(env, problems);
@@ -223,7 +237,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const seal = sealSettings(env, problems, publicBaseUrl);
   const trustedDocuments = trustedDocumentsMode(env, problems);
   const secrets = secretsConfig(env, nodeEnv, problems);
-  const upstream = upstreamConfig(env, problems, read.int, secretBoxFor(secrets));
+  const upstream = upstreamConfig(
+    env,
+    problems,
+    read.int,
+    secretBoxFor(secrets),
+    options.upstreamCredentials ?? true,
+  );
   const tracing = tracingConfig(env, problems, read.bool);
 
   const config: Config = {
@@ -232,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     port,
     logLevel,
+    logFormat: logFormatSetting(env, problems),
     bodyLimit: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     oauthWindowSeconds: read.int('OAUTH_WINDOW_SECONDS', 300, 1, 3600),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000),
@@ -313,6 +334,14 @@ function settingsReader(env: NodeJS.ProcessEnv, problems: string[]): SettingsRea
 }
 
 /** NODE_ENV, DATABASE_URL, LOG_LEVEL, FAST_PATHS and REDIS_URL. */
+function logFormatSetting(env: NodeJS.ProcessEnv, problems: string[]): Config['logFormat'] {
+  const raw = env.LOG_FORMAT;
+  if (raw === undefined || raw === '') return 'auto';
+  if (raw === 'json' || raw === 'pretty') return raw;
+  problems.push(`LOG_FORMAT: expected json or pretty, got "${raw}"`);
+  return 'auto';
+}
+
 function processSettings(
   env: NodeJS.ProcessEnv,
   problems: string[],
@@ -714,6 +743,7 @@ function upstreamConfig(
   problems: string[],
   int: (name: string, fallback: number, min: number, max: number) => number,
   box: SecretBox,
+  credentialsNeeded: boolean,
 ): UpstreamConfig | null {
   const raw = env.UPSTREAM_URL;
   const file = env.UPSTREAM_CREDENTIALS_FILE;
@@ -760,7 +790,7 @@ function upstreamConfig(
       if (opened !== null) defaultCredentials = { consumerKey: key, consumerSecret: opened };
     }
   }
-  if (!file && !key && !secret) {
+  if (credentialsNeeded && !file && !key && !secret) {
     problems.push(
       'UPSTREAM_URL: gateway mode needs upstream credentials: UPSTREAM_CREDENTIALS_FILE, or UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET',
     );

@@ -138,3 +138,37 @@ export function lazyChildLogger(
   if (options.level !== undefined) return parent.child(bindings, options);
   return new LazyChildLogger(parent, bindings, options);
 }
+
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+
+/**
+ * One pino JSON line as a person reads it: `14:03:07.123 INFO  message  key=value ...` (LOG_FORMAT=
+ * pretty). The time is UTC; pid and hostname are left out. A line that is not JSON passes as it is.
+ */
+export function formatLogLine(line: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const { level, time, msg, pid: _pid, hostname: _hostname, ...rest } = entry;
+  const name = LEVEL_NAMES[Number(level)] ?? String(level);
+  const at = typeof time === 'number' ? new Date(time).toISOString().slice(11, 23) : '';
+  const details = Object.entries(rest)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' ');
+  return `${at} ${name.padEnd(5)} ${String(msg ?? '')}${details ? `  ${details}` : ''}\n`;
+}
+
+/** A pino destination writing each line formatted by `formatLogLine` to `out`. */
+export function prettyLogStream(out: { write(text: string): unknown }): DestinationStream {
+  return { write: (line: string) => void out.write(formatLogLine(line)) };
+}

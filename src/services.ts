@@ -241,6 +241,7 @@ export function createServices(
       clock,
       config.oauthWindowSeconds,
       options.secretsLog,
+      revisions,
     ),
     trustedDocuments: new SqlTrustedDocumentsRepository(db),
     facilities,

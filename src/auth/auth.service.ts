@@ -1,11 +1,18 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../kernel/clock';
 import type { Caller } from '../kernel/caller';
+import type { RevisionTokens } from '../kernel/revisions';
 import { DomainError, NUL_MESSAGE } from '../kernel/errors';
 import { newId } from '../kernel/ids';
 import { describePlace, SecretUnreadable } from '../kernel/secret-box';
 import { TtlCache } from '../kernel/ttl-cache';
-import type { ClientApplication, ClientIdentity, ClientsRepository } from './auth.ports';
+import type {
+  ClientApplication,
+  ClientIdentity,
+  ClientKind,
+  ClientListing,
+  ClientsRepository,
+} from './auth.ports';
 import {
   baseUri,
   parseOAuthHeader,
@@ -74,12 +81,21 @@ function callerOf(client: ClientIdentity): Caller {
 }
 
 /**
- * How long a bearer token's client, once found, is reused without asking the database. Tokens and
- * clients change only by import (no request revokes one), so an imported change reaches every
- * instance within this time; an unknown token is never remembered, so a new one works at once.
- * The lookup was a third of the work of `GET /v1/:facility_id/flippers`.
+ * How long a bearer token's client, once found, is reused without asking the database. Every
+ * change of a client's credentials or state (`clients revoke|rotate`, an import) moves the
+ * `credentials` revision counter in its transaction, and a kept caller is trusted only while the
+ * counter is the one read before it was looked up: a revocation holds on every instance at once.
+ * (Without a counter to read, as in the command line, a change shows within this time.) An unknown
+ * token is never remembered, so a new one works at once. The lookup was a third of the work of
+ * `GET /v1/:facility_id/flippers`.
  */
 export const BEARER_CACHE_TTL_MS = 5_000;
+
+/** How long a rotated client's replaced secret and bearer tokens are still accepted, by default. */
+export const ROTATION_GRACE_HOURS = 24;
+
+/** How often, at most, one instance records that a client was used. */
+const LAST_USE_EVERY_MS = 60_000;
 
 /** Where the service reports what the operator must fix and the caller must not see. */
 export interface AuthLog {
@@ -90,24 +106,68 @@ export interface AuthLog {
 export class AuthService {
   private lastNoncePurge = 0;
   /** Callers by token hash: the token itself is never kept. */
-  private readonly bearerCallers = new TtlCache<string, Caller>(BEARER_CACHE_TTL_MS, 10_000);
+  private bearerCallers = new TtlCache<string, Caller>(BEARER_CACHE_TTL_MS, 10_000);
   /**
    * Clients by consumer key, for as long as bearer callers: a gateway in front signs every call
    * with the same key, most of them revalidations answered 304. Unknown keys are never remembered.
    */
-  private readonly consumers = new TtlCache<string, ClientApplication>(BEARER_CACHE_TTL_MS, 10_000);
+  private consumers = new TtlCache<string, ClientApplication>(BEARER_CACHE_TTL_MS, 10_000);
   /** Each connection's last known bearer header, kept no longer than its entry in bearerCallers. */
-  private readonly connectionBearers = new WeakMap<
+  private connectionBearers = new WeakMap<
     object,
     { authorization: string; caller: Caller; expiresAt: number }
   >();
+  /** The `credentials` revision the kept callers and clients were read under. */
+  private keptUnder: string | null = null;
+  /** When each client's last use was last written by this instance (`performance.now()`). */
+  private readonly lastUseWritten = new Map<string, number>();
 
   constructor(
     private readonly clients: ClientsRepository,
     private readonly clock: Clock,
     private readonly windowSeconds: number,
     private readonly log?: AuthLog,
+    /** The revision counters; without them kept callers live their TTL (see BEARER_CACHE_TTL_MS). */
+    private readonly revisions?: RevisionTokens,
   ) {}
+
+  /** Drops every kept caller and client when the `credentials` revision is not the one they were read under. */
+  private keepUnder(token: string): void {
+    if (token === this.keptUnder) return;
+    if (this.keptUnder !== null) {
+      this.bearerCallers = new TtlCache<string, Caller>(BEARER_CACHE_TTL_MS, 10_000);
+      this.consumers = new TtlCache<string, ClientApplication>(BEARER_CACHE_TTL_MS, 10_000);
+      this.connectionBearers = new WeakMap();
+    }
+    this.keptUnder = token;
+  }
+
+  /** Whether what is kept may be trusted now, without waiting; false when only a query can say. */
+  private keptIsCurrentNow(): boolean {
+    if (this.revisions === undefined) return true;
+    const token = this.revisions.tokenNow('credentials');
+    if (token === null) return false;
+    this.keepUnder(token);
+    return true;
+  }
+
+  /** Reads the `credentials` revision before anything kept is used or looked up. */
+  private async checkKept(): Promise<void> {
+    if (this.revisions !== undefined) this.keepUnder(await this.revisions.token('credentials'));
+  }
+
+  /** Records the client's use, at most once a minute per instance, without holding the request. */
+  private noteUse(clientId: string): void {
+    const now = performance.now();
+    const last = this.lastUseWritten.get(clientId);
+    if (last !== undefined && now - last < LAST_USE_EVERY_MS) return;
+    if (this.lastUseWritten.size >= 10_000) this.lastUseWritten.clear();
+    this.lastUseWritten.set(clientId, now);
+    this.clients.noteUse(clientId, this.clock.now().toISOString()).catch(() => {
+      // Only a record for `clients list`; the next minute writes it again.
+      this.lastUseWritten.delete(clientId);
+    });
+  }
 
   async authenticate(request: CredentialRequest): Promise<Caller> {
     const bearer = bearerTokenOf(request.authorization);
@@ -148,13 +208,14 @@ export class AuthService {
    * of a keep-alive client) is known without hashing the token, until the caller's entry expires.
    */
   knownCaller(connection: object, authorization: string | undefined): Caller | null {
-    if (authorization === undefined) return null;
+    if (authorization === undefined || !this.keptIsCurrentNow()) return null;
     const last = this.connectionBearers.get(connection);
     if (
       last !== undefined &&
       performance.now() < last.expiresAt &&
       sameText(last.authorization, authorization)
     ) {
+      this.noteUse(last.caller.clientId);
       return last.caller;
     }
     const token = bearerTokenOf(authorization);
@@ -166,18 +227,25 @@ export class AuthService {
       caller: known.value,
       expiresAt: known.expiresAt,
     });
+    this.noteUse(known.value.clientId);
     return known.value;
   }
 
   private async authenticateBearer(token: string): Promise<Caller> {
     if (!plausibleToken(token)) throw unauthenticated('unknown bearer token');
     const tokenHash = hashToken(token);
+    await this.checkKept();
     const cached = this.bearerCallers.get(tokenHash);
-    if (cached) return cached;
-    const row = await this.clients.findByTokenHash(tokenHash);
+    if (cached) {
+      this.noteUse(cached.clientId);
+      return cached;
+    }
+    const row = await this.clients.findByTokenHash(tokenHash, this.clock.now().toISOString());
     if (!row) throw unauthenticated('unknown bearer token');
     const caller = Object.freeze(callerOf(row));
-    this.bearerCallers.set(tokenHash, caller);
+    // A token in its grace period after a rotation is looked up each time, so it ends on the dot.
+    if (row.expiresAt === null) this.bearerCallers.set(tokenHash, caller);
+    this.noteUse(caller.clientId);
     return caller;
   }
 
@@ -211,9 +279,10 @@ export class AuthService {
       throw unauthenticated('oauth_timestamp is outside the accepted window');
     }
 
+    await this.checkKept();
     let client = this.consumers.get(consumerKey);
     if (!client) {
-      client = await this.findConsumer(consumerKey);
+      client = await this.findConsumer(consumerKey, new Date(now).toISOString());
       if (!client) throw unauthenticated('unknown oauth_consumer_key');
       this.consumers.set(consumerKey, client);
     }
@@ -225,7 +294,17 @@ export class AuthService {
       baseUri: baseUri(request.protocol, request.host, request.url),
       params: signed,
     });
-    if (!signaturesMatch(sign(base, client.consumerSecret, method as SignatureMethod), signature)) {
+    const previousAccepted =
+      client.previousConsumerSecret != null &&
+      client.previousSecretExpiresAt != null &&
+      Date.parse(client.previousSecretExpiresAt) > now;
+    if (
+      !signaturesMatch(sign(base, client.consumerSecret, method as SignatureMethod), signature) &&
+      !(
+        previousAccepted &&
+        signaturesMatch(sign(base, client.previousConsumerSecret!, method as SignatureMethod), signature)
+      )
+    ) {
       throw unauthenticated('signature does not match');
     }
 
@@ -234,6 +313,7 @@ export class AuthService {
     const fresh = await this.clients.useNonce(consumerKey, nonce, new Date(now).toISOString(), expiresAt);
     if (!fresh) throw unauthenticated('oauth_nonce was already used');
     await this.purgeNoncesNowAndThen(now);
+    this.noteUse(client.id);
     return callerOf(client);
   }
 
@@ -241,9 +321,9 @@ export class AuthService {
    * The client of a consumer key, its secret opened. A secret that cannot be opened (wrong key,
    * altered or moved value) refuses the request and tells the operator which row, never the secret.
    */
-  private async findConsumer(consumerKey: string): Promise<ClientApplication | undefined> {
+  private async findConsumer(consumerKey: string, now: string): Promise<ClientApplication | undefined> {
     try {
-      return await this.clients.findByConsumerKey(consumerKey);
+      return await this.clients.findByConsumerKey(consumerKey, now);
     } catch (error) {
       if (!(error instanceof SecretUnreadable)) throw error;
       this.log?.error(
@@ -260,8 +340,43 @@ export class AuthService {
     await this.clients.deleteExpiredNonces(new Date(now).toISOString());
   }
 
+  /** Client applications, of one company or of all, oldest first; never a secret. */
+  listClients(companyId?: string): Promise<ClientListing[]> {
+    return this.clients.list(this.clock.now().toISOString(), companyId);
+  }
+
+  findClient(clientId: string): Promise<ClientListing | undefined> {
+    return this.clients.find(clientId, this.clock.now().toISOString());
+  }
+
+  /** Revokes a client: false when it is unknown or already revoked, and nothing changed. */
+  revokeClient(clientId: string): Promise<boolean> {
+    return this.clients.revoke(clientId, this.clock.now().toISOString());
+  }
+
+  /**
+   * A new consumer secret and bearer token for a client not revoked (the consumer key stays); the
+   * replaced ones are accepted for `graceHours` more. Null when it is unknown or revoked.
+   */
+  async rotateClient(
+    clientId: string,
+    graceHours: number,
+  ): Promise<{ consumerSecret: string; bearerToken: string; graceUntil: string } | null> {
+    const now = this.clock.now();
+    const consumerSecret = randomBytes(32).toString('base64url');
+    const bearerToken = randomBytes(32).toString('base64url');
+    const graceUntil = new Date(now.getTime() + graceHours * 3_600_000).toISOString();
+    const rotated = await this.clients.rotate(clientId, {
+      consumerSecret,
+      tokenHash: hashToken(bearerToken),
+      now: now.toISOString(),
+      graceUntil,
+    });
+    return rotated ? { consumerSecret, bearerToken, graceUntil } : null;
+  }
+
   /** Makes a client application with fresh credentials; the secret and token are shown only here. */
-  async createClient(companyId: string, name: string): Promise<NewClient> {
+  async createClient(companyId: string, name: string, kind?: ClientKind): Promise<NewClient> {
     const created: NewClient = {
       id: newId(),
       companyId,
@@ -280,6 +395,7 @@ export class AuthService {
         createdAt: this.clock.now().toISOString(),
       },
       hashToken(created.bearerToken),
+      kind,
     );
     return created;
   }

@@ -77,3 +77,36 @@ export function signaturesMatch(expected: string, given: string): boolean {
   }
   return timingSafeEqual(a, b);
 }
+
+/**
+ * The `Authorization: OAuth ...` header value of a one-legged request, signed as a legacy SDK
+ * signs it: the URL's query parameters (and `formParams`, for a form-encoded body) included.
+ */
+export function oauthAuthorization(input: {
+  method: string;
+  url: URL;
+  consumerKey: string;
+  consumerSecret: string;
+  nonce: string;
+  timestamp: number;
+  formParams?: Array<[string, string]>;
+  signatureMethod?: SignatureMethod;
+}): string {
+  const signatureMethod = input.signatureMethod ?? 'HMAC-SHA1';
+  const oauth: Array<[string, string]> = [
+    ['oauth_consumer_key', input.consumerKey],
+    ['oauth_nonce', input.nonce],
+    ['oauth_signature_method', signatureMethod],
+    ['oauth_timestamp', String(input.timestamp)],
+    ['oauth_version', '1.0'],
+  ];
+  const base = signatureBaseString({
+    method: input.method,
+    baseUri: baseUri(input.url.protocol.replace(/:$/, ''), input.url.host, input.url.pathname),
+    params: [...input.url.searchParams, ...(input.formParams ?? []), ...oauth],
+  });
+  const signature = sign(base, input.consumerSecret, signatureMethod);
+  return `OAuth ${[...oauth, ['oauth_signature', signature]]
+    .map(([k, v]) => `${percentEncode(k)}="${percentEncode(v)}"`)
+    .join(', ')}`;
+}

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../config';
+import { ConfigError, loadConfig, redactUrl, type Config } from '../config';
 import { DatasetError } from '../store/dataset/dataset.import';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { backupCommand, restoreCommand } from './backup.command';
@@ -13,17 +13,20 @@ import { sealCommand } from './seal.command';
 import { secretsCommand } from './secrets.command';
 import { seedCommand } from './seed.command';
 import { serveCommand } from './serve.command';
+import { signCommand } from './sign.command';
 import { startCommand } from './start.command';
 import { webhooksCommand } from './webhooks.command';
 
 export const USAGE = `Usage: facility-ops <command> [options]
 
 Commands:
-  start                      Migrate; on an empty database (outside production) load the demo data
+  start [--port N] [--host H]
+                             Migrate; on an empty database (outside production) load the demo data
                              and make a demo client application, printing its credentials and two
                              curl commands (first start only: later starts say how to make new
                              credentials); then serve.
-  serve                      Serve HTTP on HOST:PORT until SIGTERM or SIGINT, which let requests in
+  serve [--port N] [--host H]
+                             Serve HTTP on HOST:PORT (--host, --port) until SIGTERM or SIGINT, which let requests in
                              flight finish before the database is closed.
   migrate                    Bring the database to the latest schema.
   import <file>              Load a dataset file (dataset.schema.json), validated as a whole; a bad
@@ -35,6 +38,11 @@ Commands:
   clients create --company <id> --name <name> [--json | --export <prefix>]
                              Make a client application; prints its consumer key and secret and a
                              bearer token, shown only this once.
+  clients list [--company <id>] [--json]
+  clients revoke|rotate <client id> [--grace-hours N] [--json]
+                             List client applications (kind, created, last used, state); refuse
+                             one's credentials from now on, on every instance; or make it a new
+                             secret and token (the old ones are accepted for 24 hours more).
   documents load --client <id> <manifest.json>
   documents list --client <id> [--json]
                              Load a client application's persisted-documents manifest (GraphQL
@@ -48,9 +56,11 @@ Commands:
   webhooks replay <delivery id>
                              List, disable, enable an endpoint, make it a new secret (the old one
                              signs too for 24 hours), or send a delivery again.
-  seal show|rotate [--json]  Show the certificate that seals signed PDFs and its SHA-256 fingerprint
+  seal show|rotate [--json] [--discard-unreadable]
+                             Show the certificate that seals signed PDFs and its SHA-256 fingerprint
                              (the installation's own is made if there is none yet), or make the
-                             installation's next one, which seals new files from then on.
+                             installation's next one, which seals new files from then on;
+                             --discard-unreadable recovers from a lost SECRETS_KEY.
   secrets status|rotate-key  How stored secrets are kept (SECRETS_KEY); seal every stored secret
                              again under the current key, while the service runs.
   secrets encrypt [--company <id>]
@@ -63,6 +73,9 @@ Commands:
                              The version of the stored listings (each record's contract JSON) and
                              the one this release writes; rebuild the stale ones (--all: every one)
                              in batches, while the service runs. \`migrate\` and \`serve\` do it too.
+  sign [--method M] [--json <body>] <url>
+                             Print a curl line for the URL signed with OAuth 1.0 (HMAC-SHA1), with
+                             CONSUMER_KEY and CONSUMER_SECRET (or --consumer-key, --consumer-secret).
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
 import, seed, clients, documents, webhooks and seal bring the schema up to date first.
@@ -124,12 +137,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await sealCommand(config(io), io, rest);
       case 'secrets':
         return await secretsCommand(config(io), io, rest);
+      case 'sign':
+        return signCommand(io, rest);
       case 'serve':
-        parseCommandArgs(rest, {}, 0);
-        return await serveCommand(config(io), io);
+        return await serveCommand(listenConfig(io, rest), io);
       case 'start':
-        parseCommandArgs(rest, {}, 0);
-        return await startCommand(config(io), io);
+        return await startCommand(listenConfig(io, rest), io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -138,8 +151,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function config(io: CliIo): Config {
-  return loadConfig(io.env);
+/** `serve` and `start`: `--port` and `--host` stand for PORT and HOST, and are checked as they are. */
+function listenConfig(io: CliIo, argv: string[]): Config {
+  const { values } = parseCommandArgs(argv, { port: { type: 'string' }, host: { type: 'string' } }, 0);
+  const env = { ...io.env };
+  if (typeof values.port === 'string') env.PORT = values.port;
+  if (typeof values.host === 'string') env.HOST = values.host;
+  return config({ ...io, env }, false);
+}
+
+/** The settings; `local`: the command writes only the local database, so it needs no upstream credentials. */
+function config(io: CliIo, local = true): Config {
+  return loadConfig(io.env, { upstreamCredentials: !local });
 }
 
 /** Says what went wrong; a usage error shows the command's own usage, or the global one. */
@@ -168,7 +191,51 @@ function report(error: unknown, io: CliIo, command: string | undefined): number 
     return 1;
   }
   const message = error instanceof Error ? error.message : String(error);
+  const database = io.env.DATABASE_URL ?? '';
+  if (/^postgres(ql)?:/i.test(database) && databaseUnreachable(error)) {
+    io.err(
+      `facility-ops: DATABASE_URL: PostgreSQL at ${redactUrl(database)} does not answer (${message.replace(/^Error: /, '')}): is it running, and is DATABASE_URL right?`,
+    );
+    return 1;
+  }
   io.err(`facility-ops: ${message}`);
+  const hint = nativeModuleHint(error);
+  if (hint !== null) io.err(hint);
   if (io.env.DEBUG && error instanceof Error && error.stack) io.err(error.stack);
   return 1;
+}
+
+/** Network failures of a connection (an AggregateError of several addresses included). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+]);
+
+/** Whether the error is a database that could not be reached, not one that answered. */
+function databaseUnreachable(error: unknown): boolean {
+  const codeOf = (e: unknown) => (e as { code?: unknown } | null)?.code;
+  const code = codeOf(error);
+  if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
+  if (error instanceof AggregateError) return error.errors.some((e) => UNREACHABLE.has(String(codeOf(e))));
+  return error instanceof Error && /timeout expired|connection timeout/i.test(error.message);
+}
+
+/**
+ * After a change of Node.js, `npm ci` can keep a native addon (better-sqlite3's) built for another
+ * ABI, which fails to load with ERR_DLOPEN_FAILED naming NODE_MODULE_VERSION: says what to run.
+ */
+export function nativeModuleHint(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    code !== 'ERR_DLOPEN_FAILED' &&
+    !/NODE_MODULE_VERSION|was compiled against a different Node\.js/.test(message)
+  )
+    return null;
+  return `  a native module was built for another Node.js than this one (${process.version}, NODE_MODULE_VERSION ${process.versions.modules}): run \`npm rebuild\` with this Node.js, then try again`;
 }

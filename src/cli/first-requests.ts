@@ -78,12 +78,17 @@ export function firstRequestsText(url: string, ids: DemoIds, today: string): str
     ),
     '## Move-in review',
     '',
-    'The answer holds `move_in.session_id` and, per document, `session_document_id`: put them in',
-    '`$S` and `$D` to download the document while the session lives (24 hours).',
+    'The answer holds `move_in.session_id` and, per document, `session_document_id`; a session',
+    'document downloads while the session lives (24 hours). The second line reviews again, sets `$S`',
+    'and `$D` from its answer (with node, which runs this service) and writes the first document to',
+    '`review.pdf` (`-f`: nothing is written if the download is refused).',
     '',
     ...block(
       post(`${f}/move_ins/review_cost`, { move_in: { unit_id: ids.unitId, tenant_id: ids.tenantId } }),
-      `curl -s ${AUTH} "$BASE${f}/documents/$D/session/$S" -o review.pdf`,
+      `R=$(${post(`${f}/move_ins/review_cost`, { move_in: { unit_id: ids.unitId, tenant_id: ids.tenantId } })}) && ` +
+        `S=$(node -pe 'JSON.parse(process.argv[1]).move_in.session_id' "$R") && ` +
+        `D=$(node -pe 'JSON.parse(process.argv[1]).move_in.documents[0].session_document_id' "$R") && ` +
+        `curl -sf ${AUTH} "$BASE${f}/documents/$D/session/$S" -o review.pdf`,
     ),
     '## Invoiceable items',
     '',

@@ -6,22 +6,27 @@ const ENVIRONMENT =
   'Environment: DATABASE_URL (sqlite:<path> or postgres://..., default sqlite:./data/facility-ops.db).';
 
 export const COMMAND_HELP: Record<string, string> = {
-  start: `Usage: facility-ops start
+  start: `Usage: facility-ops start [--port N] [--host H]
 
 Migrates the database; when it is empty (and NODE_ENV is not production) loads the demo data,
 makes a demo client application, prints its bearer token and OAuth consumer key and secret, and
 writes ready-to-paste curl commands for every endpoint to data/first-requests.md (next to a SQLite
 database file). Then serves HTTP like \`serve\`. Later starts keep the data and print the URL.
+--port N and --host H listen there instead of on PORT and HOST.
 
 ${ENVIRONMENT}
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operations.md.`,
 
-  serve: `Usage: facility-ops serve
+  serve: `Usage: facility-ops serve [--port N] [--host H]
 
 Serves REST (/v1) and GraphQL (/graphql) on HOST:PORT until SIGTERM or SIGINT; requests in flight
 finish, then the database is closed. Does not migrate: run \`migrate\` first (\`start\` does both).
 Stored listings written by another release's code are rebuilt before it listens; a database
 migrated by a newer release is refused in one line naming the migration.
+
+Options:
+  --port N   Listen on port N (0: any free port) instead of PORT.
+  --host H   Listen on address H instead of HOST.
 
 ${ENVIRONMENT}
 HOST (127.0.0.1), PORT (3000), LOG_LEVEL, NODE_ENV, and the rest in docs/operations.md.`,
@@ -90,17 +95,35 @@ server first, or write the data with --out and load it with \`import\`, which ca
 ${ENVIRONMENT}`,
 
   clients: `Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]
+       facility-ops clients list [--company <id>] [--json]
+       facility-ops clients revoke <client id> [--json]
+       facility-ops clients rotate <client id> [--grace-hours N] [--json]
 
-Makes a client application of an existing company and prints its OAuth consumer key and secret
-and a bearer token, shown only this once.
+Client applications: their OAuth 1.0 consumer key and secret and their bearer tokens
+(docs/operations.md#client-applications).
+
+  create   Makes a client application of an existing company and prints its consumer key and
+           secret and a bearer token, shown only this once.
+  list     Client applications, oldest first, never their secrets: id, name, company, kind (demo,
+           created, imported), created, last used (to the minute) and state (active, rotated with
+           the end of the old credentials' grace period, revoked).
+  revoke   Refuses the client's bearer tokens and OAuth signatures from now on, on every running
+           instance at once. It cannot be undone; make a new client instead.
+  rotate   Makes the client a new consumer secret and bearer token (the consumer key stays),
+           printed only now; the old secret and tokens are accepted for 24 hours more (or
+           --grace-hours, 0 to 168), then refused.
+
+An unknown client, revoking a revoked client or rotating one: one line, exit status 1, nothing
+changed. These commands write only the local database: no upstream credentials are needed.
 
 Options:
   --company <id>      The company's id (a UUID); \`start\` prints the demo company's.
   --name <name>       What to call the application, 1 to 200 characters.
-  --json              Print the credentials as one JSON object.
-  --export <prefix>   Print one shell line for eval: export <prefix>CONSUMER_KEY=...
-                      <prefix>CONSUMER_SECRET=... <prefix>BEARER_TOKEN=... (with UPSTREAM_, the
-                      credentials a gateway reads; docs/gateway.md).
+  --grace-hours N     rotate: how long the old credentials are still accepted (default 24).
+  --json              Print one JSON object (list: an array).
+  --export <prefix>   create: print one shell line for eval: export <prefix>CONSUMER_KEY=...
+                      <prefix>CONSUMER_SECRET=... <prefix>BEARER_TOKEN=... (with UPSTREAM_, only
+                      the key and secret, the credentials a gateway reads; docs/gateway.md).
 
 ${ENVIRONMENT}`,
 
@@ -161,6 +184,7 @@ ${ENVIRONMENT} WEBHOOK_ALLOW_HOSTS (hosts allowed over http and at private addre
 
   seal: `Usage: facility-ops seal show [--json]
        facility-ops seal rotate [--json]
+       facility-ops seal rotate --discard-unreadable [--json]
 
 The certificate that seals every signed PDF (docs/documents-and-esign.md#the-seal).
 
@@ -170,11 +194,31 @@ The certificate that seals every signed PDF (docs/documents-and-esign.md#the-sea
   rotate   Makes the installation's next certificate; new files are sealed with it (running
            instances take it when restarted). Files sealed before stay valid: each embeds its
            certificate. With SEAL_P12_FILE, rotate by replacing the file instead.
+           --discard-unreadable: the way out of a lost SECRETS_KEY (docs/operations.md#a-lost-secrets_key).
+           Discards the private keys no given key opens (their certificates stay, so files
+           sealed before still verify), makes the next certificate, and names the client and
+           webhook secrets to rotate. Against a healthy seal: one line, exit 1, nothing changed.
 
 Options:
-  --json   Print the certificate as one JSON object.
+  --json                 Print the certificate as one JSON object.
+  --discard-unreadable   rotate: see above.
 
 ${ENVIRONMENT} SEAL_P12_FILE, SEAL_P12_PASSPHRASE, SEAL_KEY_PASSPHRASE.`,
+
+  sign: `Usage: facility-ops sign [--method M] [--json <body>] [--consumer-key K --consumer-secret S] <url>
+
+Prints one curl line for the URL, signed with one-legged OAuth 1.0 (HMAC-SHA1) as the legacy SDKs
+sign: a nonce and the current time, the URL's query parameters in the signature, the header ready
+to paste. Run it at once (eval "$(npx facility-ops sign ...)"): the service accepts a signature for
+OAUTH_WINDOW_SECONDS (300) and each nonce once. Reads no database (docs/rest.md#oauth-10).
+
+Options:
+  --method M           GET (the default; POST with --json), POST, PUT, PATCH or DELETE.
+  --json <body>        A JSON body to send (JSON bodies are not part of an OAuth 1.0 signature).
+  --consumer-key K     The client's consumer key; else CONSUMER_KEY.
+  --consumer-secret S  The client's consumer secret; else CONSUMER_SECRET.
+                       eval "$(npx facility-ops clients create --company <id> --name <name> --export '')"
+                       sets CONSUMER_KEY, CONSUMER_SECRET and BEARER_TOKEN.`,
 
   help: `Usage: facility-ops help [<command>]
 

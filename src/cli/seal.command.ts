@@ -3,7 +3,10 @@ import { DocumentSeal, SealSettingError } from '../adapters/seal/document-seal';
 import { colonFingerprint, type SealingKey } from '../adapters/seal/sealing-key';
 import { ConfigError, type Config } from '../config';
 import { SqlSealingKeysRepository } from '../store/repositories/sealing-keys.repository';
-import { parseCommandArgs, UsageError } from './args';
+import type { Store } from '../store/database';
+import { storedSecrets } from '../store/secret-columns';
+import { SecretUnreadable, type SecretBox } from '../kernel/secret-box';
+import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { withMigratedStore } from './context';
 import type { CliIo } from './io';
 
@@ -23,13 +26,18 @@ export async function sealCommand(config: Config, io: CliIo, argv: string[]): Pr
         : `seal needs an action: ${ACTIONS.join(', ')}`,
     );
   }
-  const { values } = parseCommandArgs(rest, { json: { type: 'boolean' } }, 0);
+  const { values } = parseCommandArgs(
+    rest,
+    { json: { type: 'boolean' }, 'discard-unreadable': { type: 'boolean' } },
+    0,
+  );
+  if (values['discard-unreadable'] && action !== 'rotate')
+    throw new UsageError('--discard-unreadable goes with seal rotate');
   return withMigratedStore(config, io, async (store) => {
-    const seal = new DocumentSeal(
-      new SqlSealingKeysRepository(store.db, secretBoxFor(config.secrets)),
-      config.seal,
-      io.now,
-    );
+    const box = secretBoxFor(config.secrets);
+    const keys = new SqlSealingKeysRepository(store.db, box);
+    const seal = new DocumentSeal(keys, config.seal, io.now);
+    if (values['discard-unreadable']) return recover(store, box, keys, seal, io, values.json === true);
     let key: SealingKey;
     try {
       key = action === 'rotate' ? await seal.rotate() : await seal.current();
@@ -63,4 +71,80 @@ function lines(key: SealingKey, rotated: boolean): string[] {
     `  SHA-256   ${colonFingerprint(key.fingerprint)}`,
     `  valid to  ${key.notAfter.toISOString()}`,
   ];
+}
+
+/**
+ * `seal rotate --discard-unreadable`: the way out when SECRETS_KEY was lost. The private keys no
+ * given key opens are discarded (their certificates stay), a new certificate is made and seals from
+ * now on, and the other stored secrets that cannot be read are named with what to do about them.
+ * Against a healthy seal it changes nothing and fails.
+ */
+async function recover(
+  store: Store,
+  box: SecretBox,
+  keys: SqlSealingKeysRepository,
+  seal: DocumentSeal,
+  io: CliIo,
+  json: boolean,
+): Promise<number> {
+  if (seal.settingsGiveKey())
+    throw new CommandFailure(
+      'seal rotate --discard-unreadable: signed PDFs are sealed with the certificate of SEAL_P12_FILE, which no stored key affects: nothing was changed',
+    );
+  const unreadable = (await storedSecrets(store.db)).filter(({ stored, place }) => {
+    try {
+      box.open(stored, place);
+      return false;
+    } catch (error) {
+      if (error instanceof SecretUnreadable) return true;
+      throw error;
+    }
+  });
+  if (!unreadable.some(({ place }) => place.table === 'sealing_certificates')) {
+    throw new CommandFailure(
+      'seal rotate --discard-unreadable: every sealing key opens with SECRETS_KEY, the seal is healthy: nothing was changed (seal rotate makes a new certificate)',
+    );
+  }
+  const discarded = await keys.discardUnreadableKeys();
+  let key: SealingKey;
+  try {
+    key = await seal.rotate();
+  } catch (error) {
+    throw error instanceof SealSettingError ? new ConfigError([error.message]) : error;
+  }
+  const others = unreadable.filter(({ place }) => place.table !== 'sealing_certificates');
+  const clients = others
+    .filter(({ place }) => place.table === 'client_applications')
+    .map((v) => v.place.rowId);
+  const endpoints = others
+    .filter(({ place }) => place.table === 'webhook_endpoints')
+    .map((v) => v.place.rowId);
+  const unique = (ids: string[]) => [...new Set(ids)];
+  if (json) {
+    io.out(
+      JSON.stringify({
+        discarded_generations: discarded,
+        ...describe(key),
+        unreadable_client_secrets: unique(clients),
+        unreadable_webhook_secrets: unique(endpoints),
+      }),
+    );
+    return 0;
+  }
+  io.out(
+    `discarded the private key${discarded.length === 1 ? '' : 's'} of sealing certificate${discarded.length === 1 ? '' : 's'} ${discarded.join(', ')}: no given key opens ${discarded.length === 1 ? 'it' : 'them'} (SECRETS_KEY, SECRETS_KEY_PREVIOUS)`,
+  );
+  for (const line of lines(key, true)) io.out(line);
+  io.out(
+    'Signed PDFs sealed before still verify: each carries its certificate, and the certificates are kept; only sealing with the discarded keys is no longer possible.',
+  );
+  for (const id of unique(clients))
+    io.out(
+      `client application ${id}: its consumer secret cannot be read either; its OAuth 1.0 requests get 401 (bearer tokens still work) until you run: facility-ops clients rotate ${id}`,
+    );
+  for (const id of unique(endpoints))
+    io.out(
+      `webhook endpoint ${id}: its signing secret cannot be read either; its deliveries fail and are retried until you run: facility-ops webhooks rotate-secret ${id}`,
+    );
+  return 0;
 }

@@ -76,6 +76,7 @@ async function ensureDemoData(store: Store, config: Config, io: CliIo): Promise<
       secretBoxFor(config.secrets),
       demoCompany.id,
       DEMO_CLIENT_NAME,
+      'demo',
     );
     return { company: demoCompany, client };
   }

@@ -142,6 +142,12 @@ export function exposedCode(error: unknown): string | null {
   return typeof status === 'number' && status >= 400 && status < 500 ? 'BAD_REQUEST' : null;
 }
 
+/** The start of Apollo's refusal of `__schema` and `__type` when introspection is off. */
+const APOLLO_INTROSPECTION_REFUSED = 'GraphQL introspection is not allowed';
+
+export const INTROSPECTION_OFF_MESSAGE =
+  'GraphQL introspection is off on this service (GRAPHQL_INTROSPECTION, off by default in production): the query asks for __schema or __type; its operator can set GRAPHQL_INTROSPECTION=true';
+
 /** Apollo's formatError: domain errors get their code, client mistakes stay, the rest is masked. */
 export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const { locations, path } = formatted;
@@ -157,7 +163,11 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   const code = exposedCode(error);
   if (code !== null) {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
-    return { message: clipMessage(formatted.message), locations, path, extensions: { ...extensions, code } };
+    // Apollo's own text tells to pass an option to ApolloServer; the operator sets a variable.
+    const message = formatted.message.startsWith(APOLLO_INTROSPECTION_REFUSED)
+      ? INTROSPECTION_OFF_MESSAGE
+      : clipMessage(formatted.message);
+    return { message, locations, path, extensions: { ...extensions, code } };
   }
   return { message: INTERNAL_ERROR_MESSAGE, locations, path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }

@@ -3,7 +3,13 @@
  * moves its scope's revision counter in the writing transaction.
  */
 export type RevisionScope =
-  'rate_changes' | 'flippers' | 'facilities' | `items:${string}` | `ledgers:${string}` | `actions:${string}`;
+  | 'rate_changes'
+  | 'flippers'
+  | 'facilities'
+  | 'credentials'
+  | `items:${string}`
+  | `ledgers:${string}`
+  | `actions:${string}`;
 
 /** Reads a scope's revision token: equal tokens, unchanged data. */
 export interface RevisionTokens {

@@ -6,8 +6,16 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
   /** `hit` at once, for a store in this process's memory (no promise to wait for). */
   hitNow?(key: string, windowMs: number): { count: number; resetMs: number };
+  /** Why the shared store cannot be reached now (requests are then let through), or null. */
+  unavailable?(): string | null;
+  /** Asks the shared store once: null when it answers, else why not. */
+  check?(): Promise<string | null>;
   close(): Promise<void>;
 }
+
+/** What an unreachable REDIS_URL turns off, said at start, on /readyz and in each request's warning. */
+export const REDIS_DOWN_EFFECT =
+  'rate limits (RATE_LIMIT_PER_MINUTE, SIGNING_RATE_LIMIT_*) fail open, every request is let through, until it answers';
 
 /** The seconds until the window resets (at least 1) when `usage` is over `limit`, else null. */
 export function retryAfterOf(usage: { count: number; resetMs: number }, limit: number): number | null {
@@ -66,12 +74,28 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
+  private lastError: string | null = null;
 
   constructor(url: string) {
     // Commands wait for the connection, but never long: a Redis that is down must not stall requests.
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 250 });
     // Connection errors surface on the commands; the limiter then lets requests through.
-    this.redis.on('error', () => undefined);
+    this.redis.on('error', (error: Error) => (this.lastError = error.message || String(error)));
+    this.redis.on('ready', () => (this.lastError = null));
+  }
+
+  unavailable(): string | null {
+    if (this.redis.status === 'ready') return null;
+    return this.lastError ?? `not connected (${this.redis.status})`;
+  }
+
+  async check(): Promise<string | null> {
+    try {
+      await this.redis.ping();
+      return null;
+    } catch (error) {
+      return this.lastError ?? (error instanceof Error ? error.message : String(error));
+    }
   }
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {

@@ -19,6 +19,7 @@ import * as sealingCertificates from './migrations/20261127150000_sealing_certif
 import * as liveEvents from './migrations/20261127170000_live_events';
 import * as trustedDocuments from './migrations/20261128090000_trusted_documents';
 import * as liveEventsCommitOrder from './migrations/20261128100000_live_events_commit_order';
+import * as clientCredentials from './migrations/20261128110000_client_credentials';
 import * as paymentAttempts from './migrations/20261128120000_payment_attempts';
 import * as listingVersions from './migrations/20261128130000_listing_versions';
 
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127170000_live_events': liveEvents,
   '20261128090000_trusted_documents': trustedDocuments,
   '20261128100000_live_events_commit_order': liveEventsCommitOrder,
+  '20261128110000_client_credentials': clientCredentials,
   '20261128120000_payment_attempts': paymentAttempts,
   '20261128130000_listing_versions': listingVersions,
 };

@@ -294,13 +294,26 @@ export interface ClientApplicationsTable {
    */
   consumer_secret: string;
   created_at: string;
+  /** How it was made: `demo` by the first `start`, `created` by `clients create`, `imported` from a dataset. */
+  kind: ClientKind;
+  /** Set by `clients revoke`: the client is refused from then on, its bearer tokens deleted. */
+  revoked_at: string | null;
+  /** When a request last authenticated as it, to the minute (written at most once a minute per instance). */
+  last_used_at: string | null;
+  /** The consumer secret before `clients rotate`, sealed like consumer_secret, until previous_secret_expires_at. */
+  previous_consumer_secret: string | null;
+  previous_secret_expires_at: string | null;
 }
+
+export type ClientKind = 'demo' | 'created' | 'imported';
 
 export interface BearerTokensTable {
   /** SHA-256 of the token, hex; the token itself is never stored. */
   token_hash: string;
   client_id: string;
   created_at: string;
+  /** A token replaced by `clients rotate` is refused from this instant on; null: no end. */
+  expires_at: string | null;
 }
 
 export interface OauthNoncesTable {

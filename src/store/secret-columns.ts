@@ -18,6 +18,7 @@ export interface SecretColumn {
  */
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   { table: 'client_applications', column: 'consumer_secret' },
+  { table: 'client_applications', column: 'previous_consumer_secret' },
   { table: 'webhook_endpoints', column: 'secret' },
   { table: 'webhook_endpoints', column: 'previous_secret' },
   { table: 'sealing_certificates', column: 'private_key_pem', key: 'generation' },

@@ -81,8 +81,8 @@ describe('facility-ops command line', () => {
       [['seed', '--scale', 'lots'], '--scale must be a whole number from 1 to 1000, got "lots"'],
       [['seed', '--today', '2026-02-30'], '--today must be a date YYYY-MM-DD, got "2026-02-30"'],
       [['seed', '--bogus'], "Unknown option '--bogus'"],
-      [['clients'], 'clients needs an action: create'],
-      [['clients', 'delete'], 'unknown clients action "delete" (only "create")'],
+      [['clients'], 'clients needs an action: create, list, revoke, rotate'],
+      [['clients', 'delete'], 'unknown clients action "delete" (create, list, revoke, rotate)'],
       [['clients', 'create', '--name', 'Desk'], '--company <id> is required'],
       [
         ['clients', 'create', '--company', 'c0c0c0c0-0000-4000-8000-000000000000'],
@@ -145,14 +145,19 @@ describe('facility-ops command line', () => {
       ],
       [
         ['clients', 'create', '--company', 'nope', '--name', 'Desk'],
-        'Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]',
+        [
+          'Usage: facility-ops clients create --company <id> --name <name> [--json | --export <prefix>]',
+          '       facility-ops clients list [--company <id>] [--json]',
+          '       facility-ops clients revoke <client id> [--json]',
+          '       facility-ops clients rotate <client id> [--grace-hours N] [--json]',
+        ].join('\n'),
       ],
     ])("answers %j with the message and that command's usage alone", async (argv, usage) => {
       const result = await run(argv);
       expect(result.code).toBe(2);
       const lines = result.err.split('\n');
       expect(lines[0]).toMatch(/^facility-ops: --\w+ must be/);
-      expect(lines.slice(1)).toEqual(['', usage, '', `More: facility-ops ${argv[0]} --help`]);
+      expect(lines.slice(1)).toEqual(['', ...usage.split('\n'), '', `More: facility-ops ${argv[0]} --help`]);
     });
 
     it('answers a bad help topic with the list of commands', async () => {
@@ -405,7 +410,7 @@ describe('facility-ops command line', () => {
       ]);
       expect(exported.code).toBe(0);
       expect(exported.out).toMatch(
-        /^export UPSTREAM_CONSUMER_KEY='[0-9a-f]{32}' UPSTREAM_CONSUMER_SECRET='[A-Za-z0-9_-]{43}' UPSTREAM_BEARER_TOKEN='[A-Za-z0-9_-]{43}'$/,
+        /^export UPSTREAM_CONSUMER_KEY='[0-9a-f]{32}' UPSTREAM_CONSUMER_SECRET='[A-Za-z0-9_-]{43}'$/,
       );
       expect(await count(databaseUrl, 'client_applications')).toBe(3);
 

@@ -31,8 +31,10 @@ describe('the first-requests file of `facility-ops start`', () => {
 
       const page = fs.readFileSync(file, 'utf8');
       expect(page).not.toContain(token); // no secret in the file
-      const commands = page.split('\n').filter((line) => line.startsWith('curl '));
+      const commands = page.split('\n').filter((line) => /^(R=\$\()?curl /.test(line));
       const env: NodeJS.ProcessEnv = { ...process.env, BASE: url, TOKEN: token };
+      delete env.S;
+      delete env.D;
       /** Runs one line as a user pasting it would, and answers its HTTP status and body. */
       const paste = async (line: string) => {
         const { stdout } = await run('bash', ['-c', `${line} -w '\\n%{http_code}'`], { cwd: dir, env });
@@ -46,13 +48,8 @@ describe('the first-requests file of `facility-ops start`', () => {
         const { status, body } = await paste(line);
         if (status !== 200) failures.push(`${status} from ${line}: ${body.slice(0, 300)}`);
         if (line.includes('/move_ins/review_cost')) {
-          const moveIn = (
-            JSON.parse(body) as {
-              move_in: { session_id: string; documents: Array<{ session_document_id: string }> };
-            }
-          ).move_in;
-          env.S = moveIn.session_id;
-          env.D = moveIn.documents[0].session_document_id;
+          const moveIn = (JSON.parse(body) as { move_in: { session_id: string } }).move_in;
+          expect(moveIn.session_id).toEqual(expect.any(String));
         }
         if (line.includes('/graphql')) {
           const answer = JSON.parse(body) as { data?: { facility?: { name?: string } }; errors?: unknown };
@@ -60,7 +57,10 @@ describe('the first-requests file of `facility-ops start`', () => {
           expect(typeof answer.data?.facility?.name).toBe('string');
         }
       }
+      // The session document's line sets its own $S and $D: none is set here.
       const session = commands.find((line) => line.includes('$S'))!;
+      expect(env.S).toBeUndefined();
+      expect(env.D).toBeUndefined();
       const review = await paste(session);
       if (review.status !== 200) failures.push(`${review.status} from ${session}`);
       expect(failures).toEqual([]);

@@ -44,10 +44,10 @@ function groupAlive(pid: number): boolean {
 }
 
 /**
- * docs/gateway.md's five-line recipe, pasted into bash as it stands from the checkout: an upstream
+ * docs/gateway.md's six-line recipe, pasted into bash as it stands from the checkout: an upstream
  * of the same checkout with the demo data, and a gateway in front of it that answers the doc's
- * requests. Only where things go changes: `data/` is a scratch directory, the upstream's port 3001
- * a free one, and the gateway's PORT 0.
+ * requests. The ports come from the environment, as the recipe reads them (UPSTREAM_PORT a free
+ * port, the gateway's PORT 0); only where things go changes: `data/` is a scratch directory.
  */
 describe("docs/gateway.md's recipe", () => {
   let scratch: ReturnType<typeof tempDir>;
@@ -56,15 +56,19 @@ describe("docs/gateway.md's recipe", () => {
 
   it('starts an upstream and a gateway in front of it that answer the doc’s requests', async () => {
     const { recipe, tries } = recipeBlocks();
-    expect(recipe).toHaveLength(5);
+    expect(recipe).toHaveLength(6);
+    // No port is written in the recipe's commands: they read PORT and UPSTREAM_PORT.
+    expect(recipe.slice(1).join('\n')).not.toMatch(/300[01]/);
     expect(tries.length).toBeGreaterThanOrEqual(2);
     const port = String(await freePort());
-    const script = recipe.map((line) => line.replaceAll('data/', `${scratch.dir}/`).replaceAll('3001', port));
+    const script = recipe.map((line) => line.replace(/(\.\/)?data\//g, `${scratch.dir}/`));
 
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0' };
+    const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of Object.keys(env)) {
-      if (/^(UPSTREAM_|DATABASE_URL$|NODE_ENV$|LOG_LEVEL$)/.test(name)) delete env[name];
+      if (/^(UPSTREAM_|DATABASE_URL$|NODE_ENV$|LOG_LEVEL$|PORT$|C$)/.test(name)) delete env[name];
     }
+    env.PORT = '0';
+    env.UPSTREAM_PORT = port;
     const shell = spawn('bash', ['-c', script.join('\n')], { cwd: ROOT, env, detached: true });
     let output = '';
     shell.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -90,6 +94,22 @@ describe("docs/gateway.md's recipe", () => {
       const base = /^facility-ops is running at (\S+)$/m.exec(output)![1];
       const tokens = [...output.matchAll(/^ {2}bearer token {5}(\S+)$/gm)].map((m) => m[1]);
       expect(tokens).toHaveLength(1); // "My client"'s
+      // A second shell: the settings file gives it the gateway's database, and a command that writes
+      // only that database works without the upstream credentials.
+      const local = await run(
+        'bash',
+        [
+          '-c',
+          `. ./data/gateway.env && unset UPSTREAM_CONSUMER_KEY UPSTREAM_CONSUMER_SECRET && npx facility-ops clients create --company 8a5ad29a-3a0c-4a09-a1c3-6a2696e684be --name Second --json && npx facility-ops clients list`.replace(
+            /(\.\/)?data\//g,
+            `${scratch.dir}/`,
+          ),
+        ],
+        { cwd: ROOT, env: { ...env, PORT: '' } },
+      );
+      expect(local.stdout).toMatch(/^[0-9a-f-]{36} +My client +Harbor Self Storage +created /m);
+      expect(local.stdout).toMatch(/^[0-9a-f-]{36} +Second +Harbor Self Storage +created /m);
+      expect(local.stdout).not.toContain(' Gateway ');
       const curlEnv = { ...process.env, BASE: base, TOKEN: tokens[0] };
       for (const line of tries) {
         const { stdout } = await run('bash', ['-c', `${line} -w '\\n%{http_code}'`], { env: curlEnv });

@@ -67,7 +67,9 @@ describeEachDialect('GraphQL with NODE_ENV=production', (dialect) => {
     expect(res.status).toBe(400);
     expect(res.data).toBeUndefined();
     expect(codesOf(res)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    expect(res.errors![0].message).toMatch(/^GraphQL introspection is not allowed/);
+    expect(res.errors![0].message).toMatch(
+      /^GraphQL introspection is off on this service \(GRAPHQL_INTROSPECTION/,
+    );
   });
 
   it('suggests no field names for an unknown field', async () => {

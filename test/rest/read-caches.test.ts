@@ -25,9 +25,10 @@ describeEachDialect('credentials and facilities kept a few seconds per process',
     t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
   const flippers = () => `/v1/${t.world.facility.id}/flippers`;
 
-  it('stops taking a bearer token removed from the database once the cache time has passed', async () => {
+  it('stops taking a bearer token removed from the database at once: the removal moves the credentials revision', async () => {
     const client = buildClient({ company_id: t.world.company.id, name: 'Short lived' });
     await t.load({ client_applications: [client] });
+    expect((await withBearer(flippers(), client.bearer_token!)).statusCode).toBe(200);
     expect((await withBearer(flippers(), client.bearer_token!)).statusCode).toBe(200);
 
     await t.db.store.db
@@ -35,8 +36,6 @@ describeEachDialect('credentials and facilities kept a few seconds per process',
       .where('token_hash', '=', hashToken(client.bearer_token!))
       .execute();
     ahead = BEARER_CACHE_TTL_MS - 1_000;
-    expect((await withBearer(flippers(), client.bearer_token!)).statusCode).toBe(200);
-    ahead = BEARER_CACHE_TTL_MS + 1;
     const res = await withBearer(flippers(), client.bearer_token!);
     expect(res.statusCode).toBe(401);
     expect(res.json().meta.message).toBe('Invalid OAuth Request: unknown bearer token');
@@ -106,7 +105,7 @@ describeEachDialect('credentials and facilities kept a few seconds per process',
       expect(sockets.size).toBe(1);
     });
 
-    it('stops taking a removed token on the connection that used it, once the cache time has passed', async () => {
+    it('stops taking a removed token on the connection that used it, at once', async () => {
       sockets.clear();
       const client = buildClient({ company_id: t.world.company.id, name: 'Kept alive' });
       await t.load({ client_applications: [client] });
@@ -117,8 +116,6 @@ describeEachDialect('credentials and facilities kept a few seconds per process',
         .where('token_hash', '=', hashToken(client.bearer_token!))
         .execute();
       ahead = BEARER_CACHE_TTL_MS - 1_000;
-      expect((await overConnection(flippers(), header)).status).toBe(200);
-      ahead = BEARER_CACHE_TTL_MS + 1;
       expect((await overConnection(flippers(), header)).status).toBe(401);
       expect(sockets.size).toBe(1);
     });

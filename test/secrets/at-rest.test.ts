@@ -401,11 +401,17 @@ describeEachDialect('secrets at rest', (dialect: Dialect) => {
     expect(delivery.last_error).toBe(
       `the endpoint's signing secret cannot be read (webhook_endpoints.secret of ${endpoint.endpoint.id})`,
     );
-    // Rotating it needs the secret it replaces: refused as the action failing, not a 500. Seeing
-    // and disabling it need no secret, and work.
-    await expect(app.services.webhooks.rotateSecret('operator', endpoint.endpoint.id)).rejects.toMatchObject({
-      kind: 'action_failed',
-    });
+    // Its company cannot rotate it (that keeps the secret it replaces): refused as the action
+    // failing, not a 500. The operator can, which is the way out of a lost key: the old secret,
+    // which signs nothing, is not kept. Seeing and disabling it need no secret, and work.
+    await expect(
+      app.services.webhooks.rotateSecret({ companyId: world.company.id }, endpoint.endpoint.id),
+    ).rejects.toMatchObject({ kind: 'action_failed' });
+    await expect(app.services.webhooks.rotateSecret('operator', endpoint.endpoint.id)).resolves.toMatchObject(
+      {
+        endpoint: { previousSecretExpiresAt: null },
+      },
+    );
     await expect(app.services.webhooks.disable('operator', endpoint.endpoint.id)).resolves.toMatchObject({
       disabledReason: 'manual',
     });

@@ -37,14 +37,14 @@ describeEachDialect('migrations', (dialect) => {
   afterAll(() => db.close());
 
   /**
-   * Takes the latest `steps` migrations down one at a time, from 20261128120000 (those after it,
+   * Takes the latest `steps` migrations down one at a time, from 20261128110000 (those after it,
    * which the lists below do not name, go down first): the names each step took down.
    */
   const takeDown = async (steps: number) => {
     const latest = async () =>
       (await sql<{ name: string }>`select max(name) as name from kysely_migration`.execute(db.store.db))
         .rows[0]?.name;
-    while ((await latest()) > '20261128120000_payment_attempts') await migrateDown(db.store.db);
+    while ((await latest()) > '20261128110000_client_credentials') await migrateDown(db.store.db);
     const names: (string[] | undefined)[] = [];
     for (let step = 0; step < steps; step++) {
       names.push((await migrateDown(db.store.db)).results?.map((r) => r.migrationName));
@@ -208,7 +208,7 @@ describeEachDialect('migrations', (dialect) => {
     };
     const first = await written('numbered-at-commit');
     expect(await takeDown(2)).toEqual([
-      ['20261128120000_payment_attempts'],
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
     ]);
     const second = await written('numbered-at-insert');
@@ -237,7 +237,7 @@ describeEachDialect('migrations', (dialect) => {
       operationNames: [],
     });
     expect(await takeDown(3)).toEqual([
-      ['20261128120000_payment_attempts'],
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
     ]);
@@ -262,7 +262,7 @@ describeEachDialect('migrations', (dialect) => {
   it('clears the Idempotency-Key fingerprints made over whole card data, and keeps those made without', async () => {
     await migrateToLatest(db.store.db);
     expect(await takeDown(6)).toEqual([
-      ['20261128120000_payment_attempts'],
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -307,7 +307,7 @@ describeEachDialect('migrations', (dialect) => {
 
     // The listings, which are made from those names, go down first.
     expect(await takeDown(11)).toEqual([
-      ['20261128120000_payment_attempts'],
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -356,7 +356,7 @@ describeEachDialect('migrations', (dialect) => {
     const imported = await listed();
 
     expect(await takeDown(10)).toEqual([
-      ['20261128120000_payment_attempts'],
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -397,7 +397,7 @@ describeEachDialect('migrations', (dialect) => {
     expect(imported).toContain('"quantity":3,');
 
     expect(await takeDown(9)).toEqual([
-      ['20261128120000_payment_attempts'],
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],
@@ -464,7 +464,7 @@ describeEachDialect('migrations', (dialect) => {
     expect(await counts()).toEqual(expected);
 
     expect(await takeDown(8)).toEqual([
-      ['20261128120000_payment_attempts'],
+      ['20261128110000_client_credentials'],
       ['20261128100000_live_events_commit_order'],
       ['20261128090000_trusted_documents'],
       ['20261127170000_live_events'],

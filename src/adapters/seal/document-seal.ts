@@ -52,6 +52,11 @@ export class DocumentSeal {
     return this.loading;
   }
 
+  /** Whether the settings give the key (SEAL_P12_FILE): nothing kept in the database seals then. */
+  settingsGiveKey(): boolean {
+    return this.settings.operatorKey !== null;
+  }
+
   /**
    * Makes the installation's next certificate and seals with it from now on (other instances take
    * it when they start again). Files sealed before keep the certificate they embed.

@@ -156,12 +156,24 @@ export class WebhooksService {
    * delivery carries both signatures), so a receiver can switch without missing one.
    */
   async rotateSecret(scope: EndpointScope, id: string): Promise<EndpointWithSecret> {
-    const endpoint = await this.withSecrets(await this.scoped(scope, id, ['id']), ['id']);
+    const found = await this.scoped(scope, id, ['id']);
+    // The operator may rotate a secret the service cannot read (sealed under a lost SECRETS_KEY):
+    // that is the way out, and the old secret, which signs nothing, is not kept.
+    const endpoint =
+      scope === 'operator'
+        ? await this.repository.find(found.id).catch((error: unknown) => {
+            if (error instanceof SecretUnreadable) return { ...found, secrets: null };
+            throw error;
+          })
+        : await this.withSecrets(found, ['id']);
+    if (!endpoint) throw DomainError.notFound(['id'], 'webhook endpoint', found.id);
     const now = this.clock.now();
     const rotatedAt = toStoredInstant(now);
-    const previousExpiresAt = toStoredInstant(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS));
     const secret = newWebhookSecret();
-    const secrets = { current: secret, previous: endpoint.secrets.current, previousExpiresAt };
+    const previous = endpoint.secrets?.current ?? null;
+    const previousExpiresAt =
+      previous === null ? null : toStoredInstant(new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS));
+    const secrets = { current: secret, previous, previousExpiresAt };
     await this.repository.replaceSecrets(endpoint.id, secrets, rotatedAt);
     return {
       endpoint: publicEndpoint({

@@ -1,5 +1,5 @@
 import type { SealingKeysRepository, StoredSealingKey } from '../../areas/esign/esign.ports';
-import type { SecretBox, SecretPlace } from '../../kernel/secret-box';
+import { SecretUnreadable, type SecretBox, type SecretPlace } from '../../kernel/secret-box';
 import type { Db } from '../database';
 import type { SealingCertificatesTable } from '../schema';
 
@@ -18,6 +18,9 @@ export function sealingRowToKey(row: SealingCertificatesTable, secrets: SecretBo
     createdAt: row.created_at,
   };
 }
+
+/** What a discarded private key is replaced by: its certificate stays, as a record. */
+export const DISCARDED_PRIVATE_KEY = 'discarded: sealed under a key this installation no longer has';
 
 /**
  * The installation's sealing certificates in `sealing_certificates`, each private key sealed by the
@@ -53,5 +56,35 @@ export class SqlSealingKeysRepository implements SealingKeysRepository {
       .onConflict((oc) => oc.column('generation').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /**
+   * Replaces every private key the secret box cannot open by DISCARDED_PRIVATE_KEY (each write
+   * conditional on the value read), keeping the certificates; answers the generations discarded.
+   */
+  async discardUnreadableKeys(): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('sealing_certificates')
+      .select(['generation', 'private_key_pem'])
+      .orderBy('generation')
+      .execute();
+    const discarded: number[] = [];
+    for (const row of rows) {
+      const generation = Number(row.generation);
+      try {
+        this.secrets.open(row.private_key_pem, sealingKeyPlace(generation));
+        continue;
+      } catch (error) {
+        if (!(error instanceof SecretUnreadable)) throw error;
+      }
+      const result = await this.db
+        .updateTable('sealing_certificates')
+        .set({ private_key_pem: this.secrets.seal(DISCARDED_PRIVATE_KEY, sealingKeyPlace(generation)) })
+        .where('generation', '=', generation)
+        .where('private_key_pem', '=', row.private_key_pem)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0) discarded.push(generation);
+    }
+    return discarded;
   }
 }

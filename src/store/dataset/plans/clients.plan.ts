@@ -22,6 +22,7 @@ export function planClients(plan: PlanBuilder, data: Dataset, now: string, secre
         consumer_key: c.consumer_key,
         consumer_secret: secret,
         created_at: now,
+        kind: 'imported' as const,
       };
     }),
   );
