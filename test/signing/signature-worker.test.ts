@@ -55,6 +55,35 @@ async function heldPdfApp(dialect: Dialect, gate: HeldWorkerGate, env: Record<st
   return createTestApp(dialect, { pdfSignerWorker: gate.pdfSignerWorker, env });
 }
 
+/**
+ * Signs 8 new links with the largest drawing while `gate` holds the workers: `/healthz` answers and
+ * no signing has been answered meanwhile; released, all 8 are signed. `watch` runs once the links
+ * are made, before the first submission (to spy on what the event loop does from then on).
+ */
+async function signEightWhileHeld(
+  t: TestApp,
+  gate: HeldWorkerGate,
+  held: string,
+  watch: () => void,
+): Promise<void> {
+  const tokens = await Promise.all(Array.from({ length: 8 }, () => newLink(t)));
+  watch();
+  let settled = 0;
+  const signings = tokens.map((token) =>
+    postForm(t, token, largest()).finally(() => {
+      settled += 1;
+    }),
+  );
+  await until(() => gate.started >= 1, held);
+  const health = await t.app.inject({ method: 'GET', url: '/healthz' });
+  expect(health.statusCode).toBe(200);
+  expect(settled).toBe(0);
+  gate.release();
+  const answers = await Promise.all(signings);
+  expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(303));
+  expect(gate.started).toBe(8);
+}
+
 describeEachDialect('drawn signatures decoded by worker threads', (dialect) => {
   afterEach(() => jest.restoreAllMocks());
 
@@ -62,24 +91,12 @@ describeEachDialect('drawn signatures decoded by worker threads', (dialect) => {
     const gate = new HeldWorkerGate();
     const t = await heldApp(dialect, gate, { SIGNATURE_WORKERS: '2', SIGNATURE_QUEUE: '8' });
     try {
-      const tokens = await Promise.all(Array.from({ length: 8 }, () => newLink(t)));
       // The event loop never inflates a drawing: the workers do (theirs is another zlib module).
-      const inflatedHere = jest.spyOn(zlib, 'inflate');
-      let settled = 0;
-      const signings = tokens.map((token) =>
-        postForm(t, token, largest()).finally(() => {
-          settled += 1;
-        }),
-      );
-      // Decoding has started, and is held, in the workers.
-      await until(() => gate.started >= 1, 'a worker took a drawing');
-      const health = await t.app.inject({ method: 'GET', url: '/healthz' });
-      expect(health.statusCode).toBe(200);
-      expect(settled).toBe(0);
-      gate.release();
-      const answers = await Promise.all(signings);
-      expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(303));
-      expect(gate.started).toBe(8);
+      let inflatedHere: jest.SpyInstance | undefined;
+      // Decoding starts, and is held, in the workers.
+      await signEightWhileHeld(t, gate, 'a worker took a drawing', () => {
+        inflatedHere = jest.spyOn(zlib, 'inflate');
+      });
       expect(inflatedHere).not.toHaveBeenCalled();
       expect((await signingState(t)).signed).toBe(8);
     } finally {
@@ -138,30 +155,17 @@ describeEachDialect('signed PDFs stamped and sealed by worker threads', (dialect
     const gate = new HeldWorkerGate();
     const t = await heldPdfApp(dialect, gate, { SIGNATURE_WORKERS: '2', SIGNATURE_QUEUE: '8' });
     try {
-      const tokens = await Promise.all(Array.from({ length: 8 }, () => newLink(t)));
       // The event loop never opens a PDF with pdf-lib, never seals one: the workers do (with
       // modules of their own).
-      const loadedHere = jest.spyOn(PDFDocument, 'load');
-      const sealedHere = jest.spyOn(SignPdf.prototype, 'sign');
-      const cmsHere = jest.spyOn(SealingKey.prototype, 'cms');
-      let settled = 0;
-      const signings = tokens.map((token) =>
-        postForm(t, token, largest()).finally(() => {
-          settled += 1;
-        }),
-      );
-      // Stamping has started, and is held, in the workers.
-      await until(() => gate.started >= 1, 'a worker took a document');
-      const health = await t.app.inject({ method: 'GET', url: '/healthz' });
-      expect(health.statusCode).toBe(200);
-      expect(settled).toBe(0);
-      gate.release();
-      const answers = await Promise.all(signings);
-      expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(303));
-      expect(gate.started).toBe(8);
-      expect(loadedHere).not.toHaveBeenCalled();
-      expect(sealedHere).not.toHaveBeenCalled();
-      expect(cmsHere).not.toHaveBeenCalled();
+      const spies: jest.SpyInstance[] = [];
+      // Stamping starts, and is held, in the workers.
+      await signEightWhileHeld(t, gate, 'a worker took a document', () => {
+        spies.push(jest.spyOn(PDFDocument, 'load'));
+        spies.push(jest.spyOn(SignPdf.prototype, 'sign'));
+        spies.push(jest.spyOn(SealingKey.prototype, 'cms'));
+      });
+      expect(spies).toHaveLength(3);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
       expect((await signingState(t)).signed).toBe(8);
       // What the workers made is a sealed PDF, as kept.
       const [row] = await t.db.store.db
