@@ -80,3 +80,36 @@ export function configProblems(env: Record<string, string>): string[] {
     return error.problems;
   }
 }
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** The `sh` blocks after `marker` in a doc of docs/, each as its text, for running them as they stand. */
+export function shBlocksAfter(doc: string, marker: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, 'docs', doc), 'utf8');
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error(`docs/${doc} has no ${marker}`);
+  return [...text.slice(at).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/** Resolves once `test` holds, checking every 100 ms; rejects after `ms` with what was seen. */
+export async function untilSeen(
+  test: () => boolean | Promise<boolean>,
+  ms: number,
+  seen: () => string,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting; seen so far:\n${seen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Whether any process of the group `pid` leads is still alive. */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

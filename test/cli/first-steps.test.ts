@@ -1,41 +1,23 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../src/cli/cli';
 import { openStore } from '../../src/store/database';
 import { demoDirectory } from '../../src/store/seed/demo-data';
 import { demoIds } from '../../src/store/seed/demo-ids';
-import { runCommand, tempDir, testIo } from './cli-support';
+import { groupAlive, runCommand, shBlocksAfter, tempDir, testIo, untilSeen } from './cli-support';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 
 /** The `sh` blocks after `marker` in a doc, each as its text. */
 function blocksAfter(doc: string, marker: string): string[] {
-  const text = fs.readFileSync(path.join(ROOT, 'docs', doc), 'utf8');
-  const at = text.indexOf(marker);
-  expect(at).toBeGreaterThan(-1);
-  return [...text.slice(at).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const blocks = shBlocksAfter(doc, marker);
+  expect(blocks.length).toBeGreaterThan(0);
+  return blocks;
 }
 
-/** Resolves once `test` holds, checking every 100 ms; rejects after `ms` with what was seen. */
-async function until(test: () => boolean | Promise<boolean>, ms: number, seen: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting; seen:\n${seen()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const until = untilSeen;
 
 /**
  * The first steps of docs/subscriptions.md and docs/rest.md, pasted into bash as they stand from

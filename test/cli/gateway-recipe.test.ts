@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { tempDir } from './cli-support';
+import { groupAlive, shBlocksAfter, tempDir, untilSeen } from './cli-support';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -11,9 +11,7 @@ const MARKER = '<!-- gateway-recipe:';
 
 /** The lines of the first two `sh` blocks after the recipe's marker in docs/gateway.md. */
 function recipeBlocks(): { recipe: string[]; tries: string[] } {
-  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'gateway.md'), 'utf8');
-  const after = doc.slice(doc.indexOf(MARKER));
-  const blocks = [...after.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trimEnd().split('\n'));
+  const blocks = shBlocksAfter('gateway.md', MARKER).map((block) => block.trimEnd().split('\n'));
   return { recipe: blocks[0], tries: blocks[1].filter((line) => line.startsWith('curl ')) };
 }
 
@@ -25,23 +23,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Resolves once `test` holds, checking every 100 ms; rejects after `ms` with what was seen. */
-async function until(test: () => boolean, ms: number, seen: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting; output so far:\n${seen()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const until = untilSeen;
 
 /**
  * docs/gateway.md's six-line recipe, pasted into bash as it stands from the checkout: an upstream
