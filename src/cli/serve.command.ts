@@ -47,6 +47,8 @@ export async function serveCommand(config: Config, io: CliIo): Promise<number> {
     await tracing?.stop();
     throw error;
   }
+  // Heard from before the line that says it listens: whoever reads that line may stop it at once.
+  void io.stopRequested();
   io.out(secretsStorageLine(config));
   io.out(`facility-ops listening on ${server.url}`);
   await waitAndStop(server, io);

@@ -43,6 +43,8 @@ export async function startCommand(config: Config, io: CliIo): Promise<number> {
   }
   const today = utcToday(io);
   const requestsFile = demo ? await writeFirstRequests(store, config, demo.company, server.url, today) : null;
+  // Heard from before the banner: whoever reads it may stop the service at once (Ctrl-C).
+  void io.stopRequested();
   io.out(secretsStorageLine(config));
   for (const line of bannerLines(server.url, demo, today, requestsFile)) io.out(line);
   await waitAndStop(server, io);
