@@ -84,6 +84,25 @@ async function signEightWhileHeld(
   expect(gate.started).toBe(8);
 }
 
+/**
+ * The next job's worker dies: that signing answers the 503 page and writes nothing; the next link
+ * signs on a new worker, and the failed link, as it was, signs after it.
+ */
+async function crashOneThenSign(t: TestApp, gate: HeldWorkerGate): Promise<void> {
+  const [first, second] = [await newLink(t), await newLink(t)];
+  gate.release();
+  gate.crashNext();
+  const before = await signingState(t);
+  const failed = await postForm(t, first, largest());
+  expect(failed.statusCode).toBe(503);
+  expect(Number(failed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(visibleText(failed.body)).toContain('Nothing was signed.');
+  expect(await signingState(t)).toEqual(before);
+  expect((await postForm(t, second, largest())).statusCode).toBe(303);
+  // The failed link is as it was: it signs now.
+  expect((await postForm(t, first, largest())).statusCode).toBe(303);
+}
+
 describeEachDialect('drawn signatures decoded by worker threads', (dialect) => {
   afterEach(() => jest.restoreAllMocks());
 
@@ -131,17 +150,7 @@ describeEachDialect('drawn signatures decoded by worker threads', (dialect) => {
     const gate = new HeldWorkerGate();
     const t = await heldApp(dialect, gate, { SIGNATURE_WORKERS: '1', SIGNATURE_QUEUE: '8' });
     try {
-      const [first, second] = [await newLink(t), await newLink(t)];
-      gate.release();
-      gate.crashNext();
-      const before = await signingState(t);
-      const failed = await postForm(t, first, largest());
-      expect(failed.statusCode).toBe(503);
-      expect(visibleText(failed.body)).toContain('Nothing was signed.');
-      expect(await signingState(t)).toEqual(before);
-      expect((await postForm(t, second, largest())).statusCode).toBe(303);
-      // The failed link is as it was: it signs now.
-      expect((await postForm(t, first, largest())).statusCode).toBe(303);
+      await crashOneThenSign(t, gate);
     } finally {
       await t.close();
     }
@@ -183,18 +192,7 @@ describeEachDialect('signed PDFs stamped and sealed by worker threads', (dialect
     const gate = new HeldWorkerGate();
     const t = await heldPdfApp(dialect, gate, { SIGNATURE_WORKERS: '1', SIGNATURE_QUEUE: '8' });
     try {
-      const [first, second] = [await newLink(t), await newLink(t)];
-      gate.release();
-      gate.crashNext();
-      const before = await signingState(t);
-      const failed = await postForm(t, first, largest());
-      expect(failed.statusCode).toBe(503);
-      expect(Number(failed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(visibleText(failed.body)).toContain('Nothing was signed.');
-      expect(await signingState(t)).toEqual(before);
-      expect((await postForm(t, second, largest())).statusCode).toBe(303);
-      // The failed link is as it was: it signs now.
-      expect((await postForm(t, first, largest())).statusCode).toBe(303);
+      await crashOneThenSign(t, gate);
     } finally {
       await t.close();
     }
