@@ -61,8 +61,12 @@ class KeyTaken extends Error {}
 /** What an attempt's lease allows beyond twice the gateway's deadline before it is in doubt. */
 const LEASE_MARGIN_MS = 5000;
 
-/** How often a request waiting on another under the same key looks again. */
-const WAIT_STEP_MS = 25;
+/**
+ * How soon a request waiting on another under the same key looks again: first soon, then less and
+ * less often, so that many retries of one key cannot keep the store busy for everyone.
+ */
+const WAIT_FIRST_STEP_MS = 25;
+const WAIT_LONGEST_STEP_MS = 500;
 
 /** The kind of payment each new source is. */
 const SOURCE_KINDS = { card: 'credit_card', swipe: 'card_swipe', ach: 'ach' } as const;
@@ -315,6 +319,7 @@ export class PaymentsService {
     idempotency: PaymentIdempotency,
   ): Promise<IdempotencyRecord | undefined> {
     const giveUpAt = Date.now() + this.leaseMs() + LEASE_MARGIN_MS;
+    let step = WAIT_FIRST_STEP_MS;
     for (;;) {
       const now = toStoredInstant(this.clock.now());
       const record = await this.repository.findLiveKey(clientId, key, now);
@@ -331,7 +336,8 @@ export class PaymentsService {
           'a payment under this Idempotency-Key is still under way; retry',
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+      await new Promise((resolve) => setTimeout(resolve, step));
+      step = Math.min(step * 2, WAIT_LONGEST_STEP_MS);
     }
   }
 
