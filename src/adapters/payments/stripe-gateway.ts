@@ -11,6 +11,9 @@ import type { PaymentKind } from '../../areas/payments/payments.types';
 /** The metadata key under which each PaymentIntent names this service's payment. */
 export const PAYMENT_METADATA_KEY = 'facility_ops_payment_id';
 
+/** How much later than the SDK's deadline the service's own one ends a charge. */
+const SERVICE_BACKSTOP_MS = 2000;
+
 /** How far back a lookup lists PaymentIntents: a payment in doubt is at most this old when settled. */
 const LOOKUP_WINDOW_S = 7 * 24 * 3600;
 
@@ -61,7 +64,7 @@ export class StripePaymentGateway implements PaymentGateway {
   constructor(options: StripeGatewayOptions) {
     const url = new URL(options.apiUrl);
     // The SDK's own deadline answers first (504); the service's, a little later, is the backstop.
-    this.deadlineMs = options.timeoutMs + 2000;
+    this.deadlineMs = options.timeoutMs + SERVICE_BACKSTOP_MS;
     this.stripe = new Stripe(options.secretKey, {
       host: url.hostname,
       port: url.port || (url.protocol === 'http:' ? 80 : 443),
@@ -111,7 +114,7 @@ export class StripePaymentGateway implements PaymentGateway {
         if (request.saveForReuse) {
           const customer = await this.stripe.customers.create(
             { name: source.holderName, metadata: { [PAYMENT_METADATA_KEY]: reference } },
-            { idempotencyKey: `${reference}:customer`, timeout: this.timeoutOf(request) },
+            { idempotencyKey: `${reference}:customer` },
           );
           Object.assign(params, { customer: customer.id, setup_future_usage: 'off_session' });
         }
@@ -164,10 +167,6 @@ export class StripePaymentGateway implements PaymentGateway {
       if (intent.metadata?.[PAYMENT_METADATA_KEY] === reference) return intent;
     }
     return null;
-  }
-
-  private timeoutOf(_request: ChargeRequest): number {
-    return this.deadlineMs - 2000;
   }
 
   /** An intent after its confirmation: approved when it succeeded; anything else is cancelled. */
