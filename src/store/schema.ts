@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { companies, facilities } from '../areas/facilities/facilities.tables';
+import type { RowOf, Same } from '../kernel/columns';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
 import type { PaymentKind } from '../areas/payments/payments.types';
@@ -20,17 +22,14 @@ export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
  * record of the dataset file as it comes is declared as that record (src/store/dataset), so its
  * columns are written once: `Required<>` where an optional field is stored as null.
  */
-export type Flag = 0 | 1;
+export type { Flag } from '../kernel/names';
+import type { Flag } from '../kernel/names';
 
-export type CompaniesTable = DatasetCompany;
+export type CompaniesTable = RowOf<typeof companies>;
+/** A company is stored as the dataset file has it. */
+const _companiesAsInTheDataset: Same<CompaniesTable, DatasetCompany> = true;
 
-export interface FacilitiesTable {
-  id: string;
-  company_id: string;
-  name: string;
-  time_zone: string;
-  tenant_payments_disabled: Flag;
-}
+export type FacilitiesTable = RowOf<typeof facilities>;
 
 export interface FlippersTable {
   name: string;

@@ -1,13 +1,6 @@
-export interface Facility {
-  id: string;
-  companyId: string;
-  name: string;
-  /** IANA zone; "today" at the facility is this zone's date. */
-  timeZone: string;
-  tenantPaymentsDisabled: boolean;
-}
+import type { companies, facilities } from './facilities.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 
-export interface Company {
-  id: string;
-  name: string;
-}
+export type Facility = RecordOfTable<typeof facilities>;
+
+export type Company = RecordOfTable<typeof companies>;
