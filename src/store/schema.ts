@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { companies, facilities } from '../areas/facilities/facilities.tables';
+import type { tenants, units } from '../areas/tenants/tenants.tables';
 import type { RowOf, Same } from '../kernel/columns';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
@@ -42,14 +43,11 @@ export interface FlipperActorsTable {
   actor_id: string;
 }
 
-export type TenantsTable = Required<DatasetTenant>;
+export type TenantsTable = RowOf<typeof tenants>;
+/** A tenant is stored as the dataset file has it, an absent email or phone as null. */
+const _tenantsAsInTheDataset: Same<TenantsTable, Required<DatasetTenant>> = true;
 
-export interface UnitsTable {
-  id: string;
-  facility_id: string;
-  name: string;
-  rate_cents: number;
-}
+export type UnitsTable = RowOf<typeof units>;
 
 export type LedgersTable = DatasetLedger;
 
