@@ -71,7 +71,9 @@ const contractItemOfView = (item: InvoiceableItemView) => ({
         provider_key: item.providerKey,
       }
     : {}),
-  ...(item.kind === 'retail' ? { quantity: item.quantity, is_rental_center_lock: item.isRentalCenterLock } : {}),
+  ...(item.kind === 'retail'
+    ? { quantity: item.quantity, is_rental_center_lock: item.isRentalCenterLock }
+    : {}),
 });
 
 /** The bytes an answer's data part must have: what the previous builder wrote (JSON.stringify, then Buffer.from). */

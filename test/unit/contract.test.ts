@@ -79,7 +79,14 @@ const item = (kind: Item['kind'], more: Partial<Item> = {}): Item => ({
   ...more,
 });
 const tiers = [
-  { id: ID, invoiceableItemId: ID, position: 0, amountCents: 1000, kind: 'amount' as const, limitValue: null },
+  {
+    id: ID,
+    invoiceableItemId: ID,
+    position: 0,
+    amountCents: 1000,
+    kind: 'amount' as const,
+    limitValue: null,
+  },
 ];
 
 const SAMPLES: Array<[string, TSchema, unknown]> = [

@@ -94,7 +94,9 @@ export class LedgerInsuranceObject
   simpleResolvers: true,
   description: 'A recurring service billed on a ledger.',
 })
-export class LedgerServiceObject extends LedgerChargeType(LedgerServiceDataObject) implements LedgerServiceView {}
+export class LedgerServiceObject
+  extends LedgerChargeType(LedgerServiceDataObject)
+  implements LedgerServiceView {}
 
 @ObjectType('LedgerDiscount', { simpleResolvers: true, description: 'A discount applied to a ledger.' })
 export class LedgerDiscountObject implements LedgerDiscountView {

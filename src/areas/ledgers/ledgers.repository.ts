@@ -1,20 +1,10 @@
 import type { LedgersRepository, PoliciesInZone } from './ledgers.ports';
-import {
-  insuranceTerms,
-  ledgerCharge,
-  ledgerDiscounts,
-  ledgers,
-  serviceTerms,
-} from './ledgers.tables';
+import { insuranceTerms, ledgerCharge, ledgerDiscounts, ledgers, serviceTerms } from './ledgers.tables';
 import type { Ledger, LedgerCharge, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
 import type { Columns, RecordOfTable, RowOf } from '../../kernel/columns';
 import type { Db } from '../../store/database';
 import { rowCodec } from '../../store/rows';
-import type {
-  LedgerDiscountsTable,
-  LedgerInsurancesTable,
-  LedgerServicesTable,
-} from '../../store/schema';
+import type { LedgerDiscountsTable, LedgerInsurancesTable, LedgerServicesTable } from '../../store/schema';
 import { compareCodePoints } from '../../kernel/compare';
 
 /** The store's codec of ledgers, shared with the areas that find a ledger themselves. */
@@ -150,9 +140,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .where('i.ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
     return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((group) =>
-      group.length === 0
-        ? null
-        : { timeZone: group[0].time_zone, policies: group.map(insuranceOf) },
+      group.length === 0 ? null : { timeZone: group[0].time_zone, policies: group.map(insuranceOf) },
     );
   }
 }

@@ -1,10 +1,4 @@
-import type {
-  insuranceTerms,
-  ledgerCharge,
-  ledgerDiscounts,
-  ledgers,
-  serviceTerms,
-} from './ledgers.tables';
+import type { insuranceTerms, ledgerCharge, ledgerDiscounts, ledgers, serviceTerms } from './ledgers.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 
 export type Ledger = RecordOfTable<typeof ledgers>;

@@ -39,7 +39,10 @@ export function planInvoiceableItems(plan: PlanBuilder, data: Dataset): void {
         limit_value: tier.limit ?? null,
       }));
       amounts.push(...tiers);
-      const listing = InvoiceableItem.listing({ item: itemCodec.read(row), tiers: tiers.map(tierCodec.read) });
+      const listing = InvoiceableItem.listing({
+        item: itemCodec.read(row),
+        tiers: tiers.map(tierCodec.read),
+      });
       return { ...row, listing: listing.text, listing_rest: listing.rest };
     }),
   );
