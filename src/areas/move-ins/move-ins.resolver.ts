@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import type { DocumentView, EventView } from '../documents/documents.presenter';
+import type { DocumentView, EventView } from '../documents/event-document.contract';
 import { documentDownloadPath, presentMoveInReview, type MoveInReviewView } from './move-ins.presenter';
 import type { GraphqlContext } from '../../graphql/context';
 import type { FacilitiesService } from '../facilities/facilities.service';

@@ -6,7 +6,7 @@ import type { PaymentEvent } from './payments.types';
 import type { PaymentsService } from './payments.service';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Tenant } from '../tenants/tenants.types';
-import { presentEvent, type EventView } from '../documents/documents.presenter';
+import { presentEvent, type EventView } from '../documents/event-document.contract';
 import { presentPayment } from './payments.presenter';
 import type { GraphqlContext } from '../../graphql/context';
 import { EventObject } from '../documents/documents.graphql';

@@ -1,0 +1,30 @@
+import { cents, flag, nullable, text } from '../../kernel/columns';
+
+/** The tables of move-in review sessions and their documents (composed into the store's Database). */
+export const moveInSessions = {
+  id: text,
+  facility_id: text,
+  unit_id: text,
+  tenant_id: nullable(text),
+  move_in_date: text,
+  /** The unit's monthly rate. */
+  rent_cents: cents,
+  /** JSON `[{ "id", "description", "amount_cents" }]`: the fee items required at move-in. */
+  fees: text,
+  /** Rent plus every fee: what is due at move-in. */
+  total_cents: cents,
+  /** Stored UTC instants. */
+  created_at: text,
+  expires_at: text,
+};
+
+export const sessionDocuments = {
+  id: text,
+  session_id: text,
+  description: text,
+  /** The filled-in text its PDF prints. */
+  body: text,
+  esignable: flag,
+  /** Stored UTC instant. */
+  created_at: text,
+};
