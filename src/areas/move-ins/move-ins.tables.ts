@@ -9,7 +9,7 @@ export const moveInSessions = {
   move_in_date: text,
   /** The unit's monthly rate. */
   rent_cents: cents,
-  /** JSON `[{ "id", "description", "amount_cents" }]`: the fee items required at move-in. */
+  /** JSON: the fees required at move-in, each as `storedFee`. */
   fees: text,
   /** Rent plus every fee: what is due at move-in. */
   total_cents: cents,
@@ -27,4 +27,12 @@ export const sessionDocuments = {
   esignable: flag,
   /** Stored UTC instant. */
   created_at: text,
+};
+
+/** A fee as a session's `fees` keeps it: one of the facility's fee items required at move-in. */
+export const storedFee = {
+  id: text,
+  description: text,
+  /** The item's total, tax included. */
+  amount_cents: cents,
 };
