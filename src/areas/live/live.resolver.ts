@@ -12,7 +12,7 @@ import {
   type EventView,
 } from '../documents/event-document.contract';
 import { presentNoteEvent } from '../notes/notes.presenter';
-import { presentPayment } from '../payments/payments.presenter';
+import { present as presentPayment } from '../payments/payment-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import { createLoaders, type LoaderServices } from '../../graphql/loaders';
 import { resolverOf } from '../../graphql/resolver-instances';

@@ -7,7 +7,7 @@ import type { PaymentsService } from './payments.service';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Tenant } from '../tenants/tenants.types';
 import { presentEvent, type EventView } from '../documents/event-document.contract';
-import { presentPayment } from './payments.presenter';
+import { present as presentPayment } from './payment-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import { EventObject } from '../documents/documents.graphql';
 import { withArgumentNames } from '../../graphql/errors';
