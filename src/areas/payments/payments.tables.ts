@@ -55,7 +55,7 @@ export const idempotencyKeys = {
   client_id: text,
   key: text,
   request_hash: text,
-  /** 0 while the transport's answer is not kept (the body names the payment), then 200. */
+  /** 0 until the transport's answer is kept (the body names the payment once it is made), then 200. */
   response_status: integer,
   response_body: text,
   created_at: text,
