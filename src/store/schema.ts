@@ -11,6 +11,16 @@ import type {
   ledgers,
   ledgerServices,
 } from '../areas/ledgers/ledgers.tables';
+import type { eventDocuments, events } from '../areas/documents/documents.tables';
+import type { moveInSessions, sessionDocuments } from '../areas/move-ins/move-ins.tables';
+import type {
+  idempotencyKeys,
+  paymentAttempts,
+  paymentHolds,
+  paymentLines,
+  paymentMethods,
+  payments,
+} from '../areas/payments/payments.tables';
 import type { RowOf, Same } from '../kernel/columns';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
@@ -96,105 +106,26 @@ export interface RateAppliedActionsTable {
   lead_id: string;
 }
 
-export interface EventsTable {
-  id: string;
-  facility_id: string;
-  type: EventType;
-  ledger_id: string | null;
-  created_at: string;
-}
+export type EventsTable = RowOf<typeof events>;
 
-export interface EventDocumentsTable {
-  id: string;
-  event_id: string;
-  description: string;
-  type: string;
-  is_relevant: Flag;
-  esignable: Flag;
-  created_at: string;
-  body: string;
-}
+export type EventDocumentsTable = RowOf<typeof eventDocuments>;
 
 export type InvoiceableItemsTable = RowOf<typeof invoiceableItems>;
 
 export type InvoiceableAmountsTable = RowOf<typeof invoiceableAmounts>;
 
 /** A saved payment method: never a full card or account number. */
-export interface PaymentMethodsTable {
-  id: string;
-  facility_id: string;
-  tenant_id: string | null;
-  kind: PaymentKind;
-  first_name: string;
-  last_name: string;
-  reuseable: Flag;
-  card_last4: string | null;
-  card_type: string | null;
-  expiration_date: string | null;
-  billing_address: string | null;
-  created_at: string;
-  /** The processor's token for charging a saved method again; not card data. */
-  gateway_token: string | null;
-}
+export type PaymentMethodsTable = RowOf<typeof paymentMethods>;
 
-/** The payment half of a successful_payment_event (same id as the event). */
-export interface PaymentsTable {
-  id: string;
-  facility_id: string;
-  tenant_id: string | null;
-  payment_method_id: string;
-  amount_cents: number;
-  change_due_cents: number;
-  success: Flag;
-  paid_at: string;
-  gateway_reference: string | null;
-}
+export type PaymentsTable = RowOf<typeof payments>;
 
-export interface PaymentLinesTable {
-  id: string;
-  payment_id: string;
-  invoiceable_item_id: string;
-  quantity: number;
-  unit_total_cents: number;
-  line_total_cents: number;
-  /** Order of the line in the request. */
-  position: number;
-}
+export type PaymentLinesTable = RowOf<typeof paymentLines>;
 
-export interface IdempotencyKeysTable {
-  client_id: string;
-  key: string;
-  request_hash: string;
-  response_status: number;
-  response_body: string;
-  created_at: string;
-  expires_at: string;
-}
+export type IdempotencyKeysTable = RowOf<typeof idempotencyKeys>;
 
-/** A card or ACH payment between its reserve and its record (migration 20261128120000). */
-export interface PaymentAttemptsTable {
-  /** The payment's id: the processor's idempotency key and what a void names. */
-  id: string;
-  client_id: string;
-  /** The stored Idempotency-Key (`rest:...`, `graphql:...`) it claimed; null without one. */
-  idempotency_key: string | null;
-  facility_id: string;
-  processor: string;
-  /** JSON `[{ "itemId", "quantity" }]`: the stock it holds (also in payment_holds). */
-  holds: string;
-  /** JSON: the payment event, receipt and webhook events to write once the charge is approved. */
-  payment: string;
-  created_at: string;
-  /** Until then the request that made it is charging; after it the attempt is in doubt. */
-  lease_until: string;
-}
+export type PaymentAttemptsTable = RowOf<typeof paymentAttempts>;
 
-/** Stock held by a payment attempt: not sold yet, but not for another payment either. */
-export interface PaymentHoldsTable {
-  attempt_id: string;
-  item_id: string;
-  quantity: number;
-}
+export type PaymentHoldsTable = RowOf<typeof paymentHolds>;
 
 export interface RateChangesTable {
   id: string;
@@ -303,27 +234,9 @@ export interface OauthNoncesTable {
   expires_at: string;
 }
 
-export interface MoveInSessionsTable {
-  id: string;
-  facility_id: string;
-  unit_id: string;
-  tenant_id: string | null;
-  move_in_date: string;
-  rent_cents: number;
-  fees: string;
-  total_cents: number;
-  created_at: string;
-  expires_at: string;
-}
+export type MoveInSessionsTable = RowOf<typeof moveInSessions>;
 
-export interface SessionDocumentsTable {
-  id: string;
-  session_id: string;
-  description: string;
-  body: string;
-  esignable: Flag;
-  created_at: string;
-}
+export type SessionDocumentsTable = RowOf<typeof sessionDocuments>;
 
 export interface OutboxMessagesTable {
   id: string;

@@ -27,13 +27,13 @@ describeEachDialect('housekeeping', (dialect) => {
     const keys = new IdempotencyRepository(t.db.store.db);
     const now = t.clock.now().getTime();
     const key = (client: string, name: string, expiresIn: number) => ({
-      client_id: client,
+      clientId: client,
       key: name,
-      request_hash: 'h',
-      response_status: 200,
-      response_body: '{}',
-      created_at: toStoredInstant(new Date(now - 86_400_000)),
-      expires_at: toStoredInstant(new Date(now + expiresIn)),
+      requestHash: 'h',
+      responseStatus: 200,
+      responseBody: '{}',
+      createdAt: toStoredInstant(new Date(now - 86_400_000)),
+      expiresAt: toStoredInstant(new Date(now + expiresIn)),
     });
     await keys.claim(key(t.world.client.id, 'old', -60_000));
     await keys.claim(key(t.world.otherClient.id, 'older', -3_600_000));

@@ -1,4 +1,6 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import type { EventType } from './documents.types';
+import type { DocumentView, EventView } from './event-document.contract';
 import { PageType } from '../../graphql/pagination';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
 
@@ -18,12 +20,12 @@ registerEnumType(EventTypeEnum, {
   simpleResolvers: true,
   description: 'A move-in, move-out or successful payment event of a facility; it owns documents.',
 })
-export class EventObject {
+export class EventObject implements Omit<EventView, 'facilityId' | 'timeZone'> {
   @Field(() => UUIDScalar)
   id: string;
 
   @Field(() => EventTypeEnum)
-  type: string;
+  type: EventType;
 
   @Field(() => DateTimeScalar)
   createdAt: string;
@@ -36,7 +38,7 @@ export class EventObject {
   simpleResolvers: true,
   description: 'A PDF document of an event (REST 2.6), downloadable at GET /v1/:facility_id/documents/:id.',
 })
-export class DocumentObject {
+export class DocumentObject implements Omit<DocumentView, 'eventId' | 'timeZone'> {
   @Field(() => UUIDScalar)
   id: string;
 

@@ -1,52 +1,23 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DocumentsRepository, DocumentWithContext } from './documents.ports';
+import { eventDocuments, events } from './documents.tables';
 import { DOCUMENT_EVENT_TYPES, type DocumentEvent, type EventDocument } from './documents.types';
+import { nullable, text } from '../../kernel/columns';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
-import type { EventDocumentsTable, EventsTable } from '../../store/schema';
+import { rowCodec } from '../../store/rows';
 
-export type EventRow = EventsTable;
-/** A document with its template body and what its PDF fills in: the event's date, tenant and unit. */
-export interface DocumentWithContextRow extends EventDocumentsTable {
-  event_created_at: string;
-  tenant_first_name: string | null;
-  tenant_last_name: string | null;
-  unit_name: string | null;
-}
+const eventCodec = rowCodec(events);
 /** A document without its template body, which only the PDF rendering needs. */
-export type EventDocumentRow = Omit<EventDocumentsTable, 'body'>;
-
-export function eventRowToEvent(row: EventRow): DocumentEvent {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    type: row.type,
-    ledgerId: row.ledger_id,
-    createdAt: row.created_at,
-  };
-}
-
-export function documentRowToDocument(row: EventDocumentRow): EventDocument {
-  return {
-    id: row.id,
-    eventId: row.event_id,
-    description: row.description,
-    type: row.type,
-    isRelevant: row.is_relevant === 1,
-    esignable: row.esignable === 1,
-    createdAt: row.created_at,
-  };
-}
-
-const DOCUMENT_COLUMNS = [
-  'id',
-  'event_id',
-  'description',
-  'type',
-  'is_relevant',
-  'esignable',
-  'created_at',
-] as const;
+const documentCodec = rowCodec(eventDocuments, ['body']);
+/** A document with its template body and what its PDF fills in: the event's date, tenant and unit. */
+const documentWithContextCodec = rowCodec({
+  ...eventDocuments,
+  event_created_at: text,
+  tenant_first_name: nullable(text),
+  tenant_last_name: nullable(text),
+  unit_name: nullable(text),
+});
 
 export class SqlDocumentsRepository implements DocumentsRepository {
   private readonly postgres: boolean;
@@ -69,7 +40,7 @@ export class SqlDocumentsRepository implements DocumentsRepository {
       .where('facility_id', '=', facilityId)
       .where('type', 'in', DOCUMENT_EVENT_TYPES)
       .executeTakeFirst();
-    return row && eventRowToEvent(row);
+    return row && eventCodec.read(row);
   }
 
   async countForEvent(eventId: string): Promise<number> {
@@ -85,14 +56,14 @@ export class SqlDocumentsRepository implements DocumentsRepository {
   async pageForEvent(eventId: string, limit: number, offset: number): Promise<EventDocument[]> {
     const rows = await this.db
       .selectFrom('event_documents')
-      .select(DOCUMENT_COLUMNS)
+      .select(documentCodec.columns)
       .where('event_id', '=', eventId)
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
       .limit(rowLimit(limit))
       .offset(offset)
       .execute();
-    return rows.map(documentRowToDocument);
+    return rows.map(documentCodec.read);
   }
 
   /** Events by id, in key order, null for a missing id. */
@@ -103,7 +74,7 @@ export class SqlDocumentsRepository implements DocumentsRepository {
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, eventRowToEvent(row)]));
+    const byId = new Map(rows.map((row) => [row.id, eventCodec.read(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -112,7 +83,7 @@ export class SqlDocumentsRepository implements DocumentsRepository {
     if (eventIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('event_documents')
-      .select(DOCUMENT_COLUMNS)
+      .select(documentCodec.columns)
       .where('event_id', 'in', [...new Set(eventIds)])
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
@@ -120,8 +91,8 @@ export class SqlDocumentsRepository implements DocumentsRepository {
     const byEvent = new Map<string, EventDocument[]>();
     for (const row of rows) {
       const list = byEvent.get(row.event_id);
-      if (list) list.push(documentRowToDocument(row));
-      else byEvent.set(row.event_id, [documentRowToDocument(row)]);
+      if (list) list.push(documentCodec.read(row));
+      else byEvent.set(row.event_id, [documentCodec.read(row)]);
     }
     return eventIds.map((id) => byEvent.get(id) ?? []);
   }
@@ -134,7 +105,7 @@ export class SqlDocumentsRepository implements DocumentsRepository {
     facilityId: string,
     documentId: string,
   ): Promise<DocumentWithContext | undefined> {
-    const row: DocumentWithContextRow | undefined = await this.db
+    const row = await this.db
       .selectFrom('event_documents as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .leftJoin('ledgers as l', 'l.id', 'e.ledger_id')
@@ -159,15 +130,6 @@ export class SqlDocumentsRepository implements DocumentsRepository {
       .where('e.facility_id', '=', facilityId)
       .where('e.type', 'in', DOCUMENT_EVENT_TYPES)
       .executeTakeFirst();
-    return (
-      row && {
-        ...documentRowToDocument(row),
-        body: row.body,
-        eventCreatedAt: row.event_created_at,
-        tenantFirstName: row.tenant_first_name,
-        tenantLastName: row.tenant_last_name,
-        unitName: row.unit_name,
-      }
-    );
+    return row && documentWithContextCodec.read(row);
   }
 }

@@ -6,7 +6,12 @@ import type { EsignService } from '../esign/esign.service';
 import { EVENT_PAGE_LIMITS, type EventsService } from '../events/events.service';
 import type { Facility } from '../facilities/facilities.types';
 import type { GraphqlContext } from '../../graphql/context';
-import { presentDocument, presentEvent, type DocumentView, type EventView } from './documents.presenter';
+import {
+  present as presentDocument,
+  presentEvent,
+  type DocumentView,
+  type EventView,
+} from './event-document.contract';
 import {
   DocumentObject,
   DocumentPageObject,

@@ -1,3 +1,6 @@
+import type { eventDocuments, events } from './documents.tables';
+import type { RecordOfTable } from '../../kernel/columns';
+
 /** The events that own documents. */
 export type EventType = 'move_in_unit_event' | 'move_out_unit_event' | 'successful_payment_event';
 
@@ -9,23 +12,7 @@ export const DOCUMENT_EVENT_TYPES: readonly EventType[] = [
 ];
 
 /** A move-in, move-out or successful payment event: the owner of event documents. */
-export interface DocumentEvent {
-  id: string;
-  facilityId: string;
-  type: EventType;
-  ledgerId: string | null;
-  /** Stored UTC instant. */
-  createdAt: string;
-}
+export type DocumentEvent = RecordOfTable<typeof events>;
 
-/** A PDF document of an event (contract 2.6). */
-export interface EventDocument {
-  id: string;
-  eventId: string;
-  description: string;
-  type: string;
-  isRelevant: boolean;
-  esignable: boolean;
-  /** Stored UTC instant; transports write it in the facility's zone. */
-  createdAt: string;
-}
+/** A PDF document of an event (contract 2.6), without its template body. */
+export type EventDocument = RecordOfTable<typeof eventDocuments, 'body'>;

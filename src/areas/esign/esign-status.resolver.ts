@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
-import type { DocumentView, EventView } from '../documents/documents.presenter';
+import type { DocumentView, EventView } from '../documents/event-document.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
 import type { FacilitiesService } from '../facilities/facilities.service';

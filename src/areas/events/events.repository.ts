@@ -1,9 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EventFilter, EventsRepository } from '../documents/documents.ports';
+import { events } from '../documents/documents.tables';
 import type { DocumentEvent } from '../documents/documents.types';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
-import { eventRowToEvent } from '../documents/documents.repository';
+import { rowCodec } from '../../store/rows';
+
+const eventCodec = rowCodec(events);
 
 /** A facility's events, optionally of one type, listed page by page. */
 export class SqlEventsRepository implements EventsRepository {
@@ -47,6 +50,6 @@ export class SqlEventsRepository implements EventsRepository {
       .limit(rowLimit(limit))
       .offset(offset)
       .execute();
-    return rows.map(eventRowToEvent);
+    return rows.map(eventCodec.read);
   }
 }

@@ -11,7 +11,7 @@ import {
 import type { LedgersService } from './ledgers.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import type { GraphqlContext } from '../../graphql/context';
-import type { EventView } from '../documents/documents.presenter';
+import type { EventView } from '../documents/event-document.contract';
 import { EventObject } from '../documents/documents.graphql';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import {

@@ -1,5 +1,5 @@
 import { createUnionType, Field, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
-import type { DocumentView, EventView } from '../documents/documents.presenter';
+import type { DocumentView, EventView } from '../documents/event-document.contract';
 import type { NoteEventView } from '../notes/notes.presenter';
 import { DocumentObject, EventObject } from '../documents/documents.graphql';
 import { NoteEventObject } from '../notes/notes.graphql';

@@ -6,9 +6,13 @@ import type { OutboxService } from '../outbox/outbox.service';
 import type { PaymentsService } from '../payments/payments.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
 import { formatInstant } from '../../kernel/time';
-import { presentDocument, presentEvent, type EventView } from '../documents/documents.presenter';
+import {
+  present as presentDocument,
+  presentEvent,
+  type EventView,
+} from '../documents/event-document.contract';
 import { presentNoteEvent } from '../notes/notes.presenter';
-import { presentPayment } from '../payments/payments.presenter';
+import { present as presentPayment } from '../payments/payment-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import { createLoaders, type LoaderServices } from '../../graphql/loaders';
 import { resolverOf } from '../../graphql/resolver-instances';

@@ -1,6 +1,11 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import type { ReviewMoveInCommand } from './move-ins.types';
-import type { MoveInCostView, MoveInReviewView, SessionDocumentView } from './move-ins.presenter';
+import type {
+  MoveInCostView,
+  MoveInFeeView,
+  MoveInReviewView,
+  SessionDocumentView,
+} from './move-in-review.contract';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 import { Cost } from '../../graphql/cost-directives';
 import { MOVE_IN_TEMPLATES } from './move-in.templates';
@@ -21,7 +26,7 @@ export class MoveInReviewInput implements ReviewMoveInCommand {
 }
 
 @ObjectType('MoveInFee', { simpleResolvers: true, description: 'A fee item charged at every move-in.' })
-export class MoveInFeeObject {
+export class MoveInFeeObject implements MoveInFeeView {
   @Field(() => UUIDScalar, { description: 'The invoiceable item.' })
   id: string;
 

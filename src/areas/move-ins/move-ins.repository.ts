@@ -1,74 +1,34 @@
 import { templateKind } from './move-in.templates';
 import type { MoveInsRepository, SessionDocumentWithBody } from './move-ins.ports';
+import { moveInSessions, sessionDocuments, storedFee } from './move-ins.tables';
 import type { MoveInFee, MoveInSession, SessionDocument } from './move-ins.types';
+import type { RowOf } from '../../kernel/columns';
 import { compareCodePoints } from '../../kernel/compare';
 import type { Db } from '../../store/database';
+import { rowCodec } from '../../store/rows';
 import type { MoveInSessionsTable, SessionDocumentsTable } from '../../store/schema';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
-export type MoveInSessionRow = MoveInSessionsTable;
-export type SessionDocumentRow = SessionDocumentsTable;
+/** A session's columns but its fees, which are kept as JSON text. */
+const sessionCodec = rowCodec(moveInSessions, ['fees']);
+const feeCodec = rowCodec(storedFee);
+const documentCodec = rowCodec(sessionDocuments);
+/** A document without its body, which only its PDF needs. */
+const listedDocumentCodec = rowCodec(sessionDocuments, ['body']);
 
-/** Fees as kept in a session row's `fees` column. */
-interface StoredFee {
-  id: string;
-  description: string;
-  amount_cents: number;
+function readSession(row: MoveInSessionsTable): MoveInSession {
+  return Object.assign(sessionCodec.read(row), {
+    fees: (JSON.parse(row.fees) as RowOf<typeof storedFee>[]).map(feeCodec.read),
+  });
 }
 
-function sessionRowToSession(row: MoveInSessionRow): MoveInSession {
-  const fees = (JSON.parse(row.fees) as StoredFee[]).map((fee) => ({
-    id: fee.id,
-    description: fee.description,
-    amountCents: fee.amount_cents,
-  }));
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    unitId: row.unit_id,
-    tenantId: row.tenant_id,
-    moveInDate: row.move_in_date,
-    cost: { rentCents: row.rent_cents, fees, totalCents: row.total_cents },
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  };
-}
-
-function sessionToRow(session: MoveInSession): MoveInSessionRow {
-  const fees = session.cost.fees.map((fee): StoredFee => ({
-    id: fee.id,
-    description: fee.description,
-    amount_cents: fee.amountCents,
-  }));
-  return {
-    id: session.id,
-    facility_id: session.facilityId,
-    unit_id: session.unitId,
-    tenant_id: session.tenantId,
-    move_in_date: session.moveInDate,
-    rent_cents: session.cost.rentCents,
-    fees: JSON.stringify(fees),
-    total_cents: session.cost.totalCents,
-    created_at: session.createdAt,
-    expires_at: session.expiresAt,
-  };
-}
-
-function sessionDocumentRowToDocument(row: SessionDocumentRow): SessionDocumentWithBody {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    description: row.description,
-    ...templateKind(row.description),
-    esignable: row.esignable === 1,
-    createdAt: row.created_at,
-    body: row.body,
-  };
-}
-
-function withoutBody({ body: _body, ...document }: SessionDocumentWithBody): SessionDocument {
-  return document;
+/** A stored document with its kind, which is its template's. */
+function readDocument<Row extends Pick<SessionDocumentsTable, 'description'>, Document extends object>(
+  row: Row,
+  read: (row: Row) => Document,
+) {
+  return Object.assign(read(row), templateKind(row.description));
 }
 
 export class SqlMoveInsRepository implements MoveInsRepository {
@@ -94,16 +54,10 @@ export class SqlMoveInsRepository implements MoveInsRepository {
     documents: readonly SessionDocumentWithBody[],
     events: readonly WebhookEvent[] = [],
   ): Promise<void> {
-    const rows: SessionDocumentRow[] = documents.map((document) => ({
-      id: document.id,
-      session_id: document.sessionId,
-      description: document.description,
-      body: document.body,
-      esignable: document.esignable ? 1 : 0,
-      created_at: document.createdAt,
-    }));
+    const rows = documents.map(documentCodec.write);
+    const row = { ...sessionCodec.write(session), fees: JSON.stringify(session.fees.map(feeCodec.write)) };
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('move_in_sessions').values(sessionToRow(session)).execute();
+      await trx.insertInto('move_in_sessions').values(row).execute();
       if (rows.length > 0) await trx.insertInto('session_documents').values(rows).execute();
       await insertWebhookEvents(trx, events);
     });
@@ -116,7 +70,7 @@ export class SqlMoveInsRepository implements MoveInsRepository {
       .where('id', '=', sessionId)
       .where('facility_id', '=', facilityId)
       .executeTakeFirst();
-    return row && sessionRowToSession(row);
+    return row && readSession(row);
   }
 
   async findSessionDocument(
@@ -129,7 +83,7 @@ export class SqlMoveInsRepository implements MoveInsRepository {
       .where('id', '=', documentId)
       .where('session_id', '=', sessionId)
       .executeTakeFirst();
-    return row && sessionDocumentRowToDocument(row);
+    return row && readDocument(row, documentCodec.read);
   }
 
   async sessionsByIds(ids: readonly string[]): Promise<(MoveInSession | null)[]> {
@@ -139,7 +93,7 @@ export class SqlMoveInsRepository implements MoveInsRepository {
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, sessionRowToSession(row)]));
+    const byId = new Map(rows.map((row) => [row.id, readSession(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -147,7 +101,7 @@ export class SqlMoveInsRepository implements MoveInsRepository {
     if (sessionIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('session_documents')
-      .selectAll()
+      .select(listedDocumentCodec.columns)
       .where('session_id', 'in', [...new Set(sessionIds)])
       .execute();
     rows.sort(
@@ -158,7 +112,7 @@ export class SqlMoveInsRepository implements MoveInsRepository {
     );
     const bySession = new Map<string, SessionDocument[]>();
     for (const row of rows) {
-      const document = withoutBody(sessionDocumentRowToDocument(row));
+      const document: SessionDocument = readDocument(row, listedDocumentCodec.read);
       const list = bySession.get(row.session_id);
       if (list) list.push(document);
       else bySession.set(row.session_id, [document]);

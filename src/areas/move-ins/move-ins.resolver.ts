@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import type { DocumentView, EventView } from '../documents/documents.presenter';
-import { documentDownloadPath, presentMoveInReview, type MoveInReviewView } from './move-ins.presenter';
+import type { DocumentView, EventView } from '../documents/event-document.contract';
+import { documentDownloadPath, present, type MoveInReviewView } from './move-in-review.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { MoveInsService } from './move-ins.service';
@@ -35,7 +35,7 @@ export class MoveInsResolver {
   ): Promise<MoveInReviewView> {
     const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
     const review = await withArgumentNames(INPUT_NAMES, () => this.services.moveIns.review(facility, input));
-    return presentMoveInReview(review, facility.timeZone);
+    return present(review, facility.timeZone);
   }
 }
 

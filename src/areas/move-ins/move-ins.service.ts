@@ -88,7 +88,9 @@ export class MoveInsService {
       unitId: unit.id,
       tenantId: tenant?.id ?? null,
       moveInDate,
-      cost: { rentCents: unit.rateCents, fees, totalCents },
+      rentCents: unit.rateCents,
+      fees,
+      totalCents,
       createdAt,
       expiresAt: toStoredInstant(new Date(now.getTime() + SESSION_LIFETIME_MS)),
     };

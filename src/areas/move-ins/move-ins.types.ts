@@ -1,44 +1,17 @@
+import type { moveInSessions, sessionDocuments, storedFee } from './move-ins.tables';
+import type { RecordOfTable } from '../../kernel/columns';
+
 /** A fee charged at move-in: one of the facility's fee items required at move-in. */
-export interface MoveInFee {
-  id: string;
-  description: string;
-  /** The item's total, tax included. */
-  amountCents: number;
-}
+export type MoveInFee = RecordOfTable<typeof storedFee>;
 
-export interface MoveInCost {
-  /** The unit's monthly rate. */
-  rentCents: number;
-  fees: MoveInFee[];
-  /** Rent plus every fee: what is due at move-in. */
-  totalCents: number;
-}
-
-/** A document of a move-in review, downloadable while its session lives. */
-export interface SessionDocument {
-  /** The session_document_id. */
-  id: string;
-  sessionId: string;
-  description: string;
+/** A document of a move-in review, downloadable while its session lives; its kind is its template's. */
+export type SessionDocument = RecordOfTable<typeof sessionDocuments, 'body'> & {
   type: string;
   isRelevant: boolean;
-  esignable: boolean;
-  /** Stored UTC instant. */
-  createdAt: string;
-}
+};
 
 /** A reviewed move-in: what it costs and for how long its documents can be downloaded. */
-export interface MoveInSession {
-  id: string;
-  facilityId: string;
-  unitId: string;
-  tenantId: string | null;
-  moveInDate: string;
-  cost: MoveInCost;
-  /** Stored UTC instants. */
-  createdAt: string;
-  expiresAt: string;
-}
+export type MoveInSession = RecordOfTable<typeof moveInSessions, 'fees'> & { fees: MoveInFee[] };
 
 export interface MoveInReview {
   session: MoveInSession;

@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Database, IdempotencyKeysTable } from '../../store/schema';
+import { idempotencyKeys } from './payments.tables';
+import type { RecordOfTable } from '../../kernel/columns';
+import { rowCodec } from '../../store/rows';
+import type { Database } from '../../store/schema';
 
-export type IdempotencyKeyRow = IdempotencyKeysTable;
+/** An Idempotency-Key as stored: the request it was claimed for and the answer under it. */
+export type IdempotencyKey = RecordOfTable<typeof idempotencyKeys>;
+
+const keyCodec = rowCodec(idempotencyKeys);
 
 /**
  * Idempotency keys and the first answer given under each. Bound to the database or to a
@@ -11,15 +17,16 @@ export type IdempotencyKeyRow = IdempotencyKeysTable;
 export class IdempotencyRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The key's row, unless it has expired by `now`. */
-  findLive(clientId: string, key: string, now: string): Promise<IdempotencyKeyRow | undefined> {
-    return this.db
+  /** The key, unless it has expired by `now`. */
+  async findLive(clientId: string, key: string, now: string): Promise<IdempotencyKey | undefined> {
+    const row = await this.db
       .selectFrom('idempotency_keys')
       .selectAll()
       .where('client_id', '=', clientId)
       .where('key', '=', key)
       .where('expires_at', '>', now)
       .executeTakeFirst();
+    return row && keyCodec.read(row);
   }
 
   /** Forgets the client's expired keys, so an expired key can be used again. */
@@ -44,10 +51,10 @@ export class IdempotencyRepository {
    * Inserts the key unless it exists; false when another request holds it. On PostgreSQL a
    * concurrent claim of the same key waits here until the first transaction ends.
    */
-  async claim(row: IdempotencyKeyRow): Promise<boolean> {
+  async claim(key: IdempotencyKey): Promise<boolean> {
     const result = await this.db
       .insertInto('idempotency_keys')
-      .values(row)
+      .values(keyCodec.write(key))
       .onConflict((oc) => oc.columns(['client_id', 'key']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { maskedNumber } from './cards';
-import type { BillingAddress, PaymentEvent, PaymentKind } from './payments.types';
+import type { BillingAddress, PaymentEvent, PaymentKind, PaymentLine } from './payments.types';
 import { centsToAmount } from '../../kernel/money';
 import { formatInstant } from '../../kernel/time';
+import { cases, type ViewOf } from '../../contract/cases';
 import { Instant, Money, Nullable, NullableText, StringEnum, Text, Uuid } from '../../contract/kit';
 
 const CARD_KINDS: ReadonlySet<PaymentKind> = new Set(['credit_card', 'card_swipe']);
@@ -38,25 +39,60 @@ export const schema = Type.Object(
   { $id: 'PaymentEvent' },
 );
 
-export function toContract(payment: PaymentEvent, timeZone: string): Static<typeof schema> {
-  const method = payment.paymentMethod;
+type ContractView = ViewOf<typeof schema>;
+
+/** A payment method as both transports show it: of a card, never more than brand, last four and expiry. */
+export type PaymentMethodView = ContractView['paymentMethod'];
+
+/** A line as GraphQL shows it (REST's answer has none): money in units. */
+export type PaymentLineView = Pick<PaymentLine, 'invoiceableItemId' | 'description' | 'quantity'> & {
+  unitTotal: number;
+  lineTotal: number;
+};
+
+/** A payment as both transports show it; keeps what navigation from it needs. */
+export type PaymentView = ContractView &
+  Pick<PaymentEvent, 'facilityId' | 'tenantId' | 'paidAt'> & {
+    timeZone: string;
+    lines: PaymentLineView[];
+  };
+
+const paymentCases = cases(schema);
+
+export function present(event: PaymentEvent, timeZone: string): PaymentView {
+  const method = event.paymentMethod;
   const card = CARD_KINDS.has(method.kind);
   return {
-    id: payment.id,
-    amount: centsToAmount(payment.amountCents),
-    success: payment.success,
-    date: formatInstant(payment.paidAt, timeZone),
-    payment_method: {
+    id: event.id,
+    facilityId: event.facilityId,
+    tenantId: event.tenantId,
+    paidAt: event.paidAt,
+    timeZone,
+    amount: centsToAmount(event.amountCents),
+    success: event.success,
+    date: formatInstant(event.paidAt, timeZone),
+    changeDue: centsToAmount(event.changeDueCents),
+    paymentMethod: {
       id: method.id,
       kind: method.kind,
-      first_name: method.firstName,
-      last_name: method.lastName,
+      firstName: method.firstName,
+      lastName: method.lastName,
       reuseable: method.reuseable,
-      card_number: card && method.last4 ? maskedNumber(method.last4) : null,
-      card_type: card ? method.cardType : null,
-      expiration_date: card ? method.expirationDate : null,
-      billing_address: method.billingAddress,
+      cardNumber: card && method.last4 ? maskedNumber(method.last4) : null,
+      cardType: card ? method.cardType : null,
+      expirationDate: card ? method.expirationDate : null,
+      billingAddress: method.billingAddress,
     },
-    change_due: centsToAmount(payment.changeDueCents),
+    lines: event.lines.map((line) => ({
+      invoiceableItemId: line.invoiceableItemId,
+      description: line.description,
+      quantity: line.quantity,
+      unitTotal: centsToAmount(line.unitTotalCents),
+      lineTotal: centsToAmount(line.lineTotalCents),
+    })),
   };
+}
+
+export function toContract(payment: PaymentEvent, timeZone: string): Static<typeof schema> {
+  return paymentCases.toContract(present(payment, timeZone));
 }

@@ -1,11 +1,13 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type {
+  BillingAddress,
   BillingAddressCommand,
+  PaymentKind,
   PaymentMethodCommand,
   PayRetailCommand,
   RetailLineCommand,
 } from './payments.types';
-import { addressFields, type PaymentView } from './payments.presenter';
+import type { PaymentLineView, PaymentMethodView, PaymentView } from './payment-event.contract';
 import { DateTimeScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
 /** Payment kinds in GraphQL's spelling; the values are the stored (REST) ones. */
@@ -204,12 +206,12 @@ export class BillingAddressObject {
   description:
     'How a payment was made: never more of a card or account than its brand, last four digits and expiry.',
 })
-export class PaymentMethodObject {
+export class PaymentMethodObject implements Omit<PaymentMethodView, 'billingAddress'> {
   @Field(() => UUIDScalar)
   id: string;
 
   @Field(() => PaymentKindEnum)
-  kind: string;
+  kind: PaymentKind;
 
   @Field(() => String)
   firstName: string;
@@ -234,7 +236,7 @@ export class PaymentMethodObject {
 }
 
 @ObjectType('PaymentLine', { simpleResolvers: true, description: 'One retail item paid for.' })
-export class PaymentLineObject {
+export class PaymentLineObject implements PaymentLineView {
   @Field(() => UUIDScalar)
   invoiceableItemId: string;
 
@@ -255,7 +257,10 @@ export class PaymentLineObject {
   simpleResolvers: true,
   description: 'A payment taken (REST 2.8); its receipt is among its event documents.',
 })
-export class SuccessfulPaymentEventObject {
+export class SuccessfulPaymentEventObject implements Omit<
+  PaymentObjectView,
+  'facilityId' | 'tenantId' | 'paidAt' | 'timeZone'
+> {
   @Field(() => UUIDScalar, { description: 'Also the id of its Event.' })
   id: string;
 
@@ -276,6 +281,18 @@ export class SuccessfulPaymentEventObject {
 
   @Field(() => [PaymentLineObject], { description: 'In the order the payment listed them.' })
   lines: PaymentLineObject[];
+}
+
+/** A billing address's fields, whatever spelling it was stored under (imported ones may say postal_code). */
+function addressFields(address: BillingAddress): BillingAddressObject {
+  return {
+    company: address.company ?? null,
+    address1: address.address1 ?? null,
+    address2: address.address2 ?? null,
+    city: address.city ?? null,
+    state: address.state ?? null,
+    postal: address.postal ?? address.postal_code ?? null,
+  };
 }
 
 /** A payment as GraphQL answers it: the presented payment, its billing address in typed fields. */

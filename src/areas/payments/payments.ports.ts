@@ -1,6 +1,8 @@
 import type { InvoiceableItemKind } from '../invoiceable-items/invoiceable-items.types';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { PaymentEvent, PaymentMethod } from './payments.types';
+import type { paymentAttempts } from './payments.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 
 /** What a payment needs to know of an item it sells. */
 export interface PaymentItem {
@@ -48,14 +50,7 @@ export interface StockHold {
  * A card or ACH payment between its reserve and its record: what the record phase writes once the
  * processor approves, and what a failure gives back. Holds no card or account number.
  */
-export interface PaymentAttempt {
-  /** The payment's id, sent to the processor as the idempotency key. */
-  id: string;
-  clientId: string;
-  /** The stored Idempotency-Key it claimed; null without one. */
-  idempotencyKey: string | null;
-  facilityId: string;
-  processor: string;
+export type PaymentAttempt = RecordOfTable<typeof paymentAttempts, 'holds' | 'payment'> & {
   holds: StockHold[];
   payment: {
     event: PaymentEvent;
@@ -63,9 +58,7 @@ export interface PaymentAttempt {
     receipt: ReceiptDocument;
     events: WebhookEvent[];
   };
-  createdAt: string;
-  leaseUntil: string;
-}
+};
 
 /** The writes of one payment, all inside one transaction. */
 export interface PaymentsTransaction {

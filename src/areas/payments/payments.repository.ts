@@ -8,26 +8,31 @@ import type {
   ReceiptDocument,
   SavedPaymentMethod,
 } from './payments.ports';
-import type { BillingAddress, PaymentEvent, PaymentLine, PaymentMethod } from './payments.types';
+import { paymentAttempts, paymentLines, paymentMethods, payments } from './payments.tables';
+import type { BillingAddress, PaymentEvent, PaymentMethod } from './payments.types';
+import { text } from '../../kernel/columns';
 import type { Db } from '../../store/database';
-import type {
-  Database,
-  PaymentAttemptsTable,
-  PaymentLinesTable,
-  PaymentMethodsTable,
-  PaymentsTable,
-} from '../../store/schema';
+import { rowCodec } from '../../store/rows';
+import type { Database, PaymentAttemptsTable, PaymentMethodsTable } from '../../store/schema';
 import { IdempotencyRepository } from './idempotency.repository';
 import { isPostgres } from '../../store/dialect';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
-export type PaymentMethodRow = PaymentMethodsTable;
-export type PaymentRow = PaymentsTable;
-export type PaymentLineRow = PaymentLinesTable;
-
-/** A line with the description of its item, for receipts and read-back. */
-type PaymentLineWithItemRow = PaymentLineRow & { description: string };
+/**
+ * A method's columns but those the record holds otherwise: its last four (the record's `last4`, as
+ * it is an account's too), its billing address (JSON text) and the processor's token, which only a
+ * saved method read for a charge carries.
+ */
+const methodCodec = rowCodec(paymentMethods, ['card_last4', 'billing_address', 'gateway_token']);
+/** A payment's columns but its method's id (the record holds the method) and the processor's charge id. */
+const paymentCodec = rowCodec(payments, ['payment_method_id', 'gateway_reference']);
+/** A line as written: its position is its index in the payment's lines. */
+const lineCodec = rowCodec(paymentLines, ['position']);
+/** A line as read, with its item's description, in the order of its position. */
+const lineWithItemCodec = rowCodec({ ...paymentLines, description: text }, ['position']);
+/** An attempt's columns but its holds and payment, kept as JSON text. */
+const attemptCodec = rowCodec(paymentAttempts, ['holds', 'payment']);
 
 function parseBillingAddress(stored: string | null): BillingAddress | null {
   if (stored === null) return null;
@@ -40,97 +45,18 @@ function parseBillingAddress(stored: string | null): BillingAddress | null {
   return address;
 }
 
-export function paymentMethodRowToPaymentMethod(row: PaymentMethodRow): PaymentMethod {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    tenantId: row.tenant_id,
-    kind: row.kind,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    reuseable: row.reuseable === 1,
+function readMethod(row: PaymentMethodsTable): PaymentMethod {
+  return Object.assign(methodCodec.read(row), {
     last4: row.card_last4,
-    cardType: row.card_type,
-    expirationDate: row.expiration_date,
     billingAddress: parseBillingAddress(row.billing_address),
-    createdAt: row.created_at,
-  };
+  });
 }
 
-function paymentMethodToRow(method: PaymentMethod): PaymentMethodRow {
-  return {
-    id: method.id,
-    facility_id: method.facilityId,
-    tenant_id: method.tenantId,
-    kind: method.kind,
-    first_name: method.firstName,
-    last_name: method.lastName,
-    reuseable: method.reuseable ? 1 : 0,
-    card_last4: method.last4,
-    card_type: method.cardType,
-    expiration_date: method.expirationDate,
-    billing_address: method.billingAddress ? JSON.stringify(method.billingAddress) : null,
-    created_at: method.createdAt,
-    gateway_token: null,
-  };
-}
-
-function lineRowToLine(row: PaymentLineWithItemRow): PaymentLine {
-  return {
-    id: row.id,
-    paymentId: row.payment_id,
-    invoiceableItemId: row.invoiceable_item_id,
-    description: row.description,
-    quantity: row.quantity,
-    unitTotalCents: row.unit_total_cents,
-    lineTotalCents: row.line_total_cents,
-  };
-}
-
-function toPaymentEvent(
-  payment: PaymentRow,
-  method: PaymentMethodRow,
-  lines: PaymentLineWithItemRow[],
-): PaymentEvent {
-  return {
-    id: payment.id,
-    facilityId: payment.facility_id,
-    tenantId: payment.tenant_id,
-    amountCents: payment.amount_cents,
-    changeDueCents: payment.change_due_cents,
-    success: payment.success === 1,
-    paidAt: payment.paid_at,
-    paymentMethod: paymentMethodRowToPaymentMethod(method),
-    lines: lines.map(lineRowToLine),
-  };
-}
-
-function attemptToRow(attempt: PaymentAttempt): PaymentAttemptsTable {
-  return {
-    id: attempt.id,
-    client_id: attempt.clientId,
-    idempotency_key: attempt.idempotencyKey,
-    facility_id: attempt.facilityId,
-    processor: attempt.processor,
-    holds: JSON.stringify(attempt.holds),
-    payment: JSON.stringify(attempt.payment),
-    created_at: attempt.createdAt,
-    lease_until: attempt.leaseUntil,
-  };
-}
-
-function rowToAttempt(row: PaymentAttemptsTable): PaymentAttempt {
-  return {
-    id: row.id,
-    clientId: row.client_id,
-    idempotencyKey: row.idempotency_key,
-    facilityId: row.facility_id,
-    processor: row.processor,
+function readAttempt(row: PaymentAttemptsTable): PaymentAttempt {
+  return Object.assign(attemptCodec.read(row), {
     holds: JSON.parse(row.holds) as PaymentAttempt['holds'],
     payment: JSON.parse(row.payment) as PaymentAttempt['payment'],
-    createdAt: row.created_at,
-    leaseUntil: row.lease_until,
-  };
+  });
 }
 
 /** The payment a key's body names while its answer is not kept (and in GraphQL's kept answers). */
@@ -158,15 +84,7 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
     createdAt: string;
     expiresAt: string;
   }) {
-    return this.keys.claim({
-      client_id: claim.clientId,
-      key: claim.key,
-      request_hash: claim.requestHash,
-      response_status: 0,
-      response_body: '',
-      created_at: claim.createdAt,
-      expires_at: claim.expiresAt,
-    });
+    return this.keys.claim({ ...claim, responseStatus: 0, responseBody: '' });
   }
 
   recordKeyPayment(
@@ -285,7 +203,14 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
   }
 
   async insertAttempt(attempt: PaymentAttempt): Promise<void> {
-    await this.trx.insertInto('payment_attempts').values(attemptToRow(attempt)).execute();
+    await this.trx
+      .insertInto('payment_attempts')
+      .values({
+        ...attemptCodec.write(attempt),
+        holds: JSON.stringify(attempt.holds),
+        payment: JSON.stringify(attempt.payment),
+      })
+      .execute();
   }
 
   async deleteAttempt(id: string): Promise<boolean> {
@@ -309,38 +234,28 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
       })
       .execute();
     if (options.methodIsNew) {
+      const method = payment.paymentMethod;
       await this.trx
         .insertInto('payment_methods')
-        .values(paymentMethodToRow(payment.paymentMethod))
+        .values({
+          ...methodCodec.write(method),
+          card_last4: method.last4,
+          billing_address: method.billingAddress ? JSON.stringify(method.billingAddress) : null,
+          gateway_token: null,
+        })
         .execute();
     }
     await this.trx
       .insertInto('payments')
       .values({
-        id: payment.id,
-        facility_id: payment.facilityId,
-        tenant_id: payment.tenantId,
+        ...paymentCodec.write(payment),
         payment_method_id: payment.paymentMethod.id,
-        amount_cents: payment.amountCents,
-        change_due_cents: payment.changeDueCents,
-        success: payment.success ? 1 : 0,
-        paid_at: payment.paidAt,
         gateway_reference: null,
       })
       .execute();
     await this.trx
       .insertInto('payment_lines')
-      .values(
-        payment.lines.map((line, position) => ({
-          id: line.id,
-          payment_id: payment.id,
-          invoiceable_item_id: line.invoiceableItemId,
-          quantity: line.quantity,
-          unit_total_cents: line.unitTotalCents,
-          line_total_cents: line.lineTotalCents,
-          position,
-        })),
-      )
+      .values(payment.lines.map((line, position) => ({ ...lineCodec.write(line), position })))
       .execute();
     await this.trx
       .insertInto('event_documents')
@@ -417,7 +332,7 @@ export class SqlPaymentsRepository implements PaymentsRepository {
       .where('facility_id', '=', facilityId)
       .where('reuseable', '=', 1)
       .executeTakeFirst();
-    return row && { ...paymentMethodRowToPaymentMethod(row), gatewayToken: row.gateway_token };
+    return row && Object.assign(readMethod(row), { gatewayToken: row.gateway_token });
   }
 
   transaction<T>(work: (tx: PaymentsTransaction) => Promise<T>): Promise<T> {
@@ -445,7 +360,7 @@ export class SqlPaymentsRepository implements PaymentsRepository {
         .execute(),
     ]);
     const methodById = new Map(methods.map((m) => [m.id, m]));
-    const linesByPayment = new Map<string, PaymentLineWithItemRow[]>();
+    const linesByPayment = new Map<string, typeof lines>();
     for (const line of lines) {
       const list = linesByPayment.get(line.payment_id);
       if (list) list.push(line);
@@ -456,18 +371,24 @@ export class SqlPaymentsRepository implements PaymentsRepository {
       const method = methodById.get(payment.payment_method_id);
       if (!method) continue;
       const own = (linesByPayment.get(payment.id) ?? []).sort((a, b) => a.position - b.position);
-      byId.set(payment.id, toPaymentEvent(payment, method, own));
+      byId.set(
+        payment.id,
+        Object.assign(paymentCodec.read(payment), {
+          paymentMethod: readMethod(method),
+          lines: own.map(lineWithItemCodec.read),
+        }),
+      );
     }
     return ids.map((id) => byId.get(id) ?? null);
   }
 
   async findLiveKey(clientId: string, key: string, now: string): Promise<IdempotencyRecord | undefined> {
-    const row = await this.keys.findLive(clientId, key, now);
-    if (!row) return undefined;
+    const stored = await this.keys.findLive(clientId, key, now);
+    if (!stored) return undefined;
     return {
-      requestHash: row.request_hash,
-      paymentEventId: paymentNamedIn(row.response_body),
-      answer: row.response_status === 200 ? row.response_body : null,
+      requestHash: stored.requestHash,
+      paymentEventId: paymentNamedIn(stored.responseBody),
+      answer: stored.responseStatus === 200 ? stored.responseBody : null,
     };
   }
 
@@ -482,7 +403,7 @@ export class SqlPaymentsRepository implements PaymentsRepository {
       .where('client_id', '=', clientId)
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
-    return row && rowToAttempt(row);
+    return row && readAttempt(row);
   }
 
   async attemptsInDoubt(now: string): Promise<PaymentAttempt[]> {
@@ -493,7 +414,7 @@ export class SqlPaymentsRepository implements PaymentsRepository {
       .orderBy('lease_until')
       .limit(100)
       .execute();
-    return rows.map(rowToAttempt);
+    return rows.map(readAttempt);
   }
 
   async takeAttempt(id: string, now: string, leaseUntil: string): Promise<boolean> {

@@ -1,5 +1,7 @@
 import type { EventType } from '../documents/documents.types';
 import type { CardType, Expiry } from './cards';
+import type { paymentLines, paymentMethods, payments } from './payments.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 
 export type { EventType };
 
@@ -72,57 +74,23 @@ export interface PayRetailCommand {
 export type BillingAddress = Record<string, string | null>;
 
 /** A payment method as kept: never a full card or account number, only brand, last four and expiry. */
-export interface PaymentMethod {
-  id: string;
-  facilityId: string;
-  tenantId: string | null;
-  kind: PaymentKind;
-  firstName: string;
-  lastName: string;
-  /** Whether `payment_method_id` may name it again. */
-  reuseable: boolean;
-  /** Last four digits of the card, or of the bank account for ACH. */
+export type PaymentMethod = RecordOfTable<
+  typeof paymentMethods,
+  'card_last4' | 'billing_address' | 'gateway_token'
+> & {
+  /** Last four digits of the card, or of the bank account for ACH (the column says card_last4). */
   last4: string | null;
-  cardType: string | null;
-  /** `MM/YY`. */
-  expirationDate: string | null;
   billingAddress: BillingAddress | null;
-  createdAt: string;
-}
+};
 
-export interface PaymentLine {
-  id: string;
-  paymentId: string;
-  invoiceableItemId: string;
-  description: string;
-  quantity: number;
-  unitTotalCents: number;
-  lineTotalCents: number;
-}
+/** A line of a payment, with its item's description. */
+export type PaymentLine = RecordOfTable<typeof paymentLines, 'position'> & { description: string };
 
 /** A successful_payment_event (contract 2.8) with what was bought. */
-export interface PaymentEvent {
-  id: string;
-  facilityId: string;
-  tenantId: string | null;
-  amountCents: number;
-  /** Cash only: what was tendered above the charge; 0 otherwise. */
-  changeDueCents: number;
-  success: boolean;
-  /** Stored UTC instant. */
-  paidAt: string;
+export type PaymentEvent = RecordOfTable<typeof payments, 'payment_method_id' | 'gateway_reference'> & {
   paymentMethod: PaymentMethod;
   lines: PaymentLine[];
-}
-
-/** An event of a facility: move-in, move-out or successful payment. */
-export interface FacilityEvent {
-  id: string;
-  facilityId: string;
-  type: EventType;
-  ledgerId: string | null;
-  createdAt: string;
-}
+};
 
 /** A new method's own data, per kind, as validated (held in memory for the one request only). */
 export type MethodDetails =
