@@ -1,5 +1,15 @@
 import type { Generated } from 'kysely';
 import type { companies, facilities } from '../areas/facilities/facilities.tables';
+import type { events } from '../areas/events/events.tables';
+import type { flipperActors, flippers } from '../areas/flippers/flippers.tables';
+import type { noteEvents, notes } from '../areas/notes/notes.tables';
+import type { rateAppliedActions } from '../areas/rate-applied-actions/rate-applied-actions.tables';
+import type {
+  rateChangeCreatorDailyCounts,
+  rateChangeDailyCounts,
+  rateChangeMonthlyCounts,
+  rateChanges,
+} from '../areas/rate-changes/rate-changes.tables';
 import type { RowOf, Same } from '../kernel/columns';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
@@ -31,16 +41,9 @@ const _companiesAsInTheDataset: Same<CompaniesTable, DatasetCompany> = true;
 
 export type FacilitiesTable = RowOf<typeof facilities>;
 
-export interface FlippersTable {
-  name: string;
-  enabled_globally: Flag;
-}
+export type FlippersTable = RowOf<typeof flippers>;
 
-export interface FlipperActorsTable {
-  flipper_name: string;
-  actor_type: 'company' | 'facility';
-  actor_id: string;
-}
+export type FlipperActorsTable = RowOf<typeof flipperActors>;
 
 export type TenantsTable = Required<DatasetTenant>;
 
@@ -63,32 +66,9 @@ export type LedgerServicesTable = LedgerChargeRow<DatasetLedgerService>;
 
 export type LedgerDiscountsTable = Required<DatasetLedgerDiscount>;
 
-export interface RateAppliedActionsTable {
-  id: string;
-  facility_id: string;
-  applied_rate_name: string;
-  applied_rate_cents: number;
-  standard_rate_cents: number;
-  source: string;
-  completed_on: string;
-  completed_by: string;
-  employee_id: string;
-  user_id: string;
-  time_completed: string;
-  event: string;
-  old_ledger_id: string;
-  new_ledger_id: string;
-  unit_id: string;
-  lead_id: string;
-}
+export type RateAppliedActionsTable = RowOf<typeof rateAppliedActions>;
 
-export interface EventsTable {
-  id: string;
-  facility_id: string;
-  type: EventType;
-  ledger_id: string | null;
-  created_at: string;
-}
+export type EventsTable = RowOf<typeof events>;
 
 export interface EventDocumentsTable {
   id: string;
@@ -214,49 +194,13 @@ export interface PaymentHoldsTable {
   quantity: number;
 }
 
-export interface RateChangesTable {
-  id: string;
-  company_id: string;
-  facility_id: string;
-  tenant_id: string;
-  unit_id: string;
-  changed_at: string;
-  old_rate_cents: number;
-  new_rate_cents: number;
-  effective_on_date: string;
-  created_by: number | null;
-  /** Lower-cased facility and tenant names, kept in step on import, for the contract's ordering. */
-  facility_sort: string;
-  tenant_sort: string;
-  /** The tenant's first and last name, kept in step by the import. */
-  tenant_name: string;
-  /** The unit's name, kept in step by the import. */
-  unit_name: string;
-  /** The contract's JSON text of the rate change (RateChangeUpdate.listing), kept in step by the import. */
-  listing: string;
-}
+export type RateChangesTable = RowOf<typeof rateChanges>;
 
-/** Rate changes per company and UTC day of changed_at, kept exact by triggers (may hold 0). */
-export interface RateChangeDailyCountsTable {
-  company_id: string;
-  day: string;
-  entries: number;
-}
+export type RateChangeDailyCountsTable = RowOf<typeof rateChangeDailyCounts>;
 
-/** Rate changes per company and UTC month (`YYYY-MM`) of changed_at, kept by the same triggers. */
-export interface RateChangeMonthlyCountsTable {
-  company_id: string;
-  month: string;
-  entries: number;
-}
+export type RateChangeMonthlyCountsTable = RowOf<typeof rateChangeMonthlyCounts>;
 
-/** The same per creator; rows without created_by are counted only in the daily table. */
-export interface RateChangeCreatorDailyCountsTable {
-  company_id: string;
-  created_by: number;
-  day: string;
-  entries: number;
-}
+export type RateChangeCreatorDailyCountsTable = RowOf<typeof rateChangeCreatorDailyCounts>;
 
 /** Revision counters of cached pages, bumped by triggers (migration 20261121150000). */
 export interface DataRevisionsTable {
@@ -264,23 +208,9 @@ export interface DataRevisionsTable {
   revision: number;
 }
 
-export interface NoteEventsTable {
-  id: string;
-  facility_id: string;
-  tenant_id: string | null;
-  unit_id: string | null;
-  ledger_id: string | null;
-  user_id: string | null;
-  created_by_client_id: string;
-  created_at: string;
-}
+export type NoteEventsTable = RowOf<typeof noteEvents>;
 
-export interface NotesTable {
-  id: string;
-  note_event_id: string;
-  note: string;
-  created_at: string;
-}
+export type NotesTable = RowOf<typeof notes>;
 
 export interface ClientApplicationsTable {
   id: string;

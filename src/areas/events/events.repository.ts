@@ -1,9 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EventFilter, EventsRepository } from '../documents/documents.ports';
 import type { DocumentEvent } from '../documents/documents.types';
+import { events } from './events.tables';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
-import { eventRowToEvent } from '../documents/documents.repository';
+import { rowCodec } from '../../store/rows';
+
+/** An event's row read into the record documents hang off. */
+export const eventCodec = rowCodec(events);
 
 /** A facility's events, optionally of one type, listed page by page. */
 export class SqlEventsRepository implements EventsRepository {
@@ -47,6 +51,6 @@ export class SqlEventsRepository implements EventsRepository {
       .limit(rowLimit(limit))
       .offset(offset)
       .execute();
-    return rows.map(eventRowToEvent);
+    return rows.map(eventCodec.read);
   }
 }

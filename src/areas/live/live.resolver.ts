@@ -7,7 +7,7 @@ import type { PaymentsService } from '../payments/payments.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
 import { formatInstant } from '../../kernel/time';
 import { presentDocument, presentEvent, type EventView } from '../documents/documents.presenter';
-import { presentNoteEvent } from '../notes/notes.presenter';
+import { present as presentNoteEvent } from '../notes/note-event.contract';
 import { presentPayment } from '../payments/payments.presenter';
 import type { GraphqlContext } from '../../graphql/context';
 import { createLoaders, type LoaderServices } from '../../graphql/loaders';
