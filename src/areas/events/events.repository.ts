@@ -7,7 +7,7 @@ import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
 
 /** An event's row read into the record documents hang off. */
-export const eventCodec = rowCodec(events);
+const eventCodec = rowCodec(events);
 
 /** A facility's events, optionally of one type, listed page by page. */
 export class SqlEventsRepository implements EventsRepository {

@@ -1,5 +1,5 @@
-import type { EventType } from '../documents/documents.types';
-import { nullable, text, textOf } from '../../kernel/columns';
+import type { DocumentEvent, EventType } from '../documents/documents.types';
+import { nullable, text, textOf, type RecordOfTable, type Same } from '../../kernel/columns';
 
 /** The table of a facility's events, the owners of documents (composed into the store's Database). */
 export const events = {
@@ -10,3 +10,6 @@ export const events = {
   /** Stored UTC instant. */
   created_at: text,
 };
+
+/** An event as documents know it is this table's record. */
+const _eventsAreDocumentEvents: Same<RecordOfTable<typeof events>, DocumentEvent> = true;
