@@ -21,6 +21,15 @@ import type {
   paymentMethods,
   payments,
 } from '../areas/payments/payments.tables';
+import type { flipperActors, flippers } from '../areas/flippers/flippers.tables';
+import type { noteEvents, notes } from '../areas/notes/notes.tables';
+import type { rateAppliedActions } from '../areas/rate-applied-actions/rate-applied-actions.tables';
+import type {
+  rateChangeCreatorDailyCounts,
+  rateChangeDailyCounts,
+  rateChangeMonthlyCounts,
+  rateChanges,
+} from '../areas/rate-changes/rate-changes.tables';
 import type { RowOf, Same } from '../kernel/columns';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
@@ -43,8 +52,6 @@ export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
  * record of the dataset file as it comes is declared as that record (src/store/dataset), so its
  * columns are written once: `Required<>` where an optional field is stored as null.
  */
-export type { Flag } from '../kernel/names';
-import type { Flag } from '../kernel/names';
 
 export type CompaniesTable = RowOf<typeof companies>;
 /** A company is stored as the dataset file has it. */
@@ -52,16 +59,9 @@ const _companiesAsInTheDataset: Same<CompaniesTable, DatasetCompany> = true;
 
 export type FacilitiesTable = RowOf<typeof facilities>;
 
-export interface FlippersTable {
-  name: string;
-  enabled_globally: Flag;
-}
+export type FlippersTable = RowOf<typeof flippers>;
 
-export interface FlipperActorsTable {
-  flipper_name: string;
-  actor_type: 'company' | 'facility';
-  actor_id: string;
-}
+export type FlipperActorsTable = RowOf<typeof flipperActors>;
 
 export type TenantsTable = RowOf<typeof tenants>;
 /** A tenant is stored as the dataset file has it, an absent email or phone as null. */
@@ -87,24 +87,7 @@ const _ledgersAsInTheDataset: [
   Same<LedgerDiscountsTable, Required<DatasetLedgerDiscount>>,
 ] = [true, true, true, true];
 
-export interface RateAppliedActionsTable {
-  id: string;
-  facility_id: string;
-  applied_rate_name: string;
-  applied_rate_cents: number;
-  standard_rate_cents: number;
-  source: string;
-  completed_on: string;
-  completed_by: string;
-  employee_id: string;
-  user_id: string;
-  time_completed: string;
-  event: string;
-  old_ledger_id: string;
-  new_ledger_id: string;
-  unit_id: string;
-  lead_id: string;
-}
+export type RateAppliedActionsTable = RowOf<typeof rateAppliedActions>;
 
 export type EventsTable = RowOf<typeof events>;
 
@@ -127,49 +110,13 @@ export type PaymentAttemptsTable = RowOf<typeof paymentAttempts>;
 
 export type PaymentHoldsTable = RowOf<typeof paymentHolds>;
 
-export interface RateChangesTable {
-  id: string;
-  company_id: string;
-  facility_id: string;
-  tenant_id: string;
-  unit_id: string;
-  changed_at: string;
-  old_rate_cents: number;
-  new_rate_cents: number;
-  effective_on_date: string;
-  created_by: number | null;
-  /** Lower-cased facility and tenant names, kept in step on import, for the contract's ordering. */
-  facility_sort: string;
-  tenant_sort: string;
-  /** The tenant's first and last name, kept in step by the import. */
-  tenant_name: string;
-  /** The unit's name, kept in step by the import. */
-  unit_name: string;
-  /** The contract's JSON text of the rate change (RateChangeUpdate.listing), kept in step by the import. */
-  listing: string;
-}
+export type RateChangesTable = RowOf<typeof rateChanges>;
 
-/** Rate changes per company and UTC day of changed_at, kept exact by triggers (may hold 0). */
-export interface RateChangeDailyCountsTable {
-  company_id: string;
-  day: string;
-  entries: number;
-}
+export type RateChangeDailyCountsTable = RowOf<typeof rateChangeDailyCounts>;
 
-/** Rate changes per company and UTC month (`YYYY-MM`) of changed_at, kept by the same triggers. */
-export interface RateChangeMonthlyCountsTable {
-  company_id: string;
-  month: string;
-  entries: number;
-}
+export type RateChangeMonthlyCountsTable = RowOf<typeof rateChangeMonthlyCounts>;
 
-/** The same per creator; rows without created_by are counted only in the daily table. */
-export interface RateChangeCreatorDailyCountsTable {
-  company_id: string;
-  created_by: number;
-  day: string;
-  entries: number;
-}
+export type RateChangeCreatorDailyCountsTable = RowOf<typeof rateChangeCreatorDailyCounts>;
 
 /** Revision counters of cached pages, bumped by triggers (migration 20261121150000). */
 export interface DataRevisionsTable {
@@ -177,23 +124,9 @@ export interface DataRevisionsTable {
   revision: number;
 }
 
-export interface NoteEventsTable {
-  id: string;
-  facility_id: string;
-  tenant_id: string | null;
-  unit_id: string | null;
-  ledger_id: string | null;
-  user_id: string | null;
-  created_by_client_id: string;
-  created_at: string;
-}
+export type NoteEventsTable = RowOf<typeof noteEvents>;
 
-export interface NotesTable {
-  id: string;
-  note_event_id: string;
-  note: string;
-  created_at: string;
-}
+export type NotesTable = RowOf<typeof notes>;
 
 export interface ClientApplicationsTable {
   id: string;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config';
 import type { Ledger } from '../../src/areas/ledgers/ledgers.types';
 import { LedgerObject } from '../../src/areas/ledgers/ledgers.graphql';
 import { NoteEventObject } from '../../src/areas/notes/notes.graphql';
-import { presentNoteEvent, type NoteEventView } from '../../src/areas/notes/notes.presenter';
+import { present as presentNoteEvent, type NoteEventView } from '../../src/areas/notes/note-event.contract';
 import type { GraphqlContext } from '../../src/graphql/context';
 import { Cost } from '../../src/graphql/cost-directives';
 import { executionLimits, guardExecution } from '../../src/graphql/execution-guard';

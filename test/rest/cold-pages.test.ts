@@ -5,8 +5,10 @@ import {
   present as presentInvoiceableItem,
   type InvoiceableItemView,
 } from '../../src/areas/invoiceable-items/invoiceable-item.contract';
-import { presentRateChange } from '../../src/areas/rate-changes/rate-changes.presenter';
-import type { RateChangeUpdateView } from '../../src/areas/rate-changes/rate-changes.presenter';
+import {
+  present as presentRateChange,
+  type RateChangeUpdateView,
+} from '../../src/areas/rate-changes/rate-change-update.contract';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, oauthHeader, type TestApp } from '../support/http';
@@ -160,8 +162,8 @@ describeEachDialect('cold pages built from the database', (dialect) => {
           unitId: change.unit_id,
           unitName: units.find((u) => u.id === change.unit_id)!.name,
           changedAt: new Date(change.changed_at).toISOString(),
-          oldRate: change.old_rate,
-          newRate: change.new_rate,
+          oldRateCents: Math.round(change.old_rate * 100),
+          newRateCents: Math.round(change.new_rate * 100),
           effectiveOnDate: change.effective_on_date,
           createdBy: change.created_by ?? null,
         };
@@ -280,8 +282,8 @@ describeEachDialect('cold pages built from the database', (dialect) => {
               unitId: unit.id,
               unitName,
               changedAt: new Date(change.changed_at).toISOString(),
-              oldRate: change.old_rate,
-              newRate: change.new_rate,
+              oldRateCents: Math.round(change.old_rate * 100),
+              newRateCents: Math.round(change.new_rate * 100),
               effectiveOnDate: change.effective_on_date,
               createdBy: change.created_by ?? null,
             }),

@@ -501,8 +501,8 @@ describeEachDialect('GET /v1/companies/:company_id/rate_change_updates', (dialec
       unitName: 'A-1',
       changedAt: '2026-03-10T10:00:00.000Z',
       timeZone: 'Europe/Paris',
-      oldRate: 89.99,
-      newRate: 95,
+      oldRateCents: 8999,
+      newRateCents: 9500,
       createdBy: 7,
     });
     expect(await t.services.rateChanges.rateChangesByIds([])).toEqual([]);

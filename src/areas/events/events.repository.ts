@@ -6,6 +6,7 @@ import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
 
+/** An event's row read into the record documents hang off. */
 const eventCodec = rowCodec(events);
 
 /** A facility's events, optionally of one type, listed page by page. */

@@ -21,7 +21,7 @@ import {
   LedgerServiceObject,
 } from './ledgers.graphql';
 import { facilityOf } from '../../graphql/navigation';
-import type { NoteEventView } from '../notes/notes.presenter';
+import type { NoteEventView } from '../notes/note-event.contract';
 import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
 import { noteEventSlice } from '../notes/notes.resolver';
 import { UUIDScalar } from '../../graphql/scalars';

@@ -1,6 +1,6 @@
 import { createUnionType, Field, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
 import type { DocumentView, EventView } from '../documents/event-document.contract';
-import type { NoteEventView } from '../notes/notes.presenter';
+import type { NoteEventView } from '../notes/note-event.contract';
 import { DocumentObject, EventObject } from '../documents/documents.graphql';
 import { NoteEventObject } from '../notes/notes.graphql';
 import { OutboxMessageObject, type OutboxMessageView } from '../outbox/outbox.graphql';

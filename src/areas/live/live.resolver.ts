@@ -11,7 +11,7 @@ import {
   presentEvent,
   type EventView,
 } from '../documents/event-document.contract';
-import { presentNoteEvent } from '../notes/notes.presenter';
+import { present as presentNoteEvent } from '../notes/note-event.contract';
 import { present as presentPayment } from '../payments/payment-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import { createLoaders, type LoaderServices } from '../../graphql/loaders';

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { NoteEvent } from './notes.types';
 import { formatInstant } from '../../kernel/time';
+import { cases, type ViewOf } from '../../contract/cases';
 import { Instant, Nullable, StringEnum, Text, Uuid } from '../../contract/kit';
 
 /** Contract 2.5 note event. */
@@ -15,16 +16,30 @@ export const schema = Type.Object(
   { $id: 'NoteEvent' },
 );
 
-export function toContract(event: NoteEvent, timeZone: string): Static<typeof schema> {
+const noteEventCases = cases(schema);
+
+/**
+ * A note event as both transports show it: the contract's fields, and for GraphQL its facility,
+ * ledger, user and instant; instants in the facility's zone.
+ */
+export type NoteEventView = ViewOf<typeof schema> &
+  Pick<NoteEvent, 'facilityId' | 'ledgerId' | 'userId' | 'createdAt'>;
+
+/** A note as both transports show it. */
+export type NoteView = NoteEventView['notes'][number];
+
+export function present(event: NoteEvent, timeZone: string): NoteEventView {
   return {
-    id: event.id,
+    ...event,
     notes: event.notes.map((note) => ({
       id: note.id,
       note: note.note,
-      created_at: formatInstant(note.createdAt, timeZone),
+      createdAt: formatInstant(note.createdAt, timeZone),
     })),
-    created_by: { id: event.createdBy.id, name: event.createdBy.name, type: event.createdBy.type },
-    unit_id: event.unitId,
-    tenant_id: event.tenantId,
+    createdAt: formatInstant(event.createdAt, timeZone),
   };
+}
+
+export function toContract(event: NoteEvent, timeZone: string): Static<typeof schema> {
+  return noteEventCases.toContract(present(event, timeZone));
 }

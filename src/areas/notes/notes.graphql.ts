@@ -1,8 +1,8 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import { sliceCost, sliceDescriptions, type SliceLimits } from '../../graphql/pagination';
-import type { CreateNoteCommand, Note, NoteAuthor } from './notes.types';
-import type { NoteEventView, NoteView } from './notes.presenter';
+import type { CreateNoteCommand } from './notes.types';
+import type { NoteEventView, NoteView } from './note-event.contract';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
 
 /**
@@ -24,7 +24,7 @@ export class NoteSliceArgs {
 }
 
 @ObjectType('Note', { simpleResolvers: true })
-export class NoteObject implements Omit<NoteView, 'noteEventId'> {
+export class NoteObject implements NoteView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -35,8 +35,10 @@ export class NoteObject implements Omit<NoteView, 'noteEventId'> {
   createdAt: string;
 }
 
+type NoteAuthorView = NoteEventView['createdBy'];
+
 @ObjectType('NoteAuthor', { simpleResolvers: true, description: 'Who wrote a note: a client application.' })
-export class NoteAuthorObject implements NoteAuthor {
+export class NoteAuthorObject implements NoteAuthorView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -44,7 +46,7 @@ export class NoteAuthorObject implements NoteAuthor {
   name: string;
 
   @Field(() => String, { description: 'ClientApplication.' })
-  type: NoteAuthor['type'];
+  type: NoteAuthorView['type'];
 }
 
 @ObjectType('NoteEvent', {
@@ -58,10 +60,10 @@ export class NoteEventObject implements Omit<NoteEventView, 'facilityId'> {
   // A note event written through the API holds one note; imported ones a few.
   @Field(() => [NoteObject], { description: 'Oldest first.' })
   @Cost({ assumedSize: 3 })
-  notes: Note[];
+  notes: NoteView[];
 
   @Field(() => NoteAuthorObject)
-  createdBy: NoteAuthor;
+  createdBy: NoteAuthorView;
 
   @Field(() => UUIDScalar, { nullable: true })
   unitId: string | null;

@@ -1,49 +1,26 @@
 import type { Ledger } from '../ledgers/ledgers.types';
 import type { NotesRepository } from './notes.ports';
+import { noteEvents, notes } from './notes.tables';
 import type { NoteEvent } from './notes.types';
 import { compareCodePoints } from '../../kernel/compare';
 import type { Db } from '../../store/database';
-import type { NoteEventsTable, NotesTable } from '../../store/schema';
+import { rowCodec } from '../../store/rows';
 import { ledgerCodec } from '../ledgers/ledgers.repository';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
-export type NoteEventRow = NoteEventsTable;
-export type NoteRow = NotesTable;
-/** A note event with the name of the client application that wrote it. */
-export type NoteEventWithClientRow = NoteEventRow & { client_name: string };
-
-/** A note event row and its notes, as read back. */
-interface StoredNoteEvent {
-  event: NoteEventWithClientRow;
-  notes: NoteRow[];
-}
+// The author is stored by id and read with its client application's name (NoteEvent.createdBy).
+const noteEventCodec = rowCodec(noteEvents, ['created_by_client_id']);
+const noteCodec = rowCodec(notes);
 
 // Sorted by code point here, so the order never depends on a PostgreSQL collation.
-const byCreatedAtThenId = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
-  compareCodePoints(a.created_at, b.created_at) || compareCodePoints(a.id, b.id);
+const byCreatedAtThenId = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  compareCodePoints(a.createdAt, b.createdAt) || compareCodePoints(a.id, b.id);
 
 type NoteEventKey = 'id' | 'tenant_id' | 'unit_id' | 'ledger_id';
 
-function storedToNoteEvent(stored: StoredNoteEvent): NoteEvent {
-  const { event } = stored;
-  return {
-    id: event.id,
-    facilityId: event.facility_id,
-    tenantId: event.tenant_id,
-    unitId: event.unit_id,
-    ledgerId: event.ledger_id,
-    userId: event.user_id,
-    createdBy: { id: event.created_by_client_id, name: event.client_name, type: 'ClientApplication' },
-    createdAt: event.created_at,
-    notes: stored.notes.map((row) => ({
-      id: row.id,
-      noteEventId: row.note_event_id,
-      note: row.note,
-      createdAt: row.created_at,
-    })),
-  };
-}
+/** The record's field of each column a list is grouped by. */
+const GROUPED_BY = { tenant_id: 'tenantId', unit_id: 'unitId', ledger_id: 'ledgerId' } as const;
 
 export class SqlNotesRepository implements NotesRepository {
   constructor(private readonly db: Db) {}
@@ -59,22 +36,8 @@ export class SqlNotesRepository implements NotesRepository {
   }
 
   async insertNoteEvent(event: NoteEvent, events: readonly WebhookEvent[] = []): Promise<void> {
-    const eventRow: NoteEventRow = {
-      id: event.id,
-      facility_id: event.facilityId,
-      tenant_id: event.tenantId,
-      unit_id: event.unitId,
-      ledger_id: event.ledgerId,
-      user_id: event.userId,
-      created_by_client_id: event.createdBy.id,
-      created_at: event.createdAt,
-    };
-    const noteRows: NoteRow[] = event.notes.map((note) => ({
-      id: note.id,
-      note_event_id: event.id,
-      note: note.note,
-      created_at: note.createdAt,
-    }));
+    const eventRow = { ...noteEventCodec.write(event), created_by_client_id: event.createdBy.id };
+    const noteRows = event.notes.map(noteCodec.write);
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('note_events').values(eventRow).execute();
       if (noteRows.length > 0) await trx.insertInto('notes').values(noteRows).execute();
@@ -86,7 +49,7 @@ export class SqlNotesRepository implements NotesRepository {
    * Note events whose `key` column is one of `values`, each with its notes, by created_at then id:
    * one statement (notes joined in), so a loader's batch is one round trip.
    */
-  private async noteEventsWhere(key: NoteEventKey, values: readonly string[]): Promise<StoredNoteEvent[]> {
+  private async noteEventsWhere(key: NoteEventKey, values: readonly string[]): Promise<NoteEvent[]> {
     if (values.length === 0) return [];
     const rows = await this.db
       .selectFrom('note_events as e')
@@ -101,31 +64,35 @@ export class SqlNotesRepository implements NotesRepository {
       ])
       .where(`e.${key}`, 'in', [...new Set(values)])
       .execute();
-    const byEvent = new Map<string, StoredNoteEvent>();
-    for (const { note_id, note_text, note_created_at, ...event } of rows) {
-      let stored = byEvent.get(event.id);
-      if (!stored) {
-        stored = { event, notes: [] };
-        byEvent.set(event.id, stored);
+    const byEvent = new Map<string, NoteEvent>();
+    for (const row of rows) {
+      let event = byEvent.get(row.id);
+      if (!event) {
+        event = {
+          ...noteEventCodec.read(row),
+          createdBy: { id: row.created_by_client_id, name: row.client_name, type: 'ClientApplication' },
+          notes: [],
+        };
+        byEvent.set(row.id, event);
       }
-      if (note_id !== null && note_text !== null && note_created_at !== null) {
-        stored.notes.push({
-          id: note_id,
-          note_event_id: event.id,
-          note: note_text,
-          created_at: note_created_at,
+      if (row.note_id !== null && row.note_text !== null && row.note_created_at !== null) {
+        event.notes.push({
+          id: row.note_id,
+          noteEventId: row.id,
+          note: row.note_text,
+          createdAt: row.note_created_at,
         });
       }
     }
     const found = [...byEvent.values()];
-    for (const stored of found) stored.notes.sort(byCreatedAtThenId);
-    return found.sort((a, b) => byCreatedAtThenId(a.event, b.event));
+    for (const event of found) event.notes.sort(byCreatedAtThenId);
+    return found.sort(byCreatedAtThenId);
   }
 
   /** Note events by id, in key order, null for a missing id. */
   async noteEventsByIds(ids: readonly string[]): Promise<(NoteEvent | null)[]> {
     const found = await this.noteEventsWhere('id', ids);
-    const byId = new Map(found.map((stored) => [stored.event.id, storedToNoteEvent(stored)]));
+    const byId = new Map(found.map((event) => [event.id, event]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -149,13 +116,14 @@ export class SqlNotesRepository implements NotesRepository {
     values: readonly string[],
   ): Promise<NoteEvent[][]> {
     const found = await this.noteEventsWhere(key, values);
+    const field = GROUPED_BY[key];
     const groups = new Map<string, NoteEvent[]>();
-    for (const stored of found) {
-      const value = stored.event[key];
+    for (const event of found) {
+      const value = event[field];
       if (value === null) continue;
       const list = groups.get(value);
-      if (list) list.push(storedToNoteEvent(stored));
-      else groups.set(value, [storedToNoteEvent(stored)]);
+      if (list) list.push(event);
+      else groups.set(value, [event]);
     }
     return values.map((value) => groups.get(value) ?? []);
   }

@@ -4,7 +4,7 @@ import type { FacilitiesService } from '../facilities/facilities.service';
 import type { NotesService } from './notes.service';
 import type { Ledger } from '../ledgers/ledgers.types';
 import type { Tenant, Unit } from '../tenants/tenants.types';
-import { presentNoteEvent, type NoteEventView } from './notes.presenter';
+import { present as presentNoteEvent, type NoteEventView } from './note-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import { withArgumentNames } from '../../graphql/errors';
 import { FacilityObject } from '../facilities/facilities.graphql';

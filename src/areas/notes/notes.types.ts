@@ -1,10 +1,7 @@
-export interface Note {
-  id: string;
-  noteEventId: string;
-  note: string;
-  /** Stored UTC instant; transports write it in the facility's zone. */
-  createdAt: string;
-}
+import type { noteEvents, notes } from './notes.tables';
+import type { RecordOfTable } from '../../kernel/columns';
+
+export type Note = RecordOfTable<typeof notes>;
 
 export interface NoteAuthor {
   id: string;
@@ -12,18 +9,14 @@ export interface NoteAuthor {
   type: 'ClientApplication';
 }
 
-/** A note event: one or more notes attached to a tenant, unit and/or ledger. */
-export interface NoteEvent {
-  id: string;
-  facilityId: string;
-  tenantId: string | null;
-  unitId: string | null;
-  ledgerId: string | null;
-  userId: string | null;
+/**
+ * A note event: one or more notes attached to a tenant, unit and/or ledger. Its author is the
+ * client application stored by id (created_by_client_id), read with its name.
+ */
+export type NoteEvent = RecordOfTable<typeof noteEvents, 'created_by_client_id'> & {
   createdBy: NoteAuthor;
-  createdAt: string;
   notes: Note[];
-}
+};
 
 /** A note to write: at least one of the three ids; the service checks every rule. */
 export interface CreateNoteCommand {

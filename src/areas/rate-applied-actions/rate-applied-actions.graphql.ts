@@ -1,7 +1,9 @@
 import { Field, ObjectType } from 'type-graphql';
-import type { RateAppliedActionView } from './rate-applied-actions.presenter';
-import type { AppliedRate, RateInfo } from './rate-applied-actions.types';
+import type { RateAppliedActionView } from './rate-applied-action.contract';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
+
+type RateInfo = RateAppliedActionView['rateInfo'];
+type AppliedRate = RateInfo['appliedRate'];
 
 @ObjectType('AppliedRate', { simpleResolvers: true })
 export class AppliedRateObject implements AppliedRate {

@@ -1,32 +1,10 @@
 import type { RateAppliedActionsRepository } from './rate-applied-actions.ports';
 import type { RateAppliedAction } from './rate-applied-actions.types';
-import { centsToAmount } from '../../kernel/money';
+import { rateAppliedActions } from './rate-applied-actions.tables';
 import type { Db } from '../../store/database';
-import type { RateAppliedActionsTable } from '../../store/schema';
+import { rowCodec } from '../../store/rows';
 
-export type RateAppliedActionRow = RateAppliedActionsTable;
-
-export function rateAppliedActionRowToRateAppliedAction(row: RateAppliedActionRow): RateAppliedAction {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    rateInfo: {
-      appliedRate: { name: row.applied_rate_name, amount: centsToAmount(row.applied_rate_cents) },
-      standardRate: centsToAmount(row.standard_rate_cents),
-    },
-    source: row.source,
-    completedOn: row.completed_on,
-    completedBy: row.completed_by,
-    employeeId: row.employee_id,
-    userId: row.user_id,
-    timeCompleted: row.time_completed,
-    event: row.event,
-    oldLedgerId: row.old_ledger_id,
-    newLedgerId: row.new_ledger_id,
-    unitId: row.unit_id,
-    leadId: row.lead_id,
-  };
-}
+const rateAppliedActionCodec = rowCodec(rateAppliedActions);
 
 export class SqlRateAppliedActionsRepository implements RateAppliedActionsRepository {
   constructor(private readonly db: Db) {}
@@ -46,7 +24,7 @@ export class SqlRateAppliedActionsRepository implements RateAppliedActionsReposi
       .orderBy('id')
       .execute();
     // Re-sorted by code point so the order never depends on a PostgreSQL collation.
-    return rows.sort(byTimeCompletedThenId).map(rateAppliedActionRowToRateAppliedAction);
+    return rows.sort(byTimeCompletedThenId).map(rateAppliedActionCodec.read);
   }
 
   async findByIds(ids: readonly string[]): Promise<(RateAppliedAction | null)[]> {
@@ -56,12 +34,15 @@ export class SqlRateAppliedActionsRepository implements RateAppliedActionsReposi
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, rateAppliedActionRowToRateAppliedAction(row)]));
+    const byId = new Map(rows.map((row) => [row.id, rateAppliedActionCodec.read(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 }
 
-function byTimeCompletedThenId(a: RateAppliedActionRow, b: RateAppliedActionRow): number {
+function byTimeCompletedThenId(
+  a: { time_completed: string; id: string },
+  b: { time_completed: string; id: string },
+): number {
   if (a.time_completed !== b.time_completed) return a.time_completed < b.time_completed ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -8,7 +8,10 @@ import type { Unit } from '../tenants/tenants.types';
 import type { GraphqlContext } from '../../graphql/context';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
-import { presentRateAppliedAction, type RateAppliedActionView } from './rate-applied-actions.presenter';
+import {
+  present as presentRateAppliedAction,
+  type RateAppliedActionView,
+} from './rate-applied-action.contract';
 import { RateAppliedActionObject } from './rate-applied-actions.graphql';
 import { LocalDateScalar } from '../../graphql/scalars';
 import { UnitObject } from '../tenants/tenants.graphql';

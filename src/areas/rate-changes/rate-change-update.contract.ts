@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { RateChange } from './rate-changes.types';
+import { centsToAmount } from '../../kernel/money';
 import { formatInstant } from '../../kernel/time';
+import { cases, type ViewOf } from '../../contract/cases';
 import { Day, Instant, Money, Text, Uuid } from '../../contract/kit';
 
 /** A rate change update as the contract writes it (2.9): fields in its order, changed_at in the facility's zone. */
@@ -20,19 +22,27 @@ export const schema = Type.Object(
   { $id: 'RateChangeUpdate' },
 );
 
-export function toContract(change: RateChange): Static<typeof schema> {
+const rateChangeUpdateCases = cases(schema);
+
+/** A rate change as both transports show it: the contract's fields, and for GraphQL its facility and creator. */
+export type RateChangeUpdateView = ViewOf<typeof schema> & Pick<RateChange, 'facilityId' | 'createdBy'>;
+
+/**
+ * The rate change with its rates as money in units, changedAt in its facility's zone. Spread, not
+ * destructured with a rest: V8 copies a rest into a slow dictionary object, which made a page of
+ * 2,000 three times as slow to present; the record's other fields ride along unread.
+ */
+export function present(change: RateChange): RateChangeUpdateView {
   return {
-    id: change.id,
-    facility_name: change.facilityName,
-    tenant_id: change.tenantId,
-    tenant_name: change.tenantName,
-    unit_id: change.unitId,
-    unit_name: change.unitName,
-    changed_at: formatInstant(change.changedAt, change.timeZone),
-    old_rate: change.oldRate,
-    new_rate: change.newRate,
-    effective_on_date: change.effectiveOnDate,
+    ...change,
+    changedAt: formatInstant(change.changedAt, change.timeZone),
+    oldRate: centsToAmount(change.oldRateCents),
+    newRate: centsToAmount(change.newRateCents),
   };
+}
+
+export function toContract(change: RateChange): Static<typeof schema> {
+  return rateChangeUpdateCases.toContract(present(change));
 }
 
 /*

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import type { RateChangeUpdateView } from './rate-changes.presenter';
+import type { RateChangeUpdateView } from './rate-change-update.contract';
 import { PageType } from '../../graphql/pagination';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
@@ -8,7 +8,7 @@ import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../
   simpleResolvers: true,
   description: "A unit's rental rate change (REST 2.9).",
 })
-export class RateChangeUpdateObject implements Omit<RateChangeUpdateView, 'facilityId' | 'timeZone'> {
+export class RateChangeUpdateObject implements Omit<RateChangeUpdateView, 'facilityId'> {
   @Field(() => UUIDScalar)
   id: string;
 

@@ -7,7 +7,6 @@ import type {
   RateChangeWindow,
 } from './rate-changes.ports';
 import type { RateChange } from './rate-changes.types';
-import { centsToAmount } from '../../kernel/money';
 import { countedListings } from '../../store/byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
@@ -54,8 +53,8 @@ function rateChangeOf(
     unitId: row[3],
     unitName: row[10],
     changedAt: row[4],
-    oldRate: centsToAmount(row[5]),
-    newRate: centsToAmount(row[6]),
+    oldRateCents: row[5],
+    newRateCents: row[6],
     effectiveOnDate: row[7],
     createdBy: row[8],
   };

@@ -3,7 +3,7 @@ import { Cost } from '../../graphql/cost-directives';
 import type { Company, Facility } from '../facilities/facilities.types';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type RateChangesService } from './rate-changes.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
-import { presentRateChange, type RateChangeUpdateView } from './rate-changes.presenter';
+import { present as presentRateChange, type RateChangeUpdateView } from './rate-change-update.contract';
 import { KEPT_LISTS } from '../../caching/kept-lists';
 import type { GraphqlContext } from '../../graphql/context';
 import { Kept } from '../../graphql/kept';

@@ -1,25 +1,19 @@
+import type { rateChanges } from './rate-changes.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 import type { PageInput, PageMeta, PageRequest } from '../../kernel/pagination';
 import type { RateChangeWindow } from './rate-changes.ports';
 
-/** A unit's rental rate change (contract 2.9). */
-export interface RateChange {
-  id: string;
-  facilityId: string;
+/**
+ * A unit's rental rate change (contract 2.9): its row without what only the store needs (company,
+ * sort keys, listing), with its facility's name and zone, in which transports write changedAt.
+ */
+export type RateChange = RecordOfTable<
+  typeof rateChanges,
+  'company_id' | 'facility_sort' | 'tenant_sort' | 'listing'
+> & {
   facilityName: string;
-  /** The facility's IANA zone; transports write changedAt in it. */
   timeZone: string;
-  tenantId: string;
-  /** First and last name, separated by one space. */
-  tenantName: string;
-  unitId: string;
-  unitName: string;
-  /** Stored UTC instant. */
-  changedAt: string;
-  oldRate: number;
-  newRate: number;
-  effectiveOnDate: string;
-  createdBy: number | null;
-}
+};
 
 /**
  * The window and page asked for, as REST's query strings or GraphQL's typed arguments give them;

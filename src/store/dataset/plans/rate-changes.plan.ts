@@ -1,9 +1,14 @@
-import { centsToAmount } from '../../../kernel/money';
 import { RateChangeUpdate } from '../../../contract';
 import { LISTING_SOURCE, listingOfRow } from '../../../areas/rate-changes/rate-changes.repository';
+import { rateChanges } from '../../../areas/rate-changes/rate-changes.tables';
+import type { RateChange } from '../../../areas/rate-changes/rate-changes.types';
+import { rowCodec } from '../../rows';
 import type { Dataset } from '../dataset.types';
 import type { ResolvedReferences } from '../import.references';
 import { cents, instant, lower, sortKey, type PlanBuilder } from './plan-builder';
+
+/** A rate change's own columns; the company, sort keys and listing are the import's to write. */
+const rateChangeCodec = rowCodec(rateChanges, ['company_id', 'facility_sort', 'tenant_sort', 'listing']);
 
 /** Rate changes, with the names, sort keys and listing of each kept beside it. */
 export function planRateChanges(plan: PlanBuilder, data: Dataset, resolved: ResolvedReferences): void {
@@ -13,7 +18,7 @@ export function planRateChanges(plan: PlanBuilder, data: Dataset, resolved: Reso
       const facility = resolved.known.facility.get(lower(r.facility_id));
       const tenant = resolved.known.tenant.get(lower(r.tenant_id));
       const unit = resolved.known.unit.get(lower(r.unit_id));
-      const change = {
+      const change: RateChange = {
         id: lower(r.id),
         facilityId: lower(r.facility_id),
         facilityName: facility?.name ?? '',
@@ -23,26 +28,16 @@ export function planRateChanges(plan: PlanBuilder, data: Dataset, resolved: Reso
         unitId: lower(r.unit_id),
         unitName: unit?.name ?? '',
         changedAt: instant(r.changed_at),
-        oldRate: centsToAmount(cents(r.old_rate)),
-        newRate: centsToAmount(cents(r.new_rate)),
+        oldRateCents: cents(r.old_rate),
+        newRateCents: cents(r.new_rate),
         effectiveOnDate: r.effective_on_date,
         createdBy: r.created_by ?? null,
       };
       return {
-        id: change.id,
+        ...rateChangeCodec.write(change),
         company_id: facility?.company_id ?? '',
-        facility_id: change.facilityId,
-        tenant_id: change.tenantId,
-        unit_id: change.unitId,
-        changed_at: change.changedAt,
-        old_rate_cents: cents(r.old_rate),
-        new_rate_cents: cents(r.new_rate),
-        effective_on_date: change.effectiveOnDate,
-        created_by: change.createdBy,
         facility_sort: sortKey(change.facilityName),
         tenant_sort: sortKey(change.tenantName),
-        tenant_name: change.tenantName,
-        unit_name: change.unitName,
         listing: RateChangeUpdate.listing(change),
       };
     }),
