@@ -306,7 +306,8 @@ function takes({ schema, options }: Setting<unknown>): string {
   if (Array.isArray(schema.anyOf))
     return orList(schema.anyOf.map((choice: TSchema) => `\`${String(choice.const)}\``));
   if (options.expected === undefined) return 'text';
-  return options.expected.includes('<') ? `\`${options.expected}\`` : options.expected;
+  const expected = options.expected.replace(/^an? /, '');
+  return expected.includes('<') ? `\`${expected}\`` : expected;
 }
 
 /** A URL with its password replaced, safe to print. */
