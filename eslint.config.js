@@ -49,6 +49,7 @@ const OUTSIDE_DOMAIN = [
   '**/*.writer',
   '**/services',
   '**/config',
+  '**/settings',
   '**/app',
 ];
 
@@ -97,7 +98,7 @@ const ELEMENTS = [
   ['transport', 'src/{rest,graphql}/**'],
   ['cli', 'src/cli/**'],
   // Settings and the logger, read everywhere outside the domain.
-  ['settings', 'src/{config,logger}.ts'],
+  ['settings', 'src/{config,logger,settings}.ts'],
   // The composition root: the wiring of everything else.
   ['root', 'src/{app,services,main,outbox.runtime}.ts'],
 ];

@@ -1,5 +1,6 @@
 // Fails when schema.graphql or the codegen output is stale: regenerates both in a temporary
-// directory from the current code and operation files, and compares (`npm run check:generated`).
+// directory from the current code and operation files, and compares; likewise dataset.schema.json
+// and the docs' tables of settings (`npm run check:generated`).
 require('./swc-register');
 require('reflect-metadata');
 const fs = require('node:fs');
@@ -9,6 +10,7 @@ const { generate, loadCodegenConfig } = require('@graphql-codegen/cli');
 const { schemaFileText } = require('../src/graphql/schema');
 const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
 const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
+const { settingsDocs } = require('./settings-tables');
 
 const root = path.resolve(__dirname, '..');
 
@@ -45,6 +47,13 @@ async function main() {
       `dataset.schema.json (${firstDifference(dataset, committedDataset)}); run npm run schema:emit`,
     );
 
+  for (const { file, committed, expected } of await settingsDocs()) {
+    if (committed !== expected)
+      stale.push(
+        `${path.relative(root, file)} (${firstDifference(expected, committed)}); run npm run schema:emit`,
+      );
+  }
+
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-codegen-'));
   try {
     const freshSchema = path.join(tmp, 'schema.graphql');
@@ -69,7 +78,7 @@ async function main() {
     process.exitCode = 1;
   } else {
     console.log(
-      'schema.graphql, schema.gateway.graphql, dataset.schema.json and codegen output are up to date',
+      "schema.graphql, schema.gateway.graphql, dataset.schema.json, codegen output and the docs' settings tables are up to date",
     );
   }
 }

@@ -1,6 +1,7 @@
 // Writes schema.graphql and schema.gateway.graphql (or, with a path, the first alone) from the
 // TypeGraphQL classes, and dataset.schema.json (the dataset format, for operators and other tools)
-// from src/store/dataset/dataset.schema.ts: `npm run schema:emit`.
+// from src/store/dataset/dataset.schema.ts, and the docs' tables of settings from src/config.ts:
+// `npm run schema:emit`.
 require('./swc-register');
 require('reflect-metadata');
 const fs = require('node:fs');
@@ -8,6 +9,7 @@ const path = require('node:path');
 const { schemaFileText } = require('../src/graphql/schema');
 const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
 const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
+const { settingsDocs } = require('./settings-tables');
 
 const root = path.join(__dirname, '..');
 const files = process.argv[2]
@@ -20,4 +22,14 @@ const files = process.argv[2]
 for (const [target, text] of files) {
   fs.writeFileSync(target, text);
   console.log(`wrote ${path.relative(process.cwd(), target)}`);
+}
+
+if (!process.argv[2]) {
+  settingsDocs().then((docs) => {
+    for (const { file, committed, expected } of docs) {
+      if (committed === expected) continue;
+      fs.writeFileSync(file, expected);
+      console.log(`wrote ${path.relative(process.cwd(), file)}`);
+    }
+  });
 }

@@ -4,117 +4,443 @@ import type { SealSettings } from './adapters/seal/document-seal';
 import { SealingKeyProblem, sealingKeyFromP12, type SealingKey } from './adapters/seal/sealing-key';
 import { parseSecretKey, secretBoxFor, SecretKeys } from './adapters/secrets/aes-gcm.secret-box';
 import { SecretUnreadable, type SecretBox, type SecretPlace, type SecretStorage } from './kernel/secret-box';
-/** Service configuration, parsed once from the environment at start-up. */
-export interface Config {
-  readonly nodeEnv: 'development' | 'production' | 'test';
-  readonly databaseUrl: string;
-  readonly host: string;
-  readonly port: number;
-  readonly logLevel: string;
-  /**
-   * LOG_FORMAT: `json` (pino's lines), `pretty` (one readable line each), or `auto`: pretty in
-   * development when standard output is a terminal, json otherwise (production, tests, a file).
-   */
-  readonly logFormat: 'json' | 'pretty' | 'auto';
-  /** Largest request body accepted, in bytes. */
-  readonly bodyLimit: number;
-  /** Seconds an OAuth timestamp may differ from the server clock. */
-  readonly oauthWindowSeconds: number;
-  /** Requests per client per minute; 0 turns rate limiting off. */
-  readonly rateLimitPerMinute: number;
-  readonly redisUrl: string | null;
-  readonly graphqlIntrospection: boolean;
-  /** TRUSTED_DOCUMENTS: which GraphQL documents are answered (docs/graphql.md#trusted-documents). */
-  readonly trustedDocuments: TrustedDocumentsMode;
-  /** GRAPHQL_MAX_COST: the largest estimated cost of an operation (docs/graphql.md#demand-control). */
-  readonly graphqlMaxCost: number;
-  readonly trustProxy: boolean;
+import {
+  bool,
+  derive,
+  int,
+  oneOf,
+  onlyIn,
+  parseSettings,
+  redactUrl,
+  text,
+  url,
+  type ConfigOf,
+  type Context,
+  type LoadOptions,
+} from './settings';
+
+export { redactUrl, type LoadOptions };
+
+/** The value of SECRETS_KEY by which an operator chooses clear storage in production. */
+export const CLEAR_SECRETS_CHOICE = 'none-i-accept-clear-secrets';
+
+const MiB = 1024 * 1024;
+const DOCS = {
+  esign: 'documents-and-esign.md',
+  limits: 'documents-and-esign.md#limits-what-one-signer-or-a-flood-can-cost',
+  seal: 'documents-and-esign.md#the-seal-a-pdf-digital-signature-on-every-signed-file',
+};
+const withoutTrailingSlashes = (value: string) => value.replace(/\/+$/, '');
+
+// The settings that others' defaults and rules read, declared here and placed in the tree below.
+const NODE_ENV = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development', {
+  doc: '`production` turns off GraphQL introspection and the Sandbox page, and demo data on `start`',
+  emptyRefused: true,
+});
+const HOST = text('HOST', {
+  default: '127.0.0.1',
+  doc: 'where `serve` and `start` listen (or their `--host`)',
+});
+const PORT = int('PORT', 3000, 0, 65535, {
+  doc: 'the port `serve` and `start` listen on (or their `--port`)',
+});
+const PUBLIC_BASE_URL = url('PUBLIC_BASE_URL', ['http', 'https'], {
+  default: (read) => {
+    const host = read(HOST);
+    const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    return `http://${local.includes(':') ? `[${local}]` : local}:${read(PORT)}`;
+  },
+  defaultDoc: '`http://HOST:PORT`',
+  doc: 'where people and callers reach the service: links in e-sign messages (the signing page, document downloads) start with it',
+});
+const OUTBOX_SEND_TIMEOUT_MS = int('OUTBOX_SEND_TIMEOUT_MS', 30_000, 100, 600_000, {
+  doc: 'SMTP connect, greeting and socket timeouts (a whole send gets three of them) and the SMS request timeout',
+});
+const OUTBOX_LEASE_MS = int('OUTBOX_LEASE_MS', 5 * 60_000, 1_000, 24 * 3_600_000, {
+  doc: 'how long a claim holds; must exceed 3 x the send timeout and 2 x `WEBHOOK_TIMEOUT_MS`',
+  // A claim must outlast the longest send (connect, greeting and data phases), or two workers meet.
+  check: (lease, read) =>
+    lease <= read(OUTBOX_SEND_TIMEOUT_MS) * 3
+      ? `OUTBOX_LEASE_MS: must be more than 3 x OUTBOX_SEND_TIMEOUT_MS (${read(OUTBOX_SEND_TIMEOUT_MS) * 3})`
+      : null,
+});
+const WEBHOOK_CONCURRENCY = int('WEBHOOK_CONCURRENCY', 64, 1, 1000, {
+  doc: 'webhook attempts in flight at once per instance (a lane apart from e-sign email and SMS)',
+});
+const SECRETS = derive(
+  {
+    key: text('SECRETS_KEY', {
+      secret: true,
+      doc: `the key stored secrets are encrypted under (32 random bytes, base64: \`openssl rand -base64 32\`); production refuses to start without it or \`SECRETS_KEY_FILE\` unless \`SECRETS_KEY=${CLEAR_SECRETS_CHOICE}\`; see [Secrets at rest](operations.md#secrets-at-rest)`,
+    }),
+    file: text('SECRETS_KEY_FILE', {
+      doc: 'instead of `SECRETS_KEY`: a file of keys, one a line, the current one first',
+    }),
+    previous: text('SECRETS_KEY_PREVIOUS', {
+      secret: true,
+      doc: 'previous keys (comma- or space-separated), which still decrypt during a rotation',
+    }),
+  },
+  (inputs, { read, problems }) =>
+    secretsConfig(read(inputs.key), read(inputs.file), read(inputs.previous), read(NODE_ENV), problems),
+);
+const PAYMENT_PROCESSOR = oneOf('PAYMENT_PROCESSOR', ['test', 'stripe'], 'test', {
+  doc: 'which processor charges cards: `test` moves no money, `stripe` charges through Stripe (needs its secret key); see [Going live](payments.md#going-live)',
+});
+
+const UPSTREAM_SETTINGS = {
+  url: text('UPSTREAM_URL', {
+    doc: 'gateway mode in front of another deployment of the contract: its base URL, without `/v1`; see [Gateway mode](gateway.md)',
+  }),
+  file: text('UPSTREAM_CREDENTIALS_FILE', {
+    doc: 'upstream credentials by company: `{ "<company id>": { "consumer_key": "...", "consumer_secret": "..." } }`',
+  }),
+  key: text('UPSTREAM_CONSUMER_KEY', { doc: "every company's upstream consumer key, when set" }),
+  secret: text('UPSTREAM_CONSUMER_SECRET', {
+    secret: true,
+    doc: 'its consumer secret, best encrypted (`facility-ops secrets encrypt`)',
+  }),
+  timeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 100, 600_000, {
+    doc: 'how long one upstream call may take, connection included',
+  }),
+  maxConnections: int('UPSTREAM_MAX_CONNECTIONS', 32, 1, 1024, {
+    doc: 'connections kept open to the upstream at most (calls beyond wait their turn)',
+  }),
+  maxAnswerMb: int('UPSTREAM_MAX_ANSWER_MB', 32, 1, 1024, {
+    doc: 'the largest upstream answer taken, in MiB',
+  }),
+  breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1000, {
+    doc: 'consecutive failed calls that open the circuit breaker',
+  }),
+  breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 100, 3_600_000, {
+    doc: 'how long an open breaker answers without calling the upstream',
+  }),
+  maxStaleMs: int('UPSTREAM_MAX_STALE_MS', 0, 0, 86_400_000, {
+    doc: 'how old (in ms) a kept upstream answer may be and still be answered without asking the upstream; `0` revalidates every read. See [Gateway: a bounded staleness](gateway.md#a-bounded-staleness-upstream_max_stale_ms)',
+  }),
+};
+const TRACING_SETTINGS = {
+  disabled: bool('OTEL_SDK_DISABLED', false, { doc: '`true` turns tracing off with an endpoint set' }),
+  tracesEndpoint: url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http', 'https'], {
+    expected: 'an http:// or https:// URL',
+    doc: 'where traces are sent (OTLP over HTTP with JSON); tracing is on when it or `OTEL_EXPORTER_OTLP_ENDPOINT` is set; see [Tracing](operations.md#tracing)',
+  }),
+  endpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http', 'https'], {
+    expected: 'an http:// or https:// URL',
+    doc: 'the OTLP base URL: traces go to its `/v1/traces`',
+  }),
+  protocol: text('OTEL_EXPORTER_OTLP_PROTOCOL', { doc: 'only `http/json` is sent' }),
+  tracesProtocol: text('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', { doc: 'only `http/json` is sent' }),
+  exporter: text('OTEL_TRACES_EXPORTER', { doc: '`otlp`, or `none` to send no traces' }),
+  headers: text('OTEL_EXPORTER_OTLP_HEADERS', {
+    secret: true,
+    doc: 'headers of every export: `name=value` pairs, URL-encoded, comma-separated',
+  }),
+  tracesHeaders: text('OTEL_EXPORTER_OTLP_TRACES_HEADERS', {
+    secret: true,
+    doc: 'more headers of trace exports, the same way',
+  }),
+  serviceName: text('OTEL_SERVICE_NAME', { default: 'facility-ops', doc: "the service's name on its spans" }),
+};
+
+/**
+ * Every setting, in the shape of the configuration. Problems are reported in this order (tests
+ * assert it): the process, its address, the outbox, the webhooks, sealing, secrets, gateway mode,
+ * then the remaining limits.
+ */
+const SETTINGS = {
+  nodeEnv: NODE_ENV,
+  databaseUrl: text('DATABASE_URL', {
+    default: 'sqlite:./data/facility-ops.db',
+    pattern: '^(sqlite:.+|postgres(ql)?://)',
+    expected: 'sqlite:<path> or postgres://...',
+    doc: '`sqlite:<path>` (embedded) or `postgres://user:pass@host:5432/db`',
+  }),
+  logLevel: oneOf(
+    'LOG_LEVEL',
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    (read) => (read(NODE_ENV) === 'test' ? 'silent' : 'info'),
+    {
+      defaultDoc: '`info` (`silent` in tests)',
+      expected: 'one of fatal, error, warn, info, debug, trace, silent',
+      doc: 'pino level',
+    },
+  ),
+  // Read by src/fast-paths when it loads; checked here so a wrong value stops the start.
+  fastPaths: oneOf('FAST_PATHS', ['on', 'off'], 'on', {
+    doc: "`off` runs the hand-made fast paths' plain counterparts instead (the UTF-8 scratch buffer, PostgreSQL's binary COPY reader): for measuring whether they still pay; see [Performance](performance.md#fast-paths)",
+  }),
+  redisUrl: text('REDIS_URL', {
+    pattern: '^rediss?://',
+    expected: 'redis://...',
+    doc: 'keep rate-limit counters in Redis so all instances share them (memory otherwise)',
+  }),
+  host: HOST,
+  port: PORT,
   /** Where callers reach the service; links in outgoing messages start with it. */
-  readonly publicBaseUrl: string;
-  /** How long an e-sign message's signing link works, in hours. */
-  readonly esignLinkTtlHours: number;
-  /** Requests per minute the public signing pages take from one address and for one link; 0 turns either off. */
-  readonly signingRateLimit: { readonly perAddress: number; readonly perToken: number };
-  /**
-   * The worker threads that decode drawn signatures off the event loop: how many (SIGNATURE_WORKERS),
-   * how many drawings more may wait for one (SIGNATURE_QUEUE; beyond, the signing answers 503), and
-   * how long a drawing may take, its wait included (SIGNATURE_DEADLINE_MS). The pool that stamps and
-   * seals the signed PDFs has the same bounds, a document a job.
-   */
-  readonly signatureWorkers: { readonly size: number; readonly queue: number; readonly deadlineMs: number };
-  /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
-  readonly pageCacheBytes: number;
-  readonly outbox: OutboxConfig;
-  readonly webhooks: WebhooksConfig;
+  publicBaseUrl: PUBLIC_BASE_URL.map(withoutTrailingSlashes),
+  /** E-sign delivery: the transports and the outbox worker's pace. */
+  outbox: onlyIn('record', {
+    sendTimeoutMs: OUTBOX_SEND_TIMEOUT_MS,
+    leaseMs: OUTBOX_LEASE_MS,
+    workerEnabled: bool('OUTBOX_WORKER', true, {
+      doc: '`false` keeps this instance from sending (another one does)',
+    }),
+    smtpUrl: url('SMTP_URL', ['smtp', 'smtps'], {
+      doc: '`smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://...:465`; enables email',
+    }),
+    smtpFrom: text('SMTP_FROM', {
+      default: 'Facility Ops <no-reply@localhost>',
+      doc: 'the From address; its domain is the right side of every Message-ID',
+    }),
+    smtpReplyTo: text('SMTP_REPLY_TO', {
+      doc: 'the Reply-To of every email; only with it does an e-sign email say "Reply to this email" (else "Contact <facility>")',
+    }),
+    smsWebhookUrl: url('SMS_WEBHOOK_URL', ['http', 'https'], {
+      doc: '`https://...` endpoint of the SMS provider; enables text messages',
+    }),
+    smsWebhookToken: text('SMS_WEBHOOK_TOKEN', {
+      secret: true,
+      doc: 'sent as `Authorization: Bearer <token>` to the provider',
+    }),
+    batchSize: int('OUTBOX_BATCH_SIZE', 10, 1, 500, { doc: 'most messages one claim takes' }),
+    concurrency: int('OUTBOX_CONCURRENCY', 10, 1, 1000, {
+      doc: 'email and SMS attempts in flight at once per instance (a lane apart from webhooks)',
+    }),
+    maxAttempts: int('OUTBOX_MAX_ATTEMPTS', 8, 1, 100, {
+      doc: 'attempts before a message is `FAILED`',
+    }),
+    backoffBaseMs: int('OUTBOX_BACKOFF_MS', 30_000, 1, 24 * 3_600_000, {
+      doc: 'wait after the n-th failure: `min(OUTBOX_BACKOFF_MAX_MS, OUTBOX_BACKOFF_MS x 2^(n-1))`',
+    }),
+    backoffMaxMs: int('OUTBOX_BACKOFF_MAX_MS', 3_600_000, 1, 7 * 24 * 3_600_000, {
+      doc: 'the longest wait between two attempts',
+    }),
+    pollIntervalMs: int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000, {
+      doc: 'how long a lane waits for new work when nothing more was due',
+    }),
+    stopGraceMs: int('OUTBOX_STOP_GRACE_MS', 5_000, 0, 600_000, {
+      doc: 'on shutdown, how long attempts in flight may finish before they are aborted and put back',
+    }),
+  }),
+  /** Webhook delivery (through the outbox worker). */
+  webhooks: onlyIn('record', {
+    timeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000, {
+      doc: "one attempt's time limit, resolving and connecting included; see [Webhooks](webhooks.md#settings)",
+      // A claim must outlast a delivery's request too, or a second worker sends it meanwhile.
+      check: (timeout, read) =>
+        read(OUTBOX_LEASE_MS) <= timeout * 2
+          ? `OUTBOX_LEASE_MS: must be more than 2 x WEBHOOK_TIMEOUT_MS (${timeout * 2})`
+          : null,
+    }),
+    concurrency: WEBHOOK_CONCURRENCY,
+    // Unset: a quarter of the lane (16 of 64), so a company with every endpoint hanging leaves the
+    // rest of an instance's slots to the others. Set: never more than the lane itself.
+    companyConcurrency: int(
+      'WEBHOOK_COMPANY_CONCURRENCY',
+      (read) => Math.max(1, Math.floor(read(WEBHOOK_CONCURRENCY) / 4)),
+      1,
+      1000,
+      {
+        defaultDoc: 'a quarter of `WEBHOOK_CONCURRENCY` (`16`)',
+        doc: "one company's attempts in flight at once, all its endpoints, across all instances; at most `WEBHOOK_CONCURRENCY`",
+        check: (value, read) =>
+          value > read(WEBHOOK_CONCURRENCY)
+            ? `WEBHOOK_COMPANY_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY (${read(WEBHOOK_CONCURRENCY)}), got ${value}`
+            : null,
+      },
+    ),
+    /** Lower-case; empty: https and public addresses only. */
+    allowHosts: derive(
+      {
+        hosts: text('WEBHOOK_ALLOW_HOSTS', {
+          doc: 'hosts (comma-separated) that webhook endpoints may reach over plain http and at private addresses; see [Webhooks](webhooks.md#safety)',
+        }),
+      },
+      ({ hosts }, { read, problems }) => Object.freeze(readHostList(read(hosts), problems)),
+    ),
+    maxResponseBytes: int('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * MiB, {
+      doc: "how much of an endpoint's answer is read (the rest is dropped)",
+    }),
+    disableAfterHours: int('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365, {
+      doc: 'an endpoint whose deliveries fail this long without a success is disabled',
+    }),
+    endpointConcurrency: int('WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 100, {
+      doc: "one endpoint's attempts in flight at once, across all instances",
+    }),
+  }),
   /** How signed PDFs are sealed: the operator's certificate (checked here) or the installation's own. */
-  readonly seal: SealSettings;
+  seal: onlyIn(
+    'record',
+    derive(
+      {
+        file: text('SEAL_P12_FILE', {
+          doc: `a PKCS #12 file (\`.p12\`, \`.pfx\`) holding an RSA key and its certificate (and its issuers, which are embedded too), from a CA or your own, that seals every signed PDF; see [The seal](${DOCS.seal})`,
+        }),
+        passphrase: text('SEAL_P12_PASSPHRASE', { secret: true, doc: "the P12's passphrase" }),
+        keyPassphrase: text('SEAL_KEY_PASSPHRASE', {
+          secret: true,
+          doc: "without `SEAL_P12_FILE`: the installation's own key is stored encrypted with it (PKCS #8, AES-256-CBC); without it (and without `SECRETS_KEY`) the key is stored in clear in the database. Set it before the first start: a key made in clear stays so until the next rotation",
+        }),
+      },
+      (inputs, { read, problems }): SealSettings => {
+        const seal: SealSettings = Object.freeze({
+          operatorKey: operatorSealingKey(read(inputs.file), read(inputs.passphrase) ?? '', problems),
+          keyPassphrase: read(inputs.keyPassphrase),
+          commonName: `Facility Ops document seal (${hostOf(read(PUBLIC_BASE_URL))})`,
+        });
+        if (seal.operatorKey && seal.keyPassphrase) {
+          problems.push(
+            "SEAL_KEY_PASSPHRASE: set only without SEAL_P12_FILE (it encrypts the installation's own sealing key)",
+          );
+        }
+        return seal;
+      },
+    ),
+  ),
+  trustedDocuments: oneOf('TRUSTED_DOCUMENTS', ['off', 'allow', 'require'], 'allow', {
+    doc: "`off`: no document ids; `allow`: ids and free text; `require`: a client's known documents only ([Trusted documents](graphql.md#trusted-documents))",
+  }),
+  secrets: SECRETS,
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
-  readonly upstream: UpstreamConfig | null;
-  /** How stored secrets are kept: SECRETS_KEY, SECRETS_KEY_FILE, SECRETS_KEY_PREVIOUS. */
-  readonly secrets: SecretsConfig;
+  upstream: onlyIn('gateway', derive(UPSTREAM_SETTINGS, upstreamConfig)),
   /** OpenTelemetry traces over OTLP/HTTP, from the standard OTEL_* variables; null when off. */
-  readonly tracing: TracingConfig | null;
-  /** GraphQL subscriptions (graphql-ws and SSE on /graphql). */
-  readonly live: LiveConfig;
-  /** Which processor charges cards (docs/payments.md#going-live). */
-  readonly payments: PaymentsConfig;
-}
-
-/** PAYMENT_PROCESSOR: `test` moves no money; `stripe` charges through Stripe's PaymentIntents. */
-export type PaymentProcessorName = 'test' | 'stripe';
-export const PAYMENT_PROCESSORS: readonly PaymentProcessorName[] = ['test', 'stripe'];
-
-/** The payment processor and its settings. */
-export interface PaymentsConfig {
-  readonly processor: PaymentProcessorName;
-  /** STRIPE_SECRET_KEY: required with `stripe`; null otherwise. Never logged. */
-  readonly stripeSecretKey: string | null;
-  /** STRIPE_API_URL: the API's base URL, https://api.stripe.com unless set (a local fake in tests). */
-  readonly stripeApiUrl: string;
-  /** PAYMENT_PROCESSOR_TIMEOUT_MS: how long one call to the processor may take. */
-  readonly timeoutMs: number;
+  tracing: derive(TRACING_SETTINGS, tracingConfig),
   /**
-   * FACILITY_OPS_TEST_HOLD_BEFORE_RECORD, read only under NODE_ENV=test: an approved charge waits
-   * before its record (saying so on stderr), so a test can kill the process there.
+   * `json` (pino's lines), `pretty` (one readable line each), or `auto`: pretty in development when
+   * standard output is a terminal, json otherwise (production, tests, a file).
    */
-  readonly testHoldBeforeRecord: boolean;
-}
+  logFormat: oneOf('LOG_FORMAT', ['json', 'pretty'], 'auto', {
+    defaultDoc: '`pretty` in development at a terminal, else `json`',
+    doc: "`json`: pino's JSON lines; `pretty`: one line each, `HH:MM:SS.mmm LEVEL message  key=value ...` (UTC), for a person at a terminal",
+  }),
+  /** Largest request body accepted, in bytes. */
+  bodyLimit: int('BODY_LIMIT_BYTES', MiB, 1024, 64 * MiB, { doc: 'larger bodies answer 413' }),
+  oauthWindowSeconds: int('OAUTH_WINDOW_SECONDS', 300, 1, 3600, {
+    doc: 'accepted clock difference of `oauth_timestamp`, and nonce lifetime',
+  }),
+  rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, {
+    doc: 'requests per client per minute (`0` turns it off); over it: 429 with `Retry-After`',
+  }),
+  graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', (read) => read(NODE_ENV) !== 'production', {
+    defaultDoc: 'on outside production',
+    doc: 'GraphQL introspection and the Sandbox landing page',
+  }),
+  graphqlMaxCost: int('GRAPHQL_MAX_COST', 20_000, 1, 100_000_000, {
+    doc: 'the largest estimated cost of a GraphQL operation, and the most objects one may resolve (256 bytes of response per unit, at least 1 MiB) ([Demand control](graphql.md#demand-control))',
+  }),
+  trustProxy: bool('TRUST_PROXY', false, {
+    doc: 'honour `X-Forwarded-*` (client address, and `https` in OAuth base strings)',
+  }),
+  esignLinkTtlHours: onlyIn(
+    'record',
+    int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366, {
+      defaultDoc: '`336` (14 days)',
+      doc: `how long an e-sign message's signing link works; see [E-sign signing](${DOCS.esign}#e-sign-signing-the-public-page)`,
+    }),
+  ),
+  /** Requests per minute the public signing pages take from one address and for one link; 0 turns either off. */
+  signingRateLimit: onlyIn('record', {
+    perAddress: int('SIGNING_RATE_LIMIT_PER_ADDRESS', 120, 0, 1_000_000, {
+      doc: 'requests a minute to the signing pages from one client address (`0` turns it off)',
+    }),
+    perToken: int('SIGNING_RATE_LIMIT_PER_TOKEN', 30, 0, 1_000_000, {
+      doc: 'requests a minute to the signing pages of one link, from any address (`0` turns it off)',
+    }),
+  }),
+  /**
+   * The worker threads that decode drawn signatures off the event loop: how many, how many drawings
+   * more may wait for one (beyond, the signing answers 503), and how long a drawing may take, its
+   * wait included. The pool that stamps and seals the signed PDFs has the same bounds, a document a job.
+   */
+  signatureWorkers: onlyIn('record', {
+    // One core is the event loop's: one worker on two cores, two from three on.
+    size: int('SIGNATURE_WORKERS', () => Math.min(2, Math.max(1, availableParallelism() - 1)), 1, 16, {
+      defaultDoc: '1 on 2 cores (2 from 3)',
+      doc: `worker threads that decode drawn signatures (and stamp and seal signed PDFs) off the event loop; see [E-sign](${DOCS.limits})`,
+    }),
+    queue: int('SIGNATURE_QUEUE', 8, 0, 1000, {
+      doc: 'drawings that may wait for a worker; a full line answers 503 with `Retry-After`',
+    }),
+    deadlineMs: int('SIGNATURE_DEADLINE_MS', 15_000, 100, 600_000, {
+      doc: 'the longest a drawing may take, its wait included; a late worker answers 503',
+    }),
+  }),
+  /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
+  pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024, {
+    doc: 'memory for kept list pages and GraphQL responses, in MiB (`0` turns keeping off); see [Performance](performance.md)',
+  }).map((mb) => mb * MiB),
+  /** GraphQL subscriptions (graphql-ws and SSE on /graphql): their limits, heartbeats and replay. */
+  live: {
+    perConnection: int('LIVE_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 1000, {
+      doc: 'GraphQL subscriptions one WebSocket connection may hold; one more is refused `RATE_LIMITED`; see [Subscriptions](subscriptions.md)',
+    }),
+    perClient: int('LIVE_SUBSCRIPTIONS_PER_CLIENT', 2000, 1, 1_000_000, {
+      doc: 'subscriptions one client application may hold on an instance, over both transports',
+    }),
+    queueLimit: int('LIVE_QUEUE_LIMIT', 256, 1, 100_000, {
+      doc: 'events one subscription may have waiting unread; one more drops it (slow consumer)',
+    }),
+    socketBufferBytes: int('LIVE_SOCKET_BUFFER_KB', 1024, 16, 1024 * 1024, {
+      doc: 'KiB a connection may have waiting unsent before it is dropped (slow consumer)',
+    }).map((kb) => kb * 1024),
+    heartbeatMs: int('LIVE_HEARTBEAT_MS', 15_000, 1_000, 600_000, {
+      doc: "how often a WebSocket is pinged; one that did not answer the last ping is closed (SSE sends graphql-sse's comment every 12 s)",
+    }),
+    replayWindowMinutes: int('LIVE_REPLAY_WINDOW_MINUTES', 60, 1, 7 * 24 * 60, {
+      doc: 'how far back `Last-Event-ID` and `since` replay (older live events are deleted); beyond, `GONE`',
+    }),
+    replayLimit: int('LIVE_REPLAY_LIMIT', 1_000, 1, 100_000, {
+      doc: 'missed events one replay sends at most; more is `GONE` (query again)',
+    }),
+    pollMs: onlyIn(
+      'record',
+      int('LIVE_POLL_MS', 500, 10, 60_000, {
+        doc: "SQLite: how often the live journal is read besides right after this process's commits",
+      }),
+    ),
+    upstreamPollMs: onlyIn(
+      'gateway',
+      int('UPSTREAM_POLL_MS', 2_000, 100, 3_600_000, {
+        doc: 'how often each watched upstream resource is asked again (conditionally), once for all its subscribers',
+      }),
+    ),
+  },
+  /** Which processor charges cards (docs/payments.md#going-live). */
+  payments: onlyIn('record', {
+    processor: PAYMENT_PROCESSOR,
+    /** Required with `stripe`; null otherwise. Never logged. */
+    stripeSecretKey: text('STRIPE_SECRET_KEY', {
+      secret: true,
+      doc: "the account's secret key: `sk_test_...` in Stripe's test mode, `sk_live_...` to move money",
+      check: (key, read) =>
+        read(PAYMENT_PROCESSOR) === 'stripe' && key === null
+          ? 'STRIPE_SECRET_KEY: required with PAYMENT_PROCESSOR=stripe (a secret key, sk_live_... or sk_test_...)'
+          : null,
+    }).map((key, read) => (read(PAYMENT_PROCESSOR) === 'stripe' ? key : null)),
+    stripeApiUrl: url('STRIPE_API_URL', ['http', 'https'], {
+      default: 'https://api.stripe.com',
+      doc: "the API's base URL (tests point it at a fake on loopback)",
+    }).map(withoutTrailingSlashes),
+    timeoutMs: int('PAYMENT_PROCESSOR_TIMEOUT_MS', 20_000, 100, 120_000, {
+      doc: 'how long one call to the processor may take; past it the payment answers 504 (Stripe), 400/3 (test)',
+    }),
+    /** An approved charge waits before its record (saying so on stderr), so a test can kill the process there. */
+    testHoldBeforeRecord: text('FACILITY_OPS_TEST_HOLD_BEFORE_RECORD', {
+      defaultDoc: 'off',
+      doc: 'tests only, read only under `NODE_ENV=test`: `1` makes an approved charge wait before its record so a test can kill the process there ([Phases](payments.md#phases))',
+    }).map((hold, read) => read(NODE_ENV) === 'test' && hold === '1'),
+  }),
+};
 
-/** GraphQL subscriptions: their limits, heartbeats and replay. */
-export interface LiveConfig {
-  /** Subscriptions one WebSocket connection may hold at once. */
-  readonly perConnection: number;
-  /** Subscriptions one client application may hold at once, over every connection of this instance. */
-  readonly perClient: number;
-  /** Events one subscription may have waiting unread; one more drops it (slow consumer). */
-  readonly queueLimit: number;
-  /** Bytes a WebSocket may have waiting to be sent before the connection is dropped (slow consumer). */
-  readonly socketBufferBytes: number;
-  /** How often a WebSocket is pinged (and dropped if the last ping went unanswered), and SSE sends a comment. */
-  readonly heartbeatMs: number;
-  /** How far back `Last-Event-ID` and `since` reach, in minutes; older live events are deleted. */
-  readonly replayWindowMinutes: number;
-  /** Missed events one replay sends at most; more is "too old, re-query". */
-  readonly replayLimit: number;
-  /** SQLite: how often the journal is read besides after each commit of this process. */
-  readonly pollMs: number;
-  /** Gateway mode: how often each watched upstream resource is asked again (conditionally). */
-  readonly upstreamPollMs: number;
-}
-
-/** Where traces go (docs/operations.md#tracing). */
-export interface TracingConfig {
-  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces. */
-  readonly tracesEndpoint: string;
-  /** OTEL_SERVICE_NAME (default facility-ops). */
-  readonly serviceName: string;
-  /** OTEL_EXPORTER_OTLP_HEADERS (and _TRACES_HEADERS): `name=value` pairs, comma-separated. */
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** `off`: no document ids; `allow`: ids and free text; `require`: a client's known documents only. */
-export type TrustedDocumentsMode = 'off' | 'allow' | 'require';
-export const TRUSTED_DOCUMENTS_MODES: readonly TrustedDocumentsMode[] = ['off', 'allow', 'require'];
+/** Service configuration, parsed once from the environment at start-up. */
+export type Config = ConfigOf<typeof SETTINGS>;
+export type OutboxConfig = Config['outbox'];
+export type WebhooksConfig = Config['webhooks'];
+export type LiveConfig = Config['live'];
+export type PaymentsConfig = Config['payments'];
+export type TrustedDocumentsMode = Config['trustedDocuments'];
+export type UpstreamConfig = NonNullable<Config['upstream']>;
 
 /** Secrets at rest (consumer secrets, webhook secrets): sealed under the operator's keys, or clear. */
 export interface SecretsConfig {
@@ -123,86 +449,19 @@ export interface SecretsConfig {
   readonly keys: SecretKeys | null;
 }
 
-/** The value of SECRETS_KEY by which an operator chooses clear storage in production. */
-export const CLEAR_SECRETS_CHOICE = 'none-i-accept-clear-secrets';
-
 /** One company's OAuth 1.0 consumer credentials at the upstream. */
 export interface UpstreamCredentials {
   readonly consumerKey: string;
   readonly consumerSecret: string;
 }
 
-/** Gateway mode (`UPSTREAM_URL` set). */
-export interface UpstreamConfig {
-  /** The base URL of the upstream's /v1 (without a trailing slash), e.g. https://ops.example.com. */
-  readonly url: string;
-  /** Upstream credentials by company id (lower-case), from UPSTREAM_CREDENTIALS_FILE. */
-  readonly credentialsByCompany: ReadonlyMap<string, UpstreamCredentials>;
-  /** UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET: every company's, when set. */
-  readonly defaultCredentials: UpstreamCredentials | null;
-  /** How long one upstream call may take, connection included. */
-  readonly timeoutMs: number;
-  /** Connections kept open to the upstream at most (calls beyond wait their turn). */
-  readonly maxConnections: number;
-  /** The largest upstream answer taken, in bytes. */
-  readonly maxAnswerBytes: number;
-  /** Consecutive failed calls that open the circuit breaker. */
-  readonly breakerFailures: number;
-  /** How long an open breaker answers without calling the upstream. */
-  readonly breakerCooldownMs: number;
-  /**
-   * How old a kept upstream answer may be and still be used without asking the upstream again
-   * (beyond the freshness its Cache-Control gives); 0: every read is revalidated.
-   */
-  readonly maxStaleMs: number;
-}
-
-/** E-sign delivery: the transports and the outbox worker's pace. */
-export interface OutboxConfig {
-  /** Whether this process runs a delivery worker (any number of instances may). */
-  readonly workerEnabled: boolean;
-  readonly smtpUrl: string | null;
-  readonly smtpFrom: string;
-  /** SMTP_REPLY_TO: the Reply-To of every email; null when replies are not read. */
-  readonly smtpReplyTo: string | null;
-  readonly smsWebhookUrl: string | null;
-  readonly smsWebhookToken: string | null;
-  /** SMTP connect, greeting and socket timeouts, and the SMS request timeout. */
-  readonly sendTimeoutMs: number;
-  readonly batchSize: number;
-  /** Email and SMS attempts in flight at once (a lane apart from webhooks). */
-  readonly concurrency: number;
-  readonly maxAttempts: number;
-  readonly leaseMs: number;
-  readonly backoffBaseMs: number;
-  readonly backoffMaxMs: number;
-  readonly pollIntervalMs: number;
-  /** How long stopping waits for attempts in flight before aborting them. */
-  readonly stopGraceMs: number;
-}
-
-/** Webhook delivery (through the outbox worker). */
-export interface WebhooksConfig {
-  /**
-   * Hosts (names or addresses, lower-case) an endpoint may name with plain http and reach at a
-   * private or loopback address: WEBHOOK_ALLOW_HOSTS, comma-separated. Empty: https and public only.
-   */
-  readonly allowHosts: readonly string[];
-  /** How long one delivery may take, connecting included, before it counts as failed. */
-  readonly timeoutMs: number;
-  /** How much of an endpoint's answer is read (the rest is dropped). */
-  readonly maxResponseBytes: number;
-  /** An endpoint whose deliveries fail (none succeeding) for this long is disabled. */
-  readonly disableAfterHours: number;
-  /** Webhook attempts in flight at once, per worker. */
-  readonly concurrency: number;
-  /** One endpoint's attempts in flight at once, across all workers. */
-  readonly endpointConcurrency: number;
-  /**
-   * One company's attempts in flight at once (all its endpoints together), across all workers; at
-   * most `concurrency`, a quarter of it by default.
-   */
-  readonly companyConcurrency: number;
+/** Where traces go (docs/operations.md#tracing). */
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces. */
+  readonly tracesEndpoint: string;
+  readonly serviceName: string;
+  /** `name=value` pairs, comma-separated. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export class ConfigError extends Error {
@@ -211,385 +470,24 @@ export class ConfigError extends Error {
   }
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/**
- * Reads every setting, collecting all problems before failing. They are listed in the order read
- * (tests assert it): the process, its address, the outbox, the webhooks, sealing, secrets, gateway
- * mode, then the remaining limits.
- */
-/** How a command uses the settings. */
-export interface LoadOptions {
-  /**
-   * False for the commands that write only the local database (`clients`, `import`, `migrate`, ...):
-   * they never call the upstream, so gateway mode's upstream credentials may be missing.
-   */
-  readonly upstreamCredentials?: boolean;
-}
-
+/** Reads every setting, collecting all problems (in the order of `SETTINGS`) before failing. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
-  const problems: string[] = [];
-  const read = settingsReader(env, problems);
-  const { nodeEnv, databaseUrl, logLevel, redisUrl } = processSettings(env, problems);
-  const { host, port, publicBaseUrl } = addressSettings(env, read);
-  const outbox = outboxConfig(env, read, problems);
-  const webhooks = webhooksConfig(env, read, problems, outbox.leaseMs);
-  const seal = sealSettings(env, problems, publicBaseUrl);
-  const trustedDocuments = trustedDocumentsMode(env, problems);
-  const secrets = secretsConfig(env, nodeEnv, problems);
-  const upstream = upstreamConfig(
-    env,
-    problems,
-    read.int,
-    secretBoxFor(secrets),
-    options.upstreamCredentials ?? true,
-  );
-  const tracing = tracingConfig(env, problems, read.bool);
-
-  const config: Config = {
-    nodeEnv,
-    databaseUrl,
-    host,
-    port,
-    logLevel,
-    logFormat: logFormatSetting(env, problems),
-    bodyLimit: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
-    oauthWindowSeconds: read.int('OAUTH_WINDOW_SECONDS', 300, 1, 3600),
-    rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000),
-    redisUrl,
-    graphqlIntrospection: read.bool('GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
-    trustedDocuments,
-    graphqlMaxCost: read.int('GRAPHQL_MAX_COST', 20_000, 1, 100_000_000),
-    trustProxy: read.bool('TRUST_PROXY', false),
-    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
-    esignLinkTtlHours: read.int('ESIGN_LINK_TTL_HOURS', 336, 1, 24 * 366),
-    signingRateLimit: Object.freeze({
-      perAddress: read.int('SIGNING_RATE_LIMIT_PER_ADDRESS', 120, 0, 1_000_000),
-      perToken: read.int('SIGNING_RATE_LIMIT_PER_TOKEN', 30, 0, 1_000_000),
-    }),
-    signatureWorkers: Object.freeze({
-      // One core is the event loop's: one worker on two cores, two from three on.
-      size: read.int('SIGNATURE_WORKERS', Math.min(2, Math.max(1, availableParallelism() - 1)), 1, 16),
-      queue: read.int('SIGNATURE_QUEUE', 8, 0, 1000),
-      deadlineMs: read.int('SIGNATURE_DEADLINE_MS', 15_000, 100, 600_000),
-    }),
-    pageCacheBytes: read.int('PAGE_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
-    outbox,
-    webhooks,
-    seal,
-    upstream,
-    secrets,
-    tracing,
-    live: liveConfig(read),
-    payments: paymentsConfig(env, nodeEnv, read, problems),
-  };
-  if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze(config);
+  return readConfig(env, options).config;
 }
 
-/** Reads of one kind of setting: the value, or the fallback with a problem noted when it is bad. */
-interface SettingsReader {
-  int(name: string, fallback: number, min: number, max: number): number;
-  bool(name: string, fallback: boolean): boolean;
-  /** Null when unset, or when not a URL of one of `schemes` (a problem then). */
-  url(name: string, schemes: string[]): string | null;
+/** The configuration and the settings' values as read, for `facility-ops config`. */
+export function readConfig(env: NodeJS.ProcessEnv, options: LoadOptions = {}) {
+  const read = parseSettings(SETTINGS, env, options);
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return read;
 }
 
-function settingsReader(env: NodeJS.ProcessEnv, problems: string[]): SettingsReader {
-  return {
-    int(name, fallback, min, max) {
-      const raw = env[name];
-      if (raw === undefined || raw === '') return fallback;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < min || value > max) {
-        problems.push(`${name}: expected a whole number from ${min} to ${max}, got "${raw}"`);
-        return fallback;
-      }
-      return value;
-    },
-    bool(name, fallback) {
-      const raw = env[name];
-      if (raw === undefined || raw === '') return fallback;
-      if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-      if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-      problems.push(`${name}: expected true or false, got "${raw}"`);
-      return fallback;
-    },
-    url(name, schemes) {
-      const raw = env[name];
-      if (raw === undefined || raw === '') return null;
-      let scheme = '';
-      try {
-        scheme = new URL(raw).protocol.replace(/:$/, '');
-      } catch {
-        scheme = '';
-      }
-      if (!schemes.includes(scheme)) {
-        problems.push(`${name}: expected a ${schemes.join(':// or ')}:// URL, got "${redactUrl(raw)}"`);
-        return null;
-      }
-      return raw;
-    },
-  };
-}
-
-/** NODE_ENV, DATABASE_URL, LOG_LEVEL, FAST_PATHS and REDIS_URL. */
-function logFormatSetting(env: NodeJS.ProcessEnv, problems: string[]): Config['logFormat'] {
-  const raw = env.LOG_FORMAT;
-  if (raw === undefined || raw === '') return 'auto';
-  if (raw === 'json' || raw === 'pretty') return raw;
-  problems.push(`LOG_FORMAT: expected json or pretty, got "${raw}"`);
-  return 'auto';
-}
-
-function processSettings(
-  env: NodeJS.ProcessEnv,
-  problems: string[],
-): Pick<Config, 'nodeEnv' | 'databaseUrl' | 'logLevel' | 'redisUrl'> {
-  const nodeEnvRaw = env.NODE_ENV ?? 'development';
-  let nodeEnv: Config['nodeEnv'] = 'development';
-  if (nodeEnvRaw === 'development' || nodeEnvRaw === 'production' || nodeEnvRaw === 'test') {
-    nodeEnv = nodeEnvRaw;
-  } else {
-    problems.push(`NODE_ENV: expected development, production or test, got "${nodeEnvRaw}"`);
-  }
-
-  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/facility-ops.db';
-  if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push(`DATABASE_URL: expected sqlite:<path> or postgres://..., got "${redactUrl(databaseUrl)}"`);
-  }
-
-  const logLevel = env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info');
-  if (!LOG_LEVELS.includes(logLevel)) {
-    problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-
-  // Read by src/fast-paths when it loads; checked here so a wrong value stops the start.
-  if (env.FAST_PATHS !== undefined && env.FAST_PATHS !== '' && !['on', 'off'].includes(env.FAST_PATHS)) {
-    problems.push(`FAST_PATHS: expected on or off, got "${env.FAST_PATHS}"`);
-  }
-
-  const redisUrl = env.REDIS_URL || null;
-  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
-    problems.push(`REDIS_URL: expected redis://..., got "${redactUrl(redisUrl)}"`);
-  }
-  return { nodeEnv, databaseUrl, logLevel, redisUrl };
-}
-
-/** HOST and PORT, and PUBLIC_BASE_URL (the local address when unset). */
-function addressSettings(
-  env: NodeJS.ProcessEnv,
-  read: SettingsReader,
-): Pick<Config, 'host' | 'port' | 'publicBaseUrl'> {
-  const host = env.HOST || '127.0.0.1';
-  const port = read.int('PORT', 3000, 0, 65535);
-  const localHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const hostPart = localHost.includes(':') ? `[${localHost}]` : localHost;
-  const publicBaseUrl = read.url('PUBLIC_BASE_URL', ['http', 'https']) ?? `http://${hostPart}:${port}`;
-  return { host, port, publicBaseUrl };
-}
-
-function outboxConfig(env: NodeJS.ProcessEnv, read: SettingsReader, problems: string[]): OutboxConfig {
-  const sendTimeoutMs = read.int('OUTBOX_SEND_TIMEOUT_MS', 30_000, 100, 600_000);
-  const leaseMs = read.int('OUTBOX_LEASE_MS', 5 * 60_000, 1_000, 24 * 3_600_000);
-  // A claim must outlast the longest send (connect, greeting and data phases), or two workers meet.
-  if (leaseMs <= sendTimeoutMs * 3) {
-    problems.push(`OUTBOX_LEASE_MS: must be more than 3 x OUTBOX_SEND_TIMEOUT_MS (${sendTimeoutMs * 3})`);
-  }
-  return Object.freeze({
-    workerEnabled: read.bool('OUTBOX_WORKER', true),
-    smtpUrl: read.url('SMTP_URL', ['smtp', 'smtps']),
-    smtpFrom: env.SMTP_FROM || 'Facility Ops <no-reply@localhost>',
-    smtpReplyTo: env.SMTP_REPLY_TO || null,
-    smsWebhookUrl: read.url('SMS_WEBHOOK_URL', ['http', 'https']),
-    smsWebhookToken: env.SMS_WEBHOOK_TOKEN || null,
-    sendTimeoutMs,
-    batchSize: read.int('OUTBOX_BATCH_SIZE', 10, 1, 500),
-    concurrency: read.int('OUTBOX_CONCURRENCY', 10, 1, 1000),
-    maxAttempts: read.int('OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
-    leaseMs,
-    backoffBaseMs: read.int('OUTBOX_BACKOFF_MS', 30_000, 1, 24 * 3_600_000),
-    backoffMaxMs: read.int('OUTBOX_BACKOFF_MAX_MS', 3_600_000, 1, 7 * 24 * 3_600_000),
-    pollIntervalMs: read.int('OUTBOX_POLL_MS', 1_000, 10, 3_600_000),
-    stopGraceMs: read.int('OUTBOX_STOP_GRACE_MS', 5_000, 0, 600_000),
-  });
-}
-
-/** The WEBHOOK_ settings; a delivery must fit twice in the outbox's claim (`leaseMs`). */
-function webhooksConfig(
-  env: NodeJS.ProcessEnv,
-  read: SettingsReader,
-  problems: string[],
-  leaseMs: number,
-): WebhooksConfig {
-  const timeoutMs = read.int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000);
-  // A claim must outlast a delivery's request too, or a second worker sends it meanwhile.
-  if (leaseMs <= timeoutMs * 2) {
-    problems.push(`OUTBOX_LEASE_MS: must be more than 2 x WEBHOOK_TIMEOUT_MS (${timeoutMs * 2})`);
-  }
-  const concurrency = read.int('WEBHOOK_CONCURRENCY', 64, 1, 1000);
-  // Unset: a quarter of the lane (16 of 64), so a company with every endpoint hanging leaves the
-  // rest of an instance's slots to the others. Set: never more than the lane itself.
-  const companyConcurrency = read.int(
-    'WEBHOOK_COMPANY_CONCURRENCY',
-    Math.max(1, Math.floor(concurrency / 4)),
-    1,
-    1000,
-  );
-  if (companyConcurrency > concurrency) {
-    problems.push(
-      `WEBHOOK_COMPANY_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY (${concurrency}), got ${companyConcurrency}`,
-    );
-  }
-  return Object.freeze({
-    allowHosts: Object.freeze(readHostList(env.WEBHOOK_ALLOW_HOSTS, problems)),
-    timeoutMs,
-    maxResponseBytes: read.int('WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 0, 16 * 1024 * 1024),
-    disableAfterHours: read.int('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 24 * 365),
-    concurrency,
-    endpointConcurrency: read.int('WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 100),
-    companyConcurrency,
-  });
-}
-
-/** The operator's sealing certificate (SEAL_P12_FILE), or the passphrase of the installation's own. */
-function sealSettings(env: NodeJS.ProcessEnv, problems: string[], publicBaseUrl: string): SealSettings {
-  const seal: SealSettings = Object.freeze({
-    operatorKey: operatorSealingKey(env, problems),
-    keyPassphrase: env.SEAL_KEY_PASSPHRASE || null,
-    commonName: `Facility Ops document seal (${hostOf(publicBaseUrl)})`,
-  });
-  if (seal.operatorKey && seal.keyPassphrase) {
-    problems.push(
-      "SEAL_KEY_PASSPHRASE: set only without SEAL_P12_FILE (it encrypts the installation's own sealing key)",
-    );
-  }
-  return seal;
-}
-
-function liveConfig(read: SettingsReader): LiveConfig {
-  return Object.freeze({
-    perConnection: read.int('LIVE_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 1000),
-    perClient: read.int('LIVE_SUBSCRIPTIONS_PER_CLIENT', 2000, 1, 1_000_000),
-    queueLimit: read.int('LIVE_QUEUE_LIMIT', 256, 1, 100_000),
-    socketBufferBytes: read.int('LIVE_SOCKET_BUFFER_KB', 1024, 16, 1024 * 1024) * 1024,
-    heartbeatMs: read.int('LIVE_HEARTBEAT_MS', 15_000, 1_000, 600_000),
-    replayWindowMinutes: read.int('LIVE_REPLAY_WINDOW_MINUTES', 60, 1, 7 * 24 * 60),
-    replayLimit: read.int('LIVE_REPLAY_LIMIT', 1_000, 1, 100_000),
-    pollMs: read.int('LIVE_POLL_MS', 500, 10, 60_000),
-    upstreamPollMs: read.int('UPSTREAM_POLL_MS', 2_000, 100, 3_600_000),
-  });
-}
-
-/**
- * PAYMENT_PROCESSOR and its settings. An unknown processor, or `stripe` without its key, refuses
- * the start naming the setting.
- */
-function paymentsConfig(
-  env: NodeJS.ProcessEnv,
-  nodeEnv: Config['nodeEnv'],
-  read: SettingsReader,
-  problems: string[],
-): PaymentsConfig {
-  const raw = env.PAYMENT_PROCESSOR || 'test';
-  const processor = PAYMENT_PROCESSORS.find((known) => known === raw);
-  if (processor === undefined) problems.push(`PAYMENT_PROCESSOR: expected test or stripe, got "${raw}"`);
-  const key = env.STRIPE_SECRET_KEY || null;
-  if (processor === 'stripe' && key === null) {
-    problems.push(
-      'STRIPE_SECRET_KEY: required with PAYMENT_PROCESSOR=stripe (a secret key, sk_live_... or sk_test_...)',
-    );
-  }
-  const apiUrl = read.url('STRIPE_API_URL', ['http', 'https']) ?? 'https://api.stripe.com';
-  return Object.freeze({
-    processor: processor ?? 'test',
-    stripeSecretKey: processor === 'stripe' ? key : null,
-    stripeApiUrl: apiUrl.replace(/\/+$/, ''),
-    timeoutMs: read.int('PAYMENT_PROCESSOR_TIMEOUT_MS', 20_000, 100, 120_000),
-    testHoldBeforeRecord: nodeEnv === 'test' && env.FACILITY_OPS_TEST_HOLD_BEFORE_RECORD === '1',
-  });
-}
-
-function trustedDocumentsMode(env: NodeJS.ProcessEnv, problems: string[]): TrustedDocumentsMode {
-  const raw = env.TRUSTED_DOCUMENTS || 'allow';
-  const mode = TRUSTED_DOCUMENTS_MODES.find((known) => known === raw);
-  if (mode === undefined) problems.push(`TRUSTED_DOCUMENTS: expected off, allow or require, got "${raw}"`);
-  return mode ?? 'allow';
-}
-
-/**
- * The standard OpenTelemetry variables this service reads: tracing is on when an OTLP endpoint is
- * set and OTEL_SDK_DISABLED is not true. Only OTLP over HTTP with JSON is sent.
- */
-function tracingConfig(
-  env: NodeJS.ProcessEnv,
-  problems: string[],
-  bool: (name: string, fallback: boolean) => boolean,
-): TracingConfig | null {
-  const disabled = bool('OTEL_SDK_DISABLED', false);
-  const endpointOf = (name: string): string | null => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return null;
-    try {
-      const parsed = new URL(raw);
-      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return raw;
-    } catch {
-      // Reported below.
-    }
-    problems.push(`${name}: expected an http:// or https:// URL, got "${redactUrl(raw)}"`);
-    return null;
-  };
-  const tracesOnly = endpointOf('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
-  const base = endpointOf('OTEL_EXPORTER_OTLP_ENDPOINT');
-  // The rest matters only where traces are to be sent (other programs may share the variables).
-  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return null;
-  for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) {
-    const protocol = env[name];
-    if (protocol && protocol !== 'http/json') {
-      problems.push(`${name}: only http/json is sent (OTLP over HTTP with JSON), got "${protocol}"`);
-    }
-  }
-  const traces = env.OTEL_TRACES_EXPORTER;
-  if (traces && traces !== 'otlp' && traces !== 'none') {
-    problems.push(`OTEL_TRACES_EXPORTER: expected otlp or none, got "${traces}"`);
-  }
-  const headers: Record<string, string> = {};
-  for (const name of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
-    const raw = env[name];
-    if (!raw) continue;
-    for (const pair of raw.split(',')) {
-      const at = pair.indexOf('=');
-      const key = at > 0 ? pair.slice(0, at).trim() : '';
-      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
-        // The value may be a secret: only the name is shown.
-        problems.push(
-          `${name}: expected name=value pairs separated by commas, got a pair named "${key.slice(0, 40)}"`,
-        );
-        continue;
-      }
-      try {
-        headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
-      } catch {
-        problems.push(`${name}: the value of "${key}" is not URL-encoded text`);
-      }
-    }
-  }
-  const tracesEndpoint = tracesOnly ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : null);
-  if (disabled || traces === 'none' || tracesEndpoint === null) return null;
-  return Object.freeze({
-    tracesEndpoint,
-    serviceName: env.OTEL_SERVICE_NAME || 'facility-ops',
-    headers: Object.freeze(headers),
-  });
-}
-
+export { SETTINGS };
 /**
  * SEAL_P12_FILE opened with SEAL_P12_PASSPHRASE, and checked: a key and its certificate, valid now,
  * for signing. Null without the file; problems name the setting, never the passphrase.
  */
-function operatorSealingKey(env: NodeJS.ProcessEnv, problems: string[]): SealingKey | null {
-  const file = env.SEAL_P12_FILE;
-  const passphrase = env.SEAL_P12_PASSPHRASE ?? '';
+function operatorSealingKey(file: string | null, passphrase: string, problems: string[]): SealingKey | null {
   if (!file) {
     if (passphrase) problems.push('SEAL_P12_PASSPHRASE: set only with SEAL_P12_FILE');
     return null;
@@ -623,8 +521,8 @@ function operatorSealingKey(env: NodeJS.ProcessEnv, problems: string[]): Sealing
 }
 
 /** `WEBHOOK_ALLOW_HOSTS`: host names or IP addresses, comma-separated (IPv6 with or without brackets). */
-function readHostList(raw: string | undefined, problems: string[]): string[] {
-  if (raw === undefined || raw.trim() === '') return [];
+function readHostList(raw: string | null, problems: string[]): string[] {
+  if (raw === null || raw.trim() === '') return [];
   const hosts: string[] = [];
   for (const entry of raw.split(',')) {
     const host = entry
@@ -649,13 +547,13 @@ function readHostList(raw: string | undefined, problems: string[]): string[] {
  * what is wrong, never the value.
  */
 function secretsConfig(
-  env: NodeJS.ProcessEnv,
-  nodeEnv: Config['nodeEnv'],
+  raw: string | null,
+  file: string | null,
+  previousKeys: string | null,
+  nodeEnv: ConfigOf<typeof NODE_ENV>,
   problems: string[],
 ): SecretsConfig {
-  const raw = env.SECRETS_KEY || undefined;
-  const file = env.SECRETS_KEY_FILE || undefined;
-  const previous = env.SECRETS_KEY_PREVIOUS?.trim() || undefined;
+  const previous = previousKeys?.trim();
   if (raw && file) problems.push('SECRETS_KEY and SECRETS_KEY_FILE: set one, not both');
   if (raw === CLEAR_SECRETS_CHOICE) {
     if (previous)
@@ -738,18 +636,12 @@ function openUpstreamSecret(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The gateway settings, problems collected with the rest; null without UPSTREAM_URL. */
-function upstreamConfig(
-  env: NodeJS.ProcessEnv,
-  problems: string[],
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  box: SecretBox,
-  credentialsNeeded: boolean,
-): UpstreamConfig | null {
-  const raw = env.UPSTREAM_URL;
-  const file = env.UPSTREAM_CREDENTIALS_FILE;
-  const key = env.UPSTREAM_CONSUMER_KEY;
-  const secret = env.UPSTREAM_CONSUMER_SECRET;
-  if (raw === undefined || raw === '') {
+function upstreamConfig(settings: typeof UPSTREAM_SETTINGS, { read, problems, options }: Context) {
+  const raw = read(settings.url);
+  const file = read(settings.file);
+  const key = read(settings.key);
+  const secret = read(settings.secret);
+  if (raw === null) {
     for (const [name, value] of [
       ['UPSTREAM_CREDENTIALS_FILE', file],
       ['UPSTREAM_CONSUMER_KEY', key],
@@ -759,6 +651,7 @@ function upstreamConfig(
     }
     return null;
   }
+  const box = secretBoxFor(read(SECRETS));
   let url = '';
   try {
     const parsed = new URL(raw);
@@ -790,7 +683,7 @@ function upstreamConfig(
       if (opened !== null) defaultCredentials = { consumerKey: key, consumerSecret: opened };
     }
   }
-  if (credentialsNeeded && !file && !key && !secret) {
+  if ((options.upstreamCredentials ?? true) && !file && !key && !secret) {
     problems.push(
       'UPSTREAM_URL: gateway mode needs upstream credentials: UPSTREAM_CREDENTIALS_FILE, or UPSTREAM_CONSUMER_KEY and UPSTREAM_CONSUMER_SECRET',
     );
@@ -799,12 +692,12 @@ function upstreamConfig(
     url,
     credentialsByCompany,
     defaultCredentials,
-    timeoutMs: int('UPSTREAM_TIMEOUT_MS', 10_000, 100, 600_000),
-    maxConnections: int('UPSTREAM_MAX_CONNECTIONS', 32, 1, 1024),
-    maxAnswerBytes: int('UPSTREAM_MAX_ANSWER_MB', 32, 1, 1024) * 1024 * 1024,
-    breakerFailures: int('UPSTREAM_BREAKER_FAILURES', 5, 1, 1000),
-    breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 100, 3_600_000),
-    maxStaleMs: int('UPSTREAM_MAX_STALE_MS', 0, 0, 86_400_000),
+    timeoutMs: read(settings.timeoutMs),
+    maxConnections: read(settings.maxConnections),
+    maxAnswerBytes: read(settings.maxAnswerMb) * MiB,
+    breakerFailures: read(settings.breakerFailures),
+    breakerCooldownMs: read(settings.breakerCooldownMs),
+    maxStaleMs: read(settings.maxStaleMs),
   };
 }
 
@@ -869,7 +762,55 @@ function hostOf(url: string): string {
   }
 }
 
-/** A URL with its password replaced, safe to print. */
-export function redactUrl(url: string): string {
-  return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+/**
+ * The standard OpenTelemetry variables this service reads: tracing is on when an OTLP endpoint is
+ * set and OTEL_SDK_DISABLED is not true. Only OTLP over HTTP with JSON is sent.
+ */
+function tracingConfig(
+  settings: typeof TRACING_SETTINGS,
+  { read, problems, isSet }: Context,
+): TracingConfig | null {
+  const disabled = read(settings.disabled);
+  const tracesOnly = read(settings.tracesEndpoint);
+  const base = read(settings.endpoint);
+  // The rest matters only where traces are to be sent (other programs may share the variables).
+  if (!isSet(settings.endpoint) && !isSet(settings.tracesEndpoint)) return null;
+  for (const setting of [settings.protocol, settings.tracesProtocol]) {
+    const protocol = read(setting);
+    if (protocol && protocol !== 'http/json') {
+      problems.push(`${setting.name}: only http/json is sent (OTLP over HTTP with JSON), got "${protocol}"`);
+    }
+  }
+  const traces = read(settings.exporter);
+  if (traces && traces !== 'otlp' && traces !== 'none') {
+    problems.push(`OTEL_TRACES_EXPORTER: expected otlp or none, got "${traces}"`);
+  }
+  const headers: Record<string, string> = {};
+  for (const setting of [settings.headers, settings.tracesHeaders]) {
+    const raw = read(setting);
+    if (!raw) continue;
+    for (const pair of raw.split(',')) {
+      const at = pair.indexOf('=');
+      const key = at > 0 ? pair.slice(0, at).trim() : '';
+      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
+        // The value may be a secret: only the name is shown.
+        problems.push(
+          `${setting.name}: expected name=value pairs separated by commas, got a pair named "${key.slice(0, 40)}"`,
+        );
+        continue;
+      }
+      try {
+        headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        problems.push(`${setting.name}: the value of "${key}" is not URL-encoded text`);
+      }
+    }
+  }
+  const tracesEndpoint = tracesOnly ?? (base ? `${withoutTrailingSlashes(base)}/v1/traces` : null);
+  if (disabled || traces === 'none' || tracesEndpoint === null) return null;
+  return Object.freeze({
+    tracesEndpoint,
+    serviceName: read(settings.serviceName),
+    headers: Object.freeze(headers),
+  });
 }

@@ -3,6 +3,7 @@ import { DatasetError } from '../store/dataset/dataset.import';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { backupCommand, restoreCommand } from './backup.command';
 import { clientsCommand } from './clients.command';
+import { configCommand } from './config.command';
 import { documentsCommand } from './documents.command';
 import { importCommand } from './import.command';
 import { asksForHelp, COMMAND_HELP, commandUsage } from './help';
@@ -76,6 +77,8 @@ Commands:
   sign [--method M] [--json <body>] <url>
                              Print a curl line for the URL signed with OAuth 1.0 (HMAC-SHA1), with
                              CONSUMER_KEY and CONSUMER_SECRET (or --consumer-key, --consumer-secret).
+  config                     Print every setting as serve would take it (secrets masked), and
+                             whether it was set or defaulted; a bad one is refused as at start.
   help [<command>]           Show this text, or one command's help (also <command> --help).
 
 import, seed, clients, documents, webhooks and seal bring the schema up to date first.
@@ -139,6 +142,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await secretsCommand(config(io), io, rest);
       case 'sign':
         return signCommand(io, rest);
+      case 'config':
+        return configCommand(io, rest);
       case 'serve':
         return await serveCommand(listenConfig(io, rest), io);
       case 'start':

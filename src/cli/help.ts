@@ -220,6 +220,14 @@ Options:
                        eval "$(npx facility-ops clients create --company <id> --name <name> --export '')"
                        sets CONSUMER_KEY, CONSUMER_SECRET and BEARER_TOKEN.`,
 
+  config: `Usage: facility-ops config
+
+Prints every setting the service reads, one a line, in the order they are checked: its name, the
+value \`serve\` would take (a secret as ********, a URL's password as ***), and \`set\` (from the
+environment), \`default\` or \`unused\` (read only in the other mode: gateway mode's UPSTREAM_*
+settings without UPSTREAM_URL). A bad setting is refused as at start: one line naming it, exit 2.
+Each setting is described in docs/operations.md#configuration.`,
+
   help: `Usage: facility-ops help [<command>]
 
 Shows the commands, or one command's help (the same as \`facility-ops <command> --help\`).`,

@@ -1,5 +1,6 @@
 import type { OutboxContent, OutboxDocument } from '../outbox/outbox.types';
 import { withoutAccents } from '../../kernel/letters';
+import { markup } from '../../kernel/markup';
 
 /** The address a document is downloaded from with API credentials (GET /v1/:facility_id/documents/:id). */
 export function documentUrl(baseUrl: string, facilityId: string, documentId: string): string {
@@ -43,15 +44,6 @@ export interface MessageLink {
   expiresOn: string;
 }
 
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
 const plural = (count: number) => (count === 1 ? '1 document' : `${count} documents`);
 
 /** The email (subject, text and HTML): the documents by name and one link to sign them all. */
@@ -82,13 +74,13 @@ export function esignEmailContent(
     questions,
     '',
   ].join('\n');
-  const items = documents.map((d) => `<li>${escapeHtml(d.description)}</li>`).join('');
-  const html =
-    `<p>Hello,</p><p>${escapeHtml(facility.name)} sent you ${plural(documents.length)} to review and sign:</p>` +
-    `<ul>${items}</ul>` +
-    `<p><a href="${escapeHtml(link.url)}">Read and sign the documents</a> (on a phone or a computer, no account needed).</p>` +
-    `<p>The link works until ${escapeHtml(link.expiresOn)}. The documents are also attached to this email as PDFs.</p>` +
-    `<p>${escapeHtml(questions)}</p>`;
+  const html = markup`${[
+    markup`<p>Hello,</p><p>${facility.name} sent you ${plural(documents.length)} to review and sign:</p>`,
+    markup`<ul>${documents.map((d) => markup`<li>${d.description}</li>`)}</ul>`,
+    markup`<p><a href="${link.url}">Read and sign the documents</a> (on a phone or a computer, no account needed).</p>`,
+    markup`<p>The link works until ${link.expiresOn}. The documents are also attached to this email as PDFs.</p>`,
+    markup`<p>${questions}</p>`,
+  ]}`.toString();
   return {
     kind: 'esign_documents',
     facility,
