@@ -13,18 +13,10 @@ import type { SignedPdfs } from '../documents/pdf.ports';
 import type { RenderedPdf } from '../documents/pdf.types';
 import type { Db } from '../../store/database';
 import { rowCodec } from '../../store/rows';
-import type {
-  Database,
-  EsignAuditEventsTable,
-  EsignLinkDocumentsTable,
-  EsignLinksTable,
-} from '../../store/schema';
+import type { Database, EsignLinkDocumentsTable, EsignLinksTable } from '../../store/schema';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import { messageStored } from '../outbox/outbox.repository';
 import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
-
-export type EsignLinkRow = EsignLinksTable;
-export type EsignAuditEventRow = EsignAuditEventsTable;
 
 /** A link's columns but its token's hash, which only finds it. */
 const linkColumns = rowCodec(esignLinks, ['token_hash']);
@@ -238,7 +230,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
 
   /** The links' documents, read with a join on the same condition the links were read with. */
   private async withDocuments(
-    rows: readonly EsignLinkRow[],
+    rows: readonly EsignLinksTable[],
     on: { column: 'message_id' | 'event_id' | 'facility_id'; values: readonly string[] },
   ): Promise<SigningLink[]> {
     if (rows.length === 0) return [];

@@ -18,8 +18,6 @@ import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
 import type { WebhookEndpointsTable } from '../../store/schema';
 
-export type WebhookEndpointRow = WebhookEndpointsTable;
-
 /** Where an endpoint's secret (`secret`) or the one a rotation replaced (`previous_secret`) is stored. */
 export function webhookSecretPlace(endpointId: string, column: 'secret' | 'previous_secret'): SecretPlace {
   return { table: 'webhook_endpoints', column, rowId: endpointId };
@@ -38,7 +36,7 @@ const endpointColumns = rowCodec(webhookEndpoints, [
 ]);
 
 /** An endpoint as callers see it: its secrets are not read. */
-function publicEndpointOf(row: WebhookEndpointRow): WebhookEndpoint {
+function publicEndpointOf(row: WebhookEndpointsTable): WebhookEndpoint {
   return {
     ...endpointColumns.read(row),
     eventTypes: row.event_types.split(',').filter(isWebhookEventType),
@@ -75,7 +73,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
   }
 
   /** The endpoint with its secrets opened; throws `SecretUnreadable` naming the row and column. */
-  private storedEndpoint(row: WebhookEndpointRow): StoredWebhookEndpoint {
+  private storedEndpoint(row: WebhookEndpointsTable): StoredWebhookEndpoint {
     return {
       ...publicEndpointOf(row),
       secrets: {
