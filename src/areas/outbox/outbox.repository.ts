@@ -42,14 +42,17 @@ interface CappedRow {
 /** The message's columns but its payload, which is JSON (read and written below). */
 const messageColumns = rowCodec(outboxMessages, ['payload']);
 
-/** A stored message, its payload read as its channel has it. */
+/**
+ * A stored message, its payload read as its channel has it. The codec's record is new, so the
+ * payload's two fields are set on it rather than the record copied into another object: claims
+ * read every message they take this way.
+ */
 export function storedMessage(row: OutboxMessageRow): OutboxMessage {
+  const message = messageColumns.read(row) as OutboxMessage;
   const webhook = row.channel === 'webhook';
-  return {
-    ...messageColumns.read(row),
-    content: webhook ? null : parseOutboxContent(row.payload),
-    webhook: webhook ? parseOutboxWebhook(row.payload) : null,
-  };
+  message.content = webhook ? null : parseOutboxContent(row.payload);
+  message.webhook = webhook ? parseOutboxWebhook(row.payload) : null;
+  return message;
 }
 
 /** A message as stored, its content (or webhook event) written as the payload. */
