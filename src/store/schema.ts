@@ -1,15 +1,5 @@
 import type { Generated } from 'kysely';
-import type {
-  esignAuditEvents,
-  esignLinkDocuments,
-  esignLinks,
-  esignSignedDocuments,
-  sealingCertificates,
-} from '../areas/esign/esign.tables';
 import type { companies, facilities } from '../areas/facilities/facilities.tables';
-import type { liveEvents } from '../areas/live/live.tables';
-import type { outboxMessages } from '../areas/outbox/outbox.tables';
-import type { webhookEndpoints } from '../areas/webhooks/webhooks.tables';
 import type { RowOf, Same } from '../kernel/columns';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
@@ -34,6 +24,16 @@ export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
  */
 export type { Flag } from '../kernel/names';
 import type { Flag } from '../kernel/names';
+import type {
+  esignAuditEvents,
+  esignLinkDocuments,
+  esignLinks,
+  esignSignedDocuments,
+  sealingCertificates,
+} from '../areas/esign/esign.tables';
+import type { liveEvents } from '../areas/live/live.tables';
+import type { outboxMessages } from '../areas/outbox/outbox.tables';
+import type { webhookEndpoints } from '../areas/webhooks/webhooks.tables';
 
 export type CompaniesTable = RowOf<typeof companies>;
 /** A company is stored as the dataset file has it. */
