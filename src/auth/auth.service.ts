@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../kernel/clock';
 import type { Caller } from '../kernel/caller';
@@ -5,7 +6,6 @@ import type { RevisionTokens } from '../kernel/revisions';
 import { DomainError, NUL_MESSAGE } from '../kernel/errors';
 import { newId } from '../kernel/ids';
 import { describePlace, SecretUnreadable } from '../kernel/secret-box';
-import { TtlCache } from '../kernel/ttl-cache';
 import type {
   ClientApplication,
   ClientIdentity,
@@ -97,6 +97,11 @@ export const ROTATION_GRACE_HOURS = 24;
 /** How often, at most, one instance records that a client was used. */
 const LAST_USE_EVERY_MS = 60_000;
 
+/** Kept callers or clients: each for BEARER_CACHE_TTL_MS after it was read, the 10,000 last used. */
+function keptFor<Value extends object>(): LRUCache<string, Value> {
+  return new LRUCache<string, Value>({ max: 10_000, ttl: BEARER_CACHE_TTL_MS, ttlResolution: 0 });
+}
+
 /** Where the service reports what the operator must fix and the caller must not see. */
 export interface AuthLog {
   error(details: object, message: string): void;
@@ -106,12 +111,12 @@ export interface AuthLog {
 export class AuthService {
   private lastNoncePurge = 0;
   /** Callers by token hash: the token itself is never kept. */
-  private bearerCallers = new TtlCache<string, Caller>(BEARER_CACHE_TTL_MS, 10_000);
+  private bearerCallers = keptFor<Caller>();
   /**
    * Clients by consumer key, for as long as bearer callers: a gateway in front signs every call
    * with the same key, most of them revalidations answered 304. Unknown keys are never remembered.
    */
-  private consumers = new TtlCache<string, ClientApplication>(BEARER_CACHE_TTL_MS, 10_000);
+  private consumers = keptFor<ClientApplication>();
   /** Each connection's last known bearer header, kept no longer than its entry in bearerCallers. */
   private connectionBearers = new WeakMap<
     object,
@@ -135,8 +140,8 @@ export class AuthService {
   private keepUnder(token: string): void {
     if (token === this.keptUnder) return;
     if (this.keptUnder !== null) {
-      this.bearerCallers = new TtlCache<string, Caller>(BEARER_CACHE_TTL_MS, 10_000);
-      this.consumers = new TtlCache<string, ClientApplication>(BEARER_CACHE_TTL_MS, 10_000);
+      this.bearerCallers = keptFor<Caller>();
+      this.consumers = keptFor<ClientApplication>();
       this.connectionBearers = new WeakMap();
     }
     this.keptUnder = token;
@@ -220,15 +225,16 @@ export class AuthService {
     }
     const token = bearerTokenOf(authorization);
     if (token === null || !plausibleToken(token)) return null;
-    const known = this.bearerCallers.entry(hashToken(token));
-    if (known === undefined) return null;
+    const tokenHash = hashToken(token);
+    const caller = this.bearerCallers.get(tokenHash);
+    if (caller === undefined) return null;
     this.connectionBearers.set(connection, {
       authorization,
-      caller: known.value,
-      expiresAt: known.expiresAt,
+      caller,
+      expiresAt: performance.now() + this.bearerCallers.getRemainingTTL(tokenHash),
     });
-    this.noteUse(known.value.clientId);
-    return known.value;
+    this.noteUse(caller.clientId);
+    return caller;
   }
 
   private async authenticateBearer(token: string): Promise<Caller> {

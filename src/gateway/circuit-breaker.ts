@@ -1,3 +1,9 @@
+/*
+ * Kept rather than cockatiel's `circuitBreaker` (compared by `npm run bench:kept-copies`): the
+ * cool-down is timed on the service's Clock, by which /readyz says when the breaker retries and
+ * which the tests move forward instead of waiting; cockatiel times it with Date.now(). Both cost about a
+ * microsecond a call.
+ */
 import type { Clock } from '../kernel/clock';
 
 /**

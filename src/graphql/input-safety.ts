@@ -1,3 +1,8 @@
+/*
+ * No library does this (GraphQL Armor's plugins limit size and shape, not content): refusing NUL in
+ * string literals, as every other input is refused, and keeping card numbers and other sensitive
+ * values out of the errors and logs an operation causes.
+ */
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   GraphQLError,

@@ -1,3 +1,10 @@
+/*
+ * Kept rather than @fastify/rate-limit (compared by `npm run bench:kept-copies`, about the same
+ * requests a second): the limit counts after authentication, by client, and refuses in the
+ * contract's envelope with Retry-After; a shared store that is down lets requests through and says
+ * so at start, on /readyz and in a logged warning for each request it let through, where the
+ * plugin's `skipOnError` is silent; and the signing pages count by link and address in the same store.
+ */
 import Redis from 'ioredis';
 
 /** Counts requests per key in fixed windows; shared across instances when kept in Redis. */

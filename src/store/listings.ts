@@ -4,9 +4,8 @@ import { InvoiceableItem, RateChangeUpdate } from '../contract';
 import {
   ITEM_COLUMNS,
   itemOf,
+  TIER_COLUMNS,
   tierOf,
-  type ItemArray,
-  type TierArray,
 } from '../areas/invoiceable-items/invoiceable-items.repository';
 import { LISTING_SOURCE, listingOfRow } from '../areas/rate-changes/rate-changes.repository';
 import type { InvoiceableAmount } from '../areas/invoiceable-items/invoiceable-items.types';
@@ -26,8 +25,11 @@ import { isPostgres } from './dialect';
 export const LISTING_TABLES = ['invoiceable_items', 'rate_changes'] as const;
 export type ListingTable = (typeof LISTING_TABLES)[number];
 
-/** Sample rows whose listings are part of the version, so a change of what is written changes it. */
-const SAMPLE_ITEM_ROWS: ItemArray[] = [
+/**
+ * Sample rows whose listings are part of the version, so a change of what is written changes it:
+ * each the values of ITEM_COLUMNS (or TIER_COLUMNS) in order.
+ */
+const SAMPLE_ITEM_ROWS: unknown[][] = [
   [
     '00000000-0000-4000-8000-000000000001',
     'f',
@@ -92,7 +94,7 @@ const SAMPLE_ITEM_ROWS: ItemArray[] = [
     0,
   ],
 ];
-const SAMPLE_TIERS: TierArray[] = [
+const SAMPLE_TIERS: unknown[][] = [
   ['00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 0, 'amount', 1099, null],
   [
     '00000000-0000-4000-8000-000000000012',
@@ -133,7 +135,7 @@ const hash = (...parts: string[]): string =>
 function sampleItemListings(): string[] {
   return SAMPLE_ITEM_ROWS.map((row) => {
     const item = itemOf(row);
-    const tiers = SAMPLE_TIERS.map(tierOf).filter((tier) => tier.itemId === item.id);
+    const tiers = SAMPLE_TIERS.map(tierOf).filter((tier) => tier.invoiceableItemId === item.id);
     const { text, rest } = InvoiceableItem.listing({ item, tiers });
     return `${text}|${rest}`;
   });
@@ -357,14 +359,14 @@ async function itemListings(db: Db, after: string): Promise<[string, string, str
   const { rows } = await sql<Record<string, unknown>>`select ${columns} from invoiceable_items
     where id > ${after} order by id limit ${sql.lit(BATCH.invoiceable_items)}`.execute(db);
   if (rows.length === 0) return [];
-  const items = rows.map((row) => itemOf(Object.values(row) as ItemArray));
-  const { rows: tierRows } = await sql<Record<string, unknown>>`select id, invoiceable_item_id, position,
-      kind, amount_cents, limit_value from invoiceable_amounts
+  const items = rows.map((row) => itemOf(Object.values(row)));
+  const tierColumns = sql.join(TIER_COLUMNS.map((column) => sql.ref(column)));
+  const { rows: tierRows } = await sql<Record<string, unknown>>`select ${tierColumns} from invoiceable_amounts
     where invoiceable_item_id in (${sql.join(items.map((item) => item.id))}) order by position`.execute(db);
   const tiers = new Map<string, InvoiceableAmount[]>();
   for (const row of tierRows) {
-    const tier = tierOf(Object.values(row) as TierArray);
-    tiers.set(tier.itemId, [...(tiers.get(tier.itemId) ?? []), tier]);
+    const tier = tierOf(Object.values(row));
+    tiers.set(tier.invoiceableItemId, [...(tiers.get(tier.invoiceableItemId) ?? []), tier]);
   }
   return items.map((item) => {
     const { text, rest } = InvoiceableItem.listing({ item, tiers: tiers.get(item.id) ?? [] });

@@ -1,5 +1,16 @@
 import type { Generated } from 'kysely';
 import type { companies, facilities } from '../areas/facilities/facilities.tables';
+import type { tenants, units } from '../areas/tenants/tenants.tables';
+import type {
+  invoiceableAmounts,
+  invoiceableItems,
+} from '../areas/invoiceable-items/invoiceable-items.tables';
+import type {
+  ledgerDiscounts,
+  ledgerInsurances,
+  ledgers,
+  ledgerServices,
+} from '../areas/ledgers/ledgers.tables';
 import type { RowOf, Same } from '../kernel/columns';
 import type { EventType } from '../areas/documents/documents.types';
 import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
@@ -52,26 +63,29 @@ export interface FlipperActorsTable {
   actor_id: string;
 }
 
-export type TenantsTable = Required<DatasetTenant>;
+export type TenantsTable = RowOf<typeof tenants>;
+/** A tenant is stored as the dataset file has it, an absent email or phone as null. */
+const _tenantsAsInTheDataset: Same<TenantsTable, Required<DatasetTenant>> = true;
 
-export interface UnitsTable {
-  id: string;
-  facility_id: string;
-  name: string;
-  rate_cents: number;
-}
+export type UnitsTable = RowOf<typeof units>;
 
-export type LedgersTable = DatasetLedger;
+export type LedgersTable = RowOf<typeof ledgers>;
+export type LedgerInsurancesTable = RowOf<typeof ledgerInsurances>;
+export type LedgerServicesTable = RowOf<typeof ledgerServices>;
+export type LedgerDiscountsTable = RowOf<typeof ledgerDiscounts>;
 
 /** A policy or service of the dataset, its `data` stored as columns and its amount in cents. */
-type LedgerChargeRow<Charge extends { data: object }> = Required<Omit<Charge, 'data' | 'amount'>> &
-  Charge['data'] & { amount_cents: number };
-
-export type LedgerInsurancesTable = LedgerChargeRow<DatasetLedgerInsurance>;
-
-export type LedgerServicesTable = LedgerChargeRow<DatasetLedgerService>;
-
-export type LedgerDiscountsTable = Required<DatasetLedgerDiscount>;
+type LedgerChargeRow<
+  Charge extends { data: object },
+  Row = Required<Omit<Charge, 'data' | 'amount'>> & Charge['data'] & { amount_cents: number },
+> = { [Column in keyof Row]: Row[Column] };
+/** Ledgers and what hangs off them are stored as the dataset file has them. */
+const _ledgersAsInTheDataset: [
+  Same<LedgersTable, DatasetLedger>,
+  Same<LedgerInsurancesTable, LedgerChargeRow<DatasetLedgerInsurance>>,
+  Same<LedgerServicesTable, LedgerChargeRow<DatasetLedgerService>>,
+  Same<LedgerDiscountsTable, Required<DatasetLedgerDiscount>>,
+] = [true, true, true, true];
 
 export interface RateAppliedActionsTable {
   id: string;
@@ -111,41 +125,9 @@ export interface EventDocumentsTable {
   body: string;
 }
 
-export interface InvoiceableItemsTable {
-  id: string;
-  facility_id: string;
-  kind: InvoiceableItemKind;
-  product_code: string;
-  description: string;
-  short_description: string | null;
-  required_at_move_in: Flag;
-  required_at_transfer: Flag;
-  show_in_sales_center: Flag;
-  tax_total_cents: number;
-  total_cents: number;
-  fee_category: FeeCategory | null;
-  coverage_amount_cents: number | null;
-  coverage_percentage: number | null;
-  provider_name: string | null;
-  provider_key: string | null;
-  quantity: number | null;
-  is_rental_center_lock: Flag;
-  rental_center_eligible: Flag;
-  /** The contract's JSON text of the item with its tiers (InvoiceableItem.listing); a retail item's up to its quantity. */
-  listing: string;
-  /** A retail item's listing after its quantity; null for other items. */
-  listing_rest: string | null;
-}
+export type InvoiceableItemsTable = RowOf<typeof invoiceableItems>;
 
-export interface InvoiceableAmountsTable {
-  id: string;
-  invoiceable_item_id: string;
-  position: number;
-  /** Hundredths: cents for an amount tier, hundredths of a percent for a percent tier. */
-  amount_cents: number;
-  kind: 'amount' | 'percent';
-  limit_value: number | null;
-}
+export type InvoiceableAmountsTable = RowOf<typeof invoiceableAmounts>;
 
 /** A saved payment method: never a full card or account number. */
 export interface PaymentMethodsTable {

@@ -2,9 +2,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { InvoiceableItem, PricedItem } from '../../src/areas/invoiceable-items/invoiceable-items.types';
 import {
-  presentInvoiceableItem,
+  present as presentInvoiceableItem,
   type InvoiceableItemView,
-} from '../../src/areas/invoiceable-items/invoiceable-items.presenter';
+} from '../../src/areas/invoiceable-items/invoiceable-item.contract';
 import { presentRateChange } from '../../src/areas/rate-changes/rate-changes.presenter';
 import type { RateChangeUpdateView } from '../../src/areas/rate-changes/rate-changes.presenter';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
@@ -63,16 +63,16 @@ const contractItemOfView = (item: InvoiceableItemView) => ({
     kind: tier.kind,
     limit: tier.limit,
   })),
-  ...(item.insurance
+  ...(item.kind === 'insurance'
     ? {
-        coverage_amount: item.insurance.coverageAmount,
-        coverage_percentage: item.insurance.coveragePercentage,
-        provider_name: item.insurance.providerName,
-        provider_key: item.insurance.providerKey,
+        coverage_amount: item.coverageAmount,
+        coverage_percentage: item.coveragePercentage,
+        provider_name: item.providerName,
+        provider_key: item.providerKey,
       }
     : {}),
-  ...(item.retail
-    ? { quantity: item.retail.quantity, is_rental_center_lock: item.retail.isRentalCenterLock }
+  ...(item.kind === 'retail'
+    ? { quantity: item.quantity, is_rental_center_lock: item.isRentalCenterLock }
     : {}),
 });
 
@@ -367,11 +367,11 @@ describeEachDialect('cold pages built from the database', (dialect) => {
         };
         const tiers = (source.invoiceable_amounts ?? []).map((tier, position) => ({
           id: tier.id,
-          itemId: source.id,
+          invoiceableItemId: source.id,
           position,
           kind: tier.kind,
-          amountHundredths: Math.round(tier.amount * 100),
-          limit: tier.limit ?? null,
+          amountCents: Math.round(tier.amount * 100),
+          limitValue: tier.limit ?? null,
         }));
         return { item, tiers };
       })

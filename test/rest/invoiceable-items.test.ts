@@ -573,15 +573,15 @@ describeEachDialect('GET /v1/:facility_id/invoiceable_items/fees', (dialect) => 
         [
           {
             id: items.adminB.invoiceable_amounts[0].id,
-            itemId: items.adminB.id,
+            invoiceableItemId: items.adminB.id,
             position: 0,
             kind: 'amount',
-            amountHundredths: 1000,
-            limit: null,
+            amountCents: 1000,
+            limitValue: null,
           },
         ],
         [],
-        [expect.objectContaining({ itemId: items.late.id })],
+        [expect.objectContaining({ invoiceableItemId: items.late.id })],
       ]);
     });
   });

@@ -79,7 +79,14 @@ const item = (kind: Item['kind'], more: Partial<Item> = {}): Item => ({
   ...more,
 });
 const tiers = [
-  { id: ID, itemId: ID, position: 0, amountHundredths: 1000, kind: 'amount' as const, limit: null },
+  {
+    id: ID,
+    invoiceableItemId: ID,
+    position: 0,
+    amountCents: 1000,
+    kind: 'amount' as const,
+    limitValue: null,
+  },
 ];
 
 const SAMPLES: Array<[string, TSchema, unknown]> = [
@@ -124,7 +131,7 @@ const SAMPLES: Array<[string, TSchema, unknown]> = [
         coveragePercentage: '100.0',
         insuranceProviderKey: 'provider',
       },
-      amount: 12,
+      amountCents: 1200,
     }),
   ],
   [
@@ -136,7 +143,7 @@ const SAMPLES: Array<[string, TSchema, unknown]> = [
       effectiveDate: '2026-01-01',
       cancelDate: '2026-12-31',
       data: { description: 'Lock', productCode: 'SVC' },
-      amount: 5,
+      amountCents: 500,
     }),
   ],
   [

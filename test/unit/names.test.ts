@@ -1,5 +1,5 @@
 import { SnakeCaseKeys, snakeCase } from '../../src/kernel/names';
-import { insuranceTerms, serviceTerms } from '../../src/areas/ledgers/ledgers.types';
+import { insuranceTerms, serviceTerms } from '../../src/areas/ledgers/ledgers.tables';
 import { datasetSchema } from '../../src/store/dataset/dataset.schema';
 
 describe('names in snake_case', () => {
@@ -22,7 +22,7 @@ describe('names in snake_case', () => {
   it("names a policy's and a service's terms as the dataset format does, in its order", () => {
     const dataOf = (list: 'ledger_insurances' | 'ledger_services') =>
       Object.keys(datasetSchema.properties[list].items.properties.data.properties);
-    expect(new SnakeCaseKeys(insuranceTerms).keys).toEqual(dataOf('ledger_insurances'));
-    expect(new SnakeCaseKeys(serviceTerms).keys).toEqual(dataOf('ledger_services'));
+    expect(Object.keys(insuranceTerms)).toEqual(dataOf('ledger_insurances'));
+    expect(Object.keys(serviceTerms)).toEqual(dataOf('ledger_services'));
   });
 });

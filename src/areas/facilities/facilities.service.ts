@@ -1,10 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../kernel/clock';
 import type { Caller } from '../../kernel/caller';
 import { DomainError, type Path } from '../../kernel/errors';
 import { compareCodePoints } from '../../kernel/compare';
 import { isUuid, normalizeId } from '../../kernel/ids';
 import { localDate } from '../../kernel/time';
-import { TtlCache } from '../../kernel/ttl-cache';
 import type { FacilitiesRepository } from './facilities.ports';
 import type { Company, Facility } from './facilities.types';
 
@@ -16,10 +16,16 @@ import type { Company, Facility } from './facilities.types';
  */
 export const FACILITY_CACHE_TTL_MS = 5_000;
 
+/** Facilities or companies as read: each for FACILITY_CACHE_TTL_MS, the 10,000 last used. */
+function keptFor<Value extends object>(): LRUCache<string, Value> {
+  // Each look-up reads the clock (no 1 ms resolution), so the time is exact to the millisecond.
+  return new LRUCache<string, Value>({ max: 10_000, ttl: FACILITY_CACHE_TTL_MS, ttlResolution: 0 });
+}
+
 /** Resolves the facility or company a request names, and checks the caller may act on it. */
 export class FacilitiesService {
-  private readonly facilityCache = new TtlCache<string, Facility>(FACILITY_CACHE_TTL_MS, 10_000);
-  private readonly companyCache = new TtlCache<string, Company>(FACILITY_CACHE_TTL_MS, 10_000);
+  private readonly facilityCache = keptFor<Facility>();
+  private readonly companyCache = keptFor<Company>();
 
   constructor(
     private readonly facilities: FacilitiesRepository,

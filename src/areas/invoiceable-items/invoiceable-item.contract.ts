@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { displayAmount } from './invoiceable-items.service';
-import type { PricedItem } from './invoiceable-items.types';
+import type { InvoiceableAmount, InvoiceableItem, PricedItem } from './invoiceable-items.types';
+import { cases, type ViewOf } from '../../contract/cases';
 import { centsToAmount } from '../../kernel/money';
 import { Money, Nullable, NullableText, StringEnum, Text, Uuid } from '../../contract/kit';
 
@@ -46,37 +46,57 @@ export const schema = Type.Object(
   },
 );
 
-export function toContract({ item, tiers }: PricedItem): Static<typeof schema> {
-  const out: Static<typeof schema> = {
+/** An item as both transports show it: money in currency units (GraphQL splits `amount` in two). */
+export type InvoiceableItemView = ViewOf<typeof schema>;
+
+const itemCases = cases(schema);
+
+/**
+ * The item's `amount` as the contract writes it: its single tier's amount, or "Variable" when it
+ * has several tiers; an item without tiers shows its pre-tax price (total less tax).
+ */
+function displayAmount(item: InvoiceableItem, tiers: readonly InvoiceableAmount[]): number | 'Variable' {
+  if (tiers.length > 1) return 'Variable';
+  if (tiers.length === 1) return centsToAmount(tiers[0].amountCents);
+  return centsToAmount(item.totalCents - item.taxTotalCents);
+}
+
+/** The item with its tiers as both transports show it; insurance and retail items add their own fields. */
+export function present({ item, tiers }: PricedItem): InvoiceableItemView {
+  const view: InvoiceableItemView = {
     id: item.id,
-    product_code: item.productCode,
+    productCode: item.productCode,
     kind: item.kind,
     description: item.description,
-    required_at_move_in: item.requiredAtMoveIn,
-    required_at_transfer: item.requiredAtTransfer,
+    requiredAtMoveIn: item.requiredAtMoveIn,
+    requiredAtTransfer: item.requiredAtTransfer,
     amount: displayAmount(item, tiers),
-    short_description: item.shortDescription,
-    show_in_sales_center: item.showInSalesCenter,
-    tax_total: centsToAmount(item.taxTotalCents),
+    shortDescription: item.shortDescription,
+    showInSalesCenter: item.showInSalesCenter,
+    taxTotal: centsToAmount(item.taxTotalCents),
     total: centsToAmount(item.totalCents),
-    invoiceable_amounts: tiers.map((tier) => ({
+    invoiceableAmounts: tiers.map((tier) => ({
       id: tier.id,
-      amount: centsToAmount(tier.amountHundredths),
+      amount: centsToAmount(tier.amountCents),
       kind: tier.kind,
-      limit: tier.limit,
+      limit: tier.limitValue,
     })),
   };
   if (item.kind === 'insurance') {
-    out.coverage_amount = item.coverageAmountCents === null ? null : centsToAmount(item.coverageAmountCents);
-    out.coverage_percentage = item.coveragePercentage;
-    out.provider_name = item.providerName;
-    out.provider_key = item.providerKey;
+    view.coverageAmount = item.coverageAmountCents === null ? null : centsToAmount(item.coverageAmountCents);
+    view.coveragePercentage = item.coveragePercentage;
+    view.providerName = item.providerName;
+    view.providerKey = item.providerKey;
   }
   if (item.kind === 'retail') {
-    out.quantity = item.quantity;
-    out.is_rental_center_lock = item.isRentalCenterLock;
+    view.quantity = item.quantity;
+    view.isRentalCenterLock = item.isRentalCenterLock;
   }
-  return out;
+  return view;
+}
+
+export function toContract(priced: PricedItem): Static<typeof schema> {
+  return itemCases.toContract(present(priced));
 }
 
 const QUANTITY = '"quantity":';

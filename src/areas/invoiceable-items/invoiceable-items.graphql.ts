@@ -1,8 +1,18 @@
 import { Field, Float, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
-import type { InvoiceableItemView } from './invoiceable-items.presenter';
+import type { InvoiceableItemView } from './invoiceable-item.contract';
 import { PageType } from '../../graphql/pagination';
 import { MoneyScalar, UUIDScalar } from '../../graphql/scalars';
+
+/** The fields only insurance items have, and those only retail items have. */
+type InsuranceView = Pick<
+  InvoiceableItemView,
+  'coverageAmount' | 'coveragePercentage' | 'providerName' | 'providerKey'
+>;
+type RetailView = Pick<InvoiceableItemView, 'quantity' | 'isRentalCenterLock'>;
+/** The fields every item has. */
+type CommonView = Omit<InvoiceableItemView, keyof InsuranceView | keyof RetailView>;
+type InvoiceableAmountView = InvoiceableItemView['invoiceableAmounts'][number];
 
 export const InvoiceableItemKindEnum = {
   FEE: 'fee',
@@ -37,7 +47,7 @@ export const InvoiceableAmountKindEnum = { AMOUNT: 'amount', PERCENT: 'percent' 
 registerEnumType(InvoiceableAmountKindEnum, { name: 'InvoiceableAmountKind' });
 
 @ObjectType('InvoiceableAmount', { simpleResolvers: true, description: 'One amount tier of an item.' })
-export class InvoiceableAmountObject {
+export class InvoiceableAmountObject implements InvoiceableAmountView {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -45,7 +55,7 @@ export class InvoiceableAmountObject {
   amount: number;
 
   @Field(() => InvoiceableAmountKindEnum)
-  kind: string;
+  kind: InvoiceableAmountView['kind'];
 
   @Field(() => Float, { nullable: true })
   limit: number | null;
@@ -60,7 +70,7 @@ export class InvoiceableAmountObject {
   // needs that; a resolveType option would be wrapped in an async function).
   description: 'A fee, insurance, service or retail item a facility can invoice (REST 2.7).',
 })
-export abstract class InvoiceableItemObject {
+export abstract class InvoiceableItemObject implements Omit<CommonView, 'amount'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -68,7 +78,7 @@ export abstract class InvoiceableItemObject {
   productCode: string;
 
   @Field(() => InvoiceableItemKindEnum)
-  kind: string;
+  kind: InvoiceableItemView['kind'];
 
   @Field(() => String)
   description: string;
@@ -123,7 +133,7 @@ export class ServiceItemObject extends InvoiceableItemObject {}
   simpleResolvers: true,
   description: 'An insurance plan, with its coverage and provider.',
 })
-export class InsuranceItemObject extends InvoiceableItemObject {
+export class InsuranceItemObject extends InvoiceableItemObject implements Required<InsuranceView> {
   @Field(() => MoneyScalar, { nullable: true })
   coverageAmount: number | null;
 
@@ -142,7 +152,7 @@ export class InsuranceItemObject extends InvoiceableItemObject {
   simpleResolvers: true,
   description: 'A retail product, with its stock.',
 })
-export class RetailItemObject extends InvoiceableItemObject {
+export class RetailItemObject extends InvoiceableItemObject implements Required<RetailView> {
   @Field(() => Int, { nullable: true, description: 'Units in stock.' })
   quantity: number | null;
 
@@ -182,21 +192,19 @@ export class InvoiceableItemFeesObject {
 
 /** An item as GraphQL answers it: plain properties, so no field needs a resolver. */
 export function invoiceableItemObject(view: InvoiceableItemView): InvoiceableItemObject {
-  const { insurance, retail, amount, ...rest } = view;
-  const common = {
-    ...rest,
-    amount: amount === 'Variable' ? null : amount,
-    amountIsVariable: amount === 'Variable',
-  };
-  // Instances of the kind's class: that is how the interface resolves each item's type.
+  // REST's "Variable" is GraphQL's null amount with amountIsVariable.
+  const variable = view.amount === 'Variable';
+  const shown = { amount: variable ? null : view.amount, amountIsVariable: variable };
+  // Instances of the kind's class: that is how the interface resolves each item's type. The view
+  // holds the insurance and retail fields only for items of their kind.
   switch (view.kind) {
     case 'insurance':
-      return Object.assign(new InsuranceItemObject(), common, insurance);
+      return Object.assign(new InsuranceItemObject(), view, shown);
     case 'retail':
-      return Object.assign(new RetailItemObject(), common, retail);
+      return Object.assign(new RetailItemObject(), view, shown);
     case 'service':
-      return Object.assign(new ServiceItemObject(), common);
+      return Object.assign(new ServiceItemObject(), view, shown);
     case 'fee':
-      return Object.assign(new FeeItemObject(), common);
+      return Object.assign(new FeeItemObject(), view, shown);
   }
 }

@@ -1,106 +1,26 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { InvoiceableItemsRepository, ItemFilter } from './invoiceable-items.ports';
+import { ITEM_LISTING_COLUMNS, invoiceableAmounts, invoiceableItems } from './invoiceable-items.tables';
 import type { InvoiceableAmount, InvoiceableItem, PricedItem } from './invoiceable-items.types';
 import { countedListings } from '../../store/byte-rows';
 import { CompiledStatements } from '../../store/compiled-statements';
 import type { ArrayRows, ByteRows, Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
-import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../../store/schema';
+import { arrayReader, rowCodec } from '../../store/rows';
 
-/** The columns an item is read from, in the order of ItemArray. */
-export const ITEM_COLUMNS = [
-  'id',
-  'facility_id',
-  'kind',
-  'product_code',
-  'description',
-  'short_description',
-  'required_at_move_in',
-  'required_at_transfer',
-  'show_in_sales_center',
-  'tax_total_cents',
-  'total_cents',
-  'fee_category',
-  'coverage_amount_cents',
-  'coverage_percentage',
-  'provider_name',
-  'provider_key',
-  'quantity',
-  'is_rental_center_lock',
-  'rental_center_eligible',
-] as const;
+/** The columns an item is read from, in the declared order (its stored listing left out). */
+export const ITEM_COLUMNS = rowCodec(invoiceableItems, ITEM_LISTING_COLUMNS).columns;
 
-type Item = InvoiceableItemsTable;
+/** An item read from an array of ITEM_COLUMNS' values (see ArrayRows). */
+export const itemOf = arrayReader(invoiceableItems, ITEM_LISTING_COLUMNS);
+
+/** The columns a tier is read from, in the declared order. */
+export const TIER_COLUMNS = rowCodec(invoiceableAmounts).columns;
+
+/** A tier read from an array of TIER_COLUMNS' values. */
+export const tierOf = arrayReader(invoiceableAmounts);
 
 const ITEM_SELECT = sql.join(ITEM_COLUMNS.map((column) => sql.ref(column)));
-
-/** An item as an array of ITEM_COLUMNS' values (see ArrayRows). */
-export type ItemArray = [
-  string,
-  string,
-  Item['kind'],
-  string,
-  string,
-  string | null,
-  number,
-  number,
-  number,
-  number,
-  number,
-  Item['fee_category'],
-  number | null,
-  number | string | null,
-  string | null,
-  string | null,
-  number | null,
-  number,
-  number,
-];
-
-export function itemOf(row: readonly [...ItemArray, ...unknown[]]): InvoiceableItem {
-  return {
-    id: row[0],
-    facilityId: row[1],
-    kind: row[2],
-    productCode: row[3],
-    description: row[4],
-    shortDescription: row[5],
-    requiredAtMoveIn: row[6] === 1,
-    requiredAtTransfer: row[7] === 1,
-    showInSalesCenter: row[8] === 1,
-    taxTotalCents: row[9],
-    totalCents: row[10],
-    feeCategory: row[11],
-    coverageAmountCents: row[12],
-    coveragePercentage: row[13] === null ? null : Number(row[13]),
-    providerName: row[14],
-    providerKey: row[15],
-    quantity: row[16],
-    isRentalCenterLock: row[17] === 1,
-    rentalCenterEligible: row[18] === 1,
-  };
-}
-
-/** A tier as an array: id, its item's id, position, kind, amount_cents, limit_value. */
-export type TierArray = [
-  string,
-  string,
-  number,
-  InvoiceableAmountsTable['kind'],
-  number,
-  number | string | null,
-];
-
-export function tierOf(row: TierArray): InvoiceableAmount {
-  return {
-    id: row[0],
-    itemId: row[1],
-    position: row[2],
-    kind: row[3],
-    amountHundredths: row[4],
-    limit: row[5] === null ? null : Number(row[5]),
-  };
-}
 
 const NO_LISTINGS = new Uint8Array(0);
 
@@ -162,16 +82,18 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
   ): Promise<{ total: number; entries: PricedItem[] }> {
     const where = this.matching(facilityId, filter);
     const count = sql`select count(*) from "invoiceable_items" where ${where}`;
-    const rows = await this.arrays<[...ItemArray, number]>(sql`
+    const rows = await this.arrays<unknown[]>(sql`
       select ${ITEM_SELECT}, (${count}) as "total" from "invoiceable_items" where ${where}
       order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${offset}`);
     if (rows.length === 0) {
       const [[total]] = await this.arrays<[number]>(count);
       return { total: Number(total), entries: [] };
     }
-    const items = rows.map((row) => itemOf(row));
+    const items = rows.map(itemOf);
     const tiers = await this.tiersByItemIds(items.map((item) => item.id));
-    return { total: Number(rows[0][19]), entries: items.map((item, i) => ({ item, tiers: tiers[i] })) };
+    // The count comes after the item's columns.
+    const total = Number(rows[0][ITEM_COLUMNS.length]);
+    return { total, entries: items.map((item, i) => ({ item, tiers: tiers[i] })) };
   }
 
   /**
@@ -224,7 +146,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
 
   /** Every item of the facility matching the filter, in list order. */
   async all(facilityId: string, filter: ItemFilter): Promise<InvoiceableItem[]> {
-    const rows = await this.arrays<ItemArray>(sql`
+    const rows = await this.arrays<unknown[]>(sql`
       select ${ITEM_SELECT} from "invoiceable_items" where ${this.matching(facilityId, filter)}
       order by ${this.listOrder()}`);
     return rows.map(itemOf);
@@ -233,13 +155,18 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
   /** Items by id, in key order, null for a missing id. */
   async itemsByIds(ids: readonly string[]): Promise<(InvoiceableItem | null)[]> {
     if (ids.length === 0) return [];
-    const rows = await this.arrays<ItemArray>(
+    const rows = await this.arrays<unknown[]>(
       this.db
         .selectFrom('invoiceable_items')
         .select(ITEM_COLUMNS)
         .where('id', 'in', [...new Set(ids)]),
     );
-    const byId = new Map(rows.map((row) => [row[0], itemOf(row)]));
+    const byId = new Map(
+      rows.map((row) => {
+        const item = itemOf(row);
+        return [item.id, item];
+      }),
+    );
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -253,19 +180,19 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     const ids = this.postgres
       ? sql`= any(${unique}::text[])`
       : sql`in (select value from json_each(${JSON.stringify(unique)}))`;
-    const rows = await this.arrays<TierArray>(
+    const rows = await this.arrays<unknown[]>(
       this.db
         .selectFrom('invoiceable_amounts')
-        .select(['id', 'invoiceable_item_id', 'position', 'kind', 'amount_cents', 'limit_value'])
+        .select(TIER_COLUMNS)
         .where(sql<SqlBool>`invoiceable_item_id ${ids}`)
         .orderBy('position'),
     );
     const byItem = new Map<string, InvoiceableAmount[]>();
     for (const row of rows) {
       const tier = tierOf(row);
-      const list = byItem.get(tier.itemId);
+      const list = byItem.get(tier.invoiceableItemId);
       if (list) list.push(tier);
-      else byItem.set(tier.itemId, [tier]);
+      else byItem.set(tier.invoiceableItemId, [tier]);
     }
     return itemIds.map((id) => byItem.get(id) ?? []);
   }

@@ -3,7 +3,7 @@ import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import { ITEM_PAGE_LIMITS, type InvoiceableItemsService } from './invoiceable-items.service';
 import type { InvoiceableItemList } from './invoiceable-items.types';
-import { presentInvoiceableItem } from './invoiceable-items.presenter';
+import { present } from './invoiceable-item.contract';
 import type { PricedItem } from './invoiceable-items.types';
 import { KEPT_LISTS } from '../../caching/kept-lists';
 import type { GraphqlContext } from '../../graphql/context';
@@ -17,7 +17,7 @@ import {
   invoiceableItemObject,
 } from './invoiceable-items.graphql';
 
-const itemObject = (item: PricedItem) => invoiceableItemObject(presentInvoiceableItem(item));
+const itemObject = (item: PricedItem) => invoiceableItemObject(present(item));
 import { pageCost, paginationOf, type PageView } from '../../graphql/pagination';
 import { PaymentLineObject } from '../payments/payments.graphql';
 

@@ -1,7 +1,6 @@
 import type { Clock } from '../../kernel/clock';
 import type { Facility } from '../facilities/facilities.types';
 import { normalizeId } from '../../kernel/ids';
-import { centsToAmount } from '../../kernel/money';
 import {
   offsetOf,
   pageMeta,
@@ -30,19 +29,6 @@ const LIST_FILTERS: Record<InvoiceableItemList, ItemFilter> = {
   retail: { kind: 'retail' },
   rental_center: { kind: 'retail', rentalCenterEligible: true },
 };
-
-/**
- * The item's `amount` as the contract writes it: its single tier's amount, or "Variable" when it
- * has several tiers; an item without tiers shows its pre-tax price (total less tax).
- */
-export function displayAmount(
-  item: InvoiceableItem,
-  tiers: readonly InvoiceableAmount[],
-): number | 'Variable' {
-  if (tiers.length > 1) return 'Variable';
-  if (tiers.length === 1) return centsToAmount(tiers[0].amountHundredths);
-  return centsToAmount(item.totalCents - item.taxTotalCents);
-}
 
 export class InvoiceableItemsService {
   constructor(

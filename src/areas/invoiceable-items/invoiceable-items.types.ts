@@ -1,43 +1,15 @@
+import type { ITEM_LISTING_COLUMNS, invoiceableAmounts, invoiceableItems } from './invoiceable-items.tables';
+import type { RecordOfTable } from '../../kernel/columns';
+
 export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
 export type FeeCategory =
   'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
 
-/** One amount tier of an item. */
-export interface InvoiceableAmount {
-  id: string;
-  itemId: string;
-  position: number;
-  kind: 'amount' | 'percent';
-  /** Hundredths: cents for an amount tier, hundredths of a percent for a percent tier. */
-  amountHundredths: number;
-  limit: number | null;
-}
+/** One amount tier of an item (its amount in hundredths: see invoiceableAmounts). */
+export type InvoiceableAmount = RecordOfTable<typeof invoiceableAmounts>;
 
 /** A fee, insurance, service or retail item a facility can invoice (contract 2.7), without its tiers. */
-export interface InvoiceableItem {
-  id: string;
-  facilityId: string;
-  kind: InvoiceableItemKind;
-  productCode: string;
-  description: string;
-  shortDescription: string | null;
-  requiredAtMoveIn: boolean;
-  requiredAtTransfer: boolean;
-  showInSalesCenter: boolean;
-  taxTotalCents: number;
-  totalCents: number;
-  /** Fees only. */
-  feeCategory: FeeCategory | null;
-  /** Insurance only. */
-  coverageAmountCents: number | null;
-  coveragePercentage: number | null;
-  providerName: string | null;
-  providerKey: string | null;
-  /** Retail only: units in stock. */
-  quantity: number | null;
-  isRentalCenterLock: boolean;
-  rentalCenterEligible: boolean;
-}
+export type InvoiceableItem = RecordOfTable<typeof invoiceableItems, (typeof ITEM_LISTING_COLUMNS)[number]>;
 
 /** An item with its amount tiers in position order. */
 export interface PricedItem {

@@ -1,33 +1,38 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { insuranceTerms, serviceTerms, type LedgerCharge } from './ledgers.types';
+import { Type } from '@sinclair/typebox';
+import { insuranceTerms, serviceTerms } from './ledgers.tables';
+import type { LedgerCharge } from './ledgers.types';
+import { cases, type ViewOf } from '../../contract/cases';
 import { Day, Money, Nullable, TextFields, Uuid } from '../../contract/kit';
-import { SnakeCaseKeys } from '../../kernel/names';
+import type { Columns } from '../../kernel/columns';
+import { centsToAmount } from '../../kernel/money';
 
 /**
  * A charge on a ledger as the contract (2.4) writes it: an insurance object and a service object
- * differ only in the terms of their `data`, named in snake_case in the domain's order.
+ * differ only in the terms of their `data`, the columns their terms are stored in, in that order.
  */
-function chargeContract<Term extends string>($id: string, termNames: readonly Term[]) {
-  const terms = new SnakeCaseKeys(termNames);
+function chargeContract<Terms extends Columns>($id: string, terms: Terms) {
   const schema = Type.Object(
     {
       id: Uuid(),
       effective_date: Day(),
       cancel_date: Nullable(Day()),
-      data: TextFields(terms.keys),
+      data: TextFields(Object.keys(terms) as Array<keyof Terms & string>),
       amount: Money(),
     },
     { $id },
   );
-  type Contract = Static<typeof schema>;
-  const toContract = (charge: LedgerCharge<Record<Term, string>>): Contract => ({
+  const chargeCases = cases(schema);
+  /** The charge as both transports show it: its amount in currency units. */
+  type View = ViewOf<typeof schema>;
+  const present = (charge: LedgerCharge<View['data']>): View => ({
     id: charge.id,
-    effective_date: charge.effectiveDate,
-    cancel_date: charge.cancelDate,
-    data: terms.toSnakeCase(charge.data),
-    amount: charge.amount,
+    effectiveDate: charge.effectiveDate,
+    cancelDate: charge.cancelDate,
+    data: charge.data,
+    amount: centsToAmount(charge.amountCents),
   });
-  return { schema, toContract };
+  const toContract = (charge: LedgerCharge<View['data']>) => chargeCases.toContract(present(charge));
+  return { schema, present, toContract };
 }
 
 /** Contract 2.4 insurance object. */
@@ -35,3 +40,7 @@ export const LedgerInsurance = chargeContract('LedgerInsurance', insuranceTerms)
 
 /** Contract 2.4 service object. */
 export const LedgerService = chargeContract('LedgerService', serviceTerms);
+
+export type LedgerInsuranceView = ReturnType<typeof LedgerInsurance.present>;
+
+export type LedgerServiceView = ReturnType<typeof LedgerService.present>;

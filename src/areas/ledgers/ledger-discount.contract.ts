@@ -1,5 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { LedgerDiscount } from './ledgers.types';
+import { cases, type ViewOf } from '../../contract/cases';
 import { Day, Nullable, Text, Uuid } from '../../contract/kit';
 
 /** Contract 2.4 discount object. */
@@ -16,14 +17,10 @@ export const schema = Type.Object(
   { $id: 'LedgerDiscount' },
 );
 
-export function toContract(discount: LedgerDiscount): Static<typeof schema> {
-  return {
-    id: discount.id,
-    name: discount.name,
-    kind: discount.kind,
-    description: discount.description,
-    start_date: discount.startDate,
-    end_date: discount.endDate,
-    min_occupancy_months: discount.minOccupancyMonths,
-  };
-}
+/** A discount as both transports show it: its record's fields but the ledger's id. */
+export type LedgerDiscountView = ViewOf<typeof schema>;
+
+const discountCases = cases(schema);
+
+/** The record is its view: the contract writes each of its fields as it is (but the ledger's id). */
+export const toContract = (discount: LedgerDiscount) => discountCases.toContract(discount);

@@ -1,16 +1,11 @@
-import { Field, Int, ObjectType } from 'type-graphql';
-import type {
-  Ledger,
-  LedgerDiscount,
-  LedgerInsurance,
-  LedgerInsuranceData,
-  LedgerService,
-  LedgerServiceData,
-} from './ledgers.types';
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import type { LedgerInsuranceView, LedgerServiceView } from './ledger-charges.contract';
+import type { LedgerDiscountView } from './ledger-discount.contract';
+import type { Ledger, LedgerInsuranceData, LedgerServiceData } from './ledgers.types';
 import { LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
 /**
- * Ledgers and what hangs off them (REST 2.4), read straight from the domain records: insurance and
+ * Ledgers and what hangs off them (REST 2.4), each the view REST writes in snake_case: insurance and
  * service keep REST's `data` object, so each field is REST's in camelCase.
  */
 @ObjectType('Ledger', {
@@ -55,24 +50,6 @@ export class LedgerInsuranceDataObject implements LedgerInsuranceData {
   insuranceProviderKey: string;
 }
 
-@ObjectType('LedgerInsurance', { simpleResolvers: true, description: 'An insurance policy on a ledger.' })
-export class LedgerInsuranceObject implements Omit<LedgerInsurance, 'ledgerId'> {
-  @Field(() => UUIDScalar)
-  id: string;
-
-  @Field(() => LocalDateScalar)
-  effectiveDate: string;
-
-  @Field(() => LocalDateScalar, { nullable: true })
-  cancelDate: string | null;
-
-  @Field(() => LedgerInsuranceDataObject)
-  data: LedgerInsuranceDataObject;
-
-  @Field(() => MoneyScalar)
-  amount: number;
-}
-
 @ObjectType('LedgerServiceData', { simpleResolvers: true })
 export class LedgerServiceDataObject implements LedgerServiceData {
   @Field(() => String)
@@ -82,29 +59,47 @@ export class LedgerServiceDataObject implements LedgerServiceData {
   productCode: string;
 }
 
+/**
+ * A policy and a service are one shape, told apart by the class of their `data` (TypeGraphQL's
+ * generic types): each record's class extends this one over its data's class and implements its view.
+ */
+function LedgerChargeType<Data extends object>(dataType: ClassType<Data>) {
+  // Not a type of the schema itself: only the classes extending it are reached.
+  @ObjectType({ simpleResolvers: true })
+  abstract class LedgerChargeObject implements Omit<LedgerInsuranceView | LedgerServiceView, 'data'> {
+    @Field(() => UUIDScalar)
+    id: string;
+
+    @Field(() => LocalDateScalar)
+    effectiveDate: string;
+
+    @Field(() => LocalDateScalar, { nullable: true })
+    cancelDate: string | null;
+
+    @Field(() => dataType)
+    data: Data;
+
+    @Field(() => MoneyScalar)
+    amount: number;
+  }
+  return LedgerChargeObject;
+}
+
+@ObjectType('LedgerInsurance', { simpleResolvers: true, description: 'An insurance policy on a ledger.' })
+export class LedgerInsuranceObject
+  extends LedgerChargeType(LedgerInsuranceDataObject)
+  implements LedgerInsuranceView {}
+
 @ObjectType('LedgerService', {
   simpleResolvers: true,
   description: 'A recurring service billed on a ledger.',
 })
-export class LedgerServiceObject implements Omit<LedgerService, 'ledgerId'> {
-  @Field(() => UUIDScalar)
-  id: string;
-
-  @Field(() => LocalDateScalar)
-  effectiveDate: string;
-
-  @Field(() => LocalDateScalar, { nullable: true })
-  cancelDate: string | null;
-
-  @Field(() => LedgerServiceDataObject)
-  data: LedgerServiceDataObject;
-
-  @Field(() => MoneyScalar)
-  amount: number;
-}
+export class LedgerServiceObject
+  extends LedgerChargeType(LedgerServiceDataObject)
+  implements LedgerServiceView {}
 
 @ObjectType('LedgerDiscount', { simpleResolvers: true, description: 'A discount applied to a ledger.' })
-export class LedgerDiscountObject implements Omit<LedgerDiscount, 'ledgerId'> {
+export class LedgerDiscountObject implements LedgerDiscountView {
   @Field(() => UUIDScalar)
   id: string;
 

@@ -1,70 +1,27 @@
 import type { LedgersRepository, PoliciesInZone } from './ledgers.ports';
-import {
-  insuranceTerms,
-  serviceTerms,
-  type Ledger,
-  type LedgerDiscount,
-  type LedgerInsurance,
-  type LedgerService,
-} from './ledgers.types';
-import { centsToAmount } from '../../kernel/money';
+import { insuranceTerms, ledgerCharge, ledgerDiscounts, ledgers, serviceTerms } from './ledgers.tables';
+import type { Ledger, LedgerCharge, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
+import type { Columns, RecordOfTable, RowOf } from '../../kernel/columns';
 import type { Db } from '../../store/database';
-import type {
-  LedgerDiscountsTable,
-  LedgerInsurancesTable,
-  LedgerServicesTable,
-  LedgersTable,
-} from '../../store/schema';
+import { rowCodec } from '../../store/rows';
+import type { LedgerDiscountsTable, LedgerInsurancesTable, LedgerServicesTable } from '../../store/schema';
 import { compareCodePoints } from '../../kernel/compare';
-import { SnakeCaseKeys } from '../../kernel/names';
 
-export type LedgerRow = LedgersTable;
-export type LedgerInsuranceRow = LedgerInsurancesTable;
-export type LedgerServiceRow = LedgerServicesTable;
-export type LedgerDiscountRow = LedgerDiscountsTable;
+/** The store's codec of ledgers, shared with the areas that find a ledger themselves. */
+export const ledgerCodec = rowCodec(ledgers);
+const discountCodec = rowCodec(ledgerDiscounts);
+const chargeCodec = rowCodec(ledgerCharge);
 
-/** A policy's and a service's terms are stored one per column, named in snake_case. */
-const insuranceColumns = new SnakeCaseKeys(insuranceTerms);
-const serviceColumns = new SnakeCaseKeys(serviceTerms);
-
-export function ledgerRowToLedger(row: LedgerRow): Ledger {
-  return { id: row.id, facilityId: row.facility_id, tenantId: row.tenant_id, unitId: row.unit_id };
+/** A policy's or a service's row read into its charge, the terms' columns together in `data`. */
+function chargeReader<Terms extends Columns>(
+  terms: Terms,
+): (row: RowOf<typeof ledgerCharge> & RowOf<Terms>) => LedgerCharge<RecordOfTable<Terms>> {
+  const data = rowCodec(terms);
+  return (row) => ({ ...chargeCodec.read(row), data: data.read(row) });
 }
 
-export function ledgerInsuranceRowToLedgerInsurance(row: LedgerInsuranceRow): LedgerInsurance {
-  return {
-    id: row.id,
-    ledgerId: row.ledger_id,
-    effectiveDate: row.effective_date,
-    cancelDate: row.cancel_date,
-    data: insuranceColumns.fromSnakeCase(row),
-    amount: centsToAmount(row.amount_cents),
-  };
-}
-
-export function ledgerServiceRowToLedgerService(row: LedgerServiceRow): LedgerService {
-  return {
-    id: row.id,
-    ledgerId: row.ledger_id,
-    effectiveDate: row.effective_date,
-    cancelDate: row.cancel_date,
-    data: serviceColumns.fromSnakeCase(row),
-    amount: centsToAmount(row.amount_cents),
-  };
-}
-
-export function ledgerDiscountRowToLedgerDiscount(row: LedgerDiscountRow): LedgerDiscount {
-  return {
-    id: row.id,
-    ledgerId: row.ledger_id,
-    name: row.name,
-    kind: row.kind,
-    description: row.description,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    minOccupancyMonths: row.min_occupancy_months,
-  };
-}
+const insuranceOf: (row: LedgerInsurancesTable) => LedgerInsurance = chargeReader(insuranceTerms);
+const serviceOf: (row: LedgerServicesTable) => LedgerService = chargeReader(serviceTerms);
 
 /** Rows grouped by a key column, one list per key in key order (empty for a missing key). */
 function groupInKeyOrder<R>(keys: readonly string[], rows: R[], keyOf: (row: R) => string): R[][] {
@@ -81,10 +38,10 @@ function groupInKeyOrder<R>(keys: readonly string[], rows: R[], keyOf: (row: R) 
 // Sorting happens here, by code point, so the order never depends on a PostgreSQL collation.
 const byId = (a: { id: string }, b: { id: string }) => compareCodePoints(a.id, b.id);
 const byEffectiveDate = (
-  a: LedgerServiceRow | LedgerInsuranceRow,
-  b: LedgerServiceRow | LedgerInsuranceRow,
+  a: LedgerServicesTable | LedgerInsurancesTable,
+  b: LedgerServicesTable | LedgerInsurancesTable,
 ) => compareCodePoints(a.effective_date, b.effective_date) || byId(a, b);
-const byStartDate = (a: LedgerDiscountRow, b: LedgerDiscountRow) =>
+const byStartDate = (a: LedgerDiscountsTable, b: LedgerDiscountsTable) =>
   compareCodePoints(a.start_date, b.start_date) || byId(a, b);
 
 export class SqlLedgersRepository implements LedgersRepository {
@@ -92,7 +49,7 @@ export class SqlLedgersRepository implements LedgersRepository {
 
   async findLedger(id: string): Promise<Ledger | undefined> {
     const row = await this.db.selectFrom('ledgers').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && ledgerRowToLedger(row);
+    return row && ledgerCodec.read(row);
   }
 
   /** Ledgers by id, in key order, null for a missing id. */
@@ -103,7 +60,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const ledgersById = new Map(rows.map((row) => [row.id, ledgerRowToLedger(row)]));
+    const ledgersById = new Map(rows.map((row) => [row.id, ledgerCodec.read(row)]));
     return ids.map((id) => ledgersById.get(id) ?? null);
   }
 
@@ -116,7 +73,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .where('tenant_id', 'in', [...new Set(tenantIds)])
       .execute();
     return groupInKeyOrder(tenantIds, rows.sort(byId), (row) => row.tenant_id).map((g) =>
-      g.map(ledgerRowToLedger),
+      g.map(ledgerCodec.read),
     );
   }
 
@@ -129,7 +86,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .where('unit_id', 'in', [...new Set(unitIds)])
       .execute();
     return groupInKeyOrder(unitIds, rows.sort(byId), (row) => row.unit_id).map((g) =>
-      g.map(ledgerRowToLedger),
+      g.map(ledgerCodec.read),
     );
   }
 
@@ -142,7 +99,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
     return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((g) =>
-      g.map(ledgerInsuranceRowToLedgerInsurance),
+      g.map(insuranceOf),
     );
   }
 
@@ -155,7 +112,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
     return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((g) =>
-      g.map(ledgerServiceRowToLedgerService),
+      g.map(serviceOf),
     );
   }
 
@@ -168,7 +125,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
     return groupInKeyOrder(ledgerIds, rows.sort(byStartDate), (row) => row.ledger_id).map((g) =>
-      g.map(ledgerDiscountRowToLedgerDiscount),
+      g.map(discountCodec.read),
     );
   }
 
@@ -183,9 +140,7 @@ export class SqlLedgersRepository implements LedgersRepository {
       .where('i.ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
     return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((group) =>
-      group.length === 0
-        ? null
-        : { timeZone: group[0].time_zone, policies: group.map(ledgerInsuranceRowToLedgerInsurance) },
+      group.length === 0 ? null : { timeZone: group[0].time_zone, policies: group.map(insuranceOf) },
     );
   }
 }

@@ -1,7 +1,13 @@
 import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
-import type { Ledger, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
+import type { Ledger, LedgerDiscount } from './ledgers.types';
+import {
+  LedgerInsurance,
+  LedgerService,
+  type LedgerInsuranceView,
+  type LedgerServiceView,
+} from './ledger-charges.contract';
 import type { LedgersService } from './ledgers.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import type { GraphqlContext } from '../../graphql/context';
@@ -70,14 +76,15 @@ export class LedgersResolver {
     nullable: true,
     description: 'The current policy: the latest effective_date not cancelled before today at the facility.',
   })
-  insurance(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerInsurance | null> {
-    return ctx.loaders.ledgerInsurance.load(ledger.id);
+  async insurance(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerInsuranceView | null> {
+    const policy = await ctx.loaders.ledgerInsurance.load(ledger.id);
+    return policy && LedgerInsurance.present(policy);
   }
 
   @FieldResolver(() => [LedgerServiceObject], { description: 'Every service, by effective_date then id.' })
   @Cost(LEDGER_LIST_COST)
-  services(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerService[]> {
-    return ctx.loaders.ledgerServices.load(ledger.id);
+  async services(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerServiceView[]> {
+    return (await ctx.loaders.ledgerServices.load(ledger.id)).map(LedgerService.present);
   }
 
   @FieldResolver(() => [LedgerDiscountObject], { description: 'Every discount, by start_date then id.' })

@@ -4,7 +4,7 @@ import type { NoteEvent } from './notes.types';
 import { compareCodePoints } from '../../kernel/compare';
 import type { Db } from '../../store/database';
 import type { NoteEventsTable, NotesTable } from '../../store/schema';
-import { ledgerRowToLedger } from '../ledgers/ledgers.repository';
+import { ledgerCodec } from '../ledgers/ledgers.repository';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
@@ -55,7 +55,7 @@ export class SqlNotesRepository implements NotesRepository {
       .where('id', '=', ledgerId)
       .where('facility_id', '=', facilityId)
       .executeTakeFirst();
-    return row && ledgerRowToLedger(row);
+    return row && ledgerCodec.read(row);
   }
 
   async insertNoteEvent(event: NoteEvent, events: readonly WebhookEvent[] = []): Promise<void> {

@@ -1,8 +1,9 @@
 import { Field, ObjectType } from 'type-graphql';
-import { EmailAddressScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
+import type { Tenant, Unit } from './tenants.types';
+import { EmailAddressScalar, UUIDScalar } from '../../graphql/scalars';
 
 @ObjectType('Tenant', { simpleResolvers: true, description: 'A tenant of a facility.' })
-export class TenantObject {
+export class TenantObject implements Omit<Tenant, 'facilityId'> {
   @Field(() => UUIDScalar)
   id: string;
 
@@ -20,13 +21,10 @@ export class TenantObject {
 }
 
 @ObjectType('Unit', { simpleResolvers: true, description: 'A rentable unit of a facility.' })
-export class UnitObject {
+export class UnitObject implements Pick<Unit, 'id' | 'name'> {
   @Field(() => UUIDScalar)
   id: string;
 
   @Field(() => String)
   name: string;
-
-  @Field(() => MoneyScalar, { description: 'Monthly rate.' })
-  rate: number;
 }

@@ -1,32 +1,11 @@
 import type { TenantsRepository } from './tenants.ports';
+import { tenants, units } from './tenants.tables';
 import type { Tenant, Unit } from './tenants.types';
-import { centsToAmount } from '../../kernel/money';
 import type { Db } from '../../store/database';
-import type { TenantsTable, UnitsTable } from '../../store/schema';
+import { rowCodec } from '../../store/rows';
 
-export type TenantRow = TenantsTable;
-export type UnitRow = UnitsTable;
-
-export function tenantRowToTenant(row: TenantRow): Tenant {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    email: row.email,
-    phone: row.phone,
-  };
-}
-
-export function unitRowToUnit(row: UnitRow): Unit {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    name: row.name,
-    rate: centsToAmount(row.rate_cents),
-    rateCents: row.rate_cents,
-  };
-}
+const tenantCodec = rowCodec(tenants);
+const unitCodec = rowCodec(units);
 
 /** Records in key order, null for a missing key. */
 function inKeyOrder<R extends { id: string }, T>(
@@ -52,7 +31,7 @@ export class SqlTenantsRepository implements TenantsRepository {
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    return inKeyOrder(ids, rows, tenantRowToTenant);
+    return inKeyOrder(ids, rows, tenantCodec.read);
   }
 
   /** The tenant, if it is one of this facility's. */
@@ -63,7 +42,7 @@ export class SqlTenantsRepository implements TenantsRepository {
       .where('id', '=', tenantId)
       .where('facility_id', '=', facilityId)
       .executeTakeFirst();
-    return row && tenantRowToTenant(row);
+    return row && tenantCodec.read(row);
   }
 
   /** The unit, if it is one of this facility's. */
@@ -74,7 +53,7 @@ export class SqlTenantsRepository implements TenantsRepository {
       .where('id', '=', unitId)
       .where('facility_id', '=', facilityId)
       .executeTakeFirst();
-    return row && unitRowToUnit(row);
+    return row && unitCodec.read(row);
   }
 
   async unitsByIds(ids: readonly string[]): Promise<(Unit | null)[]> {
@@ -84,6 +63,6 @@ export class SqlTenantsRepository implements TenantsRepository {
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    return inKeyOrder(ids, rows, unitRowToUnit);
+    return inKeyOrder(ids, rows, unitCodec.read);
   }
 }

@@ -12,7 +12,8 @@ import { facilityOf } from '../../graphql/navigation';
 import type { NoteEventView } from '../notes/notes.presenter';
 import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
 import { noteEventSlice } from '../notes/notes.resolver';
-import { UUIDScalar } from '../../graphql/scalars';
+import { MoneyScalar, UUIDScalar } from '../../graphql/scalars';
+import { centsToAmount } from '../../kernel/money';
 import { TenantObject, UnitObject } from './tenants.graphql';
 
 /** The services this file's resolvers call. */
@@ -79,6 +80,11 @@ export class TenantsResolver {
 
 @Resolver(() => UnitObject)
 export class UnitsResolver {
+  @FieldResolver(() => MoneyScalar, { description: 'Monthly rate.' })
+  rate(@Root() unit: Unit): number {
+    return centsToAmount(unit.rateCents);
+  }
+
   @FieldResolver(() => FacilityObject)
   facility(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<Facility> {
     return facilityOf(ctx, unit, 'unit');

@@ -1,20 +1,8 @@
-/** A tenant of a facility (the contract shows only ids; these are the fields the store keeps). */
-export interface Tenant {
-  id: string;
-  facilityId: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  phone: string | null;
-}
+import type { tenants, units } from './tenants.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 
-/** A rentable unit of a facility. */
-export interface Unit {
-  id: string;
-  facilityId: string;
-  name: string;
-  /** Monthly rate in currency units. */
-  rate: number;
-  /** The same rate in cents, for sums. */
-  rateCents: number;
-}
+/** A tenant of a facility (the contract shows only ids; these are the fields the store keeps). */
+export type Tenant = RecordOfTable<typeof tenants>;
+
+/** A rentable unit of a facility, its monthly rate in cents. */
+export type Unit = RecordOfTable<typeof units>;

@@ -1,6 +1,7 @@
 import { hashToken } from '../../auth/auth.service';
 import { amountToCents } from '../../kernel/money';
 import { isValidTimeZone, parseOffsetDateTime } from '../../kernel/time';
+import { invoiceableItemProblems } from './dataset.schema';
 import type { Dataset } from './dataset.types';
 import { schemaErrors } from './dataset.validate';
 
@@ -151,27 +152,7 @@ function values(file: Pick<CheckedFile, 'data' | 'rejected'>, problems: string[]
   for (const [d, i] of records(file, 'event_documents'))
     instant(d.created_at, `event_documents[${i}].created_at`);
   for (const [item, i] of records(file, 'invoiceable_items')) {
-    const where = `invoiceable_items[${i}]`;
-    const tax = cents(item.tax_total, `${where}.tax_total`);
-    const total = cents(item.total, `${where}.total`);
-    if (item.kind === 'retail') {
-      if (item.invoiceable_amounts.length !== 1) {
-        problems.push(`${where}.invoiceable_amounts: a retail item has exactly one amount tier`);
-      } else if (
-        cents(item.invoiceable_amounts[0].amount, `${where}.invoiceable_amounts[0].amount`) + tax !==
-        total
-      ) {
-        problems.push(`${where}.total: a retail item's total is its amount plus tax_total`);
-      }
-    }
-    if (item.fee_category && item.kind !== 'fee')
-      problems.push(`${where}.fee_category: only fees have a fee category`);
-    if (item.coverage_amount !== undefined) cents(item.coverage_amount, `${where}.coverage_amount`);
-    item.invoiceable_amounts.forEach((tier, position) => {
-      if (item.kind !== 'retail' || position > 0) {
-        cents(tier.amount, `${where}.invoiceable_amounts[${position}].amount`);
-      }
-    });
+    invoiceableItemProblems(item, `invoiceable_items[${i}]`, cents, problems);
   }
   for (const [r, i] of records(file, 'rate_changes')) {
     const where = `rate_changes[${i}]`;

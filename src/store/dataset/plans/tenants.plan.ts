@@ -1,26 +1,13 @@
+import { tenants, units } from '../../../areas/tenants/tenants.tables';
+import { datasetSchema } from '../dataset.schema';
 import type { Dataset } from '../dataset.types';
-import { cents, lower, type PlanBuilder } from './plan-builder';
+import { datasetRowOf, type PlanBuilder } from './plan-builder';
+
+const tenantRowOf = datasetRowOf(tenants, datasetSchema.properties.tenants.items.properties);
+const unitRowOf = datasetRowOf(units, datasetSchema.properties.units.items.properties);
 
 /** Tenants and units of facilities. */
 export function planTenantsAndUnits(plan: PlanBuilder, data: Dataset): void {
-  plan.upsertRows(
-    'tenants',
-    (data.tenants ?? []).map((t) => ({
-      id: lower(t.id),
-      facility_id: lower(t.facility_id),
-      first_name: t.first_name,
-      last_name: t.last_name,
-      email: t.email ?? null,
-      phone: t.phone ?? null,
-    })),
-  );
-  plan.upsertRows(
-    'units',
-    (data.units ?? []).map((u) => ({
-      id: lower(u.id),
-      facility_id: lower(u.facility_id),
-      name: u.name,
-      rate_cents: cents(u.rate),
-    })),
-  );
+  plan.upsertRows('tenants', (data.tenants ?? []).map(tenantRowOf));
+  plan.upsertRows('units', (data.units ?? []).map(unitRowOf));
 }
