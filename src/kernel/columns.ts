@@ -48,3 +48,6 @@ export type RecordOfTable<Declared extends Columns, Left extends keyof Declared 
 
 /** True when two types are the same; a compile-time check that two declarations agree. */
 export type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/** Bytes (a PDF): a blob on SQLite, bytea on PostgreSQL, a Buffer either way. */
+export const bytes = column<Buffer>('plain');

@@ -1,57 +1,45 @@
+import { readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './database';
 import { isPostgres } from './dialect';
-import * as initial from './migrations/20261121120000_initial';
-import * as rateChangeCounts from './migrations/20261121130000_rate_change_counts';
-import * as paymentMethodGatewayToken from './migrations/20261121140000_payment_method_gateway_token';
-import * as dataRevisions from './migrations/20261121150000_data_revisions';
-import * as esignSigning from './migrations/20261124120000_esign_signing';
-import * as ledgerAndActionRevisions from './migrations/20261125090000_ledger_and_action_revisions';
-import * as webhooks from './migrations/20261125100000_webhooks';
-import * as itemListOrder from './migrations/20261125120000_item_list_order';
-import * as rateChangeNames from './migrations/20261125130000_rate_change_names';
-import * as rateChangeListings from './migrations/20261125140000_rate_change_listings';
-import * as itemListings from './migrations/20261125150000_item_listings';
-import * as countKeysCarryCounts from './migrations/20261125160000_count_keys_carry_counts';
-import * as monthlyRateChangeCounts from './migrations/20261126120000_monthly_rate_change_counts';
-import * as idempotencyFingerprintV2 from './migrations/20261127120000_idempotency_fingerprint_v2';
-import * as sealingCertificates from './migrations/20261127150000_sealing_certificates';
-import * as liveEvents from './migrations/20261127170000_live_events';
-import * as trustedDocuments from './migrations/20261128090000_trusted_documents';
-import * as liveEventsCommitOrder from './migrations/20261128100000_live_events_commit_order';
-import * as clientCredentials from './migrations/20261128110000_client_credentials';
-import * as paymentAttempts from './migrations/20261128120000_payment_attempts';
-import * as listingVersions from './migrations/20261128130000_listing_versions';
 
-/** Migrations in order, listed here so bundles and tests need no directory scan. */
-const MIGRATIONS: Record<string, Migration> = {
-  '20261121120000_initial': initial,
-  '20261121130000_rate_change_counts': rateChangeCounts,
-  '20261121140000_payment_method_gateway_token': paymentMethodGatewayToken,
-  '20261121150000_data_revisions': dataRevisions,
-  '20261124120000_esign_signing': esignSigning,
-  '20261125090000_ledger_and_action_revisions': ledgerAndActionRevisions,
-  '20261125100000_webhooks': webhooks,
-  '20261125120000_item_list_order': itemListOrder,
-  '20261125130000_rate_change_names': rateChangeNames,
-  '20261125140000_rate_change_listings': rateChangeListings,
-  '20261125150000_item_listings': itemListings,
-  '20261125160000_count_keys_carry_counts': countKeysCarryCounts,
-  '20261126120000_monthly_rate_change_counts': monthlyRateChangeCounts,
-  '20261127120000_idempotency_fingerprint_v2': idempotencyFingerprintV2,
-  '20261127150000_sealing_certificates': sealingCertificates,
-  '20261127170000_live_events': liveEvents,
-  '20261128090000_trusted_documents': trustedDocuments,
-  '20261128100000_live_events_commit_order': liveEventsCommitOrder,
-  '20261128110000_client_credentials': clientCredentials,
-  '20261128120000_payment_attempts': paymentAttempts,
-  '20261128130000_listing_versions': listingVersions,
-};
+/** A migration's file: `<UTC timestamp, 14 digits>_<snake_case name>`, the name Kysely records. */
+const MIGRATION_FILE = /^[0-9]{14}_[a-z0-9_]+$/;
+
+/**
+ * The migrations are the files of ./migrations, listed when this module loads: a new migration is a
+ * new file there and nothing else. They are read in the form this module runs in: `.ts` sources
+ * (tests, the build-free scripts) or the build's `.js` (dist/store/migrations, which tsc writes
+ * file for file, beside source maps that do not count). A file of that form whose name is not a
+ * migration's is refused rather than skipped.
+ */
+const SOURCE = extname(__filename);
+const FOLDER = join(__dirname, 'migrations');
+const MIGRATION_FILES: readonly string[] = readdirSync(FOLDER)
+  .filter((file) => file.endsWith(SOURCE))
+  .sort();
 
 /** Every migration's name, oldest first. */
-export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+export const MIGRATION_NAMES: readonly string[] = MIGRATION_FILES.map((file) => {
+  const name = file.slice(0, -SOURCE.length);
+  if (!MIGRATION_FILE.test(name)) {
+    throw new Error(`${join(FOLDER, file)} is not named as a migration (<14-digit timestamp>_<name>)`);
+  }
+  return name;
+});
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+/** Loads each migration when the migrator first asks for them. */
+const provider: MigrationProvider = {
+  async getMigrations() {
+    const migrations: Record<string, Migration> = {};
+    for (const [index, file] of MIGRATION_FILES.entries()) {
+      const migration: Migration = await import(`./migrations/${file}`);
+      migrations[MIGRATION_NAMES[index]] = migration;
+    }
+    return migrations;
+  },
+};
 
 export interface MigrateOptions {
   /** PostgreSQL schema holding the migration tables; needed when several schemas share a database. */

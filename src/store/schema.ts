@@ -52,6 +52,16 @@ export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
  * record of the dataset file as it comes is declared as that record (src/store/dataset), so its
  * columns are written once: `Required<>` where an optional field is stored as null.
  */
+import type {
+  esignAuditEvents,
+  esignLinkDocuments,
+  esignLinks,
+  esignSignedDocuments,
+  sealingCertificates,
+} from '../areas/esign/esign.tables';
+import type { liveEvents } from '../areas/live/live.tables';
+import type { outboxMessages } from '../areas/outbox/outbox.tables';
+import type { webhookEndpoints } from '../areas/webhooks/webhooks.tables';
 
 export type CompaniesTable = RowOf<typeof companies>;
 /** A company is stored as the dataset file has it. */
@@ -171,110 +181,19 @@ export type MoveInSessionsTable = RowOf<typeof moveInSessions>;
 
 export type SessionDocumentsTable = RowOf<typeof sessionDocuments>;
 
-export interface OutboxMessagesTable {
-  id: string;
-  facility_id: string;
-  event_id: string | null;
-  channel: 'email' | 'sms' | 'webhook';
-  /** An email address, a phone number, or (webhooks) the endpoint's id. */
-  recipient: string;
-  payload: string;
-  status: 'pending' | 'sending' | 'sent' | 'failed';
-  attempts: number;
-  next_attempt_at: string;
-  claimed_by: string | null;
-  claimed_until: string | null;
-  last_error: string | null;
-  created_at: string;
-  sent_at: string | null;
-  /** The HTTP status of the last answer (webhooks); absent in rows written before it existed. */
-  response_code?: number | null;
-}
+export type OutboxMessagesTable = RowOf<typeof outboxMessages>;
 
-export interface WebhookEndpointsTable {
-  id: string;
-  company_id: string;
-  url: string;
-  description: string | null;
-  /** Comma-separated event types. */
-  event_types: string;
-  /** `whsec_...`, sealed by the secret box (every delivery is signed with it, so not hashed). */
-  secret: string;
-  /** The secret a rotation replaced (sealed likewise), honoured (both signatures sent) until it expires. */
-  previous_secret: string | null;
-  previous_secret_expires_at: string | null;
-  created_at: string;
-  secret_rotated_at: string | null;
-  disabled_at: string | null;
-  /** `manual` or `failing`. */
-  disabled_reason: string | null;
-  failing_since: string | null;
-}
+export type WebhookEndpointsTable = RowOf<typeof webhookEndpoints>;
 
-export interface EsignLinksTable {
-  /** The outbox message that carries the link. */
-  message_id: string;
-  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
-  token_hash: string;
-  facility_id: string;
-  event_id: string;
-  channel: 'email' | 'sms';
-  recipient: string;
-  created_at: string;
-  expires_at: string;
-  first_viewed_at: string | null;
-  revoked_at: string | null;
-  completed_at: string | null;
-}
+export type EsignLinksTable = RowOf<typeof esignLinks>;
 
-export interface EsignLinkDocumentsTable {
-  message_id: string;
-  document_id: string;
-  position: number;
-  description: string;
-  /** SHA-256 (hex) of the document's PDF when the link was sent. */
-  document_sha256: string;
-}
+export type EsignLinkDocumentsTable = RowOf<typeof esignLinkDocuments>;
 
-export interface EsignAuditEventsTable {
-  id: string;
-  message_id: string;
-  document_id: string;
-  facility_id: string;
-  event_id: string;
-  kind: 'sent' | 'viewed' | 'signed' | 'revoked';
-  at: string;
-  channel: 'email' | 'sms';
-  recipient: string;
-  signer_name: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  consent_version: string | null;
-  document_sha256: string | null;
-  signed_sha256: string | null;
-}
+export type EsignAuditEventsTable = RowOf<typeof esignAuditEvents>;
 
-export interface EsignSignedDocumentsTable {
-  document_id: string;
-  message_id: string;
-  facility_id: string;
-  event_id: string;
-  signed_at: string;
-  filename: string;
-  sha256: string;
-  pdf: Buffer;
-}
+export type EsignSignedDocumentsTable = RowOf<typeof esignSignedDocuments>;
 
-/** The installation's self-signed certificates that seal signed PDFs, newest generation current. */
-export interface SealingCertificatesTable {
-  generation: number;
-  /** SHA-256 of the certificate (DER), lower-case hex. */
-  fingerprint: string;
-  certificate_pem: string;
-  /** PKCS#8 PEM, encrypted with SEAL_KEY_PASSPHRASE when one is set. */
-  private_key_pem: string;
-  created_at: string;
-}
+export type SealingCertificatesTable = RowOf<typeof sealingCertificates>;
 
 /** A client application's trusted GraphQL document (`facility-ops documents load`). */
 export interface TrustedDocumentsTable {
@@ -287,16 +206,8 @@ export interface TrustedDocumentsTable {
   created_at: string;
 }
 
-/** Every event a change reported, for GraphQL subscriptions and their replay (kept for a window). */
-export interface LiveEventsTable {
-  seq: Generated<number>;
-  facility_id: string;
-  event_id: string | null;
-  type: string;
-  occurred_at: string;
-  /** The webhook body: `{"type","timestamp","data"}`. */
-  body: string;
-}
+/** Its seq is numbered by the store. */
+export type LiveEventsTable = Omit<RowOf<typeof liveEvents>, 'seq'> & { seq: Generated<number> };
 
 /** The version of the code that wrote a table's stored listings (src/store/listings.ts). */
 export interface ListingVersionsTable {

@@ -2,6 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './cli-support';
+import { MIGRATION_NAMES } from '../../src/store/migrator';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin', 'facility-ops.js');
@@ -77,6 +78,9 @@ describe('bin/facility-ops.js', () => {
   it('migrates, serves, and on SIGTERM stops and exits 0', async () => {
     const migrate = spawnSync(process.execPath, [bin(), 'migrate'], { encoding: 'utf8', env });
     expect(migrate.status).toBe(0);
+    // The build lists its migrations from its own folder (dist/store/migrations): all of them.
+    const migrated = migrate.stdout.split('\n').filter((line) => line.startsWith('migrated '));
+    expect(migrated.map((line) => line.slice(line.lastIndexOf(' ') + 1))).toEqual(MIGRATION_NAMES);
 
     const child = spawn(process.execPath, [bin(), 'serve'], { env });
     let stdout = '';

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { sql } from 'kysely';
 import { InvoiceableItem, RateChangeUpdate } from '../../src/contract';
@@ -28,6 +30,18 @@ import { insertWebhookEvents } from '../../src/areas/webhooks/webhook-events.wri
 import type { DatasetRateChange, DatasetTenant, DatasetUnit } from '../../src/store/dataset/dataset.types';
 import { createTestStore, describeEachDialect, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
+
+describe('the migrations', () => {
+  it('are the files of src/store/migrations, oldest first', () => {
+    const files = readdirSync(join(__dirname, '../../src/store/migrations'));
+    expect(MIGRATION_NAMES).toEqual(files.map((file) => file.replace(/\.ts$/, '')).sort());
+    expect(MIGRATION_NAMES.slice(0, 2)).toEqual([
+      '20261121120000_initial',
+      '20261121130000_rate_change_counts',
+    ]);
+    expect(MIGRATION_NAMES).toContain('20261128130000_listing_versions');
+  });
+});
 
 describeEachDialect('migrations', (dialect) => {
   let db: TestStore;

@@ -1,6 +1,8 @@
+import type { RecordOfTable } from '../../kernel/columns';
 import type { OutboxMessage } from '../outbox/outbox.types';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { SignatureImage, SignatureReading } from './esign.signature';
+import type { sealingCertificates } from './esign.tables';
 import type {
   EsignAuditEvent,
   EsignRecords,
@@ -108,17 +110,12 @@ export interface PdfSigner {
   ): Promise<Buffer | 'unavailable'>;
 }
 
-/** One of the installation's own sealing certificates, as kept. */
-export interface StoredSealingKey {
-  /** 1 for the first; each rotation adds one. The newest seals new files. */
-  generation: number;
-  /** SHA-256 of the certificate (DER), lower-case hex. */
-  fingerprint: string;
-  certificatePem: string;
-  /** PKCS#8 PEM, encrypted (`ENCRYPTED PRIVATE KEY`) when a passphrase is configured. */
-  privateKeyPem: string;
-  createdAt: string;
-}
+/**
+ * One of the installation's own sealing certificates, as kept: `generation` 1 for the first, each
+ * rotation adds one, the newest seals new files; `privateKeyPem` PKCS#8 PEM, encrypted (`ENCRYPTED
+ * PRIVATE KEY`) when a passphrase is configured.
+ */
+export type StoredSealingKey = RecordOfTable<typeof sealingCertificates>;
 
 /**
  * Where the installation's self-signed sealing certificates are kept, shared by every instance on

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { EsignRepository, SigningConflict } from './esign.ports';
+import { esignAuditEvents, esignLinkDocuments, esignLinks, esignSignedDocuments } from './esign.tables';
 import type {
   EsignAuditEvent,
   EsignRecords,
@@ -11,104 +12,20 @@ import type { OutboxMessage } from '../outbox/outbox.types';
 import type { SignedPdfs } from '../documents/pdf.ports';
 import type { RenderedPdf } from '../documents/pdf.types';
 import type { Db } from '../../store/database';
-import type {
-  Database,
-  EsignAuditEventsTable,
-  EsignLinkDocumentsTable,
-  EsignLinksTable,
-  EsignSignedDocumentsTable,
-} from '../../store/schema';
+import { rowCodec } from '../../store/rows';
+import type { Database, EsignLinkDocumentsTable, EsignLinksTable } from '../../store/schema';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
-import { messageToRow } from '../outbox/outbox.repository';
+import { messageStored } from '../outbox/outbox.repository';
 import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
-export type EsignLinkRow = EsignLinksTable;
-export type EsignAuditEventRow = EsignAuditEventsTable;
-type SignedInfoRow = Omit<EsignSignedDocumentsTable, 'pdf'>;
-
-const SIGNED_INFO_COLUMNS = [
-  'document_id',
-  'message_id',
-  'facility_id',
-  'event_id',
-  'signed_at',
-  'filename',
-  'sha256',
-] as const;
-
-export function linkRowToLink(row: EsignLinkRow, documents: readonly EsignLinkDocumentsTable[]): SigningLink {
-  return {
-    messageId: row.message_id,
-    facilityId: row.facility_id,
-    eventId: row.event_id,
-    channel: row.channel,
-    recipient: row.recipient,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    firstViewedAt: row.first_viewed_at,
-    revokedAt: row.revoked_at,
-    completedAt: row.completed_at,
-    documents: [...documents]
-      .sort((a, b) => Number(a.position) - Number(b.position))
-      .map((d) => ({
-        documentId: d.document_id,
-        description: d.description,
-        documentSha256: d.document_sha256,
-      })),
-  };
-}
-
-export function auditRowToEvent(row: EsignAuditEventRow): EsignAuditEvent {
-  return {
-    id: row.id,
-    messageId: row.message_id,
-    documentId: row.document_id,
-    facilityId: row.facility_id,
-    eventId: row.event_id,
-    kind: row.kind,
-    at: row.at,
-    channel: row.channel,
-    recipient: row.recipient,
-    signerName: row.signer_name,
-    ipAddress: row.ip_address,
-    userAgent: row.user_agent,
-    consentVersion: row.consent_version,
-    documentSha256: row.document_sha256,
-    signedSha256: row.signed_sha256,
-  };
-}
-
-function eventToRow(event: EsignAuditEvent): EsignAuditEventRow {
-  return {
-    id: event.id,
-    message_id: event.messageId,
-    document_id: event.documentId,
-    facility_id: event.facilityId,
-    event_id: event.eventId,
-    kind: event.kind,
-    at: event.at,
-    channel: event.channel,
-    recipient: event.recipient,
-    signer_name: event.signerName,
-    ip_address: event.ipAddress,
-    user_agent: event.userAgent,
-    consent_version: event.consentVersion,
-    document_sha256: event.documentSha256,
-    signed_sha256: event.signedSha256,
-  };
-}
-
-function signedRowToInfo(row: SignedInfoRow): SignedDocumentInfo {
-  return {
-    documentId: row.document_id,
-    messageId: row.message_id,
-    facilityId: row.facility_id,
-    eventId: row.event_id,
-    signedAt: row.signed_at,
-    filename: row.filename,
-    sha256: row.sha256,
-  };
-}
+/** A link's columns but its token's hash, which only finds it. */
+const linkColumns = rowCodec(esignLinks, ['token_hash']);
+/** A link's document as the link offers it; the message it belongs to and its place are the link's. */
+const linkDocumentColumns = rowCodec(esignLinkDocuments, ['message_id', 'position']);
+const auditColumns = rowCodec(esignAuditEvents);
+/** A signed document's columns but its PDF, read only where it is downloaded. */
+const signedInfoColumns = rowCodec(esignSignedDocuments, ['pdf']);
+const signedColumns = rowCodec(esignSignedDocuments);
 
 /** Thrown inside a transaction to roll it back with a conflict to report. */
 class Conflict extends Error {
@@ -129,32 +46,18 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     events: readonly WebhookEvent[] = [],
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('outbox_messages').values(messageToRow(message)).execute();
+      await trx.insertInto('outbox_messages').values(messageStored(message)).execute();
       await trx
         .insertInto('esign_links')
-        .values({
-          message_id: link.messageId,
-          token_hash: tokenHash,
-          facility_id: link.facilityId,
-          event_id: link.eventId,
-          channel: link.channel,
-          recipient: link.recipient,
-          created_at: link.createdAt,
-          expires_at: link.expiresAt,
-          first_viewed_at: link.firstViewedAt,
-          revoked_at: link.revokedAt,
-          completed_at: link.completedAt,
-        })
+        .values({ ...linkColumns.write(link), token_hash: tokenHash })
         .execute();
       await trx
         .insertInto('esign_link_documents')
         .values(
           link.documents.map((d, position) => ({
+            ...linkDocumentColumns.write(d),
             message_id: link.messageId,
-            document_id: d.documentId,
             position,
-            description: d.description,
-            document_sha256: d.documentSha256,
           })),
         )
         .execute();
@@ -230,18 +133,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
           // Another message's link may have signed one of these documents meanwhile.
           const inserted = await trx
             .insertInto('esign_signed_documents')
-            .values(
-              signed.map((s) => ({
-                document_id: s.documentId,
-                message_id: s.messageId,
-                facility_id: s.facilityId,
-                event_id: s.eventId,
-                signed_at: s.signedAt,
-                filename: s.filename,
-                sha256: s.sha256,
-                pdf: s.pdf,
-              })),
-            )
+            .values(signed.map(signedColumns.write))
             .onConflict((oc) => oc.column('document_id').doNothing())
             .executeTakeFirst();
           if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== signed.length) {
@@ -279,7 +171,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
       .selectAll()
       .where('document_id', '=', documentId)
       .executeTakeFirst();
-    return row ? { ...signedRowToInfo(row), pdf: Buffer.from(row.pdf) } : undefined;
+    return row ? { ...signedInfoColumns.read(row), pdf: Buffer.from(row.pdf) } : undefined;
   }
 
   /** The signed copy downloads answer: only a document of this facility's. */
@@ -297,10 +189,10 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     if (documentIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('esign_signed_documents')
-      .select(SIGNED_INFO_COLUMNS)
+      .select(signedInfoColumns.columns)
       .where('document_id', 'in', [...new Set(documentIds)])
       .execute();
-    return rows.map(signedRowToInfo);
+    return rows.map(signedInfoColumns.read);
   }
 
   async recordsOfEvents(eventIds: readonly string[]): Promise<EsignRecords[]> {
@@ -310,7 +202,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
       this.db.selectFrom('esign_links').selectAll().where('event_id', 'in', ids).execute(),
       this.db
         .selectFrom('esign_signed_documents')
-        .select(SIGNED_INFO_COLUMNS)
+        .select(signedInfoColumns.columns)
         .where('event_id', 'in', ids)
         .execute(),
       this.db.selectFrom('esign_audit_events').selectAll().where('event_id', 'in', ids).execute(),
@@ -318,8 +210,8 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     const links = await this.withDocuments(linkRows, { column: 'event_id', values: ids });
     return eventIds.map((eventId) => ({
       links: links.filter((link) => link.eventId === eventId),
-      signed: signedRows.filter((row) => row.event_id === eventId).map(signedRowToInfo),
-      audit: auditRows.filter((row) => row.event_id === eventId).map(auditRowToEvent),
+      signed: signedRows.filter((row) => row.event_id === eventId).map(signedInfoColumns.read),
+      audit: auditRows.filter((row) => row.event_id === eventId).map(auditColumns.read),
     }));
   }
 
@@ -328,17 +220,17 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
       this.db.selectFrom('esign_links').selectAll().where('facility_id', '=', facilityId).execute(),
       this.db
         .selectFrom('esign_signed_documents')
-        .select(SIGNED_INFO_COLUMNS)
+        .select(signedInfoColumns.columns)
         .where('facility_id', '=', facilityId)
         .execute(),
     ]);
     const links = await this.withDocuments(linkRows, { column: 'facility_id', values: [facilityId] });
-    return { links, signed: signedRows.map(signedRowToInfo), audit: [] };
+    return { links, signed: signedRows.map(signedInfoColumns.read), audit: [] };
   }
 
   /** The links' documents, read with a join on the same condition the links were read with. */
   private async withDocuments(
-    rows: readonly EsignLinkRow[],
+    rows: readonly EsignLinksTable[],
     on: { column: 'message_id' | 'event_id' | 'facility_id'; values: readonly string[] },
   ): Promise<SigningLink[]> {
     if (rows.length === 0) return [];
@@ -354,11 +246,16 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
       list.push(document);
       byMessage.set(document.message_id, list);
     }
-    return rows.map((row) => linkRowToLink(row, byMessage.get(row.message_id) ?? []));
+    return rows.map((row) => ({
+      ...linkColumns.read(row),
+      documents: (byMessage.get(row.message_id) ?? [])
+        .sort((a, b) => Number(a.position) - Number(b.position))
+        .map(linkDocumentColumns.read),
+    }));
   }
 
   private async insertEvents(trx: Transaction<Database>, events: readonly EsignAuditEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await trx.insertInto('esign_audit_events').values(events.map(eventToRow)).execute();
+    await trx.insertInto('esign_audit_events').values(events.map(auditColumns.write)).execute();
   }
 }

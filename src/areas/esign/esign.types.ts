@@ -1,4 +1,5 @@
-import type { OutboxChannel } from '../outbox/outbox.types';
+import type { esignAuditEvents, esignLinkDocuments, esignLinks, esignSignedDocuments } from './esign.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 
 /**
  * Where a document (or a link, or an event) is in its signing: its link was sent, the page was
@@ -12,73 +13,29 @@ export const ESIGN_STATES: readonly EsignState[] = ['sent', 'viewed', 'signed', 
 export type EsignAuditKind = 'sent' | 'viewed' | 'signed' | 'revoked';
 
 /** A document a signing link offers, as it was when the link was sent. */
-export interface SigningLinkDocument {
-  documentId: string;
-  description: string;
-  /** SHA-256 (hex) of the document's PDF when the link was sent: what the signer is shown. */
-  documentSha256: string;
-}
+export type SigningLinkDocument = RecordOfTable<typeof esignLinkDocuments, 'message_id' | 'position'>;
 
 /**
- * The link of one e-sign message (`/sign/<token>`): bound to the message, its recipient and its
- * documents. Only the token's hash is kept. Instants are stored UTC instants.
+ * The link of one e-sign message (`/sign/<token>`): bound to the message (`messageId`, also the
+ * link's id), its recipient and its documents (in the order the message lists them). Only the
+ * token's hash is kept. Instants are stored UTC instants.
  */
-export interface SigningLink {
-  /** The outbox message carrying the link; also the link's id. */
-  messageId: string;
-  facilityId: string;
-  eventId: string;
-  channel: OutboxChannel;
-  recipient: string;
-  createdAt: string;
-  expiresAt: string;
-  firstViewedAt: string | null;
-  revokedAt: string | null;
-  /** When its documents were signed through it. */
-  completedAt: string | null;
-  /** In the order the message lists them. */
+export type SigningLink = RecordOfTable<typeof esignLinks, 'token_hash'> & {
   documents: SigningLinkDocument[];
-}
+};
 
-/** One line of a document's audit trail. */
-export interface EsignAuditEvent {
-  id: string;
-  messageId: string;
-  documentId: string;
-  facilityId: string;
-  eventId: string;
-  kind: EsignAuditKind;
-  at: string;
-  channel: OutboxChannel;
-  recipient: string;
-  /** Signed: the typed full name. */
-  signerName: string | null;
-  /** Viewed and signed: where the page was opened or submitted from. */
-  ipAddress: string | null;
-  userAgent: string | null;
-  /** Signed: the version of the consent wording the signer agreed to. */
-  consentVersion: string | null;
-  /** Sent, viewed and signed: SHA-256 of the document's PDF shown. */
-  documentSha256: string | null;
-  /** Signed: SHA-256 of the signed PDF. */
-  signedSha256: string | null;
-}
+/**
+ * One line of a document's audit trail: `signerName` and `consentVersion` when signed, where the
+ * page was opened or submitted from when viewed and signed, the SHA-256 of the document's PDF shown
+ * and (signed) of the signed PDF.
+ */
+export type EsignAuditEvent = RecordOfTable<typeof esignAuditEvents>;
 
 /** A signed document without its bytes. */
-export interface SignedDocumentInfo {
-  documentId: string;
-  messageId: string;
-  facilityId: string;
-  eventId: string;
-  signedAt: string;
-  filename: string;
-  sha256: string;
-}
+export type SignedDocumentInfo = RecordOfTable<typeof esignSignedDocuments, 'pdf'>;
 
 /** A signed document's PDF: the original with the signature placed, and a certificate page. */
-export interface SignedDocument extends SignedDocumentInfo {
-  pdf: Buffer;
-}
+export type SignedDocument = RecordOfTable<typeof esignSignedDocuments>;
 
 /** Everything recorded about the signing of some events' documents. */
 export interface EsignRecords {

@@ -1,19 +1,12 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Client, type ClientConfig, type Pool } from 'pg';
 import type { LiveEvent, LiveFilter, LiveJournal, LiveListening, LiveNotifications } from './live.types';
-import type { Database, LiveEventsTable } from '../../store/schema';
+import { liveEvents } from './live.tables';
+import { rowCodec } from '../../store/rows';
+import type { Database } from '../../store/schema';
 import { LIVE_CHANNEL_PREFIX } from '../webhooks/webhook-events.writer';
 
-function liveRowToEvent(row: Selectable<LiveEventsTable>): LiveEvent {
-  return {
-    seq: Number(row.seq),
-    facilityId: row.facility_id,
-    eventId: row.event_id,
-    type: row.type,
-    occurredAt: row.occurred_at,
-    body: row.body,
-  };
-}
+const liveColumns = rowCodec(liveEvents);
 
 /** The live journal over `live_events` (written by `webhook-events.writer.ts`). */
 export class SqlLiveJournal implements LiveJournal {
@@ -27,7 +20,7 @@ export class SqlLiveJournal implements LiveJournal {
       .where('seq', 'in', [...seqs])
       .orderBy('seq')
       .execute();
-    return rows.map(liveRowToEvent);
+    return rows.map(liveColumns.read);
   }
 
   async after(seq: number, limit: number, filter?: LiveFilter): Promise<LiveEvent[]> {
@@ -36,7 +29,7 @@ export class SqlLiveJournal implements LiveJournal {
     if (filter?.eventId) query = query.where('event_id', '=', filter.eventId);
     if (filter?.types && filter.types.length > 0) query = query.where('type', 'in', [...filter.types]);
     const rows = await query.orderBy('seq').limit(limit).execute();
-    return rows.map(liveRowToEvent);
+    return rows.map(liveColumns.read);
   }
 
   async bounds(): Promise<{ first: number; last: number } | null> {

@@ -1,21 +1,12 @@
+import type { liveEvents } from './live.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 import type { UpstreamAnswer } from '../../gateway/upstream.ports';
 
 /**
  * An event a change reported, as the live journal keeps it, numbered in commit order (on PostgreSQL
  * by the journal's trigger as the transaction commits).
  */
-export interface LiveEvent {
-  /** Its number in the journal: the cursor a client resumes after (`Last-Event-ID`, `since`). */
-  readonly seq: number;
-  readonly facilityId: string;
-  /** The event (e-sign, documents, payments) it is about; for a webhook delivery, the endpoint. */
-  readonly eventId: string | null;
-  /** A webhook event type (`payment.succeeded`, ...) or `webhook.delivery`. */
-  readonly type: string;
-  readonly occurredAt: string;
-  /** The webhook body (`{"type","timestamp","data"}`); for a webhook delivery, the message's id. */
-  readonly body: string;
-}
+export type LiveEvent = Readonly<RecordOfTable<typeof liveEvents>>;
 
 /**
  * Which events a subscriber wants: one facility's (or, with null, any facility's: a webhook

@@ -7,9 +7,11 @@ import {
 } from 'kysely';
 import type { AttemptFailure, ClaimRequest, OutboxRepository, SentRecord } from './outbox.ports';
 import { parseOutboxContent, parseOutboxWebhook } from './outbox.service';
+import { outboxMessages } from './outbox.tables';
 import type { OutboxMessage, OutboxStatus } from './outbox.types';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
+import { rowCodec } from '../../store/rows';
 import type { Database, OutboxMessagesTable } from '../../store/schema';
 import { insertDeliveryLiveEvent, insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
@@ -37,44 +39,27 @@ interface CappedRow {
   company_id: string | null;
 }
 
-export function outboxRowToMessage(row: OutboxMessageRow): OutboxMessage {
-  return {
-    id: row.id,
-    facilityId: row.facility_id,
-    eventId: row.event_id,
-    channel: row.channel,
-    recipient: row.recipient,
-    content: row.channel === 'webhook' ? null : parseOutboxContent(row.payload),
-    webhook: row.channel === 'webhook' ? parseOutboxWebhook(row.payload) : null,
-    status: row.status,
-    attempts: Number(row.attempts),
-    nextAttemptAt: row.next_attempt_at,
-    claimedBy: row.claimed_by,
-    claimedUntil: row.claimed_until,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    sentAt: row.sent_at,
-    responseCode: row.response_code ?? null,
-  };
+/** The message's columns but its payload, which is JSON (read and written below). */
+const messageColumns = rowCodec(outboxMessages, ['payload']);
+
+/**
+ * A stored message, its payload read as its channel has it. The codec's record is new, so the
+ * payload's two fields are set on it rather than the record copied into another object: claims
+ * read every message they take this way.
+ */
+export function storedMessage(row: OutboxMessageRow): OutboxMessage {
+  const message = messageColumns.read(row) as OutboxMessage;
+  const webhook = row.channel === 'webhook';
+  message.content = webhook ? null : parseOutboxContent(row.payload);
+  message.webhook = webhook ? parseOutboxWebhook(row.payload) : null;
+  return message;
 }
 
-export function messageToRow(message: OutboxMessage): OutboxMessageRow {
+/** A message as stored, its content (or webhook event) written as the payload. */
+export function messageStored(message: OutboxMessage): OutboxMessageRow {
   return {
-    id: message.id,
-    facility_id: message.facilityId,
-    event_id: message.eventId,
-    channel: message.channel,
-    recipient: message.recipient,
+    ...messageColumns.write(message),
     payload: JSON.stringify(message.channel === 'webhook' ? message.webhook : message.content),
-    status: message.status,
-    attempts: message.attempts,
-    next_attempt_at: message.nextAttemptAt,
-    claimed_by: message.claimedBy,
-    claimed_until: message.claimedUntil,
-    last_error: message.lastError,
-    created_at: message.createdAt,
-    sent_at: message.sentAt,
-    response_code: message.responseCode ?? null,
   };
 }
 
@@ -114,7 +99,7 @@ export class SqlOutboxRepository implements OutboxRepository {
   async insertMessages(messages: readonly OutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('outbox_messages').values(messages.map(messageToRow)).execute();
+      await trx.insertInto('outbox_messages').values(messages.map(messageStored)).execute();
     });
   }
 
@@ -172,7 +157,7 @@ export class SqlOutboxRepository implements OutboxRepository {
           .whereRef('outbox_messages.id', '=', 'due.id')
           .returningAll('outbox_messages')
           .execute();
-        return rows.sort(byNextAttemptThenId).map(outboxRowToMessage);
+        return rows.sort(byNextAttemptThenId).map(storedMessage);
       };
       if (!capped) return claimOn(this.db);
       return this.db.transaction().execute(async (trx) => {
@@ -237,7 +222,7 @@ export class SqlOutboxRepository implements OutboxRepository {
         );
       }
       const row = await update.returningAll().executeTakeFirst();
-      if (row) claimed.push(outboxRowToMessage(row));
+      if (row) claimed.push(storedMessage(row));
     }
     return claimed;
   }
@@ -404,7 +389,7 @@ export class SqlOutboxRepository implements OutboxRepository {
       .limit(rowLimit(limit))
       .offset(offset)
       .execute();
-    return rows.map(outboxRowToMessage);
+    return rows.map(storedMessage);
   }
 
   /** Messages by id, in key order, null for a missing id. */
@@ -415,7 +400,7 @@ export class SqlOutboxRepository implements OutboxRepository {
       .selectAll()
       .where('id', 'in', [...new Set(ids)])
       .execute();
-    const byId = new Map(rows.map((row) => [row.id, outboxRowToMessage(row)]));
+    const byId = new Map(rows.map((row) => [row.id, storedMessage(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 }

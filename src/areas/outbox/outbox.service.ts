@@ -148,6 +148,7 @@ export class OutboxService {
       lastError: null,
       createdAt: now,
       sentAt: null,
+      responseCode: null,
     };
   }
 

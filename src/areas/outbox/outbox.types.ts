@@ -1,3 +1,6 @@
+import type { outboxMessages } from './outbox.tables';
+import type { RecordOfTable } from '../../kernel/columns';
+
 /** The channels of messages to people (e-sign delivery). */
 export type OutboxChannel = 'email' | 'sms';
 /** Every channel the outbox delivers: messages to people, and webhook deliveries to endpoints. */
@@ -42,31 +45,18 @@ export interface OutboxWebhook {
   body: string;
 }
 
-/** A message in the durable outbox and its delivery state. */
-export interface OutboxMessage {
-  id: string;
-  facilityId: string;
-  eventId: string | null;
-  channel: DeliveryChannel;
-  /** An email address, a phone number in E.164 form, or (webhooks) the endpoint's id. */
-  recipient: string;
+/**
+ * A message in the durable outbox and its delivery state, read off its table (`recipient`: an email
+ * address, a phone number in E.164 form, or the endpoint's id; `attempts`: delivery attempts
+ * started so far; `nextAttemptAt`: stored UTC instant of the next try; `responseCode`: the HTTP
+ * status of the last answer to a webhook delivery), with its stored payload read.
+ */
+export type OutboxMessage = RecordOfTable<typeof outboxMessages, 'payload'> & {
   /** Email and SMS: what the message says; null when the stored payload cannot be read (it is then never sent) and for webhooks. */
   content: OutboxContent | null;
   /** Webhooks: the event delivered; null or absent for other channels and when unreadable. */
   webhook?: OutboxWebhook | null;
-  status: OutboxStatus;
-  /** Delivery attempts started so far. */
-  attempts: number;
-  /** Stored UTC instant of the next try (pending messages). */
-  nextAttemptAt: string;
-  claimedBy: string | null;
-  claimedUntil: string | null;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-  /** The HTTP status of the last answer (webhooks), if there was one. */
-  responseCode?: number | null;
-}
+};
 
 /** One message to queue. */
 export interface NewOutboxMessage {

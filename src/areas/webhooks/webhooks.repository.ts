@@ -9,51 +9,55 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from './webhooks.types';
-import { parseOutboxWebhook } from '../outbox/outbox.service';
+import { storedMessage } from '../outbox/outbox.repository';
+import type { OutboxMessage } from '../outbox/outbox.types';
+import { webhookEndpoints } from './webhooks.tables';
 import type { SecretBox, SecretPlace } from '../../kernel/secret-box';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
-import type { OutboxMessagesTable, WebhookEndpointsTable } from '../../store/schema';
-
-export type WebhookEndpointRow = WebhookEndpointsTable;
+import { rowCodec } from '../../store/rows';
+import type { WebhookEndpointsTable } from '../../store/schema';
 
 /** Where an endpoint's secret (`secret`) or the one a rotation replaced (`previous_secret`) is stored. */
 export function webhookSecretPlace(endpointId: string, column: 'secret' | 'previous_secret'): SecretPlace {
   return { table: 'webhook_endpoints', column, rowId: endpointId };
 }
 
-/** An endpoint row as callers see it: its secrets are not read. */
-export function endpointRowToEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+/**
+ * An endpoint's columns but its secrets, which only `storedEndpoint` opens and `sealed` writes,
+ * and the two read below: its event types, a comma-separated list, and the replaced secret's
+ * expiry, which counts only while that secret is kept.
+ */
+const endpointColumns = rowCodec(webhookEndpoints, [
+  'event_types',
+  'secret',
+  'previous_secret',
+  'previous_secret_expires_at',
+]);
+
+/** An endpoint as callers see it: its secrets are not read. */
+function publicEndpointOf(row: WebhookEndpointsTable): WebhookEndpoint {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    url: row.url,
-    description: row.description,
+    ...endpointColumns.read(row),
     eventTypes: row.event_types.split(',').filter(isWebhookEventType),
-    createdAt: row.created_at,
-    secretRotatedAt: row.secret_rotated_at,
     previousSecretExpiresAt: row.previous_secret ? row.previous_secret_expires_at : null,
-    disabledAt: row.disabled_at,
-    disabledReason:
-      row.disabled_reason === 'manual' || row.disabled_reason === 'failing' ? row.disabled_reason : null,
-    failingSince: row.failing_since,
   };
 }
 
-export function deliveryRowToDelivery(row: OutboxMessagesTable): WebhookDelivery {
+/** A webhook delivery is an outbox message of channel `webhook`, named as webhooks name it. */
+function deliveryOf(message: OutboxMessage): WebhookDelivery {
   return {
-    id: row.id,
-    endpointId: row.recipient,
-    facilityId: row.facility_id,
-    eventType: parseOutboxWebhook(row.payload)?.type ?? 'unknown',
-    status: row.status,
-    attempts: Number(row.attempts),
-    responseCode:
-      row.response_code === null || row.response_code === undefined ? null : Number(row.response_code),
-    lastError: row.last_error,
-    nextAttemptAt: row.next_attempt_at,
-    createdAt: row.created_at,
-    deliveredAt: row.sent_at,
+    id: message.id,
+    endpointId: message.recipient,
+    facilityId: message.facilityId,
+    eventType: message.webhook?.type ?? 'unknown',
+    status: message.status,
+    attempts: message.attempts,
+    responseCode: message.responseCode,
+    lastError: message.lastError,
+    nextAttemptAt: message.nextAttemptAt,
+    createdAt: message.createdAt,
+    deliveredAt: message.sentAt,
   };
 }
 
@@ -69,9 +73,9 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
   }
 
   /** The endpoint with its secrets opened; throws `SecretUnreadable` naming the row and column. */
-  private storedEndpoint(row: WebhookEndpointRow): StoredWebhookEndpoint {
+  private storedEndpoint(row: WebhookEndpointsTable): StoredWebhookEndpoint {
     return {
-      ...endpointRowToEndpoint(row),
+      ...publicEndpointOf(row),
       secrets: {
         current: this.secrets.open(row.secret, webhookSecretPlace(row.id, 'secret')),
         previous:
@@ -104,17 +108,9 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
     await this.db
       .insertInto('webhook_endpoints')
       .values({
-        id: endpoint.id,
-        company_id: endpoint.companyId,
-        url: endpoint.url,
-        description: endpoint.description,
+        ...endpointColumns.write(endpoint),
         event_types: endpoint.eventTypes.join(','),
         ...this.sealed(endpoint.id, endpoint.secrets),
-        created_at: endpoint.createdAt,
-        secret_rotated_at: endpoint.secretRotatedAt,
-        disabled_at: endpoint.disabledAt,
-        disabled_reason: endpoint.disabledReason,
-        failing_since: endpoint.failingSince,
       })
       .execute();
   }
@@ -134,7 +130,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
-    return row && endpointRowToEndpoint(row);
+    return row && publicEndpointOf(row);
   }
 
   async ofCompany(companyId: string): Promise<WebhookEndpoint[]> {
@@ -145,7 +141,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
       .execute();
-    return rows.map(endpointRowToEndpoint);
+    return rows.map(publicEndpointOf);
   }
 
   async countOfCompany(companyId: string): Promise<number> {
@@ -215,7 +211,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .orderBy(this.binary('id'), 'desc')
       .limit(rowLimit(limit))
       .execute();
-    return rows.map(deliveryRowToDelivery);
+    return rows.map((row) => deliveryOf(storedMessage(row)));
   }
 
   async findDelivery(id: string): Promise<WebhookDelivery | undefined> {
@@ -225,7 +221,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .where('id', '=', id)
       .where('channel', '=', 'webhook')
       .executeTakeFirst();
-    return row && deliveryRowToDelivery(row);
+    return row && deliveryOf(storedMessage(row));
   }
 
   async requeueDelivery(id: string, at: string): Promise<boolean> {

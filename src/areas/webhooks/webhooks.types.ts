@@ -1,4 +1,6 @@
 import type { OutboxStatus } from '../outbox/outbox.types';
+import type { webhookEndpoints } from './webhooks.tables';
+import type { RecordOfTable } from '../../kernel/columns';
 
 /** Every event a webhook endpoint can ask for, in the order the docs list them. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -21,23 +23,16 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
 /** Why an endpoint is disabled: by a person, or by the service after it failed for days. */
 export type DisabledReason = 'manual' | 'failing';
 
-/** An endpoint as callers see it: never its secrets. */
-export interface WebhookEndpoint {
-  id: string;
-  companyId: string;
-  url: string;
-  description: string | null;
-  eventTypes: WebhookEventType[];
-  createdAt: string;
-  /** When the secret was last rotated, null when never. */
-  secretRotatedAt: string | null;
-  /** Until when the secret a rotation replaced still signs deliveries (null when none does). */
-  previousSecretExpiresAt: string | null;
-  disabledAt: string | null;
-  disabledReason: DisabledReason | null;
-  /** The first failed delivery since the last success; null while deliveries succeed. */
-  failingSince: string | null;
-}
+/**
+ * An endpoint as callers see it, read off its table: never its secrets. `secretRotatedAt`: when the
+ * secret was last rotated, null when never; `previousSecretExpiresAt`: until when the secret a
+ * rotation replaced still signs deliveries (null when none does); `failingSince`: the first failed
+ * delivery since the last success, null while deliveries succeed.
+ */
+export type WebhookEndpoint = Omit<
+  RecordOfTable<typeof webhookEndpoints, 'secret' | 'previous_secret'>,
+  'eventTypes'
+> & { eventTypes: WebhookEventType[] };
 
 /** The secrets an endpoint signs with: the current one and, for a while after a rotation, the one before. */
 export interface EndpointSecrets {

@@ -1,23 +1,16 @@
 import type { SealingKeysRepository, StoredSealingKey } from '../../areas/esign/esign.ports';
+import { sealingCertificates } from '../../areas/esign/esign.tables';
 import { SecretUnreadable, type SecretBox, type SecretPlace } from '../../kernel/secret-box';
 import type { Db } from '../database';
-import type { SealingCertificatesTable } from '../schema';
+import { rowCodec } from '../rows';
 
 /** Where a generation's private key is kept: sealed under SECRETS_KEY, bound to its row. */
 export function sealingKeyPlace(generation: number): SecretPlace {
   return { table: 'sealing_certificates', column: 'private_key_pem', rowId: String(generation) };
 }
 
-export function sealingRowToKey(row: SealingCertificatesTable, secrets: SecretBox): StoredSealingKey {
-  const generation = Number(row.generation);
-  return {
-    generation,
-    fingerprint: row.fingerprint,
-    certificatePem: row.certificate_pem,
-    privateKeyPem: secrets.open(row.private_key_pem, sealingKeyPlace(generation)),
-    createdAt: row.created_at,
-  };
-}
+/** A certificate's columns but its private key, which is only ever read opened and written sealed. */
+const certificateColumns = rowCodec(sealingCertificates, ['private_key_pem']);
 
 /** What a discarded private key is replaced by: its certificate stays, as a record. */
 export const DISCARDED_PRIVATE_KEY = 'discarded: sealed under a key this installation no longer has';
@@ -39,7 +32,9 @@ export class SqlSealingKeysRepository implements SealingKeysRepository {
       .orderBy('generation', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? sealingRowToKey(row, this.secrets) : undefined;
+    if (!row) return undefined;
+    const key = certificateColumns.read(row);
+    return { ...key, privateKeyPem: this.secrets.open(row.private_key_pem, sealingKeyPlace(key.generation)) };
   }
 
   /** One statement, so two instances making the same generation at once keep exactly one. */
@@ -47,11 +42,8 @@ export class SqlSealingKeysRepository implements SealingKeysRepository {
     const result = await this.db
       .insertInto('sealing_certificates')
       .values({
-        generation: key.generation,
-        fingerprint: key.fingerprint,
-        certificate_pem: key.certificatePem,
+        ...certificateColumns.write(key),
         private_key_pem: this.secrets.seal(key.privateKeyPem, sealingKeyPlace(key.generation)),
-        created_at: key.createdAt,
       })
       .onConflict((oc) => oc.column('generation').doNothing())
       .executeTakeFirst();

@@ -1,0 +1,24 @@
+import { integer, nullable, text, textOf } from '../../kernel/columns';
+import type { DeliveryChannel, OutboxStatus } from './outbox.types';
+
+/** The durable outbox (composed into the store's Database): one row per message and its delivery. */
+export const outboxMessages = {
+  id: text,
+  facility_id: text,
+  event_id: nullable(text),
+  channel: textOf<DeliveryChannel>(),
+  /** An email address, a phone number, or (webhooks) the endpoint's id. */
+  recipient: text,
+  /** JSON: the message's content (email, SMS) or the webhook event it delivers. */
+  payload: text,
+  status: textOf<OutboxStatus>(),
+  attempts: integer,
+  next_attempt_at: text,
+  claimed_by: nullable(text),
+  claimed_until: nullable(text),
+  last_error: nullable(text),
+  created_at: text,
+  sent_at: nullable(text),
+  /** The HTTP status of the last answer (webhooks); null in rows written before it existed. */
+  response_code: nullable(integer),
+};

@@ -1,0 +1,22 @@
+import { nullable, text, textOf } from '../../kernel/columns';
+import type { DisabledReason } from './webhooks.types';
+
+/** The webhook endpoints of companies (composed into the store's Database). */
+export const webhookEndpoints = {
+  id: text,
+  company_id: text,
+  url: text,
+  description: nullable(text),
+  /** Comma-separated event types. */
+  event_types: text,
+  /** `whsec_...`, sealed by the secret box (every delivery is signed with it, so not hashed). */
+  secret: text,
+  /** The secret a rotation replaced (sealed likewise), honoured (both signatures sent) until it expires. */
+  previous_secret: nullable(text),
+  previous_secret_expires_at: nullable(text),
+  created_at: text,
+  secret_rotated_at: nullable(text),
+  disabled_at: nullable(text),
+  disabled_reason: nullable(textOf<DisabledReason>()),
+  failing_since: nullable(text),
+};
