@@ -1,9 +1,5 @@
 import type { Path, Spelling } from '../kernel/errors';
-
-/** `noteText` -> `note_text`. */
-export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
+import { snakeCase } from '../kernel/names';
 
 /**
  * REST's spelling of a command's paths: each field in snake_case, or as a route renames it
@@ -18,7 +14,7 @@ export function restSpelling(renames: Readonly<Record<string, string>> = {}): Sp
         const spelled = renames[part] ?? snakeCase(part);
         return name ? `${name}.${spelled}` : spelled;
       }, ''),
-    field: snakeCase,
+    field: (name: string) => snakeCase(name),
   };
 }
 

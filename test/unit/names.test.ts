@@ -1,4 +1,6 @@
-import { SnakeCaseKeys, snakeCase } from '../../src/kernel/names';
+import { Type } from '@sinclair/typebox';
+import { cases } from '../../src/contract/cases';
+import { snakeCase } from '../../src/kernel/names';
 import { insuranceTerms, serviceTerms } from '../../src/areas/ledgers/ledgers.tables';
 import { datasetSchema } from '../../src/store/dataset/dataset.schema';
 
@@ -11,12 +13,12 @@ describe('names in snake_case', () => {
   });
 
   it('renames a record both ways, keys in the names order, leaving other keys behind', () => {
-    const keys = new SnakeCaseKeys(['productCode', 'description'] as const);
-    const contract = keys.toSnakeCase({ description: 'Lock', productCode: 'L-1' });
+    const keys = cases(Type.Object({ product_code: Type.String(), description: Type.String() }));
+    const contract = keys.toContract({ description: 'Lock', productCode: 'L-1' });
     expect(JSON.stringify(contract)).toBe('{"product_code":"L-1","description":"Lock"}');
     const row = { id: 'x', product_code: 'L-1', description: 'Lock', amount_cents: 100 };
-    expect(keys.fromSnakeCase(row)).toEqual({ productCode: 'L-1', description: 'Lock' });
-    expect(keys.keys).toEqual(['product_code', 'description']);
+    expect(keys.toView(row)).toEqual({ productCode: 'L-1', description: 'Lock' });
+    expect(Object.keys(contract)).toEqual(['product_code', 'description']);
   });
 
   it("names a policy's and a service's terms as the dataset format does, in its order", () => {
