@@ -86,6 +86,8 @@ export interface LiveConfig {
   readonly perConnection: number;
   /** Subscriptions one client application may hold at once, over every connection of this instance. */
   readonly perClient: number;
+  /** Open connections (WebSockets and SSE streams) one client application may hold on this instance. */
+  readonly connectionsPerClient: number;
   /** Events one subscription may have waiting unread; one more drops it (slow consumer). */
   readonly queueLimit: number;
   /** Bytes a WebSocket may have waiting to be sent before the connection is dropped (slow consumer). */
@@ -471,6 +473,7 @@ function liveConfig(read: SettingsReader): LiveConfig {
   return Object.freeze({
     perConnection: read.int('LIVE_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 1000),
     perClient: read.int('LIVE_SUBSCRIPTIONS_PER_CLIENT', 2000, 1, 1_000_000),
+    connectionsPerClient: read.int('LIVE_CONNECTIONS_PER_CLIENT', 1000, 1, 1_000_000),
     queueLimit: read.int('LIVE_QUEUE_LIMIT', 256, 1, 100_000),
     socketBufferBytes: read.int('LIVE_SOCKET_BUFFER_KB', 1024, 16, 1024 * 1024) * 1024,
     heartbeatMs: read.int('LIVE_HEARTBEAT_MS', 15_000, 1_000, 600_000),

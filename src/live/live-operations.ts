@@ -172,23 +172,22 @@ export function prepareSubscription(
 }
 
 /**
- * Subscriptions of each client application on this instance, over both transports; a client at its
- * limit is refused one more (RATE_LIMITED) until one ends.
+ * What each client application holds on this instance (subscriptions, or connections), over both
+ * transports; a client at its limit is refused one more (RATE_LIMITED) until one ends.
  */
-export class SubscriptionQuota {
+export class ClientQuota {
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly perClient: number) {}
+  constructor(
+    private readonly perClient: number,
+    /** The refusal's message, naming the limit and its setting. */
+    private readonly refusalMessage: (limit: number) => string,
+  ) {}
 
   /** Takes a place for the client; a refusal when it has none left. */
   take(clientId: string): DomainError | null {
     const count = this.counts.get(clientId) ?? 0;
-    if (count >= this.perClient) {
-      return new DomainError(
-        'rate_limited',
-        `this client already holds ${this.perClient} subscriptions on this instance (LIVE_SUBSCRIPTIONS_PER_CLIENT); end one first`,
-      );
-    }
+    if (count >= this.perClient) return new DomainError('rate_limited', this.refusalMessage(this.perClient));
     this.counts.set(clientId, count + 1);
     return null;
   }
@@ -198,4 +197,22 @@ export class SubscriptionQuota {
     if (count <= 0) this.counts.delete(clientId);
     else this.counts.set(clientId, count);
   }
+}
+
+/** Subscriptions per client application (LIVE_SUBSCRIPTIONS_PER_CLIENT). */
+export function subscriptionQuota(perClient: number): ClientQuota {
+  return new ClientQuota(
+    perClient,
+    (limit) =>
+      `this client already holds ${limit} subscriptions on this instance (LIVE_SUBSCRIPTIONS_PER_CLIENT); end one first`,
+  );
+}
+
+/** Open connections (WebSockets and SSE streams) per client application (LIVE_CONNECTIONS_PER_CLIENT). */
+export function connectionQuota(perClient: number): ClientQuota {
+  return new ClientQuota(
+    perClient,
+    (limit) =>
+      `this client already holds ${limit} open connections on this instance (LIVE_CONNECTIONS_PER_CLIENT); close one first`,
+  );
 }
