@@ -39,10 +39,13 @@ export function scopeOf(caller: Caller): string {
   return `${caller.companyId}/${caller.clientId}`;
 }
 
-/** How long the fan-out writes to one group's members before it lets other work (requests) run. */
-const SLICE_MS = 3;
-
-const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Members the fan-out writes to before it lets other work (requests) run: about 2 ms of writing on
+ * an idle core. Counted rather than timed: on a busy machine a slice of time is mostly the time the
+ * process was not running, and each turn of the event loop (every ready request) takes long there,
+ * so a small group's events would wait on it for nothing.
+ */
+const WRITES_PER_TURN = 500;
 
 function isAsyncIterable(value: AsyncIterable<unknown> | ExecutionResult): value is AsyncIterable<unknown> {
   return Symbol.asyncIterator in value;
@@ -57,21 +60,30 @@ function cursorOf(data: FormattedExecutionResult['data']): string | null {
   return typeof cursor === 'string' ? cursor : null;
 }
 
+/** A live event's execution for a group: its result once done; `failed` when it threw. */
+interface Execution {
+  result: SharedResult | null;
+  failed: boolean;
+}
+
 /**
  * The subscriptions of one document, variables and caller scope on this instance: each live event
- * is executed and serialized once for all of them (`results`), then written to each.
+ * is executed and serialized once for all of them, as soon as it is offered, then written to each.
  */
 class LiveGroup {
   readonly members = new Set<GroupMember>();
-  /** Live events offered to members and not executed yet. */
-  readonly pending = new Set<LiveEvent>();
-  /** Results of the events being written out, by event. */
-  readonly results = new Map<LiveEvent, SharedResult>();
+  /**
+   * The executions of the events offered, by event: kept while a member's queue holds the event
+   * (the hub hands every member the same object), let go with it.
+   */
+  readonly executions = new WeakMap<LiveEvent, Execution>();
   scheduled = false;
 
   constructor(
     readonly key: string,
     readonly run: (item: LiveItem) => Promise<SharedResult>,
+    /** Where its executions' unexpected failures are told: its first member's connection's log. */
+    readonly log: LiveLog,
   ) {}
 }
 
@@ -131,20 +143,19 @@ class GroupMember extends LiveMembership {
     super();
   }
 
-  /** Writes what waits, up to an event the group has yet to execute. */
+  /** Writes what waits, up to an event whose execution has yet to end. */
   pump(): void {
     while (!this.busy && !this.done) {
       const item = this.source.peek();
       if (!item) return;
-      if (item.kind === 'event') {
-        const shared = this.group.results.get(item.event);
-        if (shared) {
-          this.source.take();
-          this.sink.write(shared);
-          continue;
-        }
-        if (this.group.pending.has(item.event)) return;
+      const execution = item.kind === 'event' ? this.group.executions.get(item.event) : undefined;
+      if (execution?.result) {
+        this.source.take();
+        this.sink.write(execution.result);
+        continue;
       }
+      // Still running: its end schedules the group, which writes it.
+      if (execution && !execution.failed) return;
       this.source.take();
       this.busy = true;
       void this.own(item);
@@ -223,12 +234,11 @@ export class LiveGroups {
   private readonly groups = new Map<string, LiveGroup>();
   private readonly queue: LiveGroup[] = [];
   private running = false;
+  /** Members written to since the fan-out last let other work run. */
+  private written = 0;
   private executionCount = 0;
 
-  constructor(
-    private readonly services: ContextServices,
-    private readonly log: LiveLog,
-  ) {}
+  constructor(private readonly services: ContextServices) {}
 
   /** Groups open on this instance. */
   get groupCount(): number {
@@ -260,7 +270,7 @@ export class LiveGroups {
         });
     const runOwn = runAs(caller, requestId);
     if (!(source instanceof LiveSubscriber)) {
-      return new OwnMember(source[Symbol.asyncIterator](), sink, runOwn, this.log);
+      return new OwnMember(source[Symbol.asyncIterator](), sink, runOwn, log);
     }
 
     const key = JSON.stringify([
@@ -271,27 +281,27 @@ export class LiveGroups {
     ]);
     let group = this.groups.get(key);
     if (!group) {
-      group = new LiveGroup(key, runAs(caller, `live-group/${this.groups.size}`));
+      group = new LiveGroup(key, runAs(caller, `live-group/${this.groups.size}`), log);
       this.groups.set(key, group);
     }
     const joined = group;
-    const member = new GroupMember(joined, source, sink, runOwn, this.log, (gone) => this.remove(joined, gone));
+    const member = new GroupMember(joined, source, sink, runOwn, log, (gone) => this.remove(joined, gone));
     joined.members.add(member);
     source.listen((event) => {
       if (event === null) {
         member.pump();
         return;
       }
-      joined.pending.add(event);
-      this.schedule(joined);
+      // The other members are offered the same event: one execution.
+      if (!joined.executions.has(event)) this.start(joined, event);
     });
     member.pump();
     return member;
   }
 
-  private async execute(args: ExecutionArgs): Promise<SharedResult> {
+  private async execute(args: ExecutionArgs & { contextValue: GraphqlContext }): Promise<SharedResult> {
     this.executionCount += 1;
-    const formatted = formattedResult(await execute(args), this.log);
+    const formatted = formattedResult(await execute(args), args.contextValue.log);
     return { json: Buffer.from(JSON.stringify(formatted)), cursor: cursorOf(formatted.data) };
   }
 
@@ -304,42 +314,51 @@ export class LiveGroups {
     if (group.scheduled) return;
     group.scheduled = true;
     this.queue.push(group);
-    if (!this.running) void this.drain();
+    if (this.running) return;
+    this.running = true;
+    void this.drain();
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
     try {
       for (let group = this.queue.shift(); group; group = this.queue.shift()) {
         group.scheduled = false;
         await this.flush(group);
-        await yieldToIo();
       }
     } finally {
       this.running = false;
     }
   }
 
-  /** Executes the group's new events once each, then writes them to its members, a slice at a time. */
+  /** Lets every request ready to run, run: a turn of the event loop. */
+  private async letOthersRun(): Promise<void> {
+    this.written = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** Executes an event for the group at once; once done, its members are written to. */
+  private start(group: LiveGroup, event: LiveEvent): void {
+    const execution: Execution = { result: null, failed: false };
+    group.executions.set(event, execution);
+    group.run({ kind: 'event', event }).then(
+      (result) => {
+        execution.result = result;
+        this.schedule(group);
+      },
+      (error: unknown) => {
+        // Each member then executes it on its own, and says what fails.
+        group.log.error({ err: error }, 'graphql subscription failed');
+        execution.failed = true;
+        this.schedule(group);
+      },
+    );
+  }
+
+  /** Writes what is done to the group's members, a slice at a time. */
   private async flush(group: LiveGroup): Promise<void> {
-    const events = [...group.pending].sort((a, b) => a.seq - b.seq);
-    for (const event of events) {
-      try {
-        group.results.set(event, await group.run({ kind: 'event', event }));
-      } catch (error) {
-        // Left out: each member executes it on its own, and says what fails.
-        this.log.error({ err: error }, 'graphql subscription failed');
-      }
-      group.pending.delete(event);
-    }
-    let sliceStarted = performance.now();
     for (const member of [...group.members]) {
       member.pump();
-      if (performance.now() - sliceStarted > SLICE_MS) {
-        await yieldToIo();
-        sliceStarted = performance.now();
-      }
+      if (++this.written >= WRITES_PER_TURN) await this.letOthersRun();
     }
-    for (const event of events) group.results.delete(event);
   }
 }

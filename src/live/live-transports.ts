@@ -15,9 +15,16 @@ import type { ContextServices } from '../graphql/context';
 import type { TrustedDocumentGate } from '../graphql/trusted-documents';
 import type { AuthService } from '../auth/auth.service';
 import type { LiveHub } from './live-hub';
-import { LiveGroups, LiveMembership, type LiveOperation, type LiveSink, type SharedResult } from './live-groups';
+import {
+  LiveMembership,
+  type LiveGroups,
+  type LiveOperation,
+  type LiveSink,
+  type SharedResult,
+} from './live-groups';
 import {
   connectionQuota,
+  DocumentCache,
   formattedErrors,
   formattedResult,
   liveContext,
@@ -36,6 +43,7 @@ interface WebSocketServices extends ContextServices {
 /** What the subscriptions' transports use, and the live hub they prune and close. */
 export interface LiveTransportServices extends WebSocketServices {
   readonly live: Pick<LiveHub, 'startPruning' | 'close'>;
+  readonly liveGroups: LiveGroups;
 }
 
 /** A close reason is at most 123 bytes (RFC 6455); ours are cut well before. */
@@ -65,6 +73,7 @@ interface LiveShared {
   readonly groups: LiveGroups;
   readonly subscriptions: ClientQuota;
   readonly connections: ClientQuota;
+  readonly documents: DocumentCache;
 }
 
 /** Close code of a connection over LIVE_CONNECTIONS_PER_CLIENT: RFC 6455's "Try Again Later". */
@@ -84,7 +93,9 @@ function webSocketSink(socket: WebSocket, id: string, live: LiveConfig): LiveSin
       if (socket.bufferedAmount > live.socketBufferBytes) {
         socket.close(
           1008,
-          closeReason(`slow consumer: more than ${Math.round(live.socketBufferBytes / 1024)} KiB waited unsent`),
+          closeReason(
+            `slow consumer: more than ${Math.round(live.socketBufferBytes / 1024)} KiB waited unsent`,
+          ),
         );
         return;
       }
@@ -112,8 +123,12 @@ export function registerWebSocketTransport(
 ): void {
   const live: LiveConfig = config.live;
   const quota = shared.subscriptions;
-  /** Where each operation graphql-ws is about to subscribe writes its results. */
-  const sinks = new WeakMap<ExecutionArgs, LiveSink>();
+  /**
+   * What graphql-ws's operation is about to subscribe with: its context and where its results go.
+   * Kept here rather than in the arguments graphql-ws holds for the subscription's life, so an idle
+   * subscription does not keep the context it subscribed with (its loaders).
+   */
+  const opening = new WeakMap<ExecutionArgs, { context: LiveOperation['contextValue']; sink: LiveSink }>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: config.bodyLimit });
   const states = new WeakMap<WebSocket, ConnectionState>();
   const stateOf = (socket: WebSocket): ConnectionState => {
@@ -192,18 +207,26 @@ export function registerWebSocketTransport(
           `${state.connectionId}/${id}`,
           app.log.child({ connection: state.connectionId }),
         );
-        const prepared = prepareSubscription(schema, payload, context, config.graphqlMaxCost);
+        const prepared = prepareSubscription(
+          schema,
+          payload,
+          context,
+          config.graphqlMaxCost,
+          shared.documents,
+        );
         if (Array.isArray(prepared)) return prepared;
         const refused = quota.take(caller.clientId);
         if (refused) return [refusal(refused)];
         state.subscriptions.add(id);
-        sinks.set(prepared, webSocketSink(ctx.extra.socket, id, live));
-        return prepared;
+        const { contextValue: _context, ...bare } = prepared;
+        opening.set(bare, { context, sink: webSocketSink(ctx.extra.socket, id, live) });
+        return bare;
       },
       subscribe: async (args) => {
-        const sink = sinks.get(args);
-        if (!sink) throw new Error('graphql-ws subscribed an operation onSubscribe did not prepare');
-        return shared.groups.open(args as LiveOperation, sink);
+        const open = opening.get(args);
+        if (!open) throw new Error('graphql-ws subscribed an operation onSubscribe did not prepare');
+        opening.delete(args);
+        return shared.groups.open({ ...args, contextValue: open.context }, open.sink);
       },
       // Refusals before any event (FORBIDDEN, GONE...): events are written by the groups.
       onNext: (_ctx, _id, _payload, _args, result) => formattedResult(result, app.log),
@@ -365,7 +388,13 @@ export function eventStreamHandler(
         request.log,
         typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : null,
       );
-      const prepared = prepareSubscription(schema, requestOf(request.body), context, config.graphqlMaxCost);
+      const prepared = prepareSubscription(
+        schema,
+        requestOf(request.body),
+        context,
+        config.graphqlMaxCost,
+        shared.documents,
+      );
       if (Array.isArray(prepared)) {
         complete({ errors: formattedErrors(prepared) });
         return reply;
@@ -401,9 +430,10 @@ export function registerLiveTransports(
   config: Pick<Config, 'live' | 'bodyLimit' | 'graphqlMaxCost'>,
 ): (schema: GraphQLSchema, trusted: TrustedDocumentGate) => EventStreamHandler {
   const shared: LiveShared = {
-    groups: new LiveGroups(services, app.log),
+    groups: services.liveGroups,
     subscriptions: subscriptionQuota(config.live.perClient),
     connections: connectionQuota(config.live.connectionsPerClient),
+    documents: new DocumentCache(),
   };
   // Gateway mode writes no journal: nothing to prune there.
   if (!services.upstream) services.live.startPruning();
