@@ -25,6 +25,12 @@ export interface LiveSink {
   write(result: SharedResult): void;
   /** The service ended the subscription, after its last result. */
   end(): void;
+  /**
+   * Holds the writes until `uncork`, then sends them as one: a member behind by several results
+   * gets them in one system call (on loopback, most of a write's cost).
+   */
+  cork(): void;
+  uncork(): void;
 }
 
 /** A subscription about to run: what `prepareSubscription` made, with the member's context. */
@@ -145,21 +151,25 @@ class GroupMember extends LiveMembership {
 
   /** Writes what waits, up to an event whose execution has yet to end. */
   pump(): void {
+    let corked = false;
     while (!this.busy && !this.done) {
       const item = this.source.peek();
-      if (!item) return;
+      if (!item) break;
       const execution = item.kind === 'event' ? this.group.executions.get(item.event) : undefined;
       if (execution?.result) {
         this.source.take();
+        if (!corked) this.sink.cork();
+        corked = true;
         this.sink.write(execution.result);
         continue;
       }
       // Still running: its end schedules the group, which writes it.
-      if (execution && !execution.failed) return;
+      if (execution && !execution.failed) break;
       this.source.take();
       this.busy = true;
       void this.own(item);
     }
+    if (corked) this.sink.uncork();
   }
 
   leave(): void {

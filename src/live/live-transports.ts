@@ -85,7 +85,7 @@ const NEXT_END = Buffer.from('}');
  * A graphql-ws operation's results: its `next` message is the group's JSON inside this operation's
  * envelope (`{"id":...,"type":"next","payload":` ... `}`), the bytes graphql-ws would send.
  */
-function webSocketSink(socket: WebSocket, id: string, live: LiveConfig): LiveSink {
+function webSocketSink(socket: WebSocket, raw: Duplex | undefined, id: string, live: LiveConfig): LiveSink {
   const head = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
   return {
     write(result: SharedResult) {
@@ -103,6 +103,9 @@ function webSocketSink(socket: WebSocket, id: string, live: LiveConfig): LiveSin
     },
     // graphql-ws sends `complete` when the operation's iterator ends.
     end: () => undefined,
+    // ws writes each frame corked; corking its connection around them makes them one write.
+    cork: () => raw?.cork(),
+    uncork: () => raw?.uncork(),
   };
 }
 
@@ -128,6 +131,8 @@ export function registerWebSocketTransport(
    * Kept here rather than in the arguments graphql-ws holds for the subscription's life, so an idle
    * subscription does not keep the context it subscribed with (its loaders).
    */
+  /** Each WebSocket's connection, to send several frames in one write. */
+  const connections = new WeakMap<WebSocket, Duplex>();
   const opening = new WeakMap<ExecutionArgs, { context: LiveOperation['contextValue']; sink: LiveSink }>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: config.bodyLimit });
   const states = new WeakMap<WebSocket, ConnectionState>();
@@ -219,7 +224,10 @@ export function registerWebSocketTransport(
         if (refused) return [refusal(refused)];
         state.subscriptions.add(id);
         const { contextValue: _context, ...bare } = prepared;
-        opening.set(bare, { context, sink: webSocketSink(ctx.extra.socket, id, live) });
+        opening.set(bare, {
+          context,
+          sink: webSocketSink(ctx.extra.socket, connections.get(ctx.extra.socket), id, live),
+        });
         return bare;
       },
       subscribe: async (args) => {
@@ -263,7 +271,10 @@ export function registerWebSocketTransport(
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      connections.set(ws, socket);
+      sockets.emit('connection', ws, request);
+    });
   });
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
@@ -377,6 +388,8 @@ export function eventStreamHandler(
         }
       },
       end: () => complete(null),
+      cork: () => response.cork(),
+      uncork: () => response.uncork(),
     };
 
     try {
