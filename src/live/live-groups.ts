@@ -236,9 +236,9 @@ class OwnMember extends LiveMembership {
 /**
  * Live subscriptions grouped by what they would compute: the same document, variables and caller
  * scope share one execution per event, serialized once, and the same bytes go to every member.
- * Events wait in a queue of groups, written out a group at a time, yielding to other work between
- * groups and every few milliseconds within one, so a burst of events never holds the requests that
- * made them.
+ * Each event is executed as soon as a group's member is offered it; once done, the group waits in
+ * a queue of groups, written out a group at a time, letting other work run every 500 members
+ * written, so a burst of events never holds the requests that made them.
  */
 export class LiveGroups {
   private readonly groups = new Map<string, LiveGroup>();
