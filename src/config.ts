@@ -378,6 +378,9 @@ const SETTINGS = {
     perClient: int('LIVE_SUBSCRIPTIONS_PER_CLIENT', 2000, 1, 1_000_000, {
       doc: 'subscriptions one client application may hold on an instance, over both transports',
     }),
+    connectionsPerClient: int('LIVE_CONNECTIONS_PER_CLIENT', 1000, 1, 1_000_000, {
+      doc: 'open connections (WebSockets and SSE streams) one client application may hold on an instance; one more is closed 1013 (WebSocket) or answered 429 (SSE)',
+    }),
     queueLimit: int('LIVE_QUEUE_LIMIT', 256, 1, 100_000, {
       doc: 'events one subscription may have waiting unread; one more drops it (slow consumer)',
     }),

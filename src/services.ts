@@ -60,6 +60,7 @@ import { SqlTrustedDocumentsRepository } from './store/repositories/trusted-docu
 import type { TrustedDocumentsRepository } from './auth/trusted-documents.ports';
 import { PgLiveNotifications, SqlLiveJournal } from './areas/live/live-events.repository';
 import { LiveHub } from './live/live-hub';
+import { LiveGroups } from './live/live-groups';
 import { UpstreamPollers } from './live/upstream-pollers';
 import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sources';
 
@@ -114,6 +115,8 @@ export interface Services {
   readonly upstream: ContractUpstream | null;
   /** GraphQL subscriptions' events: the live journal after commit, on every instance. */
   readonly live: LiveHub;
+  /** GraphQL subscriptions grouped by what they compute: one execution per event for each group. */
+  readonly liveGroups: LiveGroups;
   /** Gateway mode: the upstream's resources subscriptions watch, one poller each; null otherwise. */
   readonly upstreamPollers: UpstreamPollers | null;
 }
@@ -233,7 +236,7 @@ export function createServices(
       live.wake();
     },
   );
-  return {
+  const services: Omit<Services, 'liveGroups'> = {
     clock,
     secrets,
     auth: new AuthService(
@@ -308,4 +311,5 @@ export function createServices(
     live,
     upstreamPollers: upstream ? new UpstreamPollers(upstream, config.live.upstreamPollMs, liveLog) : null,
   };
+  return { ...services, liveGroups: new LiveGroups(services) };
 }

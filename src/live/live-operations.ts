@@ -90,6 +90,26 @@ export function liveContext(
 }
 
 /**
+ * Subscriptions' documents, parsed and validated, by their text: the subscribers of one document
+ * share one tree, parsed and validated once. A bounded Map rather than an LRU: a few documents
+ * (the front ends') are subscribed to over and over, and past the bound the oldest goes.
+ */
+export class DocumentCache {
+  private readonly documents = new Map<string, DocumentNode>();
+
+  constructor(private readonly limit = 500) {}
+
+  get(text: string): DocumentNode | undefined {
+    return this.documents.get(text);
+  }
+
+  set(text: string, document: DocumentNode): void {
+    if (this.documents.size >= this.limit) this.documents.delete(this.documents.keys().next().value!);
+    this.documents.set(text, document);
+  }
+}
+
+/**
  * Parses and validates a subscription as POST /graphql does (token limit, depth, no NUL, then its
  * estimated cost against GRAPHQL_MAX_COST),
  * into the arguments to run it with; errors (BAD_REQUEST, GRAPHQL_VALIDATION_FAILED) otherwise.
@@ -100,6 +120,7 @@ export function prepareSubscription(
   request: OperationRequest,
   contextValue: GraphqlContext,
   maxCost: number,
+  documents?: DocumentCache,
 ): ExecutionArgs | GraphQLError[] {
   const bad = (message: string) => [new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } })];
   if (typeof request.query !== 'string') return bad('query: expected a GraphQL document as a string');
@@ -110,25 +131,28 @@ export function prepareSubscription(
   const operationName = request.operationName ?? null;
   if (operationName !== null && typeof operationName !== 'string')
     return bad('operationName: expected a string');
-  let document: DocumentNode;
-  try {
-    document = parse(request.query, { maxTokens: MAX_TOKENS });
-  } catch (error) {
-    return [
-      new GraphQLError(error instanceof Error ? error.message : 'unparsable document', {
-        extensions: { code: 'GRAPHQL_PARSE_FAILED' },
-      }),
-    ];
-  }
-  const errors = validate(schema, document, RULES);
-  if (errors.length > 0) {
-    return errors.map(
-      (error) =>
-        new GraphQLError(error.message, {
-          nodes: error.nodes,
-          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+  let document = documents?.get(request.query);
+  if (!document) {
+    try {
+      document = parse(request.query, { maxTokens: MAX_TOKENS });
+    } catch (error) {
+      return [
+        new GraphQLError(error instanceof Error ? error.message : 'unparsable document', {
+          extensions: { code: 'GRAPHQL_PARSE_FAILED' },
         }),
-    );
+      ];
+    }
+    const errors = validate(schema, document, RULES);
+    if (errors.length > 0) {
+      return errors.map(
+        (error) =>
+          new GraphQLError(error.message, {
+            nodes: error.nodes,
+            extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+          }),
+      );
+    }
+    documents?.set(request.query, document);
   }
   const operation = getOperationAST(document, operationName);
   if (!operation) return bad('operationName: names no operation of the document');
@@ -172,23 +196,22 @@ export function prepareSubscription(
 }
 
 /**
- * Subscriptions of each client application on this instance, over both transports; a client at its
- * limit is refused one more (RATE_LIMITED) until one ends.
+ * What each client application holds on this instance (subscriptions, or connections), over both
+ * transports; a client at its limit is refused one more (RATE_LIMITED) until one ends.
  */
-export class SubscriptionQuota {
+export class ClientQuota {
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly perClient: number) {}
+  constructor(
+    private readonly perClient: number,
+    /** The refusal's message, naming the limit and its setting. */
+    private readonly refusalMessage: (limit: number) => string,
+  ) {}
 
   /** Takes a place for the client; a refusal when it has none left. */
   take(clientId: string): DomainError | null {
     const count = this.counts.get(clientId) ?? 0;
-    if (count >= this.perClient) {
-      return new DomainError(
-        'rate_limited',
-        `this client already holds ${this.perClient} subscriptions on this instance (LIVE_SUBSCRIPTIONS_PER_CLIENT); end one first`,
-      );
-    }
+    if (count >= this.perClient) return new DomainError('rate_limited', this.refusalMessage(this.perClient));
     this.counts.set(clientId, count + 1);
     return null;
   }
@@ -198,4 +221,22 @@ export class SubscriptionQuota {
     if (count <= 0) this.counts.delete(clientId);
     else this.counts.set(clientId, count);
   }
+}
+
+/** Subscriptions per client application (LIVE_SUBSCRIPTIONS_PER_CLIENT). */
+export function subscriptionQuota(perClient: number): ClientQuota {
+  return new ClientQuota(
+    perClient,
+    (limit) =>
+      `this client already holds ${limit} subscriptions on this instance (LIVE_SUBSCRIPTIONS_PER_CLIENT); end one first`,
+  );
+}
+
+/** Open connections (WebSockets and SSE streams) per client application (LIVE_CONNECTIONS_PER_CLIENT). */
+export function connectionQuota(perClient: number): ClientQuota {
+  return new ClientQuota(
+    perClient,
+    (limit) =>
+      `this client already holds ${limit} open connections on this instance (LIVE_CONNECTIONS_PER_CLIENT); close one first`,
+  );
 }

@@ -23,6 +23,7 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
    * and must not send them twice. At most the replay's limit of them.
    */
   private replayed: ReadonlySet<number> = new Set();
+  private listener: ((event: LiveEvent | null) => void) | null = null;
 
   constructor(
     readonly filter: LiveFilter,
@@ -31,6 +32,24 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
     start = false,
   ) {
     if (start) this.queue.push({ kind: 'start' });
+  }
+
+  /**
+   * Tells `listener` of each item queued from now on: the live event offered, or null for the end.
+   * A reader that takes items with `peek` and `take` (the live groups) rather than awaiting `next`.
+   */
+  listen(listener: (event: LiveEvent | null) => void): void {
+    this.listener = listener;
+  }
+
+  /** The first item waiting, left in place; undefined when none waits. */
+  peek(): LiveItem | undefined {
+    return this.queue[0];
+  }
+
+  /** Takes the first item waiting. */
+  take(): LiveItem | undefined {
+    return this.queue.shift();
   }
 
   /** Events waiting to be taken. */
@@ -50,6 +69,7 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
       return;
     }
     this.push({ kind: 'event', event });
+    this.listener?.(event);
   }
 
   /** Puts the missed events first, leaving out those already queued live or yet to be offered. */
@@ -71,6 +91,7 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
     this.ended = true;
     this.queue.length = 0;
     this.push(item);
+    this.listener?.(null);
   }
 
   next(): Promise<IteratorResult<LiveItem>> {
@@ -85,6 +106,7 @@ export class LiveSubscriber implements AsyncIterableIterator<LiveItem> {
   return(): Promise<IteratorResult<LiveItem>> {
     this.ended = true;
     this.queue.length = 0;
+    this.listener = null;
     if (!this.finished) {
       this.finished = true;
       this.onFinish(this);
