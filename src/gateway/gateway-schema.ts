@@ -23,8 +23,8 @@ export type GatewayResolvers = IResolvers<Record<string, unknown>, GraphqlContex
 type Served = Map<string, Set<string>>;
 
 /**
- * The fields `records` and `resolvers` declare: a record's type (and the types of its nested
- * objects) keeps the fields its contract schema's view has, any type the fields it resolves.
+ * The fields `RECORDS` and the resolvers declare: a record's type (and the types of its nested
+ * objects) keeps the fields its contract schema's view has, any type the fields resolved on it.
  */
 function servedFields(schema: GraphQLSchema, resolvers: GatewayResolvers): Served {
   const served: Served = new Map();
@@ -47,8 +47,7 @@ function servedFields(schema: GraphQLSchema, resolvers: GatewayResolvers): Serve
   };
   for (const [typeName, record] of Object.entries(RECORDS)) view(typeName, record);
   for (const [typeName, own] of Object.entries(resolvers)) {
-    const fields = Object.keys(own).filter((name) => !name.startsWith('__'));
-    if (fields.length > 0) fields.forEach((name) => keep(typeName).add(name));
+    for (const name of Object.keys(own)) if (!name.startsWith('__')) keep(typeName).add(name);
   }
   return served;
 }
