@@ -1,12 +1,23 @@
-import {
-  getNamedType,
-  isObjectType,
-  Kind,
-  type GraphQLFieldResolver,
-  type GraphQLResolveInfo,
-} from 'graphql';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { getNamedType, isObjectType, Kind, type GraphQLResolveInfo } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
 import { DomainError } from '../kernel/errors';
+import { camelCase, snakeCase } from '../kernel/names';
+import { cases, type ViewOf } from '../contract/cases';
+import { Pagination } from '../contract/envelope.contract';
+import { Uuid } from '../contract/kit';
+import {
+  EventDocument,
+  InvoiceableItem,
+  LedgerDiscount,
+  LedgerInsurance,
+  LedgerService,
+  MoveInReview,
+  NoteEvent,
+  PaymentEvent,
+  RateAppliedAction,
+  RateChangeUpdate,
+} from '../contract';
 import type { GraphqlContext } from '../graphql/context';
 import type { GatewayResolvers } from './gateway-schema';
 import { envelopeOfAnswer, type Envelope, type UpstreamReads } from './upstream-reads';
@@ -16,49 +27,111 @@ import type { ResourceWatch } from '../areas/live/live.types';
 /**
  * Gateway mode's resolvers: each field reads the contract's answer that holds it, through the
  * request's `UpstreamReads` (one call per distinct GET), and answers it as the service's own
- * resolvers would: camelCase names, "Variable" amounts as null with a flag, REST pages as
- * `entries` and `pagination`. Instants are the upstream's strings, offsets and all.
+ * resolvers would: each record read into its view by its contract schema (`cases`), "Variable"
+ * amounts as null with a flag, REST pages as `entries` and `pagination`. Instants are the
+ * upstream's strings, offsets and all.
  */
 
-type Resolver<Args = Record<string, unknown>> = GraphQLFieldResolver<
-  Record<string, unknown>,
-  GraphqlContext,
-  Args
->;
+/** Known by its id alone: its fields are the reads they make. */
+const ById = Type.Object({ id: Uuid() });
+
+/** What POST .../send_esignable_documents is answered with in GraphQL: the event it sent for. */
+const EsignableDocumentsSent = Type.Object({ event_id: Uuid() });
+
+/**
+ * The records gateway mode answers, by GraphQL type: each is the view of its contract schema, and
+ * its type (with the types of its nested objects) shows that view's fields and the fields the
+ * resolvers below resolve on it, no others (`gatewaySchema`). A type named nowhere, here or below,
+ * is answered whole: invoiceable items (their view and `amountIsVariable`), pages, fee groups.
+ */
+export const RECORDS: Readonly<Record<string, TSchema>> = {
+  Facility: ById,
+  Company: ById,
+  Event: ById,
+  Ledger: ById,
+  Document: EventDocument.schema,
+  LedgerInsurance: LedgerInsurance.schema,
+  LedgerService: LedgerService.schema,
+  LedgerDiscount: LedgerDiscount.schema,
+  MoveInReview: MoveInReview.schema,
+  NoteEvent: NoteEvent.schema,
+  RateAppliedAction: RateAppliedAction.schema,
+  RateChangeUpdate: RateChangeUpdate.schema,
+  SendEsignableDocumentsPayload: EsignableDocumentsSent,
+  SuccessfulPaymentEvent: PaymentEvent.schema,
+};
+
+/** A record of an upstream answer in its view; the upstream answers the contract, as its schema says. */
+function reader<Schema extends TSchema>(schema: Schema): (contract: unknown) => ViewOf<Schema> {
+  const { toView } = cases(schema);
+  return (contract) => toView(contract as Static<Schema>);
+}
+
+const read = {
+  action: reader(RateAppliedAction.schema),
+  discount: reader(LedgerDiscount.schema),
+  document: reader(EventDocument.schema),
+  insurance: reader(LedgerInsurance.schema),
+  item: reader(InvoiceableItem.schema),
+  moveIn: reader(MoveInReview.schema),
+  note: reader(NoteEvent.schema),
+  pagination: reader(Pagination),
+  payment: reader(PaymentEvent.schema),
+  rateChange: reader(RateChangeUpdate.schema),
+  service: reader(LedgerService.schema),
+};
+
+type Args = Record<string, unknown>;
+type ById = ViewOf<typeof ById>;
+type ActionView = ViewOf<typeof RateAppliedAction.schema> & { facilityId: string };
+type LedgerOf = ById & { facilityId: string };
+/** An event of the facility; a subscription's event also carries the first page its poller read. */
+type EventOf = LedgerOf & { polledDocuments?: Envelope };
+
+/** A field's resolver: its parent's value is what the resolver above it answered. */
+type Resolver<Parent, A = Args> = (
+  parent: Parent,
+  args: A,
+  ctx: GraphqlContext,
+  info: GraphQLResolveInfo,
+) => unknown;
 
 const reads = (ctx: GraphqlContext): UpstreamReads => {
   if (!ctx.upstream) throw new Error('a gateway resolver ran outside gateway mode');
   return ctx.upstream;
 };
 
-/** Snake-case keys as camelCase, at every depth. */
-export function camelize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelize);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [
-      k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()),
-      camelize(v),
-    ]),
+/** An item as the InvoiceableItem interface answers it: REST's "Variable" amount as null with a flag. */
+function itemView(contract: unknown) {
+  const item = read.item(contract);
+  const variable = item.amount === 'Variable';
+  return { ...item, amount: variable ? null : item.amount, amountIsVariable: variable };
+}
+
+/** A REST page (its entries under `key`, `meta.pagination`) as a GraphQL page. */
+function page<View>(envelope: Envelope, key: string, entry: (contract: unknown) => View) {
+  return {
+    entries: (envelope[key] as unknown[]).map(entry),
+    pagination: read.pagination(envelope.meta.pagination),
+  };
+}
+
+/** A value of an answer that is a record, a list of them, or null, read by `entry`. */
+const each = <View>(value: unknown, entry: (contract: unknown) => View) =>
+  Array.isArray(value) ? value.map(entry) : value == null ? null : entry(value);
+
+/** Arguments as the contract's query: each given one under its snake_case name. */
+const queryOf = (args: Args): Record<string, string | number | undefined> =>
+  Object.fromEntries(
+    Object.entries(args).map(([name, value]) => [snakeCase(name), value as string | number]),
   );
-}
 
-/** An item of REST 2.7 as the InvoiceableItem interface answers it. */
-function item(rest: unknown): Record<string, unknown> {
-  const camel = camelize(rest) as Record<string, unknown>;
-  return {
-    ...camel,
-    amount: camel.amount === 'Variable' ? null : camel.amount,
-    amountIsVariable: camel.amount === 'Variable',
-  };
-}
-
-/** A REST page as a GraphQL page. */
-function page(envelope: Envelope, key: string, map: (entry: unknown) => unknown = camelize) {
-  return {
-    entries: (envelope[key] as unknown[]).map(map),
-    pagination: camelize(envelope.meta.pagination),
-  };
+/** An input as a body of the contract: its given fields (null ones left out) under their snake_case names. */
+function bodyOf(input: Args, names: Record<string, string> = {}): Args {
+  const body: Args = {};
+  for (const [key, value] of Object.entries(input))
+    if (value != null) body[names[key] ?? snakeCase(key)] = value;
+  return body;
 }
 
 const ITEM_TYPES: Record<string, string> = {
@@ -76,7 +149,7 @@ const ITEM_PATHS: Record<string, string> = {
   rental_center: '/rental_center',
 };
 
-const facilityPath = (facility: Record<string, unknown>) => `/v1/${encodeURIComponent(String(facility.id))}`;
+const facilityPath = (id: string) => `/v1/${encodeURIComponent(id)}`;
 
 /** A GET of the contract: its path and query. */
 type ReadOf = [path: string, query: Record<string, string | number | undefined>];
@@ -85,17 +158,14 @@ type ReadOf = [path: string, query: Record<string, string | number | undefined>]
  * The facility's fields that read a page of the facility (each answers 404 or 403 for an unknown
  * or another company's facility), by the read they make, so the facility can ask with one of them.
  */
-const FACILITY_READS: Record<string, (facilityId: string, args: Record<string, unknown>) => ReadOf> = {
-  flippers: (id) => [`/v1/${encodeURIComponent(id)}/flippers`, {}],
-  rateAppliedActions: (id, args) => [
-    `/v1/${encodeURIComponent(id)}/rate_applied_actions`,
-    { start_date: args.startDate as string | undefined, end_date: args.endDate as string | undefined },
+const FACILITY_READS: Record<string, (facilityId: string, args: Args) => ReadOf> = {
+  flippers: (id) => [`${facilityPath(id)}/flippers`, {}],
+  rateAppliedActions: (id, args) => [`${facilityPath(id)}/rate_applied_actions`, queryOf(args)],
+  invoiceableItems: (id, { list, ...paging }) => [
+    `${facilityPath(id)}/invoiceable_items${ITEM_PATHS[(list as string | undefined) ?? 'all']}`,
+    queryOf(paging),
   ],
-  invoiceableItems: (id, args) => [
-    `/v1/${encodeURIComponent(id)}/invoiceable_items${ITEM_PATHS[(args.list as string | undefined) ?? 'all']}`,
-    { page: args.page as number | undefined, per_page: args.perPage as number | undefined },
-  ],
-  invoiceableItemFees: (id) => [`/v1/${encodeURIComponent(id)}/invoiceable_items/fees`, {}],
+  invoiceableItemFees: (id) => [`${facilityPath(id)}/invoiceable_items/fees`, {}],
 };
 
 /** The read of the first field selected on the facility that makes one, with its arguments. */
@@ -113,7 +183,7 @@ function firstFacilityRead(id: string, info: GraphQLResolveInfo): ReadOf | null 
   return null;
 }
 
-const facility: Resolver<{ id: string }> = async (_root, { id }, ctx, info) => {
+const facility: Resolver<unknown, { id: string }> = async (_root, { id }, ctx, info): Promise<ById> => {
   // Whether the facility is there and the caller's: asked with a read one of its fields needs
   // anyway (the request's reads are shared), else with the flipper list, the lightest.
   const probe = firstFacilityRead(id, info);
@@ -127,179 +197,118 @@ const facility: Resolver<{ id: string }> = async (_root, { id }, ctx, info) => {
   return { id };
 };
 
-const company: Resolver<{ id: string }> = (_root, { id }) => ({ id });
+const company: Resolver<unknown, { id: string }> = (_root, { id }): ById => ({ id });
 
-const rateAppliedActions: Resolver<{ startDate?: string; endDate?: string }> = async (root, args, ctx) => {
-  const answer = await reads(ctx).get(...FACILITY_READS.rateAppliedActions(String(root.id), args));
+const rateAppliedActions: Resolver<ById> = async (facility, args, ctx): Promise<ActionView[]> => {
+  const answer = await reads(ctx).get(...FACILITY_READS.rateAppliedActions(facility.id, args));
   return (answer.rate_applied_actions as unknown[]).map((action) => ({
-    ...(camelize(action) as Record<string, unknown>),
-    facilityId: root.id,
+    ...read.action(action),
+    facilityId: facility.id,
   }));
 };
 
 /** A ledger reached from a rate applied action: its three lists come from one read. */
 const ledgerOf =
-  (key: 'newLedgerId' | 'oldLedgerId'): Resolver =>
-  (action) => {
-    const id = action[key];
-    return typeof id === 'string' && id !== '' ? { id, facilityId: action.facilityId } : null;
-  };
-
-const ledgerRead = (ledger: Record<string, unknown>, ctx: GraphqlContext) =>
-  reads(ctx).get(
-    `/v1/${encodeURIComponent(String(ledger.facilityId))}/ledgers/${encodeURIComponent(String(ledger.id))}/insurance_services_and_discounts`,
-  );
+  (key: 'newLedgerId' | 'oldLedgerId'): Resolver<ActionView> =>
+  (action): LedgerOf | null =>
+    action[key] !== '' ? { id: action[key], facilityId: action.facilityId } : null;
 
 const ledgerPart =
-  (key: 'insurance' | 'services' | 'discounts'): Resolver =>
-  async (ledger, _args, ctx) =>
-    camelize((await ledgerRead(ledger, ctx))[key]);
-
-const invoiceableItems: Resolver<{ list?: string; page?: number; perPage?: number }> = async (
-  root,
-  args,
-  ctx,
-) => {
-  const answer = await reads(ctx).get(...FACILITY_READS.invoiceableItems(String(root.id), args));
-  return page(answer, 'invoiceable_items', item);
-};
-
-const invoiceableItemFees: Resolver = async (root, _args, ctx) => {
-  const fees = (await reads(ctx).get(...FACILITY_READS.invoiceableItemFees(String(root.id), {})))
-    .fees as Record<string, unknown>;
-  const one = (value: unknown) => (value === null ? null : item(value));
-  return {
-    securityDeposit: one(fees.security_deposit),
-    onlinePayment: one(fees.online_payment),
-    reservation: one(fees.reservation),
-    moveInFees: (fees.move_in_fees as unknown[]).map(item),
-    transferFees: (fees.transfer_fees as unknown[]).map(item),
-    other: (fees.other as unknown[]).map(item),
+  <View>(
+    key: 'insurance' | 'services' | 'discounts',
+    entry: (contract: unknown) => View,
+  ): Resolver<LedgerOf> =>
+  async (ledger, _args, ctx) => {
+    const answer = await reads(ctx).get(
+      `${facilityPath(ledger.facilityId)}/ledgers/${encodeURIComponent(ledger.id)}/insurance_services_and_discounts`,
+    );
+    return each(answer[key], entry);
   };
-};
 
-const rateChangeUpdates: Resolver<{
-  updatedAfter: string;
-  updatedBefore: string;
-  page?: number;
-  perPage?: number;
-  createdBy?: number;
-}> = async (root, args, ctx) => {
-  const answer = await reads(ctx).get(
-    `/v1/companies/${encodeURIComponent(String(root.id))}/rate_change_updates`,
-    {
-      updated_after: args.updatedAfter,
-      updated_before: args.updatedBefore,
-      page: args.page,
-      per_page: args.perPage,
-      created_by: args.createdBy,
-    },
+const invoiceableItems: Resolver<ById> = async (facility, args, ctx) =>
+  page(
+    await reads(ctx).get(...FACILITY_READS.invoiceableItems(facility.id, args)),
+    'invoiceable_items',
+    itemView,
   );
-  return page(answer, 'rate_change_updates');
+
+/** The fee groups, each an item, null or a list of items, under their names in camelCase. */
+const invoiceableItemFees: Resolver<ById> = async (facility, _args, ctx) => {
+  const answer = await reads(ctx).get(...FACILITY_READS.invoiceableItemFees(facility.id, {}));
+  const groups = Object.entries(answer.fees as Args);
+  return Object.fromEntries(groups.map(([group, items]) => [camelCase(group), each(items, itemView)]));
 };
 
-const eventDocuments: Resolver<{ page?: number; perPage?: number }> = async (event, args, ctx) => {
+const rateChangeUpdates: Resolver<ById> = async (company, args, ctx) => {
+  const path = `/v1/companies/${encodeURIComponent(company.id)}/rate_change_updates`;
+  return page(await reads(ctx).get(path, queryOf(args)), 'rate_change_updates', read.rateChange);
+};
+
+const eventDocumentsPath = (facilityId: string, eventId: string) =>
+  `${facilityPath(facilityId)}/events/${encodeURIComponent(eventId)}/documents`;
+
+const eventDocuments: Resolver<EventOf> = async (event, args, ctx) => {
   // A subscription's event carries the first page its poller read.
-  const polled = event.polledDocuments as Envelope | undefined;
-  if (polled && args.page === undefined && args.perPage === undefined) return page(polled, 'documents');
-  const answer = await reads(ctx).get(
-    `/v1/${encodeURIComponent(String(event.facilityId))}/events/${encodeURIComponent(String(event.id))}/documents`,
-    { page: args.page, per_page: args.perPage },
-  );
-  return page(answer, 'documents');
+  const polled = event.polledDocuments;
+  if (polled && args.page === undefined && args.perPage === undefined)
+    return page(polled, 'documents', read.document);
+  const answer = await reads(ctx).get(eventDocumentsPath(event.facilityId, event.id), queryOf(args));
+  return page(answer, 'documents', read.document);
 };
 
-const createNote: Resolver<{
-  facilityId: string;
-  input: { noteText: string; tenantId?: string; unitId?: string; ledgerId?: string; userId?: string };
-}> = async (_root, { facilityId, input }, ctx) => {
-  const note: Record<string, string> = { note_text: input.noteText };
-  if (input.tenantId != null) note.tenant_id = input.tenantId;
-  if (input.unitId != null) note.unit_id = input.unitId;
-  if (input.ledgerId != null) note.ledger_id = input.ledgerId;
-  const body = { note, ...(input.userId != null ? { user_id: input.userId } : {}) };
-  const answer = await reads(ctx).post(`/v1/${encodeURIComponent(facilityId)}/notes`, body);
-  return camelize(answer.note_event);
+const createNote: Resolver<unknown, { facilityId: string; input: Args }> = async (_root, args, ctx) => {
+  const { userId, ...note } = args.input;
+  const body = { note: bodyOf(note), ...bodyOf({ userId }) };
+  return read.note((await reads(ctx).post(`${facilityPath(args.facilityId)}/notes`, body)).note_event);
 };
 
-const reviewMoveInCost: Resolver<{
-  facilityId: string;
-  input: { unitId: string; tenantId?: string; moveInDate?: string };
-}> = async (_root, { facilityId, input }, ctx) => {
-  const moveIn: Record<string, string> = { unit_id: input.unitId };
-  if (input.tenantId != null) moveIn.tenant_id = input.tenantId;
-  if (input.moveInDate != null) moveIn.move_in_date = input.moveInDate;
-  const answer = await reads(ctx).post(`/v1/${encodeURIComponent(facilityId)}/move_ins/review_cost`, {
-    move_in: moveIn,
-  });
-  return camelize(answer.move_in);
+const reviewMoveInCost: Resolver<unknown, { facilityId: string; input: Args }> = async (_root, args, ctx) => {
+  const path = `${facilityPath(args.facilityId)}/move_ins/review_cost`;
+  return read.moveIn((await reads(ctx).post(path, { move_in: bodyOf(args.input) })).move_in);
 };
 
-const sendEsignableDocuments: Resolver<{
-  facilityId: string;
-  eventId: string;
-  email?: string | null;
-  smsNumber?: string | null;
-}> = async (_root, { facilityId, eventId, email, smsNumber }, ctx) => {
-  const body: Record<string, string> = {};
-  if (email != null) body.email = email;
-  if (smsNumber != null) body.sms_number = smsNumber;
-  await reads(ctx).post(
-    `/v1/${encodeURIComponent(facilityId)}/documents/${encodeURIComponent(eventId)}/send_esignable_documents`,
-    body,
-  );
+const sendEsignableDocuments: Resolver<unknown, { facilityId: string; eventId: string } & Args> = async (
+  _root,
+  { facilityId, eventId, email, smsNumber },
+  ctx,
+): Promise<ViewOf<typeof EsignableDocumentsSent>> => {
+  const path = `${facilityPath(facilityId)}/documents/${encodeURIComponent(eventId)}/send_esignable_documents`;
+  await reads(ctx).post(path, bodyOf({ email, smsNumber }));
   return { eventId };
 };
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** A payment method input as the contract's `payment_method` (its billing address under its REST name). */
-function paymentMethodBody(input: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (value === undefined || value === null) continue;
-    body[key === 'billingAddress' ? 'billing_address_attributes' : snake(key)] = value;
+const payRetail: Resolver<
+  unknown,
+  {
+    facilityId: string;
+    idempotencyKey?: string | null;
+    input: { invoiceableItems: Args[]; paymentMethod: Args; tenantId?: string | null };
   }
-  return body;
-}
-
-const payRetail: Resolver<{
-  facilityId: string;
-  idempotencyKey?: string | null;
-  input: {
-    tenantId?: string | null;
-    invoiceableItems: Array<{ invoiceableItemId: string; quantity: number }>;
-    paymentMethod: Record<string, unknown>;
+> = async (_root, { facilityId, idempotencyKey, input }, ctx) => {
+  const { invoiceableItems: lines, paymentMethod, ...retail } = input;
+  const body = {
+    retail_payment: { invoiceable_items: lines.map((line) => bodyOf(line)), ...bodyOf(retail) },
+    // The billing address under its REST name.
+    payment_method: bodyOf(paymentMethod, { billingAddress: 'billing_address_attributes' }),
   };
-}> = async (_root, { facilityId, idempotencyKey, input }, ctx) => {
-  const retail: Record<string, unknown> = {
-    invoiceable_items: input.invoiceableItems.map((line) => ({
-      invoiceable_item_id: line.invoiceableItemId,
-      quantity: line.quantity,
-    })),
-  };
-  if (input.tenantId != null) retail.tenant_id = input.tenantId;
-  const answer = await reads(ctx).post(
-    `/v1/${encodeURIComponent(facilityId)}/invoiceable_items/retail_payment`,
-    { retail_payment: retail, payment_method: paymentMethodBody(input.paymentMethod) },
-    idempotencyKey ?? undefined,
-  );
-  return camelize(answer.successful_payment_event);
+  const path = `${facilityPath(facilityId)}/invoiceable_items/retail_payment`;
+  const answer = await reads(ctx).post(path, body, idempotencyKey ?? undefined);
+  return read.payment(answer.successful_payment_event);
 };
 
-const flippers: Resolver = async (root, _args, ctx) =>
-  (await reads(ctx).get(...FACILITY_READS.flippers(String(root.id), {}))).flippers;
+const flippers: Resolver<ById> = async (facility, _args, ctx) =>
+  (await reads(ctx).get(...FACILITY_READS.flippers(facility.id, {}))).flippers;
 
-const flipper: Resolver<{ name: string }> = async (root, { name }, ctx) => {
-  const answer = await reads(ctx).get(`${facilityPath(root)}/flippers/${encodeURIComponent(name)}`);
+const flipper: Resolver<ById, { name: string }> = async (facility, { name }, ctx) => {
+  const answer = await reads(ctx).get(`${facilityPath(facility.id)}/flippers/${encodeURIComponent(name)}`);
   return answer[name] === true;
 };
 
 /** An event of the facility: its documents say whether it is there. */
-const event: Resolver<{ id: string }> = (root, { id }) => ({ id, facilityId: root.id });
-
-const eventDocumentsPath = (facilityId: string, eventId: string) =>
-  `/v1/${encodeURIComponent(facilityId)}/events/${encodeURIComponent(eventId)}/documents`;
+const event: Resolver<ById, { id: string }> = (facility, { id }): EventOf => ({
+  id,
+  facilityId: facility.id,
+});
 
 /**
  * Subscription.eventDocuments in gateway mode: the upstream's GET of the event's documents, read
@@ -307,25 +316,31 @@ const eventDocumentsPath = (facilityId: string, eventId: string) =>
  * poller of that resource (conditional GETs every UPSTREAM_POLL_MS).
  */
 const watchEventDocuments =
-  (pollers: ResourceWatch): Resolver<{ facilityId: string; eventId: string }> =>
+  (pollers: ResourceWatch | undefined): Resolver<unknown, { facilityId: string; eventId: string }> =>
   async (_root, { facilityId, eventId }, ctx) => {
+    if (!pollers) throw new Error('this gateway schema was made without the upstream pollers');
     const path = eventDocumentsPath(facilityId, eventId);
     await reads(ctx).get(path);
     return pollers.watch({ companyId: ctx.caller.companyId, clientId: ctx.caller.clientId, path });
   };
 
-const eventDocumentsUpdate = (answer: UpstreamAnswer, args: { facilityId: string; eventId: string }) => ({
+const eventDocumentsUpdate: Resolver<UpstreamAnswer, { facilityId: string; eventId: string }> = (
+  answer,
+  args,
+): EventOf => ({
   id: args.eventId,
   facilityId: args.facilityId,
   polledDocuments: envelopeOfAnswer(answer),
 });
 
-/** Gateway mode's resolvers; its subscription watches the upstream through these pollers. */
-export function gatewayResolvers(pollers: ResourceWatch): GatewayResolvers {
+/**
+ * Gateway mode's resolvers; its subscription watches the upstream through these pollers (a schema
+ * made without them serves no subscription: it is for printing and checking documents).
+ */
+export function gatewayResolvers(pollers?: ResourceWatch): GatewayResolvers {
   return {
     Subscription: {
-      eventDocuments: eventDocumentsUpdate,
-      __subscribe: { eventDocuments: watchEventDocuments(pollers) },
+      eventDocuments: { subscribe: watchEventDocuments(pollers), resolve: eventDocumentsUpdate },
     },
     Query: { facility, company },
     Mutation: { createNote, reviewMoveInCost, payRetail, sendEsignableDocuments },
@@ -334,10 +349,10 @@ export function gatewayResolvers(pollers: ResourceWatch): GatewayResolvers {
     Event: { documents: eventDocuments },
     RateAppliedAction: { newLedger: ledgerOf('newLedgerId'), oldLedger: ledgerOf('oldLedgerId') },
     Ledger: {
-      insurance: ledgerPart('insurance'),
-      services: ledgerPart('services'),
-      discounts: ledgerPart('discounts'),
+      insurance: ledgerPart('insurance', read.insurance),
+      services: ledgerPart('services', read.service),
+      discounts: ledgerPart('discounts', read.discount),
     },
-    InvoiceableItem: { __resolveType: (value: { kind: string }) => ITEM_TYPES[value.kind] },
-  } as unknown as GatewayResolvers;
+    InvoiceableItem: { __resolveType: (item: { kind: string }) => ITEM_TYPES[item.kind] },
+  };
 }

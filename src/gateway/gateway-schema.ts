@@ -1,170 +1,105 @@
+import type { TSchema } from '@sinclair/typebox';
+import { filterSchema, mapSchema, MapperKind, pruneSchema, type IResolvers } from '@graphql-tools/utils';
 import {
+  getNamedType,
   GraphQLInterfaceType,
-  GraphQLList,
-  GraphQLNonNull,
   GraphQLObjectType,
-  GraphQLSchema,
   GraphQLUnionType,
   isInterfaceType,
-  isListType,
-  isNonNullType,
   isObjectType,
-  isUnionType,
-  type GraphQLFieldConfigMap,
   type GraphQLFieldResolver,
-  type GraphQLNamedType,
-  type GraphQLType,
+  type GraphQLSchema,
   type GraphQLTypeResolver,
 } from 'graphql';
+import type { GraphqlContext } from '../graphql/context';
 import { graphqlSchema, printWithDirectives } from '../graphql/schema';
+import { camelCase } from '../kernel/names';
+import { gatewayResolvers, RECORDS } from './gateway-resolvers';
 
 /** Gateway resolvers by type and field; a field without one reads the property of its name. */
-export type GatewayResolvers = Record<
-  string,
-  Record<string, GraphQLFieldResolver<unknown, unknown>> & {
-    __resolveType?: GraphQLTypeResolver<unknown, unknown>;
-    /** Subscription fields: where each one's events come from. */
-    __subscribe?: Record<string, GraphQLFieldResolver<unknown, unknown>>;
+export type GatewayResolvers = IResolvers<Record<string, unknown>, GraphqlContext>;
+
+/** The fields gateway mode serves, by type; a type not named keeps every field. */
+type Served = Map<string, Set<string>>;
+
+/**
+ * The fields `RECORDS` and the resolvers declare: a record's type (and the types of its nested
+ * objects) keeps the fields its contract schema's view has, any type the fields resolved on it.
+ */
+function servedFields(schema: GraphQLSchema, resolvers: GatewayResolvers): Served {
+  const served: Served = new Map();
+  const keep = (typeName: string) => {
+    const fields = served.get(typeName) ?? new Set<string>();
+    served.set(typeName, fields);
+    return fields;
+  };
+  const view = (typeName: string, record: TSchema) => {
+    const type = schema.getType(typeName);
+    if (!isObjectType(type) && !isInterfaceType(type)) throw new Error(`${typeName}: not an object type`);
+    const kept = keep(typeName);
+    for (const [name, property] of Object.entries(record.properties as Record<string, TSchema>)) {
+      const field = type.getFields()[camelCase(name)];
+      if (!field) continue;
+      kept.add(field.name);
+      const nested: TSchema = property.type === 'array' ? (property.items as TSchema) : property;
+      if (nested.properties) view(getNamedType(field.type).name, nested);
+    }
+  };
+  for (const [typeName, record] of Object.entries(RECORDS)) view(typeName, record);
+  for (const [typeName, own] of Object.entries(resolvers)) {
+    for (const name of Object.keys(own)) if (!name.startsWith('__')) keep(typeName).add(name);
   }
->;
+  return served;
+}
+
+type FieldResolver = GraphQLFieldResolver<unknown, GraphqlContext>;
+
+/** A member of a resolver map's entry, which graphql-tools types loosely. */
+const memberOf = (entry: unknown, key: string): unknown =>
+  typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[key] : undefined;
 
 /**
- * The part of the graph the contract can feed, by type: the fields kept. A type not named here
- * keeps every field (the records the contract answers whole: items, insurance, rate changes...).
+ * A field's resolver and, for a subscription, where its events come from: a function, or
+ * `{ resolve, subscribe }`, as graphql-tools maps resolvers.
  */
-export const GATEWAY_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  Query: ['facility', 'company'],
-  // The contract has no feed of events: only a resource it answers can be watched (docs/subscriptions.md).
-  Subscription: ['eventDocuments'],
-  Mutation: ['createNote', 'reviewMoveInCost', 'payRetail', 'sendEsignableDocuments'],
-  Facility: [
-    'id',
-    'flippers',
-    'flipper',
-    'rateAppliedActions',
-    'invoiceableItems',
-    'invoiceableItemFees',
-    'event',
-  ],
-  Company: ['id', 'rateChangeUpdates'],
-  Event: ['id', 'documents'],
-  Ledger: ['id', 'insurance', 'services', 'discounts'],
-  Document: ['id', 'description', 'type', 'isRelevant', 'createdAt'],
-  RateAppliedAction: [
-    'rateInfo',
-    'source',
-    'completedOn',
-    'completedBy',
-    'employeeId',
-    'userId',
-    'timeCompleted',
-    'event',
-    'oldLedgerId',
-    'oldLedger',
-    'newLedgerId',
-    'newLedger',
-    'unitId',
-    'leadId',
-  ],
-  RateChangeUpdate: [
-    'id',
-    'facilityName',
-    'tenantId',
-    'tenantName',
-    'unitId',
-    'unitName',
-    'changedAt',
-    'oldRate',
-    'newRate',
-    'effectiveOnDate',
-  ],
-  NoteEvent: ['id', 'notes', 'createdBy', 'unitId', 'tenantId'],
-  SuccessfulPaymentEvent: ['id', 'amount', 'success', 'date', 'paymentMethod', 'changeDue'],
-  SendEsignableDocumentsPayload: ['eventId'],
-  SessionDocument: ['sessionDocumentId', 'description', 'type', 'isRelevant', 'createdAt'],
-};
+function resolverOf(resolvers: GatewayResolvers, typeName: string, fieldName: string) {
+  const own = memberOf(resolvers[typeName], fieldName);
+  if (typeof own === 'function') return { resolve: own as FieldResolver };
+  const { resolve, subscribe } = (own ?? {}) as { resolve?: FieldResolver; subscribe?: FieldResolver };
+  return { resolve, subscribe };
+}
 
 /**
- * The gateway's schema: the service's own, cut down to `GATEWAY_FIELDS` (so a query the gateway
- * answers is answered the same way, with the same names and scalars, by the system of record),
- * with the gateway's resolvers in place of the service's.
+ * The gateway's schema: the service's own (so a query the gateway answers is answered the same
+ * way, with the same names and scalars, by the system of record), cut to what `RECORDS` and the
+ * resolvers declare and pruned of the types nothing reaches any more, with the gateway's resolvers
+ * in place of the service's (which read the service's own database).
  */
-export function gatewaySchema(resolvers: GatewayResolvers = {}): GraphQLSchema {
+export function gatewaySchema(resolvers: GatewayResolvers = gatewayResolvers()): GraphQLSchema {
   const source = graphqlSchema();
-  const built = new Map<string, GraphQLNamedType>();
-
-  const named = (type: GraphQLNamedType): GraphQLNamedType => {
-    if (!isObjectType(type) && !isInterfaceType(type) && !isUnionType(type)) return type; // scalars, enums, inputs
-    const existing = built.get(type.name);
-    if (existing) return existing;
-    let made: GraphQLNamedType;
-    const own = resolvers[type.name] ?? {};
-    if (isUnionType(type)) {
-      const config = type.toConfig();
-      made = new GraphQLUnionType({
-        ...config,
-        types: () => config.types.map((t) => named(t) as GraphQLObjectType),
-        resolveType: own.__resolveType,
-      });
-    } else if (isInterfaceType(type)) {
-      const config = type.toConfig();
-      made = new GraphQLInterfaceType({
-        ...config,
-        fields: () => fieldsOf(type.name, config.fields),
-        interfaces: () => config.interfaces.map((i) => named(i) as GraphQLInterfaceType),
-        resolveType: own.__resolveType,
-      });
-    } else {
-      const config = type.toConfig();
-      made = new GraphQLObjectType({
-        ...config,
-        fields: () => fieldsOf(type.name, config.fields),
-        interfaces: () => config.interfaces.map((i) => named(i) as GraphQLInterfaceType),
-        isTypeOf: undefined,
-      });
-    }
-    built.set(type.name, made);
-    return made;
-  };
-
-  const wrapped = (type: GraphQLType): GraphQLType => {
-    if (isNonNullType(type)) return new GraphQLNonNull(wrapped(type.ofType));
-    if (isListType(type)) return new GraphQLList(wrapped(type.ofType));
-    return named(type);
-  };
-
-  function fieldsOf(typeName: string, fields: GraphQLFieldConfigMap<unknown, unknown>) {
-    const kept = GATEWAY_FIELDS[typeName];
-    const own = resolvers[typeName] ?? {};
-    const result: GraphQLFieldConfigMap<unknown, unknown> = {};
-    for (const [name, field] of Object.entries(fields)) {
-      if (kept && !kept.includes(name)) continue;
-      result[name] = {
-        ...field,
-        type: wrapped(field.type) as typeof field.type,
-        // Never the service's resolver: it reads the service's own database.
-        resolve: own[name],
-        subscribe: own.__subscribe?.[name],
-        extensions: {},
-      };
-    }
-    return result;
-  }
-
-  const query = named(source.getQueryType()!) as GraphQLObjectType;
-  const mutation = source.getMutationType();
-  const subscription = source.getSubscriptionType();
-  return new GraphQLSchema({
-    query,
-    mutation: mutation ? (named(mutation) as GraphQLObjectType) : undefined,
-    directives: source.getDirectives(),
-    subscription: subscription ? (named(subscription) as GraphQLObjectType) : undefined,
-    // Implementations of a kept interface are reachable only through it (the live events' are not kept).
-    types: Object.values(source.getTypeMap())
-      .filter((type) => isObjectType(type) && type.getInterfaces().length > 0)
-      .filter((type) => isObjectType(type) && !type.getInterfaces().some((i) => i.name === 'LiveEvent'))
-      .filter((type) => !type.name.startsWith('__'))
-      .map((type) => named(type)),
+  const served = servedFields(source, resolvers);
+  const kept = (typeName: string, fieldName: string) => served.get(typeName)?.has(fieldName) ?? true;
+  const cut = pruneSchema(
+    filterSchema({
+      schema: source,
+      rootFieldFilter: kept,
+      objectFieldFilter: kept,
+      interfaceFieldFilter: kept,
+    }),
+  );
+  const resolveType = (typeName: string) =>
+    memberOf(resolvers[typeName], '__resolveType') as GraphQLTypeResolver<unknown, unknown> | undefined;
+  return mapSchema(cut, {
+    [MapperKind.OBJECT_TYPE]: (type) => new GraphQLObjectType({ ...type.toConfig(), isTypeOf: undefined }),
+    [MapperKind.INTERFACE_TYPE]: (type) =>
+      new GraphQLInterfaceType({ ...type.toConfig(), resolveType: resolveType(type.name) }),
+    [MapperKind.UNION_TYPE]: (type) =>
+      new GraphQLUnionType({ ...type.toConfig(), resolveType: resolveType(type.name) }),
+    [MapperKind.COMPOSITE_FIELD]: (field, fieldName, typeName) => ({
+      ...field,
+      ...resolverOf(resolvers, typeName, fieldName),
+      extensions: {},
+    }),
   });
 }
 
