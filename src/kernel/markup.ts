@@ -24,8 +24,8 @@ export class Markup {
   }
 }
 
-/** What a template may take: text and numbers (escaped), markup (as it is). */
-export type Interpolation = string | number | Markup | readonly Markup[];
+/** What a template may take: text and numbers (escaped), markup (as it is), or a list of them. */
+export type Interpolation = string | number | Markup | readonly Interpolation[];
 
 // The five characters that can end a text or an attribute value, as OWASP escapes them.
 const ENTITIES: Readonly<Record<string, string>> = {
@@ -40,7 +40,8 @@ function htmlOf(value: Interpolation): string {
   if (value instanceof Markup) return value.toString();
   if (typeof value === 'string') return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
   if (typeof value === 'number') return String(value);
-  return value.join('');
+  // Each item on its own terms, so a list of text is escaped as text is.
+  return value.map(htmlOf).join('');
 }
 
 /** Markup from a template: its text as written, each interpolation escaped unless it is markup. */

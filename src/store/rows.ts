@@ -1,4 +1,4 @@
-import type { Columns, RecordOfTable, RowOf } from '../kernel/columns';
+import type { Column, Columns, RecordOfTable, RowOf } from '../kernel/columns';
 import { camelCase } from '../kernel/names';
 
 /**
@@ -17,6 +17,16 @@ export interface RowCodec<Declared extends Columns, Left extends keyof Declared 
 
 const COLUMN_NAME = /^[a-z][a-z0-9_]*$/;
 
+/**
+ * The expression reading a column's stored value (`stored`, code naming it) into the record's: as
+ * it is, 0/1 as a boolean, text as a number; null stays null where the column may hold it.
+ */
+function readOf(stored: string, column: Column<unknown>): string {
+  if (column.codec === 'plain') return stored;
+  const value = column.codec === 'flag' ? `${stored} === 1` : `Number(${stored})`;
+  return column.nullable ? `${stored} === null ? null : ${value}` : value;
+}
+
 /** The codec of a declared table, leaving out the columns `left` names (a stored listing, say). */
 export function rowCodec<Declared extends Columns, Left extends keyof Declared & string = never>(
   declared: Declared,
@@ -30,20 +40,13 @@ export function rowCodec<Declared extends Columns, Left extends keyof Declared &
   for (const name of columns) {
     // The names are the declaration's own, checked here, so the generated code holds no data.
     if (!COLUMN_NAME.test(name)) throw new Error(`not a column name: ${name}`);
-    const stored = `row.${name}`;
     const field = `record.${camelCase(name)}`;
     const { codec, nullable } = declared[name];
-    const orNull = (value: string, from: string) => (nullable ? `${from} === null ? null : ${value}` : value);
-    reads.push(
-      `${camelCase(name)}: ${
-        codec === 'flag'
-          ? orNull(`${stored} === 1`, stored)
-          : codec === 'number'
-            ? orNull(`Number(${stored})`, stored)
-            : stored
-      }`,
+    reads.push(`${camelCase(name)}: ${readOf(`row.${name}`, declared[name])}`);
+    const written = codec === 'flag' ? `${field} ? 1 : 0` : field;
+    writes.push(
+      `${name}: ${nullable && codec === 'flag' ? `${field} === null ? null : ${written}` : written}`,
     );
-    writes.push(`${name}: ${codec === 'flag' ? orNull(`${field} ? 1 : 0`, field) : field}`);
   }
   return {
     read: new Function('row', `return { ${reads.join(', ')} };`) as RowCodec<Declared, Left>['read'],
@@ -62,12 +65,9 @@ export function arrayReader<Declared extends Columns, Left extends keyof Declare
   declared: Declared,
   left: readonly Left[] = [],
 ): (row: readonly unknown[]) => RecordOfTable<Declared, Left> {
-  const reads = rowCodec(declared, left).columns.map((name, index) => {
-    const stored = `row[${index}]`;
-    const { codec, nullable } = declared[name];
-    const value = codec === 'flag' ? `${stored} === 1` : codec === 'number' ? `Number(${stored})` : stored;
-    return `${camelCase(name)}: ${nullable && codec !== 'plain' ? `${stored} === null ? null : ${value}` : value}`;
-  });
+  const reads = rowCodec(declared, left).columns.map(
+    (name, index) => `${camelCase(name)}: ${readOf(`row[${index}]`, declared[name])}`,
+  );
   return new Function('row', `return { ${reads.join(', ')} };`) as (
     row: readonly unknown[],
   ) => RecordOfTable<Declared, Left>;
