@@ -9,14 +9,16 @@
  *
  * Each side seeds a temporary SQLite database with its own command line (as run.js does) and serves
  * it with its own `facility-ops serve`; both must answer every chosen scenario byte for byte alike
- * (request ids aside), and a row says so when they do not. Each scenario is measured as a 2 s warm-up
- * of the bare route, base and head, then rounds of the bare route, base and head, base first in one
- * round and head first in the next, so a drift in the machine's load falls on both. Prints a Markdown
+ * (request ids aside), and a row says so when they do not. Each scenario is measured on a new
+ * `serve` of each side, started for it and stopped after it (so no row inherits the heap, kept pages
+ * or collector debt of the rows before it): a warm-up of the bare route, base and head, then rounds of the bare
+ * route, base and head, base first in one round and head first in the next, so a drift in the
+ * machine's load falls on both. Prints a Markdown
  * table and writes it to bench/results/compare.md.
  *
  * Options (after `npm run bench:compare --`): --base REF (required), --scale N (1), --duration S (5:
- * seconds of each side in each round), --rounds N (3), --connections N (10), --only TEXT (the
- * scenarios whose name holds TEXT), --store postgres (each side seeds and serves a schema of its own
+ * seconds of each side in each round), --rounds N (3), --warm-up S (5), --connections N (10),
+ * --only TEXT (the scenarios whose name holds TEXT), --store postgres (each side seeds and serves a schema of its own
  * in the PostgreSQL at 127.0.0.1:5432, dropped at the end), --base-env and --head-env NAME=VALUE[,...]
  * (settings of that side's service only: `--base HEAD --base-env FAST_PATHS=off` measures one
  * commit with and without its fast paths), --keep (keep the temporary databases), --clean (remove the
@@ -24,6 +26,7 @@
  */
 const { Buffer } = require('node:buffer');
 const { spawnSync } = require('node:child_process');
+const { setTimeout, clearTimeout } = require('node:timers');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -59,6 +62,7 @@ function parseArgs(argv) {
     scale: 1,
     duration: 5,
     rounds: 3,
+    'warm-up': 5,
     connections: 10,
     only: '',
     store: 'sqlite',
@@ -204,6 +208,19 @@ function difference(base, head) {
   );
 }
 
+/** Resolves when `child` has exited (SIGTERM, then SIGKILL if it has not after 10 s). */
+function stopped(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 async function main() {
@@ -286,7 +303,12 @@ async function main() {
             sides[key].uncached.address,
             sides[key].uncached.child.pid,
           );
-        pairs.push({ name: `${pair.name}, page cache off`, base: off('base'), head: off('head') });
+        pairs.push({
+          name: `${pair.name}, page cache off`,
+          uncached: true,
+          base: off('base'),
+          head: off('head'),
+        });
       }
     }
 
@@ -323,11 +345,32 @@ async function main() {
         ? cannon({ ...loadOf(target, options.connections), duration })
         : cannonWithCpu({ ...loadOf(target, options.connections), duration }, target.pid);
 
+    // The answers above came from the first instances; each measured scenario gets two new ones (one
+    // a side, the page cache off where the row says so), so no row pays for the heap, the kept pages or
+    // the collector's debt of the rows before it, and stopped after it.
+    for (const side of Object.values(sides)) {
+      for (const instance of [side.service, side.uncached].filter(Boolean)) instance.child.kill('SIGTERM');
+    }
+    const fresh = async (pair, key) => {
+      const from = pair.uncached ? sides[key].uncached.address : sides[key].service.address;
+      const instance = await serve(sides[key], pair.uncached ? { PAGE_CACHE_MB: '0' } : {});
+      children.push(instance.child);
+      return {
+        instance,
+        target: { ...pair[key], url: pair[key].url.replace(from, instance.address), pid: instance.child.pid },
+      };
+    };
+
     const loadBefore = os.loadavg()[0];
     for (const [index, pair] of measured.entries()) {
       const bare = { url: `${constant.address}/constant/${index}`, headers: {} };
+      const started = {};
+      for (const key of index % 2 === 0 ? ['base', 'head'] : ['head', 'base'])
+        started[key] = await fresh(pair, key);
+      pair.base = started.base.target;
+      pair.head = started.head.target;
       log(`warming up: ${pair.name}`);
-      for (const target of [bare, pair.base, pair.head]) await load(target, 2);
+      for (const target of [bare, pair.base, pair.head]) await load(target, options['warm-up']);
       const rounds = [];
       for (let round = 0; round < options.rounds; round++) {
         const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
@@ -338,6 +381,7 @@ async function main() {
         for (const key of order) results[key] = await load(pair[key], options.duration);
         rounds.push(results);
       }
+      for (const { instance } of Object.values(started)) await stopped(instance.child);
       const ratio = (key, over) => median(rounds.map((r) => rate(r[key]) / rate(r[over])));
       pair.summary = {
         base: summarizeSide(rounds.map((r) => r.base)),
@@ -398,7 +442,8 @@ async function main() {
         'NODE_ENV=production, LOG_LEVEL=warn, rate limit off, outbox worker off; bearer authentication. ' +
         `autocannon on the same machine, ${options.connections} connections.`,
       '',
-      'Each scenario: a 2 s warm-up of the bare route (`bench/constant-server.js`, a constant body of the ' +
+      'Each scenario: a new `facility-ops serve` of each side (started for that scenario, stopped after ' +
+        `it), a ${options['warm-up']} s warm-up of the bare route (\`bench/constant-server.js\`, a constant body of the ` +
         `same size), base and head, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ` +
         `${options.duration} s of each: the bare route, then base and head, base first in odd rounds and ` +
         'head first in even ones. req/s are means over the rounds; head/base is the median of the ' +
