@@ -495,16 +495,8 @@ function operatorSealingKey(file: string | null, passphrase: string, problems: s
     if (passphrase) problems.push('SEAL_P12_PASSPHRASE: set only with SEAL_P12_FILE');
     return null;
   }
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    problems.push(
-      `SEAL_P12_FILE: ${code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`}`,
-    );
-    return null;
-  }
+  const bytes = settingFile('SEAL_P12_FILE', file, problems);
+  if (bytes === null) return null;
   try {
     const key = sealingKeyFromP12(bytes, passphrase);
     const problem = key.problemAt(new Date());
@@ -592,17 +584,22 @@ function secretsConfig(
 
 /** The keys of a key file, one a line (blank lines and `#` comments skipped); null when unreadable. */
 function readKeyFile(file: string, problems: string[]): string[] | null {
-  try {
-    return fs
-      .readFileSync(file, 'utf8')
+  return (
+    settingFile('SECRETS_KEY_FILE', file, problems)
+      ?.toString('utf8')
       .split(/\r?\n/)
       .map((line) => line.trim())
-      .filter((line) => line !== '' && !line.startsWith('#'));
+      .filter((line) => line !== '' && !line.startsWith('#')) ?? null
+  );
+}
+
+/** The bytes of the file a setting names; null, with a problem naming the setting, when unreadable. */
+function settingFile(setting: string, file: string, problems: string[]): Buffer | null {
+  try {
+    return fs.readFileSync(file);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    problems.push(
-      `SECRETS_KEY_FILE: ${code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`}`,
-    );
+    problems.push(`${setting}: ${code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`}`);
     return null;
   }
 }
@@ -711,14 +708,13 @@ function readCredentialsFile(
   problems: string[],
   box: SecretBox,
 ): void {
+  const bytes = settingFile('UPSTREAM_CREDENTIALS_FILE', file, problems);
+  if (bytes === null) return;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    problems.push(
-      `UPSTREAM_CREDENTIALS_FILE: ${code === 'ENOENT' ? `no file ${file}` : code ? `cannot read ${file} (${code})` : `${file} is not JSON`}`,
-    );
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    problems.push(`UPSTREAM_CREDENTIALS_FILE: ${file} is not JSON`);
     return;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
