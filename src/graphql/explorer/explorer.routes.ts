@@ -7,11 +7,13 @@ import { assetFile, findExplorerBundle, type ExplorerBundle } from './explorer.b
  * GraphiQL with the explorer plugin, served from this service's own files (docs/graphql.md#the-explorer):
  * the page at the GraphQL path, its script, stylesheet and Monaco's workers under `<path>/explorer/`.
  * Nothing loads from another origin, and the Content-Security-Policy allows nothing else: same-origin
- * `connect-src 'self'` covers the WebSocket of subscriptions too.
+ * `connect-src 'self'` covers the WebSocket of subscriptions too (Chromium, checked by the browser
+ * test). Inline styles are allowed, as the only exception: Monaco writes its theme and layout into
+ * `<style>` elements at run time (without a nonce), and fonts and images stay held to `'self'`/`data:`.
  */
 const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; worker-src 'self'; connect-src 'self'; " +
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; worker-src 'self'; connect-src 'self'; " +
     "img-src 'self' data:; font-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
