@@ -79,6 +79,7 @@ export function assetFile(
   const type = TYPES[path.extname(name)] ?? 'application/octet-stream';
   const file = path.join(bundle.dir, name);
   if (acceptEncoding && accepts(acceptEncoding, 'br')) return { file: `${file}.br`, type, encoding: 'br' };
-  if (acceptEncoding && accepts(acceptEncoding, 'gzip')) return { file: `${file}.gz`, type, encoding: 'gzip' };
+  if (acceptEncoding && accepts(acceptEncoding, 'gzip'))
+    return { file: `${file}.gz`, type, encoding: 'gzip' };
   return { file, type, encoding: null };
 }

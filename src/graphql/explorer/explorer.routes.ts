@@ -72,7 +72,7 @@ export function registerExplorer(app: FastifyInstance, graphqlPath: string): Exp
         .code(404)
         .type('application/json; charset=utf-8')
         .header('Cache-Control', 'no-cache')
-        .send(transportErrorBody("no such file in this build of the explorer", { code: "NOT_FOUND" }));
+        .send(transportErrorBody('no such file in this build of the explorer', { code: 'NOT_FOUND' }));
     }
     reply
       .type(asset.type)
@@ -93,6 +93,9 @@ export function registerExplorer(app: FastifyInstance, graphqlPath: string): Exp
         .type('text/plain; charset=utf-8')
         .send('The GraphQL explorer is not built on this server: run `npm run build`.\n');
     }
-    return reply.code(200).type('text/html; charset=utf-8').send(explorerPage(bundle, assets, graphqlPath));
+    return reply
+      .code(200)
+      .type('text/html; charset=utf-8')
+      .send(explorerPage(bundle, assets, graphqlPath));
   };
 }

@@ -15,7 +15,11 @@ Object.assign(globalThis, {
   MonacoEnvironment: {
     getWorker(_workerId: string, label: string): Worker {
       const name =
-        label === 'json' ? EXPLORER_WORKERS.json : label === 'graphql' ? EXPLORER_WORKERS.graphql : EXPLORER_WORKERS.editor;
+        label === 'json'
+          ? EXPLORER_WORKERS.json
+          : label === 'graphql'
+            ? EXPLORER_WORKERS.graphql
+            : EXPLORER_WORKERS.editor;
       return new Worker(new URL(name, import.meta.url), { name: label });
     },
   },
