@@ -31,7 +31,7 @@ function fingerprint() {
     hash.update(file).update(fs.readFileSync(path.join(CLIENT, file)));
   }
   hash.update(fs.readFileSync(path.join(root, 'package-lock.json')));
-  hash.update(fs.readFileSync(__filename));
+  hash.update(fs.readFileSync(path.join(__dirname, 'build-explorer.js')));
   return hash.digest('hex');
 }
 
