@@ -26,12 +26,12 @@ async function main() {
     for (let round = 0; round < options.rounds; round++) {
       // A new context each round: an empty cache, as a first visit has.
       const context = await browser.newContext();
-      const page = await context.newPage();
       let bytes = 0;
-      page.on('response', async (response) => {
-        const length = Number((await response.allHeaders())['content-length'] ?? 0);
-        bytes += length;
+      // The page's and its workers' answers, as sent (compressed).
+      context.on('response', (response) => {
+        bytes += Number(response.headers()['content-length'] ?? 0);
       });
+      const page = await context.newPage();
       const started = Date.now();
       await page.goto(`${address}/graphql`);
       await page.locator('.graphiql-query-editor .monaco-editor').waitFor({ timeout: 120_000 });
