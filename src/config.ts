@@ -34,8 +34,12 @@ const withoutTrailingSlashes = (value: string) => value.replace(/\/+$/, '');
 
 // The settings that others' defaults and rules read, declared here and placed in the tree below.
 const NODE_ENV = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development', {
-  doc: '`production` turns off GraphQL introspection and the Sandbox page, and demo data on `start`',
+  doc: '`production` turns off GraphQL introspection and the explorer page, and demo data on `start`',
   emptyRefused: true,
+});
+const GRAPHQL_INTROSPECTION = bool('GRAPHQL_INTROSPECTION', (read) => read(NODE_ENV) !== 'production', {
+  defaultDoc: 'on outside production',
+  doc: 'GraphQL introspection, and with it the explorer page by default (`GRAPHQL_EXPLORER`)',
 });
 const HOST = text('HOST', {
   default: '127.0.0.1',
@@ -322,10 +326,16 @@ const SETTINGS = {
   rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, {
     doc: 'requests per client per minute (`0` turns it off); over it: 429 with `Retry-After`',
   }),
-  graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', (read) => read(NODE_ENV) !== 'production', {
-    defaultDoc: 'on outside production',
-    doc: 'GraphQL introspection and the Sandbox landing page',
-  }),
+  graphqlIntrospection: GRAPHQL_INTROSPECTION,
+  graphqlExplorer: oneOf(
+    'GRAPHQL_EXPLORER',
+    ['graphiql', 'sandbox', 'off'],
+    (read) => (read(GRAPHQL_INTROSPECTION) ? 'graphiql' : 'off'),
+    {
+      defaultDoc: '`graphiql` where introspection is on (outside production), else `off`',
+      doc: "what `GET /graphql` shows a browser: `graphiql`, GraphiQL served from this service's own files; `sandbox`, Apollo Sandbox (loaded from Apollo's CDN); `off`, no page ([The explorer](graphql.md#the-explorer))",
+    },
+  ),
   graphqlMaxCost: int('GRAPHQL_MAX_COST', 20_000, 1, 100_000_000, {
     doc: 'the largest estimated cost of a GraphQL operation, and the most objects one may resolve (256 bytes of response per unit, at least 1 MiB) ([Demand control](graphql.md#demand-control))',
   }),

@@ -128,7 +128,7 @@ export function firstRequestsText(url: string, ids: DemoIds, today: string): str
     ...block(get(`/v1/companies/${ids.companyId}/rate_change_updates?${window.toString()}`)),
     '## GraphQL',
     '',
-    'The same domain at `/graphql` (open it in a browser for Apollo Sandbox):',
+    'The same domain at `/graphql` (open it in a browser for GraphiQL):',
     '',
     ...block(`curl -s ${AUTH} ${JSON_TYPE} -d '${JSON.stringify(graphql)}' "$BASE/graphql"`),
   ].join('\n');

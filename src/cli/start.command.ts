@@ -96,7 +96,7 @@ export function bannerLines(
   const lines = [
     '',
     `facility-ops is running at ${url}`,
-    `  GraphQL (Apollo Sandbox in a browser): ${url}/graphql`,
+    `  GraphQL (GraphiQL in a browser): ${url}/graphql`,
     '',
   ];
   if (!demo) return [...lines, 'Stop it with Ctrl-C.', ''];

@@ -44,6 +44,7 @@ import { demandControl } from './demand-control';
 import { ExecutionGuard, executionLimits, guardExecution } from './execution-guard';
 import { nameGraphqlSpan } from '../telemetry/request-spans';
 import { activeTracing, type ActiveTracing } from '../telemetry/tracing';
+import { registerExplorer } from './explorer/explorer.routes';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -191,7 +192,7 @@ export function prefersHtml(accept: string | undefined): boolean {
 
 /**
  * Mounts Apollo at POST /graphql on the app (authenticated by the app's preValidation hook, like
- * /v1), and the Sandbox landing page at GET /graphql where the schema may be shown.
+ * /v1), and the explorer's page at GET /graphql as GRAPHQL_EXPLORER says.
  */
 export async function registerGraphql(
   app: FastifyInstance,
@@ -245,7 +246,7 @@ export async function registerGraphql(
     nodeEnv: config.nodeEnv,
     logger: apolloLogger(app.log),
     plugins: [
-      showSchema
+      config.graphqlExplorer === 'sandbox'
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
       redactSensitiveValues,
@@ -274,7 +275,11 @@ export async function registerGraphql(
     },
   });
   const countOperation = options.countOperation ?? (() => undefined);
-  const allowed = showSchema ? 'GET, POST' : 'POST';
+  // The page a browser's GET is shown (docs/graphql.md#the-explorer): GraphiQL from this service's
+  // own files, Apollo Sandbox's (its landing page plugin above), or none.
+  const servesPage = config.graphqlExplorer !== 'off';
+  const explorerPage = config.graphqlExplorer === 'graphiql' ? registerExplorer(app, GRAPHQL_PATH) : null;
+  const allowed = servesPage ? 'GET, POST' : 'POST';
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
@@ -333,7 +338,7 @@ export async function registerGraphql(
 
   app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, post);
 
-  // Public, so a browser opens the Sandbox without credentials; it then sends them on each POST.
+  // Public, so a browser opens the explorer without credentials; it then sends them on each POST.
   app.get(
     GRAPHQL_PATH,
     {
@@ -341,8 +346,10 @@ export async function registerGraphql(
       schema: { hide: true },
       errorHandler,
       preHandler: async (request, reply) => {
-        if (showSchema && prefersHtml(request.headers.accept)) return;
-        const hint = showSchema ? '; GET /graphql serves only the Sandbox page (Accept: text/html)' : '';
+        if (servesPage && prefersHtml(request.headers.accept)) {
+          return explorerPage === null ? undefined : explorerPage(request, reply);
+        }
+        const hint = servesPage ? '; GET /graphql serves only the explorer page (Accept: text/html)' : '';
         return sendMethodNotAllowed(reply, allowed, `send GraphQL operations with POST${hint}`);
       },
     },

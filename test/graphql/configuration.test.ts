@@ -4,11 +4,15 @@ import type { FacilityQuery, FacilityQueryVariables } from '../generated/graphql
 import type { World } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { codesOf, createConfiguredApp, operation, postGraphql, run } from './graphql-client';
+import { ensureExplorerBundle } from './explorer/explorer-bundle';
 
 const Facility = operation<FacilityQuery, FacilityQueryVariables>('facility.graphql', 'Facility');
 /** Production needs a key for secrets at rest (docs/operations.md#secrets-at-rest). */
 const TEST_KEY = randomBytes(32).toString('base64');
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+// The explorer's page names its bundle, which `npm run build` makes (scripts/build-explorer.js).
+beforeAll(() => ensureExplorerBundle());
 
 describeEachDialect('GraphQL with NODE_ENV=development', (dialect) => {
   let t: { app: FastifyInstance; world: World; close(): Promise<void> };
@@ -17,11 +21,30 @@ describeEachDialect('GraphQL with NODE_ENV=development', (dialect) => {
   });
   afterAll(() => t.close());
 
-  it('serves the Apollo Sandbox page to a browser, without credentials', async () => {
+  it('serves the explorer page (GraphiQL) to a browser, without credentials', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/graphql', headers: { accept: BROWSER_ACCEPT } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.body).toMatch(/embeddable-sandbox/);
+    expect(res.body).toMatch(/id="graphiql"/);
+  });
+
+  it('serves the Apollo Sandbox page to a browser with GRAPHQL_EXPLORER=sandbox', async () => {
+    const sandbox = await createConfiguredApp(dialect, {
+      NODE_ENV: 'development',
+      GRAPHQL_EXPLORER: 'sandbox',
+    });
+    try {
+      const res = await sandbox.app.inject({
+        method: 'GET',
+        url: '/graphql',
+        headers: { accept: BROWSER_ACCEPT },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toMatch(/embeddable-sandbox/);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('answers introspection', async () => {
@@ -48,7 +71,7 @@ describeEachDialect('GraphQL with NODE_ENV=production', (dialect) => {
     expect(res.data?.facility?.name).toBe('Main Street');
   });
 
-  it('serves no Sandbox page: a browser GET is 405, pointing to POST', async () => {
+  it('serves no explorer page: a browser GET is 405, pointing to POST', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/graphql', headers: { accept: BROWSER_ACCEPT } });
     expect(res.statusCode).toBe(405);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -99,7 +122,7 @@ describeEachDialect('GraphQL in production with GRAPHQL_INTROSPECTION=true', (di
   });
   afterAll(() => t.close());
 
-  it('serves the Sandbox page and answers introspection, as configured', async () => {
+  it('serves the explorer page and answers introspection, as configured', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/graphql', headers: { accept: BROWSER_ACCEPT } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);

@@ -3,6 +3,7 @@ import type { FacilityQuery, FacilityQueryVariables } from '../generated/graphql
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import { codesOf, operation, postGraphql, run, type GraphqlResponse } from './graphql-client';
+import { ensureExplorerBundle } from './explorer/explorer-bundle';
 
 const Facility = operation<FacilityQuery, FacilityQueryVariables>('facility.graphql', 'Facility');
 const facilityBody = { query: Facility.document, operationName: Facility.operationName };
@@ -18,6 +19,7 @@ describeEachDialect('GraphQL hardening: bad requests answer clear GraphQL errors
   let t: TestApp;
   const logLines: string[] = [];
   beforeAll(async () => {
+    ensureExplorerBundle();
     t = await createTestApp(dialect, { logLines });
   });
   afterAll(() => t.close());
@@ -318,7 +320,7 @@ describeEachDialect('GraphQL hardening: bad requests answer clear GraphQL errors
     });
   });
 
-  it('serves the Apollo Sandbox page on GET with Accept: text/html, without credentials', async () => {
+  it('serves the explorer page (GraphiQL) on GET with Accept: text/html, without credentials', async () => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/graphql',
@@ -326,7 +328,7 @@ describeEachDialect('GraphQL hardening: bad requests answer clear GraphQL errors
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.body).toMatch(/embeddable-sandbox/);
+    expect(res.body).toMatch(/id="graphiql"/);
   });
 
   it('a GET that does not ask for the page is 405, pointing to POST', async () => {
@@ -339,7 +341,7 @@ describeEachDialect('GraphQL hardening: bad requests answer clear GraphQL errors
     expect(res.headers.allow).toBe('GET, POST');
     expect(res.json().errors[0]).toEqual({
       message:
-        'send GraphQL operations with POST; GET /graphql serves only the Sandbox page (Accept: text/html)',
+        'send GraphQL operations with POST; GET /graphql serves only the explorer page (Accept: text/html)',
       extensions: { code: 'BAD_REQUEST' },
     });
   });
