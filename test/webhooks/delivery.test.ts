@@ -21,7 +21,7 @@ import {
   payment,
   VISA,
   type PaymentWorld,
-} from '../rest/payments.support';
+} from '../support/payments';
 import { startReceiver, verifyDelivery, type ReceivedWebhook, type ReceiverAnswer } from './receiver';
 
 const SECOND = 1000;
