@@ -1,5 +1,5 @@
-import type { DatasetEvent, DatasetEventDocument } from '../../src/store/dataset/dataset.types';
-import { markup } from '../../src/kernel/markup';
+import type { DatasetEvent, DatasetEventDocument } from '../../../../src/store/dataset/dataset.types';
+import { markup } from '../../../../src/kernel/markup';
 import {
   buildDocument,
   buildEvent,
@@ -7,10 +7,10 @@ import {
   buildLedger,
   buildTenant,
   buildUnit,
-} from '../support/factories';
-import { describeEachDialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
-import { callerOf, goodForm, postForm, sendLink } from '../support/signing';
+} from '../../../support/factories';
+import { describeEachDialect } from '../../../support/harness';
+import { createTestApp, type TestApp } from '../../../support/http';
+import { callerOf, goodForm, postForm, sendLink } from '../../../support/signing';
 
 const HOUR = 3_600_000;
 

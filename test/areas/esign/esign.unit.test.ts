@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
-import { PdfLibSigner } from '../../src/adapters/pdf/pdf-lib.signer';
-import { renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
-import { ConfigError, loadConfig } from '../../src/config';
+import { PdfLibSigner } from '../../../src/adapters/pdf/pdf-lib.signer';
+import { renderPdf } from '../../../src/adapters/pdf/pdfkit.renderer';
+import { ConfigError, loadConfig } from '../../../src/config';
 import {
   esignEmailContent,
   esignSmsContent,
@@ -11,16 +11,16 @@ import {
   inReadingOrder,
   SMS_SEGMENT,
   toGsm,
-} from '../../src/areas/esign/esign.content';
-import { signedByText } from '../../src/areas/esign/signing.service';
-import { readSignatureImage, type SignatureImage } from '../../src/areas/esign/esign.signature';
-import { eventEsignStatus } from '../../src/areas/esign/esign.state';
-import type { EsignRecords, SigningLink } from '../../src/areas/esign/esign.types';
-import { withoutSecrets } from '../../src/areas/outbox/outbox.service';
-import { redactRequestUrl } from '../../src/kernel/sensitive';
-import { pdfText } from '../support/pdf-text';
-import { testSealingKey } from '../support/seal';
-import { dataUrl, signaturePng } from '../support/signing';
+} from '../../../src/areas/esign/esign.content';
+import { signedByText } from '../../../src/areas/esign/signing.service';
+import { readSignatureImage, type SignatureImage } from '../../../src/areas/esign/esign.signature';
+import { eventEsignStatus } from '../../../src/areas/esign/esign.state';
+import type { EsignRecords, SigningLink } from '../../../src/areas/esign/esign.types';
+import { withoutSecrets } from '../../../src/areas/outbox/outbox.service';
+import { redactRequestUrl } from '../../../src/kernel/sensitive';
+import { pdfText } from '../../support/pdf-text';
+import { testSealingKey } from '../../support/seal';
+import { dataUrl, signaturePng } from '../../support/signing';
 
 const TOKEN = 'q'.repeat(43);
 

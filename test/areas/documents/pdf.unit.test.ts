@@ -1,6 +1,6 @@
-import { printableText, renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
-import { fillTemplate, pdfFilename, personName } from '../../src/areas/documents/pdf.template';
-import { pdfText } from '../support/pdf-text';
+import { printableText, renderPdf } from '../../../src/adapters/pdf/pdfkit.renderer';
+import { fillTemplate, pdfFilename, personName } from '../../../src/areas/documents/pdf.template';
+import { pdfText } from '../../support/pdf-text';
 
 describe('fillTemplate', () => {
   it('fills known placeholders, whatever their spacing and case', () => {

@@ -3,24 +3,32 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { PdfLibSigner } from '../../src/adapters/pdf/pdf-lib.signer';
-import { renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
-import { DocumentSeal, SealSettingError, type SealSettings } from '../../src/adapters/seal/document-seal';
-import { AesGcmSecretBox, ClearSecretBox, SecretKeys } from '../../src/adapters/secrets/aes-gcm.secret-box';
-import { SecretUnreadable } from '../../src/kernel/secret-box';
-import { resealSecrets } from '../../src/store/secret-columns';
-import { readSignatureImage } from '../../src/areas/esign/esign.signature';
-import type { DatasetEvent, DatasetEventDocument } from '../../src/store/dataset/dataset.types';
-import { openStore } from '../../src/store/database';
-import { SqlSealingKeysRepository } from '../../src/store/repositories/sealing-keys.repository';
-import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../support/factories';
-import { POSTGRES_URL } from '../support/dialects';
-import { createTestStore, describeEachDialect, itOnPostgres } from '../support/harness';
-import { createInstance, createTestApp, type TestApp } from '../support/http';
-import { pdfText } from '../support/pdf-text';
-import { makeP12, pdfsig, pdfsigCertificates } from '../support/seal';
-import { dataUrl, goodForm, postForm, sendLink, signaturePng } from '../support/signing';
-import { postGraphql } from '../graphql/graphql-client';
+import { PdfLibSigner } from '../../../../src/adapters/pdf/pdf-lib.signer';
+import { renderPdf } from '../../../../src/adapters/pdf/pdfkit.renderer';
+import {
+  DocumentSeal,
+  SealSettingError,
+  type SealSettings,
+} from '../../../../src/adapters/seal/document-seal';
+import {
+  AesGcmSecretBox,
+  ClearSecretBox,
+  SecretKeys,
+} from '../../../../src/adapters/secrets/aes-gcm.secret-box';
+import { SecretUnreadable } from '../../../../src/kernel/secret-box';
+import { resealSecrets } from '../../../../src/store/secret-columns';
+import { readSignatureImage } from '../../../../src/areas/esign/esign.signature';
+import type { DatasetEvent, DatasetEventDocument } from '../../../../src/store/dataset/dataset.types';
+import { openStore } from '../../../../src/store/database';
+import { SqlSealingKeysRepository } from '../../../../src/store/repositories/sealing-keys.repository';
+import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../../../support/factories';
+import { POSTGRES_URL } from '../../../support/dialects';
+import { createTestStore, describeEachDialect, itOnPostgres } from '../../../support/harness';
+import { createInstance, createTestApp, type TestApp } from '../../../support/http';
+import { pdfText } from '../../../support/pdf-text';
+import { makeP12, pdfsig, pdfsigCertificates } from '../../../support/seal';
+import { dataUrl, goodForm, postForm, sendLink, signaturePng } from '../../../support/signing';
+import { postGraphql } from '../../../graphql/graphql-client';
 
 const sha256 = (data: Buffer | Uint8Array) => createHash('sha256').update(data).digest('hex');
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../../src/kernel/errors';
+import { DomainError } from '../../../src/kernel/errors';
 import {
   cardBrandOf,
   formatExpiry,
@@ -11,9 +11,9 @@ import {
   parseTracks,
   passesLuhn,
   securityCodeLength,
-} from '../../src/areas/payments/cards';
-import type { PayRetailCommand } from '../../src/areas/payments/payments.types';
-import { validateRetailPayment } from '../../src/areas/payments/payments.validation';
+} from '../../../src/areas/payments/cards';
+import type { PayRetailCommand } from '../../../src/areas/payments/payments.types';
+import { validateRetailPayment } from '../../../src/areas/payments/payments.validation';
 
 const TODAY = '2026-07-04';
 const ITEM = '6f1c1b7e-1f0a-4c55-9d55-2d7a1f0c1a01';

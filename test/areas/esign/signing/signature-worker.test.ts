@@ -1,18 +1,18 @@
 import zlib from 'node:zlib';
 import { SignPdf } from '@signpdf/signpdf';
 import { PDFDocument } from 'pdf-lib';
-import { PdfLibSigner } from '../../src/adapters/pdf/pdf-lib.signer';
-import { renderPdf } from '../../src/adapters/pdf/pdfkit.renderer';
-import { SealingKey } from '../../src/adapters/seal/sealing-key';
-import { WorkerPdfSigner } from '../../src/adapters/workers/pdf-signer';
-import { readSignatureImage } from '../../src/areas/esign/esign.signature';
-import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
-import { buildDocument, buildEvent } from '../support/factories';
-import { HeldWorkerGate } from '../support/held-worker-gate';
-import { describeEachDialect, type Dialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
-import { pdfsig, testSealingKey } from '../support/seal';
-import { dataUrl, goodForm, postForm, sendLink, signaturePng, signingState } from '../support/signing';
+import { PdfLibSigner } from '../../../../src/adapters/pdf/pdf-lib.signer';
+import { renderPdf } from '../../../../src/adapters/pdf/pdfkit.renderer';
+import { SealingKey } from '../../../../src/adapters/seal/sealing-key';
+import { WorkerPdfSigner } from '../../../../src/adapters/workers/pdf-signer';
+import { readSignatureImage } from '../../../../src/areas/esign/esign.signature';
+import type { DatasetEvent } from '../../../../src/store/dataset/dataset.types';
+import { buildDocument, buildEvent } from '../../../support/factories';
+import { HeldWorkerGate } from '../../../support/held-worker-gate';
+import { describeEachDialect, type Dialect } from '../../../support/harness';
+import { createTestApp, type TestApp } from '../../../support/http';
+import { pdfsig, testSealingKey } from '../../../support/seal';
+import { dataUrl, goodForm, postForm, sendLink, signaturePng, signingState } from '../../../support/signing';
 
 /**
  * The largest drawing the page exports (1800 x 900, twice its pad): a signature of two loops

@@ -3,7 +3,7 @@ import type {
   DatasetEvent,
   DatasetEventDocument,
   DatasetFacility,
-} from '../../src/store/dataset/dataset.types';
+} from '../../../../src/store/dataset/dataset.types';
 import {
   buildDocument,
   buildEvent,
@@ -11,11 +11,11 @@ import {
   buildLedger,
   buildTenant,
   buildUnit,
-} from '../support/factories';
-import { describeEachDialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
-import { pdfText } from '../support/pdf-text';
-import { dataUrl, goodForm, postForm, sendLink, signaturePng, signingState } from '../support/signing';
+} from '../../../support/factories';
+import { describeEachDialect } from '../../../support/harness';
+import { createTestApp, type TestApp } from '../../../support/http';
+import { pdfText } from '../../../support/pdf-text';
+import { dataUrl, goodForm, postForm, sendLink, signaturePng, signingState } from '../../../support/signing';
 
 const HOUR = 3_600_000;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import zlib, { deflateSync } from 'node:zlib';
-import type { App } from '../../src/app';
+import type { App } from '../../../../src/app';
 import {
   readSignatureImage,
   SIGNATURE_MAX_HEIGHT,
   SIGNATURE_MAX_WIDTH,
-} from '../../src/areas/esign/esign.signature';
-import { WorkSlots } from '../../src/areas/esign/esign.slots';
-import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
-import { buildDocument, buildEvent } from '../support/factories';
-import { describeEachDialect } from '../support/harness';
-import { createInstance, createTestApp, type TestApp } from '../support/http';
+} from '../../../../src/areas/esign/esign.signature';
+import { WorkSlots } from '../../../../src/areas/esign/esign.slots';
+import type { DatasetEvent } from '../../../../src/store/dataset/dataset.types';
+import { buildDocument, buildEvent } from '../../../support/factories';
+import { describeEachDialect } from '../../../support/harness';
+import { createInstance, createTestApp, type TestApp } from '../../../support/http';
 import {
   dataUrl,
   goodForm,
@@ -20,7 +20,7 @@ import {
   signaturePng,
   signingState,
   type SigningForm,
-} from '../support/signing';
+} from '../../../support/signing';
 
 /** An RGBA PNG header and the given image data: the data need not match the header. */
 function png(width: number, height: number, idat: Buffer): Buffer {

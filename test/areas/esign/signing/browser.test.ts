@@ -3,15 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { loadConfig } from '../../src/config';
-import { outboxTransportsFrom, createOutboxWorker } from '../../src/outbox.runtime';
-import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
-import type { EventEsignQuery, EventEsignQueryVariables } from '../generated/graphql';
-import { operation, run } from '../graphql/graphql-client';
-import { startSmtpServer, type TestSmtpServer } from '../outbox/servers';
-import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../support/factories';
-import { createTestApp, type TestApp } from '../support/http';
-import { pdfText } from '../support/pdf-text';
+import { loadConfig } from '../../../../src/config';
+import { outboxTransportsFrom, createOutboxWorker } from '../../../../src/outbox.runtime';
+import type { DatasetEvent } from '../../../../src/store/dataset/dataset.types';
+import type { EventEsignQuery, EventEsignQueryVariables } from '../../../generated/graphql';
+import { operation, run } from '../../../graphql/graphql-client';
+import { startSmtpServer, type TestSmtpServer } from '../../../outbox/servers';
+import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../../../support/factories';
+import { createTestApp, type TestApp } from '../../../support/http';
+import { pdfText } from '../../../support/pdf-text';
 
 /**
  * The signing page in a real browser: Debian's Chromium driven by playwright-core, headless. The
@@ -19,7 +19,7 @@ import { pdfText } from '../support/pdf-text';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const ARTIFACTS = path.join(__dirname, '../../test-artifacts');
+const ARTIFACTS = path.join(__dirname, '../../../../test-artifacts');
 const PUBLIC_BASE_URL = 'https://storage.example.test';
 /** Generous: a busy 2-core machine starts a browser and renders slowly; nothing waits on a clock. */
 const WAIT = 60_000;
