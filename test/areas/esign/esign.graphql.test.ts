@@ -9,7 +9,7 @@ import type {
   SendEsignableDocumentsMutation,
   SendEsignableDocumentsMutationVariables,
 } from '../../generated/graphql';
-import { startSmsProvider } from '../../outbox/servers';
+import { startSmsProvider } from '../../support/outbox-servers';
 import { buildDocument, buildEvent } from '../../support/factories';
 import { describeEachDialect } from '../../support/harness';
 import { createTestApp, type TestApp } from '../../support/http';

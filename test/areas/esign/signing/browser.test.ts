@@ -8,7 +8,7 @@ import { outboxTransportsFrom, createOutboxWorker } from '../../../../src/outbox
 import type { DatasetEvent } from '../../../../src/store/dataset/dataset.types';
 import type { EventEsignQuery, EventEsignQueryVariables } from '../../../generated/graphql';
 import { operation, run } from '../../../graphql/graphql-client';
-import { startSmtpServer, type TestSmtpServer } from '../../../outbox/servers';
+import { startSmtpServer, type TestSmtpServer } from '../../../support/outbox-servers';
 import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../../../support/factories';
 import { createTestApp, type TestApp } from '../../../support/http';
 import { pdfText } from '../../../support/pdf-text';

@@ -1,19 +1,22 @@
-import { loadConfig, type Config } from '../../src/config';
-import type { Facility } from '../../src/areas/facilities/facilities.types';
-import type { OutboxWorker } from '../../src/areas/outbox/outbox.worker';
-import { WebhookDispatcher, WEBHOOK_RETRY_SCHEDULE_MS } from '../../src/areas/webhooks/webhooks.dispatcher';
-import type { HostResolver } from '../../src/areas/webhooks/webhooks.ports';
-import { WebhooksService } from '../../src/areas/webhooks/webhooks.service';
-import { WEBHOOK_EVENT_TYPES } from '../../src/areas/webhooks/webhooks.types';
-import { HttpWebhookTransport } from '../../src/adapters/webhooks/http-webhook.transport';
-import { createOutboxWorker, outboxTransportsFrom } from '../../src/outbox.runtime';
-import type { DatasetEvent, DatasetUnit } from '../../src/store/dataset/dataset.types';
-import type { OutboxMessageRow } from '../../src/areas/outbox/outbox.repository';
-import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../support/factories';
-import { describeEachDialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
-import { callerOf, goodForm, postForm, sendLink } from '../support/signing';
-import { startSmsProvider, startSmtpServer } from '../outbox/servers';
+import { loadConfig, type Config } from '../../../src/config';
+import type { Facility } from '../../../src/areas/facilities/facilities.types';
+import type { OutboxWorker } from '../../../src/areas/outbox/outbox.worker';
+import {
+  WebhookDispatcher,
+  WEBHOOK_RETRY_SCHEDULE_MS,
+} from '../../../src/areas/webhooks/webhooks.dispatcher';
+import type { HostResolver } from '../../../src/areas/webhooks/webhooks.ports';
+import { WebhooksService } from '../../../src/areas/webhooks/webhooks.service';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/areas/webhooks/webhooks.types';
+import { HttpWebhookTransport } from '../../../src/adapters/webhooks/http-webhook.transport';
+import { createOutboxWorker, outboxTransportsFrom } from '../../../src/outbox.runtime';
+import type { DatasetEvent, DatasetUnit } from '../../../src/store/dataset/dataset.types';
+import type { OutboxMessageRow } from '../../../src/areas/outbox/outbox.repository';
+import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../../support/factories';
+import { describeEachDialect } from '../../support/harness';
+import { createTestApp, type TestApp } from '../../support/http';
+import { callerOf, goodForm, postForm, sendLink } from '../../support/signing';
+import { startSmsProvider, startSmtpServer } from '../../support/outbox-servers';
 import {
   creditCard,
   DECLINED_VISA,
@@ -21,8 +24,13 @@ import {
   payment,
   VISA,
   type PaymentWorld,
-} from '../support/payments';
-import { startReceiver, verifyDelivery, type ReceivedWebhook, type ReceiverAnswer } from './receiver';
+} from '../../support/payments';
+import {
+  startReceiver,
+  verifyDelivery,
+  type ReceivedWebhook,
+  type ReceiverAnswer,
+} from '../../support/webhook-receiver';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
-import { createOutboxWorker } from '../../src/outbox.runtime';
-import { buildUnit } from '../support/factories';
-import { createTestApp } from '../support/http';
+import { loadConfig } from '../../../src/config';
+import { createOutboxWorker } from '../../../src/outbox.runtime';
+import { buildUnit } from '../../support/factories';
+import { createTestApp } from '../../support/http';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 
 /** The receiver of docs/webhooks.md, on a free loopback port instead of 8080. */
 function docsReceiver(): string {

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
-import { loadConfig } from '../../src/config';
-import { createOutboxWorker } from '../../src/outbox.runtime';
-import { HttpWebhookTransport } from '../../src/adapters/webhooks/http-webhook.transport';
-import type { HostResolver } from '../../src/areas/webhooks/webhooks.ports';
-import { WebhooksService } from '../../src/areas/webhooks/webhooks.service';
+import { loadConfig } from '../../../src/config';
+import { createOutboxWorker } from '../../../src/outbox.runtime';
+import { HttpWebhookTransport } from '../../../src/adapters/webhooks/http-webhook.transport';
+import type { HostResolver } from '../../../src/areas/webhooks/webhooks.ports';
+import { WebhooksService } from '../../../src/areas/webhooks/webhooks.service';
 import type {
   CompanyWebhooksQuery,
   CompanyWebhooksQueryVariables,
@@ -21,12 +21,12 @@ import type {
   ReplayWebhookMessageMutationVariables,
   RotateWebhookSecretMutation,
   RotateWebhookSecretMutationVariables,
-} from '../generated/graphql';
-import { buildUnit } from '../support/factories';
-import { describeEachDialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
-import { postGraphql, run, type GraphqlResponse, type Operation } from '../graphql/graphql-client';
-import { startReceiver, verifyDelivery } from './receiver';
+} from '../../generated/graphql';
+import { buildUnit } from '../../support/factories';
+import { describeEachDialect } from '../../support/harness';
+import { createTestApp, type TestApp } from '../../support/http';
+import { postGraphql, run, type GraphqlResponse, type Operation } from '../../graphql/graphql-client';
+import { startReceiver, verifyDelivery } from '../../support/webhook-receiver';
 
 const DOCUMENT = readFileSync(path.join(__dirname, 'webhooks.graphql'), 'utf8');
 
@@ -428,9 +428,9 @@ describeEachDialect('webhook endpoints in GraphQL', (dialect) => {
   });
 
   it('keeps every webhook field and mutation out of the gateway schema', () => {
-    const gateway = readFileSync(path.join(__dirname, '../../schema.gateway.graphql'), 'utf8');
+    const gateway = readFileSync(path.join(__dirname, '../../../schema.gateway.graphql'), 'utf8');
     expect(gateway).not.toMatch(/webhook/i);
-    const own = readFileSync(path.join(__dirname, '../../schema.graphql'), 'utf8');
+    const own = readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8');
     expect(own).toContain('createWebhookEndpoint(companyId: UUID!, input: CreateWebhookEndpointInput!)');
   });
 });

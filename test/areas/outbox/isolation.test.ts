@@ -1,10 +1,10 @@
-import { HttpWebhookTransport } from '../../src/adapters/webhooks/http-webhook.transport';
-import { loadConfig } from '../../src/config';
-import type { Caller } from '../../src/kernel/caller';
-import type { Facility } from '../../src/areas/facilities/facilities.types';
-import { createOutboxWorker, startOutboxWorker } from '../../src/outbox.runtime';
-import type { DatasetEvent, DatasetUnit } from '../../src/store/dataset/dataset.types';
-import { SqlOutboxRepository, type OutboxMessageRow } from '../../src/areas/outbox/outbox.repository';
+import { HttpWebhookTransport } from '../../../src/adapters/webhooks/http-webhook.transport';
+import { loadConfig } from '../../../src/config';
+import type { Caller } from '../../../src/kernel/caller';
+import type { Facility } from '../../../src/areas/facilities/facilities.types';
+import { createOutboxWorker, startOutboxWorker } from '../../../src/outbox.runtime';
+import type { DatasetEvent, DatasetUnit } from '../../../src/store/dataset/dataset.types';
+import { SqlOutboxRepository, type OutboxMessageRow } from '../../../src/areas/outbox/outbox.repository';
 import {
   buildClient,
   buildCompany,
@@ -12,11 +12,11 @@ import {
   buildEvent,
   buildFacility,
   buildUnit,
-} from '../support/factories';
-import { describeEachDialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
-import { startReceiver, type ReceiverAnswer, type TestReceiver } from '../webhooks/receiver';
-import { startSmtpServer } from './servers';
+} from '../../support/factories';
+import { describeEachDialect } from '../../support/harness';
+import { createTestApp, type TestApp } from '../../support/http';
+import { startReceiver, type ReceiverAnswer, type TestReceiver } from '../../support/webhook-receiver';
+import { startSmtpServer } from '../../support/outbox-servers';
 
 const LEASE_MS = 300_000;
 

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { ConfigError, loadConfig } from '../../src/config';
-import { parseOutboxWebhook } from '../../src/areas/outbox/outbox.service';
-import { isPublicAddress } from '../../src/areas/webhooks/webhooks.addresses';
+import { ConfigError, loadConfig } from '../../../src/config';
+import { parseOutboxWebhook } from '../../../src/areas/outbox/outbox.service';
+import { isPublicAddress } from '../../../src/areas/webhooks/webhooks.addresses';
 import {
   RETRY_JITTER,
   WEBHOOK_RETRY_SCHEDULE_MS,
   webhookRetryDelayMs,
-} from '../../src/areas/webhooks/webhooks.dispatcher';
+} from '../../../src/areas/webhooks/webhooks.dispatcher';
 import {
   newWebhookSecret,
   webhookHeaders,
   webhookSignature,
-} from '../../src/areas/webhooks/webhooks.signature';
+} from '../../../src/areas/webhooks/webhooks.signature';
 
 describe('webhook signatures', () => {
   it('sign as the standardwebhooks library does, for any secret, id, time and body', () => {

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { runCli } from '../../src/cli/cli';
-import { importDataset } from '../../src/store/dataset/dataset.import';
-import { openStore } from '../../src/store/database';
-import { migrateToLatest } from '../../src/store/migrator';
-import { SqlWebhookEndpointsRepository } from '../../src/areas/webhooks/webhooks.repository';
-import { secretBoxFor } from '../../src/adapters/secrets/aes-gcm.secret-box';
-import { buildWorld, worldDataset, type World } from '../support/factories';
-import { tempDir, testIo } from '../cli/cli-support';
+import { runCli } from '../../../src/cli/cli';
+import { importDataset } from '../../../src/store/dataset/dataset.import';
+import { openStore } from '../../../src/store/database';
+import { migrateToLatest } from '../../../src/store/migrator';
+import { SqlWebhookEndpointsRepository } from '../../../src/areas/webhooks/webhooks.repository';
+import { secretBoxFor } from '../../../src/adapters/secrets/aes-gcm.secret-box';
+import { buildWorld, worldDataset, type World } from '../../support/factories';
+import { tempDir, testIo } from '../../cli/cli-support';
 
 describe('facility-ops webhooks', () => {
   let dir: string;

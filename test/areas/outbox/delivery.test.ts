@@ -1,22 +1,27 @@
-import { loadConfig, type Config } from '../../src/config';
-import type { Caller } from '../../src/kernel/caller';
-import type { Facility } from '../../src/areas/facilities/facilities.types';
+import { loadConfig, type Config } from '../../../src/config';
+import type { Caller } from '../../../src/kernel/caller';
+import type { Facility } from '../../../src/areas/facilities/facilities.types';
 import {
   outboxSettingsFrom,
   outboxTransportsFrom,
   pdfAttachments,
   startOutboxWorker,
-} from '../../src/outbox.runtime';
-import { OutboxWorker } from '../../src/areas/outbox/outbox.worker';
-import type { DatasetEvent } from '../../src/store/dataset/dataset.types';
+} from '../../../src/outbox.runtime';
+import { OutboxWorker } from '../../../src/areas/outbox/outbox.worker';
+import type { DatasetEvent } from '../../../src/store/dataset/dataset.types';
 import {
   SqlOutboxRepository as OutboxRepository,
   type OutboxMessageRow,
-} from '../../src/areas/outbox/outbox.repository';
-import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../support/factories';
-import { describeEachDialect } from '../support/harness';
-import { createTestApp, type TestApp } from '../support/http';
-import { startSilentServer, startSmsProvider, startSmtpServer, type ReceivedSms } from './servers';
+} from '../../../src/areas/outbox/outbox.repository';
+import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../../support/factories';
+import { describeEachDialect } from '../../support/harness';
+import { createTestApp, type TestApp } from '../../support/http';
+import {
+  startSilentServer,
+  startSmsProvider,
+  startSmtpServer,
+  type ReceivedSms,
+} from '../../support/outbox-servers';
 
 const SECOND = 1000;
 

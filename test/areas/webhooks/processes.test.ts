@@ -2,19 +2,19 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { buildApp, type App } from '../../src/app';
-import { loadConfig } from '../../src/config';
-import { startOutboxWorker, type RunningOutboxWorker } from '../../src/outbox.runtime';
-import { importDataset } from '../../src/store/dataset/dataset.import';
-import { openStore, type Store } from '../../src/store/database';
-import { migrateToLatest } from '../../src/store/migrator';
-import { tempDir } from '../cli/cli-support';
-import { buildUnit, buildWorld, worldDataset, type World } from '../support/factories';
-import { POSTGRES_URL } from '../support/dialects';
-import { itOnPostgres } from '../support/harness';
-import { startReceiver, verifyDelivery, type TestReceiver } from './receiver';
+import { buildApp, type App } from '../../../src/app';
+import { loadConfig } from '../../../src/config';
+import { startOutboxWorker, type RunningOutboxWorker } from '../../../src/outbox.runtime';
+import { importDataset } from '../../../src/store/dataset/dataset.import';
+import { openStore, type Store } from '../../../src/store/database';
+import { migrateToLatest } from '../../../src/store/migrator';
+import { tempDir } from '../../cli/cli-support';
+import { buildUnit, buildWorld, worldDataset, type World } from '../../support/factories';
+import { POSTGRES_URL } from '../../support/dialects';
+import { itOnPostgres } from '../../support/harness';
+import { startReceiver, verifyDelivery, type TestReceiver } from '../../support/webhook-receiver';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 
 /** Polls until `done` holds; the test's own timeout bounds it (no fixed sleeps). */
 async function eventually(done: () => Promise<boolean> | boolean): Promise<void> {

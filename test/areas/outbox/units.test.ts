@@ -1,8 +1,8 @@
-import { ConfigError, loadConfig } from '../../src/config';
-import { normalizeEmail, normalizePhone } from '../../src/areas/esign/esign.recipients';
-import { parseOutboxContent } from '../../src/areas/outbox/outbox.service';
-import { backoffMs } from '../../src/areas/outbox/outbox.worker';
-import { messageIdDomain, messageIdFor } from '../../src/adapters/email/smtp.transport';
+import { ConfigError, loadConfig } from '../../../src/config';
+import { normalizeEmail, normalizePhone } from '../../../src/areas/esign/esign.recipients';
+import { parseOutboxContent } from '../../../src/areas/outbox/outbox.service';
+import { backoffMs } from '../../../src/areas/outbox/outbox.worker';
+import { messageIdDomain, messageIdFor } from '../../../src/adapters/email/smtp.transport';
 
 describe('email addresses', () => {
   it.each<[string, string]>([
