@@ -24,21 +24,21 @@ const project = {
 /**
  * The contract's REST tests, run a second time with every request going through a facility-ops
  * gateway in front of the instance under test (test/support/http.ts), so the gateway is held to
- * the same answers, byte for byte.
+ * the same answers, byte for byte. Paths under test/, without `.test.ts`.
  */
 const THROUGH_THE_GATEWAY = [
-  'flippers',
-  'rate-applied-actions',
-  'ledgers',
-  'notes',
-  'documents',
-  'document-downloads',
-  'move-ins',
-  'invoiceable-items',
-  'rate-changes',
-  'esign',
-  'payments',
-  'bad-input',
+  'areas/flippers/flippers.rest',
+  'areas/rate-applied-actions/rate-applied-actions.rest',
+  'areas/ledgers/ledgers.rest',
+  'areas/notes/notes.rest',
+  'areas/documents/documents.rest',
+  'areas/documents/document-downloads.rest',
+  'areas/move-ins/move-ins.rest',
+  'areas/invoiceable-items/invoiceable-items.rest',
+  'areas/rate-changes/rate-changes.rest',
+  'areas/esign/esign.rest',
+  'areas/payments/payments.rest',
+  'rest/bad-input',
 ];
 
 module.exports = {
@@ -47,7 +47,7 @@ module.exports = {
     {
       ...project,
       displayName: 'through the gateway',
-      testMatch: THROUGH_THE_GATEWAY.map((name) => `<rootDir>/test/rest/${name}.test.ts`),
+      testMatch: THROUGH_THE_GATEWAY.map((name) => `<rootDir>/test/${name}.test.ts`),
       setupFiles: ['reflect-metadata', '<rootDir>/test/support/through-gateway.js'],
     },
   ],

@@ -5,9 +5,11 @@
  * again (`facility-ops start`, as `npm start` does, the first start loading the demo data), sends the
  * first requests of `data/first-requests.md` to each, stops it with Ctrl-C (SIGINT), and fails on
  * any exit that is not a clean 0 (an abort in a native clean-up is exit 134 / SIGABRT). Then it runs
- * the suites that use worker threads and native clean-up (live events, signing) again and again.
+ * the suites that use worker threads and native clean-up (live events, signing, the worker pool)
+ * again and again.
  *
- *   scripts/with-node 24 node scripts/crash-test.js [--starts 20] [--suite-runs 3] [--suites test/live,test/signing]
+ *   scripts/with-node 24 node scripts/crash-test.js [--starts 20] [--suite-runs 3]
+ *     [--suites test/live,test/areas/esign/signing,test/unit/worker-pool.test.ts]
  *
  * Needs the build (`npm run build`) and curl. Ends by itself: every wait has a deadline.
  */
@@ -22,7 +24,11 @@ const START_DEADLINE_MS = 180_000;
 const STOP_DEADLINE_MS = 60_000;
 
 function options(argv) {
-  const result = { starts: 20, suiteRuns: 3, suites: ['test/live', 'test/signing'] };
+  const result = {
+    starts: 20,
+    suiteRuns: 3,
+    suites: ['test/live', 'test/areas/esign/signing', 'test/unit/worker-pool.test.ts'],
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const [name, value] = [argv[i], argv[i + 1]];
     if (name === '--starts') result.starts = Number(value);

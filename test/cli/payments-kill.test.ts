@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../src/store/migrator';
 import { FakeStripe } from '../support/fake-stripe';
 import { buildItem, buildWorld, worldDataset, type World } from '../support/factories';
 import { compileService, startService, type ServiceProcess } from '../support/service-process';
-import { creditCard, line, payment } from '../rest/payments.support';
+import { creditCard, line, payment } from '../support/payments';
 import { tempDir } from './cli-support';
 
 const KEY = 'sk_test_facility_ops';

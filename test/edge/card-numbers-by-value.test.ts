@@ -3,7 +3,7 @@ import { buildLedger, buildTenant, buildUnit, buildWorld } from '../support/fact
 import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
-import { line, loadPaymentWorld, payment, creditCard } from '../rest/payments.support';
+import { line, loadPaymentWorld, payment, creditCard } from '../support/payments';
 
 // A card number under names no filter knows, or in spellings a parser reads as a sensitive name
 // (issue 39): recognised by its value, masked to its last four digits; a sensitive name, however

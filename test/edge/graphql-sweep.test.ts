@@ -9,7 +9,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { graphqlSchema } from '../../src/graphql/schema';
-import { VISA } from '../rest/payments.support';
+import { VISA } from '../support/payments';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import { loadRichWorld, rowCounts, type RichWorld } from '../support/rich-world';

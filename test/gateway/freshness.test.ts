@@ -4,7 +4,7 @@ import { buildClient } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/http';
 import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
 import { loadRichWorld, type RichWorld } from '../support/rich-world';
-import { cash, line, loadPaymentWorld, payment, type PaymentWorld } from '../rest/payments.support';
+import { cash, line, loadPaymentWorld, payment, type PaymentWorld } from '../support/payments';
 
 /**
  * UPSTREAM_MAX_STALE_MS and the upstream's Cache-Control over a real facility-ops upstream: a kept

@@ -195,6 +195,55 @@ export type RetailPaymentItemInput = {
   quantity: number;
 };
 
+export type WebhookEndpointFieldsFragment = { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null };
+
+export type WebhookDeliveryFieldsFragment = { id: string, eventType: string, facilityId: string, status: OutboxStatus, attempts: number, responseCode: number | null, lastError: string | null, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null };
+
+export type CreateWebhookEndpointMutationVariables = Exact<{
+  companyId: string;
+  input: CreateWebhookEndpointInput;
+}>;
+
+
+export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { secret: string, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } } };
+
+export type DisableWebhookEndpointMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DisableWebhookEndpointMutation = { disableWebhookEndpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } };
+
+export type EnableWebhookEndpointMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type EnableWebhookEndpointMutation = { enableWebhookEndpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } };
+
+export type RotateWebhookSecretMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } } };
+
+export type ReplayWebhookMessageMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ReplayWebhookMessageMutation = { replayWebhookMessage: { id: string, eventType: string, facilityId: string, status: OutboxStatus, attempts: number, responseCode: number | null, lastError: string | null, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null } };
+
+export type CompanyWebhooksQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  status?: OutboxStatus | null | undefined;
+}>;
+
+
+export type CompanyWebhooksQuery = { company: { id: string, webhookEndpoints: Array<{ id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null, deliveries: Array<{ id: string, eventType: string, facilityId: string, status: OutboxStatus, attempts: number, responseCode: number | null, lastError: string | null, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null }> }> } | null };
+
 export type EventEsignQueryVariables = Exact<{
   facilityId: string;
   eventId: string;
@@ -510,52 +559,3 @@ export type RateChangeUpdateRecordsQueryVariables = Exact<{
 
 
 export type RateChangeUpdateRecordsQuery = { company: { rateChangeUpdates: { entries: Array<{ id: string, createdBy: number | null, facility: { id: string, name: string } | null, tenant: { id: string, name: string } | null, unit: { id: string, name: string } | null }> } } | null };
-
-export type WebhookEndpointFieldsFragment = { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null };
-
-export type WebhookDeliveryFieldsFragment = { id: string, eventType: string, facilityId: string, status: OutboxStatus, attempts: number, responseCode: number | null, lastError: string | null, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null };
-
-export type CreateWebhookEndpointMutationVariables = Exact<{
-  companyId: string;
-  input: CreateWebhookEndpointInput;
-}>;
-
-
-export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { secret: string, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } } };
-
-export type DisableWebhookEndpointMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type DisableWebhookEndpointMutation = { disableWebhookEndpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } };
-
-export type EnableWebhookEndpointMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type EnableWebhookEndpointMutation = { enableWebhookEndpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } };
-
-export type RotateWebhookSecretMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type RotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, endpoint: { id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null } } };
-
-export type ReplayWebhookMessageMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ReplayWebhookMessageMutation = { replayWebhookMessage: { id: string, eventType: string, facilityId: string, status: OutboxStatus, attempts: number, responseCode: number | null, lastError: string | null, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null } };
-
-export type CompanyWebhooksQueryVariables = Exact<{
-  id: string;
-  first?: number | null | undefined;
-  status?: OutboxStatus | null | undefined;
-}>;
-
-
-export type CompanyWebhooksQuery = { company: { id: string, webhookEndpoints: Array<{ id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null, deliveries: Array<{ id: string, eventType: string, facilityId: string, status: OutboxStatus, attempts: number, responseCode: number | null, lastError: string | null, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null }> }> } | null };

@@ -1,4 +1,4 @@
-import { cash, line, payment } from '../rest/payments.support';
+import { cash, line, payment } from '../support/payments';
 import { buildFacility, buildItem, buildRateChange, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, type TestApp } from '../support/http';

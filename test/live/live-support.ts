@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
 import { buildItem, buildTenant } from '../support/factories';
 import type { TestApp } from '../support/http';
-import { cash, line, payment } from '../rest/payments.support';
+import { cash, line, payment } from '../support/payments';
 
 /** Generous: a busy 2-core machine may be slow, but a deadline is still a deadline. */
 export const DEADLINE_MS = 20_000;

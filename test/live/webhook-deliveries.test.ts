@@ -2,7 +2,7 @@ import { loadConfig } from '../../src/config';
 import { createOutboxWorker } from '../../src/outbox.runtime';
 import { listenOnLoopback } from '../support/gateway';
 import { createTestApp, type TestApp } from '../support/http';
-import { startReceiver } from '../webhooks/receiver';
+import { startReceiver } from '../support/webhook-receiver';
 import { bearer, codesOf, loadShop, payOverRest, subscribeWs, until, wsClient } from './live-support';
 
 const DELIVERIES = `subscription Deliveries($endpointId: UUID!) {

@@ -22,7 +22,7 @@ import {
 } from '../support/factories';
 import { createTestStore, describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, oauthHeader, type TestApp } from '../support/http';
-import { DECLINED_VISA, cash, creditCard, line, payment } from './payments.support';
+import { DECLINED_VISA, cash, creditCard, line, payment } from '../support/payments';
 
 describeEachDialect('list pages kept between requests', (dialect) => {
   let t: TestApp;

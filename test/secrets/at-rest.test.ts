@@ -18,7 +18,7 @@ import { POSTGRES_URL } from '../support/dialects';
 import { buildClient, buildTenant, buildWorld, worldDataset, type World } from '../support/factories';
 import { createTestStore, describeEachDialect, type Dialect } from '../support/harness';
 import { oauthHeader } from '../support/http';
-import { startReceiver, verifyDelivery, type TestReceiver } from '../webhooks/receiver';
+import { startReceiver, verifyDelivery, type TestReceiver } from '../support/webhook-receiver';
 
 const K1 = randomBytes(32);
 const K2 = randomBytes(32);

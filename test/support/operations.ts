@@ -1,6 +1,6 @@
 import type { TestApp } from './http';
 import type { RichWorld } from './rich-world';
-import { VISA } from '../rest/payments.support';
+import { VISA } from './payments';
 
 /**
  * The /v1 operations as the OpenAPI document lists them, and a request of each that names real

@@ -22,7 +22,7 @@ import { startGateway, listenOnLoopback, type Gateway } from '../support/gateway
 import { describeEachDialect, type Dialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import { operation } from '../graphql/graphql-client';
-import { startReceiver } from '../webhooks/receiver';
+import { startReceiver } from '../support/webhook-receiver';
 import type { LedgerTenantNotesQuery, LedgerTenantNotesQueryVariables } from '../generated/graphql';
 
 const LedgerTenantNotes = operation<LedgerTenantNotesQuery, LedgerTenantNotesQueryVariables>(
