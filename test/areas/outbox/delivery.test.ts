@@ -290,7 +290,8 @@ describeEachDialect('outbox delivery worker', (dialect) => {
     expect(silent.connections).toBe(1);
     const first = await row(id);
     expect(first).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(first.last_error).toMatch(/greeting|timeout|timed out/i);
+    // Nodemailer's own timeout, or the whole send's deadline when a busy machine lets it pass first.
+    expect(first.last_error).toMatch(/greeting|timeout|timed out|did not finish within/i);
 
     const hanging = await smtpServer({ hangAfterData: true });
     t.clock.advance(BACKOFF);
@@ -300,7 +301,7 @@ describeEachDialect('outbox delivery worker', (dialect) => {
     });
     const second = await row(id);
     expect(second).toMatchObject({ status: 'pending', attempts: 2 });
-    expect(second.last_error).toMatch(/timeout|timed out/i);
+    expect(second.last_error).toMatch(/timeout|timed out|did not finish within/i);
 
     // A working server later gets it out.
     const smtp = await smtpServer();
