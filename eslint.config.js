@@ -113,7 +113,7 @@ const MAY_IMPORT = {
   presenters: ['domain', 'contract'],
   contract: ['domain'],
   caching: ['domain'],
-  'fast-paths': ['domain', 'store', 'dialect'],
+  'fast-paths': ['domain', 'dialect'],
   // `contract` for the listings the store keeps: the contract's JSON text of a row.
   store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry', 'dialect', 'migrations'],
   adapters: ['domain', 'telemetry'],

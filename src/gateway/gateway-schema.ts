@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { filterSchema, mapSchema, MapperKind, pruneSchema, type IResolvers } from '@graphql-tools/utils';
+import { filterSchema, mapSchema, MapperKind, pruneSchema } from '@graphql-tools/utils';
 import {
   getNamedType,
   GraphQLInterfaceType,
@@ -14,10 +14,9 @@ import {
 import type { GraphqlContext } from '../graphql/context';
 import { graphqlSchema, printWithDirectives } from '../graphql/schema';
 import { camelCase } from '../kernel/names';
-import { gatewayResolvers, RECORDS } from './gateway-resolvers';
+import { gatewayResolvers, RECORDS, type GatewayResolvers } from './gateway-resolvers';
 
-/** Gateway resolvers by type and field; a field without one reads the property of its name. */
-export type GatewayResolvers = IResolvers<Record<string, unknown>, GraphqlContext>;
+export type { GatewayResolvers };
 
 /** The fields gateway mode serves, by type; a type not named keeps every field. */
 type Served = Map<string, Set<string>>;

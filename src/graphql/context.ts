@@ -4,7 +4,7 @@ import type { Caller } from '../kernel/caller';
 import type { ContractUpstream } from '../gateway/upstream.ports';
 import { createLoaders, type LoaderServices, type Loaders } from './loaders';
 import { UpstreamReads } from '../gateway/upstream-reads';
-import type { ResponseTrace } from './response-cache';
+import type { ResponseTrace } from './response-trace';
 
 /**
  * What every resolver receives: the facts of one request, built anew for each. The services are

@@ -24,6 +24,7 @@ import type { RateAppliedActionsService } from '../areas/rate-applied-actions/ra
 import type { RateChangesService } from '../areas/rate-changes/rate-changes.service';
 import type { WebhooksService } from '../areas/webhooks/webhooks.service';
 import type { LoaderServices } from './loaders';
+import type { ResolverClassOf } from './resolver-instances';
 
 /**
  * The domain services the schema's resolvers call, all together; each resolver class names the
@@ -43,7 +44,7 @@ export interface SchemaServices extends LoaderServices {
 }
 
 /** A resolver class of the schema: made with the services it uses, or with none. */
-export type ResolverClass = new (services: SchemaServices) => object;
+export type ResolverClass = ResolverClassOf<SchemaServices>;
 
 /**
  * Every resolver class of the schema. An area adds its `<area>.resolver.ts` here: field resolvers

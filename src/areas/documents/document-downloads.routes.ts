@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { RenderedPdf } from './pdf.types';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { facilityIdParam } from '../../rest/schemas';
-import { pdfResponses } from '../../rest/openapi';
+import { pdfResponses } from '../../rest/responses';
 import type { DocumentPdfsService } from './document-pdfs.service';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { MoveInsService } from '../move-ins/move-ins.service';

@@ -1,5 +1,7 @@
 import { flag, nullable, text, textOf } from '../../kernel/columns';
-import type { EventType } from './documents.types';
+
+/** The events that own documents. */
+export type EventType = 'move_in_unit_event' | 'move_out_unit_event' | 'successful_payment_event';
 
 /** The tables of events and their documents (composed into the store's Database). */
 export const events = {

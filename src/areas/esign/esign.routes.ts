@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { EsignService } from './esign.service';
 import type { FacilitiesService } from '../facilities/facilities.service';

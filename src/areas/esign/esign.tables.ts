@@ -1,6 +1,8 @@
 import { bytes, integer, nullable, text, textOf } from '../../kernel/columns';
 import type { OutboxChannel } from '../outbox/outbox.types';
-import type { EsignAuditKind } from './esign.types';
+
+/** What the audit trail records. */
+export type EsignAuditKind = 'sent' | 'viewed' | 'signed' | 'revoked';
 
 /** The tables of e-signing (composed into the store's Database). */
 export const esignLinks = {

@@ -4,7 +4,7 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';

@@ -8,7 +8,7 @@ import { parsePageRequest, type PageMeta } from '../../kernel/pagination';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, pageQuery } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';

@@ -1,5 +1,8 @@
 import { cents, decimal, flag, integer, nullable, text, textOf } from '../../kernel/columns';
-import type { FeeCategory, InvoiceableItemKind } from './invoiceable-items.types';
+
+export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
+export type FeeCategory =
+  'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
 
 /**
  * The tables of invoiceable items and their amount tiers (composed into the store's Database). An

@@ -5,7 +5,7 @@ import { NullableRefTo, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';

@@ -3,7 +3,7 @@ import { MoveInReview } from '../../contract';
 import { Nullable, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { MoveInsService } from './move-ins.service';

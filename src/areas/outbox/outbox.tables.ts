@@ -1,5 +1,10 @@
 import { integer, nullable, text, textOf } from '../../kernel/columns';
-import type { DeliveryChannel, OutboxStatus } from './outbox.types';
+
+/** The channels of messages to people (e-sign delivery). */
+export type OutboxChannel = 'email' | 'sms';
+/** Every channel the outbox delivers: messages to people, and webhook deliveries to endpoints. */
+export type DeliveryChannel = OutboxChannel | 'webhook';
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 /** The durable outbox (composed into the store's Database): one row per message and its delivery. */
 export const outboxMessages = {

@@ -9,7 +9,7 @@ import type { PaymentIdempotency } from './payments.service';
 import type { PaymentEvent, PayRetailCommand, RetailLineCommand } from './payments.types';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { okBody } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { PaymentsService } from './payments.service';

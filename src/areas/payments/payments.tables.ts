@@ -1,5 +1,6 @@
 import { cents, flag, integer, nullable, text, textOf } from '../../kernel/columns';
-import type { PaymentKind } from './payments.types';
+
+export type PaymentKind = 'ach' | 'credit_card' | 'check' | 'cash' | 'card_swipe' | 'money_order';
 
 /** The tables of payments (composed into the store's Database). */
 

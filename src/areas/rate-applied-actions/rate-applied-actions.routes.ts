@@ -5,7 +5,7 @@ import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, queryString } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { PageCache } from '../../caching/page-cache';

@@ -1,5 +1,7 @@
 import { nullable, text, textOf } from '../../kernel/columns';
-import type { DisabledReason } from './webhooks.types';
+
+/** Why an endpoint is disabled: by a person, or by the service after it failed for days. */
+export type DisabledReason = 'manual' | 'failing';
 
 /** The webhook endpoints of companies (composed into the store's Database). */
 export const webhookEndpoints = {
