@@ -1,5 +1,11 @@
-import type { Company, Facility } from '../areas/facilities/facilities.types';
 import type { RevisionScope } from '../kernel/revisions';
+
+/** What a facility's or a company's kept answer is scoped by: its id (a Facility, a Company). */
+interface Owner {
+  readonly id: string;
+}
+type Facility = Owner;
+type Company = Owner;
 
 /** An answer kept between requests: the revision scope of the data it reads, from what it reads under. */
 export interface KeptList<Owner> {

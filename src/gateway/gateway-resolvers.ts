@@ -22,7 +22,7 @@ import {
 import type { GraphqlContext } from '../graphql/context';
 import { envelopeOfAnswer, type Envelope, type UpstreamReads } from './upstream-reads';
 import type { UpstreamAnswer } from './upstream.ports';
-import type { ResourceWatch } from '../areas/live/live.types';
+import type { ResourceWatch } from '../live/live.ports';
 
 /** Gateway resolvers by type and field; a field without one reads the property of its name. */
 export type GatewayResolvers = IResolvers<Record<string, unknown>, GraphqlContext>;

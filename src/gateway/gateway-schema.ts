@@ -12,7 +12,7 @@ import {
   type GraphQLTypeResolver,
 } from 'graphql';
 import type { GraphqlContext } from '../graphql/context';
-import { graphqlSchema, printWithDirectives } from '../graphql/schema';
+import { printWithDirectives } from '../graphql/schema';
 import { camelCase } from '../kernel/names';
 import { gatewayResolvers, RECORDS, type GatewayResolvers } from './gateway-resolvers';
 
@@ -74,8 +74,10 @@ function resolverOf(resolvers: GatewayResolvers, typeName: string, fieldName: st
  * resolvers declare and pruned of the types nothing reaches any more, with the gateway's resolvers
  * in place of the service's (which read the service's own database).
  */
-export function gatewaySchema(resolvers: GatewayResolvers = gatewayResolvers()): GraphQLSchema {
-  const source = graphqlSchema();
+export function gatewaySchema(
+  source: GraphQLSchema,
+  resolvers: GatewayResolvers = gatewayResolvers(),
+): GraphQLSchema {
   const served = servedFields(source, resolvers);
   const kept = (typeName: string, fieldName: string) => served.get(typeName)?.has(fieldName) ?? true;
   const cut = pruneSchema(
@@ -107,6 +109,6 @@ const HEADER =
   '# Emitted by `npm run schema:emit`; do not edit.\n\n';
 
 /** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */
-export function gatewaySchemaFileText(schema: GraphQLSchema = gatewaySchema()): string {
+export function gatewaySchemaFileText(schema: GraphQLSchema): string {
   return `${HEADER}${printWithDirectives(schema)}\n`;
 }

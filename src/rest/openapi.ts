@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { SHARED_SCHEMAS } from '../contract';
+import type { TSchema } from '@sinclair/typebox';
 
 /**
  * The OpenAPI document of /v1 (`GET /v1/openapi.json`), made from the route schemas that also
@@ -28,9 +28,12 @@ const TAGS = [
  * JSON.stringify whatever their response schema says: the schemas document the answers, and a
  * serializer compiled from them could drop or reorder keys.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  sharedSchemas: readonly TSchema[],
+): Promise<void> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

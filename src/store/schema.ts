@@ -59,7 +59,7 @@ import type {
   esignSignedDocuments,
   sealingCertificates,
 } from '../areas/esign/esign.tables';
-import type { liveEvents } from '../areas/live/live.tables';
+import type { liveEvents } from '../live/live.tables';
 import type { outboxMessages } from '../areas/outbox/outbox.tables';
 import type { webhookEndpoints } from '../areas/webhooks/webhooks.tables';
 

@@ -8,7 +8,7 @@ import type { Facility } from '../../src/areas/facilities/facilities.types';
 import type { GraphqlContext } from '../../src/graphql/context';
 import { FacilityObject } from '../../src/areas/facilities/facilities.graphql';
 import { Kept } from '../../src/graphql/kept';
-import { RESOLVERS } from '../../src/graphql/resolvers';
+import { RESOLVERS } from '../../src/modules';
 import { buildGraphqlSchema } from '../../src/graphql/schema';
 import { keepableQuery } from '../../src/graphql/response-cache';
 import { describeEachDialect } from '../support/harness';

@@ -29,7 +29,7 @@ function sendPdf(reply: FastifyReply, pdf: RenderedPdf): FastifyReply {
 
 /** Contract 4.6 and 4.7: documents as PDFs (errors answer in the JSON envelope). */
 /** The contract's routes of this area (see ContractRoute). */
-export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
+export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/documents/:id',

@@ -15,7 +15,7 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
+export const DOCUMENTS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/events/:event_id/documents',

@@ -14,7 +14,7 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const ESIGN_ROUTES: readonly ContractRoute[] = [
+export const ESIGN_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/documents/:event_id/send_esignable_documents',

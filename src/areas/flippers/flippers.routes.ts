@@ -18,7 +18,7 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const FLIPPER_ROUTES: readonly ContractRoute[] = [
+export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/flippers',

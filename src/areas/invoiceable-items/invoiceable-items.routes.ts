@@ -57,7 +57,7 @@ const feesSchema = Type.Object({
 });
 
 /** The contract's routes of this area (see ContractRoute). */
-export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
+export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   ...LISTS.map(({ path, list, summary, operationId }) =>
     contractRoute(
       'GET',

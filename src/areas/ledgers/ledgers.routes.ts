@@ -20,7 +20,7 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const LEDGERS_ROUTES: readonly ContractRoute[] = [
+export const LEDGERS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts',

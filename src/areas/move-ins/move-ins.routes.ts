@@ -24,7 +24,7 @@ const MOVE_IN_NAMES = {
 const optionalString = (description: string) => Type.Optional(Nullable(Type.String({ description })));
 
 /** The contract's routes of this area (see ContractRoute). */
-export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
+export const MOVE_INS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/move_ins/review_cost',

@@ -80,7 +80,7 @@ function noteCommand(body: CreateNoteBody): { command: CreateNoteCommand; userId
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const NOTES_ROUTES: readonly ContractRoute[] = [
+export const NOTES_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/notes',

@@ -183,7 +183,7 @@ function paymentCommand(body: RetailPaymentBody): PayRetailCommand {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const PAYMENT_ROUTES: readonly ContractRoute[] = [
+export const PAYMENT_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/invoiceable_items/retail_payment',

@@ -19,7 +19,7 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute[] = [
+export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/rate_applied_actions',

@@ -22,7 +22,7 @@ const LIST_OPEN = Buffer.from('"rate_change_updates":[');
 const LIST_CLOSE = Buffer.from(']');
 
 /** The contract's routes of this area (see ContractRoute). */
-export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
+export const RATE_CHANGES_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/companies/:company_id/rate_change_updates',

@@ -1,0 +1,57 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { ResolverClassOf } from './graphql/resolver-instances';
+import type { ContractRoute } from './rest/contract-routes';
+
+/**
+ * What an area gives the kits, each under `src/areas/<area>/<area>.module.ts`: its /v1 routes, its
+ * GraphQL resolver classes and the contract's records it declares (shared schemas of
+ * /v1/openapi.json). Each route and resolver names the services it uses; the composition root
+ * (src/modules.ts) lists the modules and derives every central list from them, and the services
+ * the kits are handed from what the modules' routes and resolvers name. A kit imports no area.
+ */
+export interface AreaModule {
+  readonly name: string;
+  /** The contract's routes of the area, in the order /v1/openapi.json lists them. */
+  readonly routes?: readonly ContractRoute<never>[];
+  /** The area's GraphQL resolver classes: fields on its own object types or on the facility's and company's. */
+  readonly resolvers?: readonly ResolverClassOf<never>[];
+  /** The contract's records the area declares: a component of the OpenAPI document each (by `$id`). */
+  readonly schemas?: readonly TSchema[];
+}
+
+/** An area's module, its types kept as written (the root derives the services from them). */
+export function areaModule<const M extends AreaModule>(module: M): M {
+  return module;
+}
+
+/** `A | B` as `A & B`. */
+export type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (
+  intersection: infer I,
+) => void
+  ? I
+  : never;
+
+/** The services a route is made with. */
+type ServicesOfRoute<R> = R extends ContractRoute<infer S> ? S : never;
+/** The services a resolver class is made with (a class made with none adds nothing: never, not unknown, in a union). */
+type ServicesOfResolver<R> = R extends new (...args: infer A) => object
+  ? A extends [infer S, ...unknown[]]
+    ? S
+    : never
+  : never;
+
+/** Everything the modules' routes ask of the services, together. */
+export type RouteServicesOf<M extends AreaModule> = UnionToIntersection<
+  M extends { routes: readonly (infer R)[] } ? ServicesOfRoute<R> : never
+>;
+
+/** Everything the modules' resolver classes ask of the services, together. */
+export type ResolverServicesOf<M extends AreaModule> = UnionToIntersection<
+  M extends { resolvers: readonly (infer R)[] } ? ServicesOfResolver<R> : never
+>;
+
+/** A module whose routes are made with the services `R` (or with less), its resolvers with `G`. */
+export interface AreaModuleOf<R, G> extends AreaModule {
+  readonly routes?: readonly ContractRoute<R>[];
+  readonly resolvers?: readonly ResolverClassOf<G>[];
+}

@@ -1,0 +1,24 @@
+import { areaModule } from '../../area-module';
+import { EsignResolver } from './esign.resolver';
+import {
+  DocumentEsignResolver,
+  DocumentEsignListsResolver,
+  EventEsignResolver,
+  OutboxMessageEsignResolver,
+  EsignLinksResolver,
+} from './esign-status.resolver';
+import { ESIGN_ROUTES } from './esign.routes';
+
+/** The esign area, as the kits take it (see AreaModule). */
+export const esignModule = areaModule({
+  name: 'esign',
+  routes: ESIGN_ROUTES,
+  resolvers: [
+    EsignResolver,
+    DocumentEsignResolver,
+    DocumentEsignListsResolver,
+    EventEsignResolver,
+    OutboxMessageEsignResolver,
+    EsignLinksResolver,
+  ],
+});

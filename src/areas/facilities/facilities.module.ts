@@ -1,0 +1,8 @@
+import { areaModule } from '../../area-module';
+import { FacilitiesResolver, CompaniesResolver } from './facilities.resolver';
+
+/** The facilities area, as the kits take it (see AreaModule). */
+export const facilitiesModule = areaModule({
+  name: 'facilities',
+  resolvers: [FacilitiesResolver, CompaniesResolver],
+});

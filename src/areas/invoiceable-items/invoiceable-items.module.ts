@@ -1,0 +1,12 @@
+import { areaModule } from '../../area-module';
+import { FacilityInvoiceableItemsResolver, PaymentLineItemResolver } from './invoiceable-items.resolver';
+import { INVOICEABLE_ITEMS_ROUTES } from './invoiceable-items.routes';
+import * as InvoiceableItem from './invoiceable-item.contract';
+
+/** The invoiceable-items area, as the kits take it (see AreaModule). */
+export const invoiceableItemsModule = areaModule({
+  name: 'invoiceable-items',
+  routes: INVOICEABLE_ITEMS_ROUTES,
+  resolvers: [FacilityInvoiceableItemsResolver, PaymentLineItemResolver],
+  schemas: [InvoiceableItem.schema],
+});

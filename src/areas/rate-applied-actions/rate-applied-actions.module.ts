@@ -1,0 +1,15 @@
+import { areaModule } from '../../area-module';
+import {
+  FacilityRateAppliedActionsResolver,
+  RateAppliedActionsResolver,
+} from './rate-applied-actions.resolver';
+import { RATE_APPLIED_ACTIONS_ROUTES } from './rate-applied-actions.routes';
+import * as RateAppliedAction from './rate-applied-action.contract';
+
+/** The rate-applied-actions area, as the kits take it (see AreaModule). */
+export const rateAppliedActionsModule = areaModule({
+  name: 'rate-applied-actions',
+  routes: RATE_APPLIED_ACTIONS_ROUTES,
+  resolvers: [FacilityRateAppliedActionsResolver, RateAppliedActionsResolver],
+  schemas: [RateAppliedAction.schema],
+});

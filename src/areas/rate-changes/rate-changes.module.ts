@@ -1,0 +1,12 @@
+import { areaModule } from '../../area-module';
+import { CompanyRateChangesResolver, RateChangeUpdatesResolver } from './rate-changes.resolver';
+import { RATE_CHANGES_ROUTES } from './rate-changes.routes';
+import * as RateChangeUpdate from './rate-change-update.contract';
+
+/** The rate-changes area, as the kits take it (see AreaModule). */
+export const rateChangesModule = areaModule({
+  name: 'rate-changes',
+  routes: RATE_CHANGES_ROUTES,
+  resolvers: [CompanyRateChangesResolver, RateChangeUpdatesResolver],
+  schemas: [RateChangeUpdate.schema],
+});

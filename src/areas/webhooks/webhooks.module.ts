@@ -1,0 +1,8 @@
+import { areaModule } from '../../area-module';
+import { CompanyWebhooksResolver, WebhookEndpointsResolver } from './webhooks.resolver';
+
+/** The webhooks area, as the kits take it (see AreaModule). */
+export const webhooksModule = areaModule({
+  name: 'webhooks',
+  resolvers: [CompanyWebhooksResolver, WebhookEndpointsResolver],
+});
