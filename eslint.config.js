@@ -55,11 +55,14 @@ const OUTSIDE_DOMAIN = [
 
 /**
  * An area's files (src/areas/<area>/) are of the kind their suffix names: `.routes` (REST) and
- * `.resolver`/`.graphql` (GraphQL) are transport, `.presenter` serializes for every transport,
+ * `.resolver`/`.graphql`/`.loaders`/`.navigation` (GraphQL) are transport, `.presenter` serializes for every transport,
  * `.repository` and `.writer` are the store's; the signing page is e-sign's own transport; every
  * other file of an area is its domain.
  */
-const AREA_TRANSPORT = ['src/areas/*/*.{routes,resolver,graphql}.ts', 'src/areas/esign/signing/**/*.ts'];
+const AREA_TRANSPORT = [
+  'src/areas/*/*.{routes,resolver,graphql,loaders,navigation}.ts',
+  'src/areas/esign/signing/**/*.ts',
+];
 /** An area's module (`<area>.module.ts`): what the kits take of it, listed by the composition root (src/modules.ts). */
 const AREA_MODULES = ['src/areas/*/*.module.ts'];
 const AREA_PRESENTERS = ['src/areas/*/*.presenter.ts'];
@@ -193,9 +196,6 @@ const KITS = [
 ];
 /** Kit files that still import areas, each to be turned around (issue 41). */
 const KIT_FILES_STILL_IMPORTING_AREAS = [
-  'src/graphql/navigation.ts',
-  'src/graphql/record-loaders.ts',
-  'src/graphql/loaders.ts',
   'src/store/repositories/sealing-keys.repository.ts',
   'src/store/listings.ts',
   'src/store/schema.ts',

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { LoaderFactory } from './graphql/loaders';
 import type { ResolverClassOf } from './graphql/resolver-instances';
 import type { ContractRoute } from './rest/contract-routes';
 
@@ -17,6 +18,8 @@ export interface AreaModule {
   readonly resolvers?: readonly ResolverClassOf<never>[];
   /** The contract's records the area declares: a component of the OpenAPI document each (by `$id`). */
   readonly schemas?: readonly TSchema[];
+  /** The area's per-request GraphQL loaders (declared in `Loaders` by its `<area>.loaders.ts`). */
+  readonly loaders?: LoaderFactory<never>;
 }
 
 /** An area's module, its types kept as written (the root derives the services from them). */
@@ -50,8 +53,19 @@ export type ResolverServicesOf<M extends AreaModule> = UnionToIntersection<
   M extends { resolvers: readonly (infer R)[] } ? ServicesOfResolver<R> : never
 >;
 
-/** A module whose routes are made with the services `R` (or with less), its resolvers with `G`. */
-export interface AreaModuleOf<R, G> extends AreaModule {
+/** Everything the modules' loaders read of the services, together. */
+export type LoaderServicesOf<M extends AreaModule> = UnionToIntersection<
+  M extends { loaders: (services: infer S, ...rest: never[]) => object } ? S : never
+>;
+
+/** The loaders the modules make, together. */
+export type LoadersOf<M extends AreaModule> = UnionToIntersection<
+  M extends { loaders: (...args: never[]) => infer L } ? L : never
+>;
+
+/** A module whose routes are made with the services `R` (or with less), its resolvers with `G`, its loaders with `L`. */
+export interface AreaModuleOf<R, G, L> extends AreaModule {
   readonly routes?: readonly ContractRoute<R>[];
   readonly resolvers?: readonly ResolverClassOf<G>[];
+  readonly loaders?: LoaderFactory<L>;
 }

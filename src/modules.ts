@@ -1,5 +1,12 @@
 import type { GraphQLSchema } from 'graphql';
-import type { AreaModule, AreaModuleOf, ResolverServicesOf, RouteServicesOf } from './area-module';
+import type {
+  AreaModule,
+  AreaModuleOf,
+  LoadersOf,
+  LoaderServicesOf,
+  ResolverServicesOf,
+  RouteServicesOf,
+} from './area-module';
 // In the order their GraphQL classes are declared: the schema's types and fields stand in it.
 import { facilitiesModule } from './areas/facilities/facilities.module';
 import { flippersModule } from './areas/flippers/flippers.module';
@@ -20,7 +27,7 @@ import { eventsModule } from './areas/events/events.module';
 import { ENVELOPE_SCHEMAS } from './contract';
 import { gatewaySchema, gatewaySchemaFileText as gatewaySchemaText } from './gateway/gateway-schema';
 import { gatewayResolvers } from './gateway/gateway-resolvers';
-import type { LoaderServices } from './graphql/loaders';
+import { createLoaders, type Loaders, type LoaderSource } from './graphql/loaders';
 import type { ResolverClassOf } from './graphql/resolver-instances';
 import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
 import type { PageCache } from './caching/page-cache';
@@ -64,10 +71,18 @@ export type ContractServices = RouteServicesOf<AreaModules> & { readonly pages: 
  * The domain services the schema's resolvers call, all together: what each resolver class names
  * (its `ResolverServices`), and what the loaders read.
  */
-export type SchemaServices = ResolverServicesOf<AreaModules> & LoaderServices;
+export type SchemaServices = ResolverServicesOf<AreaModules>;
+
+/** The services the GraphQL loaders read: what each area's loaders name. */
+export type LoaderServices = LoaderServicesOf<AreaModules>;
+
+/** Each area's loaders are declared in `Loaders` (its `<area>.loaders.ts`) and made by its module: the same. */
+const _loadersAreTheModules: [Loaders, LoadersOf<AreaModules>] extends [LoadersOf<AreaModules>, Loaders]
+  ? true
+  : false = true;
 
 /** The modules, each route and resolver made with the services derived above (checked here). */
-const MODULES: readonly AreaModuleOf<ContractServices, SchemaServices>[] = AREA_MODULES;
+const MODULES: readonly AreaModuleOf<ContractServices, SchemaServices, LoaderServices>[] = AREA_MODULES;
 
 /** Every /v1 path of the contract (a known path with another method answers 405: see KnownRoutes). */
 export const CONTRACT_ROUTES: readonly ContractRoute<ContractServices>[] = MODULES.flatMap(
@@ -123,4 +138,12 @@ export function gatewayGraphqlSchema(resolvers = gatewayResolvers()): GraphQLSch
 /** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */
 export function gatewaySchemaFileText(schema: GraphQLSchema = gatewayGraphqlSchema()): string {
   return gatewaySchemaText(schema);
+}
+
+/** Every area's loaders, in the list's order. */
+const LOADER_FACTORIES = MODULES.flatMap((module) => (module.loaders ? [module.loaders] : []));
+
+/** Where a request's GraphQL loaders come from: every area's, made with `services` for its caller. */
+export function loaderSource(services: LoaderServices): LoaderSource {
+  return (caller) => createLoaders(LOADER_FACTORIES, services, caller, (loaders) => loaders.facilities);
 }

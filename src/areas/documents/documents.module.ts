@@ -3,6 +3,7 @@ import { FacilityEventsResolver, EventsResolver, DocumentsResolver } from './doc
 import { DOCUMENTS_ROUTES } from './documents.routes';
 import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
 import * as EventDocument from './event-document.contract';
+import { documentsLoaders } from './documents.loaders';
 
 /** The documents area, as the kits take it (see AreaModule). */
 export const documentsModule = areaModule({
@@ -10,4 +11,5 @@ export const documentsModule = areaModule({
   routes: [...DOCUMENTS_ROUTES, ...DOCUMENT_DOWNLOAD_ROUTES],
   resolvers: [FacilityEventsResolver, EventsResolver, DocumentsResolver],
   schemas: [EventDocument.schema],
+  loaders: documentsLoaders,
 });

@@ -8,6 +8,7 @@ import {
   EsignLinksResolver,
 } from './esign-status.resolver';
 import { ESIGN_ROUTES } from './esign.routes';
+import { esignLoaders } from './esign.loaders';
 
 /** The esign area, as the kits take it (see AreaModule). */
 export const esignModule = areaModule({
@@ -21,4 +22,5 @@ export const esignModule = areaModule({
     OutboxMessageEsignResolver,
     EsignLinksResolver,
   ],
+  loaders: esignLoaders,
 });

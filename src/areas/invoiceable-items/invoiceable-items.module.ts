@@ -2,6 +2,7 @@ import { areaModule } from '../../area-module';
 import { FacilityInvoiceableItemsResolver, PaymentLineItemResolver } from './invoiceable-items.resolver';
 import { INVOICEABLE_ITEMS_ROUTES } from './invoiceable-items.routes';
 import * as InvoiceableItem from './invoiceable-item.contract';
+import { invoiceableItemsLoaders } from './invoiceable-items.loaders';
 
 /** The invoiceable-items area, as the kits take it (see AreaModule). */
 export const invoiceableItemsModule = areaModule({
@@ -9,4 +10,5 @@ export const invoiceableItemsModule = areaModule({
   routes: INVOICEABLE_ITEMS_ROUTES,
   resolvers: [FacilityInvoiceableItemsResolver, PaymentLineItemResolver],
   schemas: [InvoiceableItem.schema],
+  loaders: invoiceableItemsLoaders,
 });

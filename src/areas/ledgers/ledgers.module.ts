@@ -3,6 +3,7 @@ import { FacilityLedgersResolver, LedgersResolver, EventLedgerResolver } from '.
 import { LEDGERS_ROUTES } from './ledgers.routes';
 import { LedgerInsurance, LedgerService } from './ledger-charges.contract';
 import * as LedgerDiscount from './ledger-discount.contract';
+import { ledgersLoaders } from './ledgers.loaders';
 
 /** The ledgers area, as the kits take it (see AreaModule). */
 export const ledgersModule = areaModule({
@@ -10,4 +11,5 @@ export const ledgersModule = areaModule({
   routes: LEDGERS_ROUTES,
   resolvers: [FacilityLedgersResolver, LedgersResolver, EventLedgerResolver],
   schemas: [LedgerInsurance.schema, LedgerService.schema, LedgerDiscount.schema],
+  loaders: ledgersLoaders,
 });

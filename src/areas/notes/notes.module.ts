@@ -2,6 +2,7 @@ import { areaModule } from '../../area-module';
 import { NotesResolver } from './notes.resolver';
 import { NOTES_ROUTES } from './notes.routes';
 import * as NoteEvent from './note-event.contract';
+import { notesLoaders } from './notes.loaders';
 
 /** The notes area, as the kits take it (see AreaModule). */
 export const notesModule = areaModule({
@@ -9,4 +10,5 @@ export const notesModule = areaModule({
   routes: NOTES_ROUTES,
   resolvers: [NotesResolver],
   schemas: [NoteEvent.schema],
+  loaders: notesLoaders,
 });
