@@ -196,7 +196,6 @@ const KITS = [
 ];
 /** Kit files that still import areas, each to be turned around (issue 41). */
 const KIT_FILES_STILL_IMPORTING_AREAS = [
-  'src/store/repositories/sealing-keys.repository.ts',
   'src/store/listings.ts',
   'src/store/schema.ts',
   'src/store/dataset/plans/*.plan.ts',

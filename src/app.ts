@@ -40,7 +40,7 @@ import { sendError } from './rest/errors';
 import { errorEnvelope, rawErrorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
 import { registerGatewayRoutes } from './gateway/gateway.routes';
-import { registerOpenApi } from './rest/openapi';
+import { registerOpenApi } from './rest/openapi-document';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './areas/esign/signing/signing.routes';

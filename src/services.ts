@@ -46,7 +46,7 @@ import { SqlOutboxRepository } from './areas/outbox/outbox.repository';
 import { SqlPaymentsRepository } from './areas/payments/payments.repository';
 import { SqlRateAppliedActionsRepository } from './areas/rate-applied-actions/rate-applied-actions.repository';
 import { SqlRateChangesRepository } from './areas/rate-changes/rate-changes.repository';
-import { SqlSealingKeysRepository } from './store/repositories/sealing-keys.repository';
+import { SqlSealingKeysRepository } from './areas/esign/sealing-keys.repository';
 import { RevisionsRepository } from './store/repositories/revisions.repository';
 import { SqlTenantsRepository } from './areas/tenants/tenants.repository';
 import { HttpUpstream, type UpstreamLog } from './gateway/http-upstream';

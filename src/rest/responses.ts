@@ -5,7 +5,7 @@ import { RefTo } from '../contract/kit';
 /**
  * The responses a /v1 route's schema documents (its OpenAPI `response`): the 200 of the envelope,
  * a kept answer's ETag and 304, a PDF download, and the error answers every operation may give.
- * A leaf the route files import; rest/openapi.ts registers the document they end up in.
+ * A leaf the route files import; rest/openapi-document.ts registers the document they end up in.
  */
 
 /** What each error status means, as the answers' error_code tells it. */
