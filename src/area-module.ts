@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { LoaderFactory } from './graphql/loaders';
+import type { Columns, TablesOf } from './kernel/columns';
 import type { ResolverClassOf } from './graphql/resolver-instances';
 import type { ContractRoute } from './rest/contract-routes';
 
@@ -20,6 +21,8 @@ export interface AreaModule {
   readonly schemas?: readonly TSchema[];
   /** The area's per-request GraphQL loaders (declared in `Loaders` by its `<area>.loaders.ts`). */
   readonly loaders?: LoaderFactory<never>;
+  /** The area's tables by their SQL names (declared in the store's `Database` by its `<area>.tables.ts`). */
+  readonly tables?: Readonly<Record<string, Columns>>;
 }
 
 /** An area's module, its types kept as written (the root derives the services from them). */
@@ -61,6 +64,11 @@ export type LoaderServicesOf<M extends AreaModule> = UnionToIntersection<
 /** The loaders the modules make, together. */
 export type LoadersOf<M extends AreaModule> = UnionToIntersection<
   M extends { loaders: (...args: never[]) => infer L } ? L : never
+>;
+
+/** The rows of the modules' tables, together. */
+export type TablesOfModules<M extends AreaModule> = UnionToIntersection<
+  M extends { tables: infer T extends Record<string, Columns> } ? TablesOf<T> : never
 >;
 
 /** A module whose routes are made with the services `R` (or with less), its resolvers with `G`, its loaders with `L`. */

@@ -4,6 +4,7 @@ import type {
   AreaModuleOf,
   LoadersOf,
   LoaderServicesOf,
+  TablesOfModules,
   ResolverServicesOf,
   RouteServicesOf,
 } from './area-module';
@@ -32,6 +33,7 @@ import type { ResolverClassOf } from './graphql/resolver-instances';
 import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
 import type { PageCache } from './caching/page-cache';
 import type { ContractRoute } from './rest/contract-routes';
+import type { Database, StoreTables } from './store/schema';
 
 /**
  * Every area of the service, each its module (src/areas/<area>/<area>.module.ts): the one list a
@@ -83,6 +85,14 @@ const _loadersAreTheModules: [Loaders, LoadersOf<AreaModules>] extends [LoadersO
 
 /** The modules, each route and resolver made with the services derived above (checked here). */
 const MODULES: readonly AreaModuleOf<ContractServices, SchemaServices, LoaderServices>[] = AREA_MODULES;
+
+/** Each area's tables are declared in the store's `Database` (its `<area>.tables.ts`) and handed in by its module: the same. */
+const _databaseIsTheModules: [Database, StoreTables & TablesOfModules<AreaModules>] extends [
+  StoreTables & TablesOfModules<AreaModules>,
+  Database,
+]
+  ? true
+  : false = true;
 
 /** Every /v1 path of the contract (a known path with another method answers 405: see KnownRoutes). */
 export const CONTRACT_ROUTES: readonly ContractRoute<ContractServices>[] = MODULES.flatMap(

@@ -4,6 +4,7 @@ import { DOCUMENTS_ROUTES } from './documents.routes';
 import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
 import * as EventDocument from './event-document.contract';
 import { documentsLoaders } from './documents.loaders';
+import { documentsTables } from './documents.tables';
 
 /** The documents area, as the kits take it (see AreaModule). */
 export const documentsModule = areaModule({
@@ -12,4 +13,5 @@ export const documentsModule = areaModule({
   resolvers: [FacilityEventsResolver, EventsResolver, DocumentsResolver],
   schemas: [EventDocument.schema],
   loaders: documentsLoaders,
+  tables: documentsTables,
 });

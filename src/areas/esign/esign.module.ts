@@ -9,6 +9,7 @@ import {
 } from './esign-status.resolver';
 import { ESIGN_ROUTES } from './esign.routes';
 import { esignLoaders } from './esign.loaders';
+import { esignTables } from './esign.tables';
 
 /** The esign area, as the kits take it (see AreaModule). */
 export const esignModule = areaModule({
@@ -23,4 +24,5 @@ export const esignModule = areaModule({
     EsignLinksResolver,
   ],
   loaders: esignLoaders,
+  tables: esignTables,
 });

@@ -1,10 +1,12 @@
 import { areaModule } from '../../area-module';
 import { FacilitiesResolver, CompaniesResolver } from './facilities.resolver';
 import { facilitiesLoaders } from './facilities.loaders';
+import { facilitiesTables } from './facilities.tables';
 
 /** The facilities area, as the kits take it (see AreaModule). */
 export const facilitiesModule = areaModule({
   name: 'facilities',
   resolvers: [FacilitiesResolver, CompaniesResolver],
   loaders: facilitiesLoaders,
+  tables: facilitiesTables,
 });

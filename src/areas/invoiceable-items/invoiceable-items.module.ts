@@ -3,6 +3,7 @@ import { FacilityInvoiceableItemsResolver, PaymentLineItemResolver } from './inv
 import { INVOICEABLE_ITEMS_ROUTES } from './invoiceable-items.routes';
 import * as InvoiceableItem from './invoiceable-item.contract';
 import { invoiceableItemsLoaders } from './invoiceable-items.loaders';
+import { invoiceableItemsTables } from './invoiceable-items.tables';
 
 /** The invoiceable-items area, as the kits take it (see AreaModule). */
 export const invoiceableItemsModule = areaModule({
@@ -11,4 +12,5 @@ export const invoiceableItemsModule = areaModule({
   resolvers: [FacilityInvoiceableItemsResolver, PaymentLineItemResolver],
   schemas: [InvoiceableItem.schema],
   loaders: invoiceableItemsLoaders,
+  tables: invoiceableItemsTables,
 });

@@ -4,6 +4,7 @@ import { LEDGERS_ROUTES } from './ledgers.routes';
 import { LedgerInsurance, LedgerService } from './ledger-charges.contract';
 import * as LedgerDiscount from './ledger-discount.contract';
 import { ledgersLoaders } from './ledgers.loaders';
+import { ledgersTables } from './ledgers.tables';
 
 /** The ledgers area, as the kits take it (see AreaModule). */
 export const ledgersModule = areaModule({
@@ -12,4 +13,5 @@ export const ledgersModule = areaModule({
   resolvers: [FacilityLedgersResolver, LedgersResolver, EventLedgerResolver],
   schemas: [LedgerInsurance.schema, LedgerService.schema, LedgerDiscount.schema],
   loaders: ledgersLoaders,
+  tables: ledgersTables,
 });

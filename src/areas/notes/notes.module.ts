@@ -3,6 +3,7 @@ import { NotesResolver } from './notes.resolver';
 import { NOTES_ROUTES } from './notes.routes';
 import * as NoteEvent from './note-event.contract';
 import { notesLoaders } from './notes.loaders';
+import { notesTables } from './notes.tables';
 
 /** The notes area, as the kits take it (see AreaModule). */
 export const notesModule = areaModule({
@@ -11,4 +12,5 @@ export const notesModule = areaModule({
   resolvers: [NotesResolver],
   schemas: [NoteEvent.schema],
   loaders: notesLoaders,
+  tables: notesTables,
 });

@@ -1,4 +1,4 @@
-import { integer, nullable, text, textOf } from '../../kernel/columns';
+import { integer, nullable, text, textOf, type TablesOf } from '../../kernel/columns';
 
 /** The channels of messages to people (e-sign delivery). */
 export type OutboxChannel = 'email' | 'sms';
@@ -27,3 +27,11 @@ export const outboxMessages = {
   /** The HTTP status of the last answer (webhooks); null in rows written before it existed. */
   response_code: nullable(integer),
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const outboxTables = { outbox_messages: outboxMessages };
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof outboxTables> {}
+}

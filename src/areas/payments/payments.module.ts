@@ -2,6 +2,7 @@ import { areaModule } from '../../area-module';
 import { PaymentsResolver, EventPaymentResolver } from './payments.resolver';
 import { PAYMENT_ROUTES } from './payments.routes';
 import * as PaymentEvent from './payment-event.contract';
+import { paymentsTables } from './payments.tables';
 
 /** The payments area, as the kits take it (see AreaModule). */
 export const paymentsModule = areaModule({
@@ -9,4 +10,5 @@ export const paymentsModule = areaModule({
   routes: PAYMENT_ROUTES,
   resolvers: [PaymentsResolver, EventPaymentResolver],
   schemas: [PaymentEvent.schema],
+  tables: paymentsTables,
 });

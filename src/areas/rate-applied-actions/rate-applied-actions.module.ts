@@ -5,6 +5,7 @@ import {
 } from './rate-applied-actions.resolver';
 import { RATE_APPLIED_ACTIONS_ROUTES } from './rate-applied-actions.routes';
 import * as RateAppliedAction from './rate-applied-action.contract';
+import { rateAppliedActionsTables } from './rate-applied-actions.tables';
 
 /** The rate-applied-actions area, as the kits take it (see AreaModule). */
 export const rateAppliedActionsModule = areaModule({
@@ -12,4 +13,5 @@ export const rateAppliedActionsModule = areaModule({
   routes: RATE_APPLIED_ACTIONS_ROUTES,
   resolvers: [FacilityRateAppliedActionsResolver, RateAppliedActionsResolver],
   schemas: [RateAppliedAction.schema],
+  tables: rateAppliedActionsTables,
 });

@@ -2,6 +2,7 @@ import { areaModule } from '../../area-module';
 import { CompanyRateChangesResolver, RateChangeUpdatesResolver } from './rate-changes.resolver';
 import { RATE_CHANGES_ROUTES } from './rate-changes.routes';
 import * as RateChangeUpdate from './rate-change-update.contract';
+import { rateChangesTables } from './rate-changes.tables';
 
 /** The rate-changes area, as the kits take it (see AreaModule). */
 export const rateChangesModule = areaModule({
@@ -9,4 +10,5 @@ export const rateChangesModule = areaModule({
   routes: RATE_CHANGES_ROUTES,
   resolvers: [CompanyRateChangesResolver, RateChangeUpdatesResolver],
   schemas: [RateChangeUpdate.schema],
+  tables: rateChangesTables,
 });
