@@ -37,7 +37,7 @@ import type { Database, StoreTables } from './store/schema';
 
 /**
  * Every area of the service, each its module (src/areas/<area>/<area>.module.ts): the one list a
- * new area is added to. The central lists below are derived from it, in its order: the /v1 routes
+ * new area's module is added to (its service is wired in src/services.ts). The central lists below are derived from it, in its order: the /v1 routes
  * (the order of /v1/openapi.json's paths), the contract's shared schemas, the GraphQL resolver
  * classes; and the services the transports are handed are what the modules' routes and resolvers
  * name.
@@ -71,7 +71,7 @@ export type ContractServices = RouteServicesOf<AreaModules> & { readonly pages: 
 
 /**
  * The domain services the schema's resolvers call, all together: what each resolver class names
- * (its `ResolverServices`), and what the loaders read.
+ * (its `ResolverServices`).
  */
 export type SchemaServices = ResolverServicesOf<AreaModules>;
 
