@@ -65,6 +65,8 @@ const AREA_TRANSPORT = [
 ];
 /** An area's module (`<area>.module.ts`): what the kits take of it, listed by the composition root (src/modules.ts). */
 const AREA_MODULES = ['src/areas/*/*.module.ts'];
+/** An area's kept lists (`<area>.kept.ts`): what its kept answers are checked against. */
+const AREA_KEPT = ['src/areas/*/*.kept.ts'];
 const AREA_PRESENTERS = ['src/areas/*/*.presenter.ts'];
 const AREA_STORE = ['src/areas/*/*.{repository,writer}.ts'];
 /** A record's contract: its TypeBox schema and `toContract`, which REST, the store and webhooks write. */
@@ -76,7 +78,14 @@ const DOMAIN = [
   'src/gateway/upstream.ports.ts',
   'src/live/live.{ports,tables}.ts',
 ];
-const NOT_DOMAIN = [...AREA_MODULES, ...AREA_TRANSPORT, ...AREA_PRESENTERS, ...AREA_STORE, ...CONTRACT];
+const NOT_DOMAIN = [
+  ...AREA_MODULES,
+  ...AREA_KEPT,
+  ...AREA_TRANSPORT,
+  ...AREA_PRESENTERS,
+  ...AREA_STORE,
+  ...CONTRACT,
+];
 
 /**
  * Every file of src/ is an element of one kind, the first whose pattern matches, and each kind may
@@ -86,6 +95,7 @@ const NOT_DOMAIN = [...AREA_MODULES, ...AREA_TRANSPORT, ...AREA_PRESENTERS, ...A
  */
 const ELEMENTS = [
   ...AREA_MODULES.map((pattern) => ['module', pattern]),
+  ...AREA_KEPT.map((pattern) => ['caching', pattern]),
   ...AREA_TRANSPORT.map((pattern) => ['transport', pattern]),
   ...AREA_PRESENTERS.map((pattern) => ['presenters', pattern]),
   ...AREA_STORE.map((pattern) => ['store', pattern]),
@@ -121,7 +131,7 @@ const MAY_IMPORT = {
   domain: [],
   'area-module': ['domain', 'transport', 'caching'],
   // An area's module names its routes, resolvers and records; the root lists the modules.
-  module: ['area-module', 'domain', 'transport', 'contract'],
+  module: ['area-module', 'domain', 'transport', 'contract', 'caching'],
   dialect: [],
   migrations: ['dialect'],
   // Configuration checks operator-given keys and certificates with the adapters that use them.

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { KeptList } from './caching/kept-lists';
 import type { LoaderFactory } from './graphql/loaders';
 import type { Columns, TablesOf } from './kernel/columns';
 import type { ResolverClassOf } from './graphql/resolver-instances';
@@ -23,6 +24,8 @@ export interface AreaModule {
   readonly loaders?: LoaderFactory<never>;
   /** The area's tables by their SQL names (declared in the store's `Database` by its `<area>.tables.ts`). */
   readonly tables?: Readonly<Record<string, Columns>>;
+  /** The answers of the area kept between requests, each with its revision scope (`<area>.kept.ts`). */
+  readonly kept?: Readonly<Record<string, KeptList<never>>>;
 }
 
 /** An area's module, its types kept as written (the root derives the services from them). */
@@ -64,6 +67,11 @@ export type LoaderServicesOf<M extends AreaModule> = UnionToIntersection<
 /** The loaders the modules make, together. */
 export type LoadersOf<M extends AreaModule> = UnionToIntersection<
   M extends { loaders: (...args: never[]) => infer L } ? L : never
+>;
+
+/** The modules' kept lists, together. */
+export type KeptListsOf<M extends AreaModule> = UnionToIntersection<
+  M extends { kept: infer K extends Record<string, KeptList<never>> } ? K : never
 >;
 
 /** The rows of the modules' tables, together. */

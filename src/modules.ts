@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type {
   AreaModule,
   AreaModuleOf,
+  KeptListsOf,
   LoadersOf,
   LoaderServicesOf,
   TablesOfModules,
@@ -117,6 +118,14 @@ export const SHARED_SCHEMAS = [
   ...ENVELOPE_SCHEMAS,
   ...RECORD_MODULES.flatMap((module) => module.schemas ?? []),
 ];
+
+/**
+ * Every answer kept between requests, by name, with the scope it is checked against: each area's
+ * (its `<area>.kept.ts`), named by its REST routes (route option `kept`) and GraphQL fields (`@Kept`).
+ */
+export const KEPT_LISTS = Object.fromEntries(
+  MODULES.flatMap((module) => Object.entries(module.kept ?? {})),
+) as KeptListsOf<AreaModules>;
 
 /** A resolver class of the schema: made with the services it uses, or with none. */
 export type ResolverClass = ResolverClassOf<SchemaServices>;

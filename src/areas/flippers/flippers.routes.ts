@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { FLIPPERS_KEPT } from './flippers.kept';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
@@ -23,7 +23,7 @@ export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
     'GET',
     '/v1/:facility_id/flippers',
     {
-      config: { kept: KEPT_LISTS.flippers },
+      config: { kept: FLIPPERS_KEPT },
       schema: {
         summary: 'Enabled flippers of the facility and its company',
         tags: ['flippers'],

@@ -4,6 +4,7 @@ import { INVOICEABLE_ITEMS_ROUTES } from './invoiceable-items.routes';
 import * as InvoiceableItem from './invoiceable-item.contract';
 import { invoiceableItemsLoaders } from './invoiceable-items.loaders';
 import { invoiceableItemsTables } from './invoiceable-items.tables';
+import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
 
 /** The invoiceable-items area, as the kits take it (see AreaModule). */
 export const invoiceableItemsModule = areaModule({
@@ -13,4 +14,5 @@ export const invoiceableItemsModule = areaModule({
   schemas: [InvoiceableItem.schema],
   loaders: invoiceableItemsLoaders,
   tables: invoiceableItemsTables,
+  kept: { invoiceableItems: INVOICEABLE_ITEMS_KEPT },
 });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
 import { InvoiceableItem } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
@@ -63,7 +63,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] =
       'GET',
       `/v1/:facility_id/invoiceable_items${path}`,
       {
-        config: { wrapper: 'invoiceable_item', kept: KEPT_LISTS.invoiceableItems },
+        config: { wrapper: 'invoiceable_item', kept: INVOICEABLE_ITEMS_KEPT },
         schema: {
           summary,
           tags: ['invoiceable items'],

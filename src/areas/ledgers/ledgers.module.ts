@@ -5,6 +5,7 @@ import { LedgerInsurance, LedgerService } from './ledger-charges.contract';
 import * as LedgerDiscount from './ledger-discount.contract';
 import { ledgersLoaders } from './ledgers.loaders';
 import { ledgersTables } from './ledgers.tables';
+import { LEDGERS_KEPT } from './ledgers.kept';
 
 /** The ledgers area, as the kits take it (see AreaModule). */
 export const ledgersModule = areaModule({
@@ -14,4 +15,5 @@ export const ledgersModule = areaModule({
   schemas: [LedgerInsurance.schema, LedgerService.schema, LedgerDiscount.schema],
   loaders: ledgersLoaders,
   tables: ledgersTables,
+  kept: { ledgers: LEDGERS_KEPT },
 });

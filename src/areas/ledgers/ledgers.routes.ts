@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { LEDGERS_KEPT } from './ledgers.kept';
 import { LedgerDiscount, LedgerInsurance, LedgerService } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
@@ -25,7 +25,7 @@ export const LEDGERS_ROUTES: readonly ContractRoute<RouteServices>[] = [
     'GET',
     '/v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts',
     {
-      config: { kept: KEPT_LISTS.ledgers },
+      config: { kept: LEDGERS_KEPT },
       schema: {
         summary: "A ledger's current insurance, and its services and discounts",
         tags: ['ledgers'],

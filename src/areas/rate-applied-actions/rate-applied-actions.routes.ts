@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { RATE_APPLIED_ACTIONS_KEPT } from './rate-applied-actions.kept';
 import { RateAppliedAction } from '../../contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
@@ -24,7 +24,7 @@ export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute<RouteServices>[
     'GET',
     '/v1/:facility_id/rate_applied_actions',
     {
-      config: { wrapper: 'rate_applied_action', kept: KEPT_LISTS.rateAppliedActions },
+      config: { wrapper: 'rate_applied_action', kept: RATE_APPLIED_ACTIONS_KEPT },
       schema: {
         summary: 'Rate applied actions completed in a date range (default: today at the facility)',
         tags: ['rate applied actions'],

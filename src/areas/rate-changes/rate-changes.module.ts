@@ -3,6 +3,7 @@ import { CompanyRateChangesResolver, RateChangeUpdatesResolver } from './rate-ch
 import { RATE_CHANGES_ROUTES } from './rate-changes.routes';
 import * as RateChangeUpdate from './rate-change-update.contract';
 import { rateChangesTables } from './rate-changes.tables';
+import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
 
 /** The rate-changes area, as the kits take it (see AreaModule). */
 export const rateChangesModule = areaModule({
@@ -11,4 +12,5 @@ export const rateChangesModule = areaModule({
   resolvers: [CompanyRateChangesResolver, RateChangeUpdatesResolver],
   schemas: [RateChangeUpdate.schema],
   tables: rateChangesTables,
+  kept: { rateChangeUpdates: RATE_CHANGE_UPDATES_KEPT },
 });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
 import { RateChangeUpdate } from '../../contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
@@ -27,7 +27,7 @@ export const RATE_CHANGES_ROUTES: readonly ContractRoute<RouteServices>[] = [
     'GET',
     '/v1/companies/:company_id/rate_change_updates',
     {
-      config: { kept: KEPT_LISTS.rateChangeUpdates },
+      config: { kept: RATE_CHANGE_UPDATES_KEPT },
       schema: {
         summary: 'Units of the company whose rate changed in a time window',
         description:
