@@ -3,6 +3,7 @@ import type { KeptList } from './caching/kept-lists';
 import type { LoaderFactory } from './graphql/loaders';
 import type { Columns, TablesOf } from './kernel/columns';
 import type { ResolverClassOf } from './graphql/resolver-instances';
+import type { ListingSource } from './store/listings';
 import type { ContractRoute } from './rest/contract-routes';
 
 /**
@@ -29,6 +30,8 @@ export interface AreaModule {
   readonly tables?: Readonly<Record<string, Columns>>;
   /** The answers of the area kept between requests, each with its revision scope (`<area>.kept.ts`). */
   readonly kept?: Readonly<Record<string, KeptList<never>>>;
+  /** The stored listings of the area's table, as this release writes them (`<area>.listings.ts`). */
+  readonly listings?: ListingSource;
 }
 
 /** An area's module, its types kept as written (the root derives the services from them). */

@@ -34,6 +34,7 @@ import type { ResolverClassOf } from './graphql/resolver-instances';
 import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
 import type { PageCache } from './caching/page-cache';
 import type { ContractRoute } from './rest/contract-routes';
+import type { ListingSource } from './store/listings';
 import type { Database, StoreTables } from './store/schema';
 
 /**
@@ -126,6 +127,16 @@ export const SHARED_SCHEMAS = [
 export const KEPT_LISTS = Object.fromEntries(
   MODULES.flatMap((module) => Object.entries(module.kept ?? {})),
 ) as KeptListsOf<AreaModules>;
+
+/** Every table whose rows keep their listing, each as its area writes it, in the list's order. */
+export const LISTING_SOURCES: readonly ListingSource[] = MODULES.flatMap((module) =>
+  module.listings ? [module.listings] : [],
+);
+
+/** The version of each table's listings this release writes (test/cli/listings.test.ts holds them). */
+export const LISTING_VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  LISTING_SOURCES.map((source) => [source.table, source.version]),
+);
 
 /** A resolver class of the schema: made with the services it uses, or with none. */
 export type ResolverClass = ResolverClassOf<SchemaServices>;

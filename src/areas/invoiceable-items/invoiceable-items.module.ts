@@ -5,6 +5,7 @@ import * as InvoiceableItem from './invoiceable-item.contract';
 import { invoiceableItemsLoaders } from './invoiceable-items.loaders';
 import { invoiceableItemsTables } from './invoiceable-items.tables';
 import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
+import { INVOICEABLE_ITEM_LISTINGS } from './invoiceable-items.listings';
 
 /** The invoiceable-items area, as the kits take it (see AreaModule). */
 export const invoiceableItemsModule = areaModule({
@@ -15,4 +16,5 @@ export const invoiceableItemsModule = areaModule({
   loaders: invoiceableItemsLoaders,
   tables: invoiceableItemsTables,
   kept: { invoiceableItems: INVOICEABLE_ITEMS_KEPT },
+  listings: INVOICEABLE_ITEM_LISTINGS,
 });
