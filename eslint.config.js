@@ -55,17 +55,37 @@ const OUTSIDE_DOMAIN = [
 
 /**
  * An area's files (src/areas/<area>/) are of the kind their suffix names: `.routes` (REST) and
- * `.resolver`/`.graphql` (GraphQL) are transport, `.presenter` serializes for every transport,
+ * `.resolver`/`.graphql`/`.loaders`/`.navigation` (GraphQL) are transport, `.presenter` serializes for every transport,
  * `.repository` and `.writer` are the store's; the signing page is e-sign's own transport; every
  * other file of an area is its domain.
  */
-const AREA_TRANSPORT = ['src/areas/*/*.{routes,resolver,graphql}.ts', 'src/areas/esign/signing/**/*.ts'];
+const AREA_TRANSPORT = [
+  'src/areas/*/*.{routes,resolver,graphql,loaders,navigation}.ts',
+  'src/areas/esign/signing/**/*.ts',
+];
+/** An area's module (`<area>.module.ts`): what the kits take of it, listed by the composition root (src/modules.ts). */
+const AREA_MODULES = ['src/areas/*/*.module.ts'];
+/** An area's kept lists (`<area>.kept.ts`): what its kept answers are checked against. */
+const AREA_KEPT = ['src/areas/*/*.kept.ts'];
 const AREA_PRESENTERS = ['src/areas/*/*.presenter.ts'];
-const AREA_STORE = ['src/areas/*/*.{repository,writer}.ts'];
+const AREA_STORE = ['src/areas/*/*.{repository,writer,listings}.ts'];
 /** A record's contract: its TypeBox schema and `toContract`, which REST, the store and webhooks write. */
 const CONTRACT = ['src/areas/*/*.contract.ts', 'src/contract/**/*.ts'];
-const DOMAIN = ['src/areas/**/*.ts', 'src/kernel/**/*.ts', 'src/gateway/upstream.ports.ts'];
-const NOT_DOMAIN = [...AREA_TRANSPORT, ...AREA_PRESENTERS, ...AREA_STORE, ...CONTRACT];
+// The live journal's records and ports are declared by the subscriptions kit, which areas implement.
+const DOMAIN = [
+  'src/areas/**/*.ts',
+  'src/kernel/**/*.ts',
+  'src/gateway/upstream.ports.ts',
+  'src/live/live.{ports,tables}.ts',
+];
+const NOT_DOMAIN = [
+  ...AREA_MODULES,
+  ...AREA_KEPT,
+  ...AREA_TRANSPORT,
+  ...AREA_PRESENTERS,
+  ...AREA_STORE,
+  ...CONTRACT,
+];
 
 /**
  * Every file of src/ is an element of one kind, the first whose pattern matches, and each kind may
@@ -74,6 +94,8 @@ const NOT_DOMAIN = [...AREA_TRANSPORT, ...AREA_PRESENTERS, ...AREA_STORE, ...CON
  * it lints.
  */
 const ELEMENTS = [
+  ...AREA_MODULES.map((pattern) => ['module', pattern]),
+  ...AREA_KEPT.map((pattern) => ['caching', pattern]),
   ...AREA_TRANSPORT.map((pattern) => ['transport', pattern]),
   ...AREA_PRESENTERS.map((pattern) => ['presenters', pattern]),
   ...AREA_STORE.map((pattern) => ['store', pattern]),
@@ -99,12 +121,17 @@ const ELEMENTS = [
   ['cli', 'src/cli/**'],
   // Settings and the logger, read everywhere outside the domain.
   ['settings', 'src/{config,logger,settings}.ts'],
-  // The composition root: the wiring of everything else.
-  ['root', 'src/{app,services,main,outbox.runtime}.ts'],
+  // What an area's module is (src/area-module.ts): the kits' shapes it fills in.
+  ['area-module', 'src/area-module.ts'],
+  // The composition root: the wiring of everything else, and the list of the areas' modules.
+  ['root', 'src/{app,services,main,outbox.runtime,modules}.ts'],
 ];
 /** What each kind may import, besides itself. */
 const MAY_IMPORT = {
   domain: [],
+  'area-module': ['domain', 'transport', 'caching', 'store'],
+  // An area's module names its routes, resolvers and records; the root lists the modules.
+  module: ['area-module', 'domain', 'transport', 'contract', 'caching', 'store'],
   dialect: [],
   migrations: ['dialect'],
   // Configuration checks operator-given keys and certificates with the adapters that use them.
@@ -113,7 +140,7 @@ const MAY_IMPORT = {
   presenters: ['domain', 'contract'],
   contract: ['domain'],
   caching: ['domain'],
-  'fast-paths': ['domain', 'store', 'dialect'],
+  'fast-paths': ['domain', 'dialect'],
   // `contract` for the listings the store keeps: the contract's JSON text of a row.
   store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry', 'dialect', 'migrations'],
   adapters: ['domain', 'telemetry'],
@@ -140,6 +167,8 @@ const MAY_IMPORT = {
   // `transport` for the GraphQL schema and rules trusted documents are checked against when loaded.
   cli: ['domain', 'auth', 'store', 'dialect', 'adapters', 'settings', 'root', 'transport', 'telemetry'],
   root: [
+    'module',
+    'area-module',
     'domain',
     'settings',
     'auth',
@@ -159,6 +188,25 @@ const MAY_IMPORT = {
     'cli',
   ],
 };
+/** The kits: folders of what every area uses, which know no area. */
+const KITS = [
+  'rest',
+  'graphql',
+  'store',
+  'contract',
+  'caching',
+  'gateway',
+  'ops',
+  'kernel',
+  'edge',
+  'auth',
+  'fast-paths',
+  'telemetry',
+  'live',
+];
+/** Kit files that still import areas, each to be turned around (issue 41). */
+const KIT_FILES_STILL_IMPORTING_AREAS = ['src/store/dataset/plans/*.plan.ts', 'src/contract/index.ts'];
+
 const layerRule = {
   files: ['src/**/*.ts'],
   plugins: { boundaries },
@@ -283,6 +331,27 @@ module.exports = tseslint.config(
     'The store and the adapters implement the domain ports; they know no transport.',
   ),
   layerRule,
+  {
+    // A kit imports no area (type-only imports included): it declares the port or shape it needs,
+    // an area fills it in, and the composition root (src/modules.ts, src/services.ts, src/app.ts)
+    // wires them. A separate rule from the layers' (no-restricted-imports), which it adds to.
+    files: [`src/{${KITS.join(',')}}/**/*.ts`],
+    ignores: KIT_FILES_STILL_IMPORTING_AREAS,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/areas/**'],
+              message:
+                'A kit imports no area: declare the port it needs here, and let src/modules.ts hand the area in (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // After the store's rule, which it replaces for migrations: a migration that imported today's
     // application code would run code it was never written with on an old database (issue 42).

@@ -7,8 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { generate, loadCodegenConfig } = require('@graphql-codegen/cli');
-const { schemaFileText } = require('../src/graphql/schema');
-const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
+const { gatewaySchemaFileText, schemaFileText } = require('../src/modules');
 const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
 const { settingsDocs } = require('./settings-tables');
 

@@ -6,8 +6,7 @@ require('./swc-register');
 require('reflect-metadata');
 const fs = require('node:fs');
 const path = require('node:path');
-const { schemaFileText } = require('../src/graphql/schema');
-const { gatewaySchemaFileText } = require('../src/gateway/gateway-schema');
+const { gatewaySchemaFileText, schemaFileText } = require('../src/modules');
 const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
 const { settingsDocs } = require('./settings-tables');
 

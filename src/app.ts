@@ -13,7 +13,7 @@ import type { PaymentGateway } from './areas/payments/gateway';
 import type { HostResolver } from './areas/webhooks/webhooks.ports';
 import { transportErrorBody } from './graphql/errors';
 import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
-import type { ResolverClass } from './graphql/resolvers';
+import { CONTRACT_ROUTES, graphqlSchema, RESOLVERS, SHARED_SCHEMAS, type ResolverClass } from './modules';
 import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
 import { KnownRoutes } from './edge/known-routes';
 import { requestIdFrom } from './edge/request-id';
@@ -40,7 +40,7 @@ import { sendError } from './rest/errors';
 import { errorEnvelope, rawErrorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
 import { registerGatewayRoutes } from './gateway/gateway.routes';
-import { registerOpenApi } from './rest/openapi';
+import { registerOpenApi } from './rest/openapi-document';
 import { registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './areas/esign/signing/signing.routes';
@@ -324,7 +324,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) started before the app is built; off, no hook is added.
   const tracing = activeTracing();
   if (tracing) registerRequestSpans(app, tracing, maskUrlPath);
-  await registerOpenApi(app);
+  await registerOpenApi(app, SHARED_SCHEMAS);
 
   const rateLimits: RateLimitStore =
     options.rateLimitStore ??
@@ -356,16 +356,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const upstream = services.upstream;
   if (upstream) {
     // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).
-    await registerGatewayRoutes(app, upstream);
+    await registerGatewayRoutes(app, upstream, CONTRACT_ROUTES);
     app.addHook('onClose', () => upstream.close());
   } else {
-    registerV1Routes(app, services);
+    registerV1Routes(app, CONTRACT_ROUTES, services);
   }
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
   await registerGraphql(app, services, config, {
     routes: edge.routes,
-    resolvers: options.graphqlResolvers,
+    resolvers: options.graphqlResolvers ?? RESOLVERS,
+    shape: graphqlSchema,
     countOperation: registerGraphqlMetrics(registry),
     live: registerLiveTransports(app, services, config),
   });

@@ -46,7 +46,7 @@ import { SqlOutboxRepository } from './areas/outbox/outbox.repository';
 import { SqlPaymentsRepository } from './areas/payments/payments.repository';
 import { SqlRateAppliedActionsRepository } from './areas/rate-applied-actions/rate-applied-actions.repository';
 import { SqlRateChangesRepository } from './areas/rate-changes/rate-changes.repository';
-import { SqlSealingKeysRepository } from './store/repositories/sealing-keys.repository';
+import { SqlSealingKeysRepository } from './areas/esign/sealing-keys.repository';
 import { RevisionsRepository } from './store/repositories/revisions.repository';
 import { SqlTenantsRepository } from './areas/tenants/tenants.repository';
 import { HttpUpstream, type UpstreamLog } from './gateway/http-upstream';
@@ -63,6 +63,8 @@ import { LiveHub } from './live/live-hub';
 import { LiveGroups } from './live/live-groups';
 import { UpstreamPollers } from './live/upstream-pollers';
 import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sources';
+import type { LoaderSource } from './graphql/loaders';
+import { loaderSource } from './modules';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -115,6 +117,8 @@ export interface Services {
   readonly upstream: ContractUpstream | null;
   /** GraphQL subscriptions' events: the live journal after commit, on every instance. */
   readonly live: LiveHub;
+  /** A GraphQL request's loaders, every area's, made for its caller. */
+  readonly loaders: LoaderSource;
   /** GraphQL subscriptions grouped by what they compute: one execution per event for each group. */
   readonly liveGroups: LiveGroups;
   /** Gateway mode: the upstream's resources subscriptions watch, one poller each; null otherwise. */
@@ -236,7 +240,7 @@ export function createServices(
       live.wake();
     },
   );
-  const services: Omit<Services, 'liveGroups'> = {
+  const services: Omit<Services, 'liveGroups' | 'loaders'> = {
     clock,
     secrets,
     auth: new AuthService(
@@ -311,5 +315,6 @@ export function createServices(
     live,
     upstreamPollers: upstream ? new UpstreamPollers(upstream, config.live.upstreamPollMs, liveLog) : null,
   };
-  return { ...services, liveGroups: new LiveGroups(services) };
+  const withLoaders = { ...services, loaders: loaderSource(services) };
+  return { ...withLoaders, liveGroups: new LiveGroups(withLoaders) };
 }

@@ -2,6 +2,7 @@ import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { CLEAR_SECRETS_CHOICE, redactUrl, type Config } from '../config';
 import { openStore, type Store } from '../store/database';
 import { listingStates, rebuildListings, isStale } from '../store/listings';
+import { LISTING_SOURCES } from '../modules';
 import { migrateToLatest } from '../store/migrator';
 import { refuseNewerDatabase } from '../store/schema-check';
 import { resealSecrets } from '../store/secret-columns';
@@ -42,9 +43,9 @@ export async function migrate(store: Store, config: Config, io: CliIo): Promise<
  * batches the service keeps answering between, and says so; nothing when all are current.
  */
 export async function rebuildStaleListings(store: Store, io: CliIo): Promise<void> {
-  const states = await listingStates(store.db);
+  const states = await listingStates(store.db, LISTING_SOURCES);
   if (!states.some((state) => isStale(state) || state.rebuilding)) return;
-  for (const done of await rebuildListings(store)) {
+  for (const done of await rebuildListings(store, LISTING_SOURCES)) {
     // An empty table (a new installation) only takes the version: nothing to say.
     if (done.written === 0) continue;
     io.out(

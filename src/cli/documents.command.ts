@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import type { Config } from '../config';
 import { isUuid, normalizeId } from '../kernel/ids';
-import { gatewaySchema } from '../gateway/gateway-schema';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
 import { noNulInStrings } from '../graphql/input-safety';
-import { graphqlSchema } from '../graphql/schema';
+import { gatewayGraphqlSchema, graphqlSchema } from '../modules';
 import { MAX_TOKENS } from '../graphql/server';
 import { checkManifest } from '../graphql/trusted-documents';
 import type { Store } from '../store/database';
@@ -79,7 +78,7 @@ export async function documentsCommand(config: Config, io: CliIo, argv: string[]
     throw new CommandFailure(code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`);
   }
   // Documents are checked against the graph this instance serves (gateway mode serves a part of it).
-  const schema = config.upstream ? gatewaySchema() : graphqlSchema();
+  const schema = config.upstream ? gatewayGraphqlSchema() : graphqlSchema();
   const check = checkManifest(text, schema, [queryLimitsRule(DEFAULT_QUERY_LIMITS), noNulInStrings], {
     maxTokens: MAX_TOKENS,
     now: (io.now?.() ?? new Date()).toISOString(),

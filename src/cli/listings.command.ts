@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { openStore, type Store } from '../store/database';
 import { isStale, listingStates, rebuildListings, type ListingState } from '../store/listings';
+import { LISTING_SOURCES } from '../modules';
 import { hasSchema } from '../store/lookups';
 import { refuseNewerDatabase } from '../store/schema-check';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
@@ -26,10 +27,10 @@ export async function listingsCommand(config: Config, io: CliIo, argv: string[])
     await requireMigrated(store);
     if (action === 'status') {
       io.out(`listings in ${describeDatabase(config)}:`);
-      for (const state of await listingStates(store.db)) io.out(`  ${stateLine(state)}`);
+      for (const state of await listingStates(store.db, LISTING_SOURCES)) io.out(`  ${stateLine(state)}`);
       return 0;
     }
-    const done = await rebuildListings(store, {
+    const done = await rebuildListings(store, LISTING_SOURCES, {
       all: values.all === true,
       onBatch: (table, written) => io.out(`  ${table}: ${formatCount(written)} written`),
     });

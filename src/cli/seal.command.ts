@@ -2,7 +2,7 @@ import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import { DocumentSeal, SealSettingError } from '../adapters/seal/document-seal';
 import { colonFingerprint, type SealingKey } from '../adapters/seal/sealing-key';
 import { ConfigError, type Config } from '../config';
-import { SqlSealingKeysRepository } from '../store/repositories/sealing-keys.repository';
+import { SqlSealingKeysRepository } from '../areas/esign/sealing-keys.repository';
 import type { Store } from '../store/database';
 import { storedSecrets } from '../store/secret-columns';
 import { SecretUnreadable, type SecretBox } from '../kernel/secret-box';

@@ -27,20 +27,5 @@ export {
   RateChangeUpdate,
 };
 
-/** Every shared schema, a component of the OpenAPI document each (registered by `$id`). */
-export const SHARED_SCHEMAS = [
-  Pagination,
-  Meta,
-  Problem,
-  ErrorEnvelope,
-  RateAppliedAction.schema,
-  LedgerInsurance.schema,
-  LedgerService.schema,
-  LedgerDiscount.schema,
-  NoteEvent.schema,
-  EventDocument.schema,
-  MoveInReview.schema,
-  InvoiceableItem.schema,
-  PaymentEvent.schema,
-  RateChangeUpdate.schema,
-];
+/** The envelope's shared schemas, components of the OpenAPI document (the areas' own follow: src/modules.ts). */
+export const ENVELOPE_SCHEMAS = [Pagination, Meta, Problem, ErrorEnvelope];

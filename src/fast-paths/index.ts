@@ -13,8 +13,7 @@
  *   whose texts are encoded back (pg-plain-query.ts).
  */
 import type { Pool } from 'pg';
-import type { ByteRows } from '../store/byte-rows';
-import type { Db } from '../store/database';
+import type { ByteRowsOf } from './byte-table';
 import { pgCopyByteRows } from './pg-binary-copy';
 import { pgQueryByteRows } from './pg-plain-query';
 import { plainUtf8, scratchUtf8 } from './scratch-utf8';
@@ -26,6 +25,6 @@ export const FAST_PATHS_ON = process.env.FAST_PATHS !== 'off';
 export const utf8: (text: string) => Buffer = FAST_PATHS_ON ? scratchUtf8 : plainUtf8;
 
 /** ByteRows on PostgreSQL. */
-export function pgByteRows(db: Db, pool: Pool, onQuery?: (sqlText: string) => void): ByteRows {
-  return (FAST_PATHS_ON ? pgCopyByteRows : pgQueryByteRows)(db, pool, onQuery);
+export function pgByteRows<D>(db: D, pool: Pool, onQuery?: (sqlText: string) => void): ByteRowsOf<D> {
+  return FAST_PATHS_ON ? pgCopyByteRows(db, pool, onQuery) : pgQueryByteRows(db, pool, onQuery);
 }

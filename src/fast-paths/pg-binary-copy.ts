@@ -1,13 +1,12 @@
 import type { CompiledQuery } from 'kysely';
 import { escapeLiteral, type Pool, type PoolClient } from 'pg';
-import type { ByteRows, ByteTable } from '../store/byte-rows';
-import type { Db } from '../store/database';
+import type { ByteRowsOf, ByteTable } from './byte-table';
 
 /**
  * ByteRows on PostgreSQL: the read as a binary COPY, its parameters written as literals, into the
  * connection's own buffer (see copyOut); `read` runs before the connection goes back to the pool.
  */
-export function pgCopyByteRows(db: Db, pool: Pool, onQuery?: (sqlText: string) => void): ByteRows {
+export function pgCopyByteRows<D>(db: D, pool: Pool, onQuery?: (sqlText: string) => void): ByteRowsOf<D> {
   const buffers = new WeakMap<PoolClient, Buffer>();
   return async (query, read) => {
     const text = `copy (${withLiterals(query.compile(db))}) to stdout (format binary)`;

@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
-import { ValueTable, type ByteRows } from '../store/byte-rows';
-import type { Db } from '../store/database';
+import { ValueTable, type ByteRowsOf } from './byte-table';
 
 /** Every column as the text PostgreSQL sent, undecoded (no number or date parsing). */
 const AS_TEXT = { getTypeParser: () => (value: string) => value };
@@ -11,7 +10,7 @@ const AS_TEXT = { getTypeParser: () => (value: string) => value };
  * (pg-binary-copy.ts) for the text and number columns ByteRows reads, at the cost the COPY reader
  * exists to avoid; kept as its reference and as the path `FAST_PATHS=off` takes.
  */
-export function pgQueryByteRows(db: Db, pool: Pool, onQuery?: (sqlText: string) => void): ByteRows {
+export function pgQueryByteRows<D>(db: D, pool: Pool, onQuery?: (sqlText: string) => void): ByteRowsOf<D> {
   return async (query, read) => {
     const compiled = query.compile(db);
     onQuery?.(compiled.sql);

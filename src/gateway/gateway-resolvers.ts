@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { IResolvers } from '@graphql-tools/utils';
 import { getNamedType, isObjectType, Kind, type GraphQLResolveInfo } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values';
 import { DomainError } from '../kernel/errors';
@@ -19,10 +20,12 @@ import {
   RateChangeUpdate,
 } from '../contract';
 import type { GraphqlContext } from '../graphql/context';
-import type { GatewayResolvers } from './gateway-schema';
 import { envelopeOfAnswer, type Envelope, type UpstreamReads } from './upstream-reads';
 import type { UpstreamAnswer } from './upstream.ports';
-import type { ResourceWatch } from '../areas/live/live.types';
+import type { ResourceWatch } from '../live/live.ports';
+
+/** Gateway resolvers by type and field; a field without one reads the property of its name. */
+export type GatewayResolvers = IResolvers<Record<string, unknown>, GraphqlContext>;
 
 /**
  * Gateway mode's resolvers: each field reads the contract's answer that holds it, through the

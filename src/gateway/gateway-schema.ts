@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { filterSchema, mapSchema, MapperKind, pruneSchema, type IResolvers } from '@graphql-tools/utils';
+import { filterSchema, mapSchema, MapperKind, pruneSchema } from '@graphql-tools/utils';
 import {
   getNamedType,
   GraphQLInterfaceType,
@@ -12,12 +12,11 @@ import {
   type GraphQLTypeResolver,
 } from 'graphql';
 import type { GraphqlContext } from '../graphql/context';
-import { graphqlSchema, printWithDirectives } from '../graphql/schema';
+import { printWithDirectives } from '../graphql/schema';
 import { camelCase } from '../kernel/names';
-import { gatewayResolvers, RECORDS } from './gateway-resolvers';
+import { gatewayResolvers, RECORDS, type GatewayResolvers } from './gateway-resolvers';
 
-/** Gateway resolvers by type and field; a field without one reads the property of its name. */
-export type GatewayResolvers = IResolvers<Record<string, unknown>, GraphqlContext>;
+export type { GatewayResolvers };
 
 /** The fields gateway mode serves, by type; a type not named keeps every field. */
 type Served = Map<string, Set<string>>;
@@ -75,8 +74,10 @@ function resolverOf(resolvers: GatewayResolvers, typeName: string, fieldName: st
  * resolvers declare and pruned of the types nothing reaches any more, with the gateway's resolvers
  * in place of the service's (which read the service's own database).
  */
-export function gatewaySchema(resolvers: GatewayResolvers = gatewayResolvers()): GraphQLSchema {
-  const source = graphqlSchema();
+export function gatewaySchema(
+  source: GraphQLSchema,
+  resolvers: GatewayResolvers = gatewayResolvers(),
+): GraphQLSchema {
   const served = servedFields(source, resolvers);
   const kept = (typeName: string, fieldName: string) => served.get(typeName)?.has(fieldName) ?? true;
   const cut = pruneSchema(
@@ -108,6 +109,6 @@ const HEADER =
   '# Emitted by `npm run schema:emit`; do not edit.\n\n';
 
 /** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */
-export function gatewaySchemaFileText(schema: GraphQLSchema = gatewaySchema()): string {
+export function gatewaySchemaFileText(schema: GraphQLSchema): string {
   return `${HEADER}${printWithDirectives(schema)}\n`;
 }

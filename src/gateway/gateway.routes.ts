@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ContractUpstream, UpstreamCall } from './upstream.ports';
-import { registerContractRoutes } from '../rest/contract-routes';
+import { registerContractRoutes, type ContractRoute } from '../rest/contract-routes';
 import { sendError } from '../rest/errors';
 import { formPairs } from '../rest/nested-params';
-import { CONTRACT_ROUTES } from '../rest/v1';
 import { filterSensitive } from '../rest/envelope';
 import { mayHoldCardNumber, maskCardNumbersIn } from '../kernel/card-numbers';
 
@@ -45,13 +44,17 @@ function withMaskedMeta(body: Buffer): Buffer {
 
 /**
  * Gateway mode's /v1, registered from the same table of contract routes as the system of record's
- * (CONTRACT_ROUTES): every route keeps its path, method, authentication, the edge's checks and its
+ * (`routes`, src/modules.ts): every route keeps its path, method, authentication, the edge's checks and its
  * OpenAPI entry, but its handler forwards the request to the upstream and answers what the
  * upstream answered, status and bytes. The route's own validation is left to the upstream, so an
  * answer to a bad request is the upstream's too. A plugin of its own: its JSON parser, which keeps
  * the body's text to forward it as it came, serves these routes alone.
  */
-export async function registerGatewayRoutes(app: FastifyInstance, upstream: ContractUpstream): Promise<void> {
+export async function registerGatewayRoutes(
+  app: FastifyInstance,
+  upstream: ContractUpstream,
+  routes: readonly ContractRoute<never>[],
+): Promise<void> {
   await app.register(async (scope) => {
     // The app's own handler is set after the routes register, later than this scope would inherit it.
     scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
@@ -63,7 +66,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, upstream: Cont
       parseJson(request, body as string, done);
     });
     const forward = forwardTo(upstream);
-    registerContractRoutes(scope, CONTRACT_ROUTES, () => forward, {
+    registerContractRoutes(scope, routes, () => forward, {
       validatorCompiler: () => () => true,
     });
   });

@@ -4,7 +4,7 @@ import { baseUri, percentEncode, sign, signatureBaseString } from '../auth/oauth
 import type { UpstreamConfig, UpstreamCredentials } from '../config';
 import { DomainError } from '../kernel/errors';
 import { maskUrlPath } from '../kernel/sensitive';
-import { readIdempotencyKey } from '../areas/payments/idempotency';
+import { readIdempotencyKey } from '../kernel/idempotency-key';
 import type { Clock } from '../kernel/clock';
 import type { ContractUpstream, UpstreamAnswer, UpstreamCall, UpstreamHealth } from './upstream.ports';
 import type { CacheMemory } from '../caching/cache-memory';

@@ -2,9 +2,9 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { Caller } from '../kernel/caller';
 import type { ContractUpstream } from '../gateway/upstream.ports';
-import { createLoaders, type LoaderServices, type Loaders } from './loaders';
+import type { Loaders, LoaderSource } from './loaders';
 import { UpstreamReads } from '../gateway/upstream-reads';
-import type { ResponseTrace } from './response-cache';
+import type { ResponseTrace } from './response-trace';
 
 /**
  * What every resolver receives: the facts of one request, built anew for each. The services are
@@ -31,8 +31,10 @@ export interface GraphqlContext {
 /** A kept response answered (`hit`), one built to be kept (`miss`), or none that could be (`none`). */
 export type CacheResult = 'hit' | 'miss' | 'none';
 
-/** What a request's context is made from: the loaders' services, and gateway mode's upstream. */
-export interface ContextServices extends LoaderServices {
+/** What a request's context is made from: its loaders, and gateway mode's upstream. */
+export interface ContextServices {
+  /** A request's loaders, made for its caller (src/modules.ts makes them of every area's). */
+  readonly loaders: LoaderSource;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
   readonly upstream: ContractUpstream | null;
 }
@@ -50,7 +52,7 @@ export function createContext(request: FastifyRequest, services: ContextServices
   }
   return {
     caller,
-    loaders: createLoaders(services, caller),
+    loaders: services.loaders(caller),
     requestId: request.id,
     log: request.log,
     trace: null,

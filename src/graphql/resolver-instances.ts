@@ -1,15 +1,17 @@
 import type { GraphQLResolveInfo, GraphQLSchema } from 'graphql';
 import type { ContainerType } from 'type-graphql';
-import type { ResolverClass, SchemaServices } from './resolvers';
+
+/** A resolver class of a schema: made with the services `S` it uses (a class that takes none fits any `S`). */
+export type ResolverClassOf<S> = new (services: S) => object;
 
 /** The resolvers each served schema was made with. */
-const instancesOfSchemas = new WeakMap<GraphQLSchema, ResolverInstances>();
+const instancesOfSchemas = new WeakMap<GraphQLSchema, ResolverInstances<never>>();
 
 /** TypeGraphQL's container for one served schema: each resolver class made once, over the services. */
-export class ResolverInstances implements ContainerType {
+export class ResolverInstances<S> implements ContainerType {
   private readonly instances: ReadonlyMap<unknown, object>;
 
-  constructor(resolvers: readonly ResolverClass[], services: SchemaServices) {
+  constructor(resolvers: readonly ResolverClassOf<S>[], services: S) {
     this.instances = new Map(resolvers.map((type) => [type, new type(services)]));
   }
 

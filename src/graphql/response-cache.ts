@@ -18,21 +18,12 @@ import type { GraphqlContext } from './context';
 import { KEPT_EXTENSION } from './kept';
 import { COST_EXTENSION } from './demand-control';
 import { ownResolver } from './execution-guard';
+import { ResponseTrace, type Keeping, type Tokens } from './response-trace';
 
-/**
- * What a kept response is checked against: each scope it read and the token read then (system of
- * record), or each upstream GET it read and the ETag answered then (gateway mode).
- */
-export type Tokens = Array<[string, string]>;
+export type { Tokens };
 
 /** Tells whether a kept response's tokens still hold. */
 export type TokenCheck = (tokens: Tokens) => Promise<boolean>;
-
-/** What keeping a response needs of its execution: its key, and its tokens (null: not keepable). */
-interface Keeping {
-  readonly key: string;
-  tokens(): Tokens | null;
-}
 
 /** How kept responses are checked: by revision counters, or by the upstream's ETags (gateway mode). */
 export type KeepingMode = 'revisions' | 'upstream';
@@ -65,28 +56,6 @@ const KEPT_BYTES = Symbol('kept response bytes');
 const KEEPING = Symbol('response being kept');
 
 type MarkedData = Record<string, unknown> & { [KEPT_BYTES]?: string; [KEEPING]?: Keeping };
-
-/**
- * The scopes one execution read, each with the token read before its data. On the context of an
- * operation that may be kept; `@Kept` fields record their scope here before reading.
- */
-export class ResponseTrace implements Keeping {
-  private readonly read = new Map<RevisionScope, string>();
-
-  constructor(
-    readonly key: string,
-    private readonly revisions: RevisionTokens,
-  ) {}
-
-  /** Reads the scope's token before the field reads its data. */
-  async track(scope: RevisionScope): Promise<void> {
-    if (!this.read.has(scope)) this.read.set(scope, await this.revisions.token(scope));
-  }
-
-  tokens(): Tokens {
-    return [...this.read];
-  }
-}
 
 /**
  * Whether a query's answer may be kept: every field it selects either declares the scope of what

@@ -3,10 +3,7 @@ import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchemaSync, type ContainerType, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { assertCostDirectives, COST_DIRECTIVES } from './cost-directives';
-import { NO_INSTANCES, ResolverInstances } from './resolver-instances';
-import { RESOLVERS, type ResolverClass, type SchemaServices } from './resolvers';
-
-let built: GraphQLSchema | undefined;
+import { NO_INSTANCES, ResolverInstances, type ResolverClassOf } from './resolver-instances';
 
 /**
  * TypeGraphQL asks for a PubSub once there is a Subscription; every subscription here names its own
@@ -21,32 +18,20 @@ const NO_PUBSUB: PubSub = {
   },
 };
 
-/**
- * The schema's shape, built once per process from the decorated classes: for printing it and
- * validating documents against it. Its resolvers have no services: an app serves `servedSchema`.
- */
-export function graphqlSchema(): GraphQLSchema {
-  built ??= buildGraphqlSchema(RESOLVERS);
-  return built;
-}
-
 /** The schema an app serves: each resolver class made once, with the services it names. */
-export function servedSchema(
-  services: SchemaServices,
-  resolvers: readonly ResolverClass[] = RESOLVERS,
-): GraphQLSchema {
+export function servedSchema<S>(services: S, resolvers: readonly ResolverClassOf<S>[]): GraphQLSchema {
   const instances = new ResolverInstances(resolvers, services);
   return instances.serve(buildGraphqlSchema(resolvers, instances));
 }
 
 /** A schema of these resolver classes, built as the service's own is (its directives checked). */
 export function buildGraphqlSchema(
-  resolvers: readonly ResolverClass[],
+  resolvers: readonly ResolverClassOf<never>[],
   container: ContainerType = NO_INSTANCES,
 ): GraphQLSchema {
   return assertCostDirectives(
     buildSchemaSync({
-      resolvers: [...resolvers] as NonEmptyArray<ResolverClass>,
+      resolvers: [...resolvers] as NonEmptyArray<ResolverClassOf<never>>,
       validate: false,
       directives: [...specifiedDirectives, ...COST_DIRECTIVES],
       pubSub: NO_PUBSUB,
@@ -63,7 +48,7 @@ export function printWithDirectives(schema: GraphQLSchema): string {
   return printSchemaWithDirectives(lexicographicSortSchema(schema));
 }
 
-/** The committed `schema.graphql` text: sorted, so it changes only when the schema does. */
-export function schemaFileText(schema: GraphQLSchema = graphqlSchema()): string {
+/** The committed `schema.graphql` text of a schema: sorted, so it changes only when the schema does. */
+export function printSchemaFile(schema: GraphQLSchema): string {
   return `${HEADER}${printWithDirectives(schema)}\n`;
 }

@@ -14,7 +14,7 @@ import { toErrorBody } from '../rest/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import type { CacheMemory } from '../caching/cache-memory';
 import type { RevisionTokens } from '../kernel/revisions';
-import type { ResourceWatch } from '../areas/live/live.types';
+import type { ResourceWatch } from '../live/live.ports';
 import type { TrustedDocumentsRepository } from '../auth/trusted-documents.ports';
 import {
   createContext,
@@ -34,7 +34,7 @@ import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limit
 import { jitGateway } from './jit-executor';
 import { GraphqlResponseCache } from './response-cache';
 import { servedSchema } from './schema';
-import type { ResolverClass, SchemaServices } from './resolvers';
+import type { ResolverClassOf } from './resolver-instances';
 import { gatewayResolvers } from '../gateway/gateway-resolvers';
 import { gatewaySchema } from '../gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
@@ -58,7 +58,7 @@ export const APQ_CACHE_SIZE = 4 * 1024 * 1024;
  * What GraphQL is served from: the services its resolvers and each request's loaders call, the
  * kept responses' revisions and memory, the trusted documents, and gateway mode's upstream.
  */
-export interface GraphqlServices extends SchemaServices, ContextServices {
+export interface GraphqlServices extends ContextServices {
   readonly revisions: RevisionTokens;
   readonly cacheMemory: CacheMemory;
   readonly trustedDocuments: TrustedDocumentsRepository;
@@ -66,14 +66,16 @@ export interface GraphqlServices extends SchemaServices, ContextServices {
   readonly upstreamPollers: ResourceWatch | null;
 }
 
-export interface GraphqlOptions {
+export interface GraphqlOptions<S> {
   limits?: QueryLimits;
   /** The largest estimated cost answered; GRAPHQL_MAX_COST by default. */
   maxCost?: number;
   /** Counts each operation answered (Prometheus): its name or `other`, and the kept-response cache's result. */
   countOperation?: (operation: string, cache: CacheResult) => void;
-  /** Other resolver classes than the service's (tests add fields to the schema). */
-  resolvers?: readonly ResolverClass[];
+  /** The schema's resolver classes, each made once with the services it names (src/modules.ts lists them). */
+  resolvers: readonly ResolverClassOf<S>[];
+  /** The schema's shape, without services (gateway mode serves a part of it). */
+  shape: () => GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
   /**
@@ -194,11 +196,11 @@ export function prefersHtml(accept: string | undefined): boolean {
  * Mounts Apollo at POST /graphql on the app (authenticated by the app's preValidation hook, like
  * /v1), and the explorer's page at GET /graphql as GRAPHQL_EXPLORER says.
  */
-export async function registerGraphql(
+export async function registerGraphql<S extends GraphqlServices>(
   app: FastifyInstance,
-  services: GraphqlServices,
+  services: S,
   config: Config,
-  options: GraphqlOptions = {},
+  options: GraphqlOptions<S>,
 ): Promise<void> {
   const showSchema = config.graphqlIntrospection;
   const tracing = activeTracing();
@@ -211,7 +213,7 @@ export async function registerGraphql(
   const guard = new ExecutionGuard(limits);
   const schema = guardExecution(
     gatewayMode
-      ? gatewaySchema(gatewayResolvers(services.upstreamPollers!))
+      ? gatewaySchema(options.shape(), gatewayResolvers(services.upstreamPollers!))
       : servedSchema(services, options.resolvers),
     limits,
   );

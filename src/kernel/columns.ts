@@ -40,6 +40,11 @@ export type RowOf<Declared extends Columns> = {
   [Name in keyof Declared]: Declared[Name] extends Column<infer Value> ? Value : never;
 };
 
+/** The rows of declared tables by their names (an area's part of the store's Database). */
+export type TablesOf<Declared extends Record<string, Columns>> = {
+  [Table in keyof Declared]: RowOf<Declared[Table]>;
+};
+
 /** The record a declared table's row reads into, leaving out the columns named by `Left`. */
 export type RecordOfTable<Declared extends Columns, Left extends keyof Declared = never> = RecordOf<
   RowOf<Declared>,

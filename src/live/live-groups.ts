@@ -6,7 +6,7 @@ import {
   type FormattedExecutionResult,
 } from 'graphql';
 import type { Caller } from '../kernel/caller';
-import type { LiveEvent, LiveItem } from '../areas/live/live.types';
+import type { LiveEvent, LiveItem } from './live.ports';
 import type { ContextServices, GraphqlContext } from '../graphql/context';
 import { formattedResult, liveContext, type LiveLog } from './live-operations';
 import { LiveSubscriber } from './live-subscriber';

@@ -1,6 +1,6 @@
 import { DomainError } from '../kernel/errors';
 import type { Clock } from '../kernel/clock';
-import type { LiveEvent, LiveFeed, LiveFilter, LiveItem, LiveJournal } from '../areas/live/live.types';
+import type { LiveEvent, LiveFeed, LiveFilter, LiveItem, LiveJournal } from './live.ports';
 import { LiveSubscriber } from './live-subscriber';
 import type { LiveSource, SourceLog } from './live-sources';
 

@@ -18,7 +18,6 @@ import { UpstreamReads } from '../gateway/upstream-reads';
 import { exposedCode, formatGraphqlError } from '../graphql/errors';
 import { noNulInStrings } from '../graphql/input-safety';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
-import { createLoaders } from '../graphql/loaders';
 import { estimateCost, TOO_EXPENSIVE } from '../graphql/demand-control';
 import { guardStop } from '../graphql/execution-guard';
 import { MAX_TOKENS } from '../graphql/server';
@@ -79,7 +78,7 @@ export function liveContext(
 ): GraphqlContext {
   return {
     caller,
-    loaders: createLoaders(services, caller),
+    loaders: services.loaders(caller),
     requestId,
     log,
     trace: null,

@@ -1,4 +1,4 @@
-import type { LiveEvent, LiveJournal, LiveListening, LiveNotifications } from '../areas/live/live.types';
+import type { LiveEvent, LiveJournal, LiveListening, LiveNotifications } from './live.ports';
 import { withDeadline } from '../kernel/deadline';
 
 /** Events read from the journal at once, at most. */

@@ -1,4 +1,4 @@
-import type { LiveEvent, LiveFilter, LiveItem } from '../areas/live/live.types';
+import type { LiveEvent, LiveFilter, LiveItem } from './live.ports';
 
 /** Whether the filter wants the event. */
 export function wants(filter: LiveFilter, event: LiveEvent): boolean {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ContractUpstream, UpstreamAnswer } from '../gateway/upstream.ports';
-import type { ResourceWatch, WatchedResource } from '../areas/live/live.types';
+import type { ResourceWatch, WatchedResource } from './live.ports';
 import type { SourceLog } from './live-sources';
 
 /**

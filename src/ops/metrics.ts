@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CacheMemory } from '../caching/cache-memory';
 import type { ContractUpstream } from '../gateway/upstream.ports';
-import type { DeliveryOutcome } from '../areas/outbox/outbox.worker';
+import type { DeliveryOutcome } from '../kernel/delivery';
 
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 

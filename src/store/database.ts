@@ -14,16 +14,16 @@ import { Pool, types, type QueryArrayConfig } from 'pg';
 import { SchemaScopedPostgresDialect } from './postgres-dialect';
 import { pgByteRows } from '../fast-paths';
 import { sqliteByteRows, type ByteRows } from './byte-rows';
+import type { ArrayRows, Db } from './db';
 import type { Database } from './schema';
 import type { DialectName } from './dialect';
 import { activeTracing, recordStatement, type ActiveTracing } from '../telemetry/tracing';
 
 export type { ByteRows } from './byte-rows';
+export type { ArrayRows, Db } from './db';
 
 // COUNT(*) and other int8 results arrive as strings by default; ours stay far below 2^53.
 types.setTypeParser(types.builtins.INT8, (value) => Number(value));
-
-export type Db = Kysely<Database>;
 
 /**
  * SQLite memory-mapped I/O limit (`PRAGMA mmap_size`): 2 GiB, which SQLite lowers to its build's
@@ -74,16 +74,6 @@ export interface Store {
   readonly bytes: ByteRows;
   close(): Promise<void>;
 }
-
-/**
- * Runs a read whose rows come back as arrays of column values in select order, with no object per
- * row: better-sqlite3's raw mode and pg's array row mode. A cold 500-row page of rate changes spent
- * a third of its time making row objects the repository then copied. Give every selected column
- * its own name: the fallback below goes through Kysely's row objects.
- */
-export type ArrayRows = <R extends readonly unknown[]>(query: {
-  compile(db: Db): CompiledQuery;
-}) => Promise<R[]>;
 
 export interface StoreOptions {
   /** PostgreSQL schema to use (tests give each file its own). */

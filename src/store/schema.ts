@@ -1,39 +1,5 @@
 import type { Generated } from 'kysely';
-import type { companies, facilities } from '../areas/facilities/facilities.tables';
-import type { tenants, units } from '../areas/tenants/tenants.tables';
-import type {
-  invoiceableAmounts,
-  invoiceableItems,
-} from '../areas/invoiceable-items/invoiceable-items.tables';
-import type {
-  ledgerDiscounts,
-  ledgerInsurances,
-  ledgers,
-  ledgerServices,
-} from '../areas/ledgers/ledgers.tables';
-import type { eventDocuments, events } from '../areas/documents/documents.tables';
-import type { moveInSessions, sessionDocuments } from '../areas/move-ins/move-ins.tables';
-import type {
-  idempotencyKeys,
-  paymentAttempts,
-  paymentHolds,
-  paymentLines,
-  paymentMethods,
-  payments,
-} from '../areas/payments/payments.tables';
-import type { flipperActors, flippers } from '../areas/flippers/flippers.tables';
-import type { noteEvents, notes } from '../areas/notes/notes.tables';
-import type { rateAppliedActions } from '../areas/rate-applied-actions/rate-applied-actions.tables';
-import type {
-  rateChangeCreatorDailyCounts,
-  rateChangeDailyCounts,
-  rateChangeMonthlyCounts,
-  rateChanges,
-} from '../areas/rate-changes/rate-changes.tables';
 import type { RowOf, Same } from '../kernel/columns';
-import type { EventType } from '../areas/documents/documents.types';
-import type { FeeCategory, InvoiceableItemKind } from '../areas/invoiceable-items/invoiceable-items.types';
-import type { PaymentKind } from '../areas/payments/payments.types';
 import type {
   DatasetCompany,
   DatasetLedger,
@@ -43,8 +9,6 @@ import type {
   DatasetTenant,
 } from './dataset/dataset.types';
 
-export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
-
 /**
  * Row types of every table. Both dialects store the same shapes: ids, dates (YYYY-MM-DD) and
  * instants (UTC, `YYYY-MM-DDTHH:mm:ss.sssZ`) as text, money as integer cents, flags as 0/1, so
@@ -52,37 +16,28 @@ export type { EventType, FeeCategory, InvoiceableItemKind, PaymentKind };
  * record of the dataset file as it comes is declared as that record (src/store/dataset), so its
  * columns are written once: `Required<>` where an optional field is stored as null.
  */
-import type {
-  esignAuditEvents,
-  esignLinkDocuments,
-  esignLinks,
-  esignSignedDocuments,
-  sealingCertificates,
-} from '../areas/esign/esign.tables';
-import type { liveEvents } from '../areas/live/live.tables';
-import type { outboxMessages } from '../areas/outbox/outbox.tables';
-import type { webhookEndpoints } from '../areas/webhooks/webhooks.tables';
+import type { liveEvents } from '../live/live.tables';
 
-export type CompaniesTable = RowOf<typeof companies>;
+export type CompaniesTable = Database['companies'];
 /** A company is stored as the dataset file has it. */
 const _companiesAsInTheDataset: Same<CompaniesTable, DatasetCompany> = true;
 
-export type FacilitiesTable = RowOf<typeof facilities>;
+export type FacilitiesTable = Database['facilities'];
 
-export type FlippersTable = RowOf<typeof flippers>;
+export type FlippersTable = Database['flippers'];
 
-export type FlipperActorsTable = RowOf<typeof flipperActors>;
+export type FlipperActorsTable = Database['flipper_actors'];
 
-export type TenantsTable = RowOf<typeof tenants>;
+export type TenantsTable = Database['tenants'];
 /** A tenant is stored as the dataset file has it, an absent email or phone as null. */
 const _tenantsAsInTheDataset: Same<TenantsTable, Required<DatasetTenant>> = true;
 
-export type UnitsTable = RowOf<typeof units>;
+export type UnitsTable = Database['units'];
 
-export type LedgersTable = RowOf<typeof ledgers>;
-export type LedgerInsurancesTable = RowOf<typeof ledgerInsurances>;
-export type LedgerServicesTable = RowOf<typeof ledgerServices>;
-export type LedgerDiscountsTable = RowOf<typeof ledgerDiscounts>;
+export type LedgersTable = Database['ledgers'];
+export type LedgerInsurancesTable = Database['ledger_insurances'];
+export type LedgerServicesTable = Database['ledger_services'];
+export type LedgerDiscountsTable = Database['ledger_discounts'];
 
 /** A policy or service of the dataset, its `data` stored as columns and its amount in cents. */
 type LedgerChargeRow<
@@ -97,36 +52,36 @@ const _ledgersAsInTheDataset: [
   Same<LedgerDiscountsTable, Required<DatasetLedgerDiscount>>,
 ] = [true, true, true, true];
 
-export type RateAppliedActionsTable = RowOf<typeof rateAppliedActions>;
+export type RateAppliedActionsTable = Database['rate_applied_actions'];
 
-export type EventsTable = RowOf<typeof events>;
+export type EventsTable = Database['events'];
 
-export type EventDocumentsTable = RowOf<typeof eventDocuments>;
+export type EventDocumentsTable = Database['event_documents'];
 
-export type InvoiceableItemsTable = RowOf<typeof invoiceableItems>;
+export type InvoiceableItemsTable = Database['invoiceable_items'];
 
-export type InvoiceableAmountsTable = RowOf<typeof invoiceableAmounts>;
+export type InvoiceableAmountsTable = Database['invoiceable_amounts'];
 
 /** A saved payment method: never a full card or account number. */
-export type PaymentMethodsTable = RowOf<typeof paymentMethods>;
+export type PaymentMethodsTable = Database['payment_methods'];
 
-export type PaymentsTable = RowOf<typeof payments>;
+export type PaymentsTable = Database['payments'];
 
-export type PaymentLinesTable = RowOf<typeof paymentLines>;
+export type PaymentLinesTable = Database['payment_lines'];
 
-export type IdempotencyKeysTable = RowOf<typeof idempotencyKeys>;
+export type IdempotencyKeysTable = Database['idempotency_keys'];
 
-export type PaymentAttemptsTable = RowOf<typeof paymentAttempts>;
+export type PaymentAttemptsTable = Database['payment_attempts'];
 
-export type PaymentHoldsTable = RowOf<typeof paymentHolds>;
+export type PaymentHoldsTable = Database['payment_holds'];
 
-export type RateChangesTable = RowOf<typeof rateChanges>;
+export type RateChangesTable = Database['rate_changes'];
 
-export type RateChangeDailyCountsTable = RowOf<typeof rateChangeDailyCounts>;
+export type RateChangeDailyCountsTable = Database['rate_change_daily_counts'];
 
-export type RateChangeMonthlyCountsTable = RowOf<typeof rateChangeMonthlyCounts>;
+export type RateChangeMonthlyCountsTable = Database['rate_change_monthly_counts'];
 
-export type RateChangeCreatorDailyCountsTable = RowOf<typeof rateChangeCreatorDailyCounts>;
+export type RateChangeCreatorDailyCountsTable = Database['rate_change_creator_daily_counts'];
 
 /** Revision counters of cached pages, bumped by triggers (migration 20261121150000). */
 export interface DataRevisionsTable {
@@ -134,9 +89,9 @@ export interface DataRevisionsTable {
   revision: number;
 }
 
-export type NoteEventsTable = RowOf<typeof noteEvents>;
+export type NoteEventsTable = Database['note_events'];
 
-export type NotesTable = RowOf<typeof notes>;
+export type NotesTable = Database['notes'];
 
 export interface ClientApplicationsTable {
   id: string;
@@ -177,23 +132,23 @@ export interface OauthNoncesTable {
   expires_at: string;
 }
 
-export type MoveInSessionsTable = RowOf<typeof moveInSessions>;
+export type MoveInSessionsTable = Database['move_in_sessions'];
 
-export type SessionDocumentsTable = RowOf<typeof sessionDocuments>;
+export type SessionDocumentsTable = Database['session_documents'];
 
-export type OutboxMessagesTable = RowOf<typeof outboxMessages>;
+export type OutboxMessagesTable = Database['outbox_messages'];
 
-export type WebhookEndpointsTable = RowOf<typeof webhookEndpoints>;
+export type WebhookEndpointsTable = Database['webhook_endpoints'];
 
-export type EsignLinksTable = RowOf<typeof esignLinks>;
+export type EsignLinksTable = Database['esign_links'];
 
-export type EsignLinkDocumentsTable = RowOf<typeof esignLinkDocuments>;
+export type EsignLinkDocumentsTable = Database['esign_link_documents'];
 
-export type EsignAuditEventsTable = RowOf<typeof esignAuditEvents>;
+export type EsignAuditEventsTable = Database['esign_audit_events'];
 
-export type EsignSignedDocumentsTable = RowOf<typeof esignSignedDocuments>;
+export type EsignSignedDocumentsTable = Database['esign_signed_documents'];
 
-export type SealingCertificatesTable = RowOf<typeof sealingCertificates>;
+export type SealingCertificatesTable = Database['sealing_certificates'];
 
 /** A client application's trusted GraphQL document (`facility-ops documents load`). */
 export interface TrustedDocumentsTable {
@@ -221,48 +176,20 @@ export interface ListingVersionsTable {
   rebuilt: Generated<number>;
 }
 
-export interface Database {
-  companies: CompaniesTable;
-  facilities: FacilitiesTable;
-  flippers: FlippersTable;
-  flipper_actors: FlipperActorsTable;
-  tenants: TenantsTable;
-  units: UnitsTable;
-  ledgers: LedgersTable;
-  ledger_insurances: LedgerInsurancesTable;
-  ledger_services: LedgerServicesTable;
-  ledger_discounts: LedgerDiscountsTable;
-  rate_applied_actions: RateAppliedActionsTable;
-  events: EventsTable;
-  event_documents: EventDocumentsTable;
-  invoiceable_items: InvoiceableItemsTable;
-  invoiceable_amounts: InvoiceableAmountsTable;
-  payment_methods: PaymentMethodsTable;
-  payments: PaymentsTable;
-  payment_lines: PaymentLinesTable;
-  idempotency_keys: IdempotencyKeysTable;
-  rate_changes: RateChangesTable;
-  rate_change_daily_counts: RateChangeDailyCountsTable;
-  rate_change_monthly_counts: RateChangeMonthlyCountsTable;
-  rate_change_creator_daily_counts: RateChangeCreatorDailyCountsTable;
+/** The kits' own tables. */
+export interface StoreTables {
   data_revisions: DataRevisionsTable;
-  note_events: NoteEventsTable;
-  notes: NotesTable;
   client_applications: ClientApplicationsTable;
   trusted_documents: TrustedDocumentsTable;
   bearer_tokens: BearerTokensTable;
   oauth_nonces: OauthNoncesTable;
-  move_in_sessions: MoveInSessionsTable;
-  session_documents: SessionDocumentsTable;
-  outbox_messages: OutboxMessagesTable;
-  esign_links: EsignLinksTable;
-  esign_link_documents: EsignLinkDocumentsTable;
-  esign_audit_events: EsignAuditEventsTable;
-  esign_signed_documents: EsignSignedDocumentsTable;
-  webhook_endpoints: WebhookEndpointsTable;
-  sealing_certificates: SealingCertificatesTable;
   live_events: LiveEventsTable;
-  payment_attempts: PaymentAttemptsTable;
-  payment_holds: PaymentHoldsTable;
   listing_versions: ListingVersionsTable;
 }
+
+/**
+ * Every table: the kits' own, and each area's, which its `<area>.tables.ts` adds to this interface
+ * (the `TablesOf` its module hands in; src/modules.ts checks the two agree).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the areas' tables extend it
+export interface Database extends StoreTables {}

@@ -7,7 +7,8 @@ import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-chan
 import { InvoiceableItem, RateChangeUpdate } from '../../src/contract';
 import { openStore, type Store } from '../../src/store/database';
 import { importDataset } from '../../src/store/dataset/dataset.import';
-import { LISTING_VERSIONS, rebuildListings } from '../../src/store/listings';
+import { rebuildListings } from '../../src/store/listings';
+import { LISTING_SOURCES, LISTING_VERSIONS } from '../../src/modules';
 import {
   buildItem,
   buildRateChange,
@@ -144,7 +145,7 @@ describe('stored listings and the version of the code that wrote them', () => {
     await writtenByAnOlderRelease();
     // Killed after its first batch of rate changes was committed.
     await expect(
-      rebuildListings(store, {
+      rebuildListings(store, LISTING_SOURCES, {
         onBatch: (table) => {
           if (table === 'rate_changes') throw new Error('killed');
         },

@@ -8,7 +8,7 @@ import {
   type GraphQLArgument,
   type GraphQLInputType,
 } from 'graphql';
-import { graphqlSchema } from '../../src/graphql/schema';
+import { graphqlSchema } from '../../src/modules';
 import { VISA } from '../support/payments';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';

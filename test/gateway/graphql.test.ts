@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Kind, OperationTypeNode, parse } from 'graphql';
-import { gatewaySchema } from '../../src/gateway/gateway-schema';
+import { gatewayGraphqlSchema } from '../../src/modules';
 import { buildItem, buildRateAppliedAction } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { cutToSchema } from '../support/gateway-cut';
@@ -372,7 +372,7 @@ describeEachDialect('GraphQL in gateway mode', (dialect) => {
 
   /** Every operation the GraphQL tests keep, cut to the gateway's schema: name, kind and text. */
   function storedOperations() {
-    const schema = gatewaySchema();
+    const schema = gatewayGraphqlSchema();
     const dir = join(__dirname, '../graphql/operations');
     return readdirSync(dir).flatMap((file) => {
       const document = parse(readFileSync(join(dir, file), 'utf8'));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { costDirectiveProblems } from '../../src/graphql/cost-directives';
 import { estimateCost } from '../../src/graphql/demand-control';
-import { schemaFileText } from '../../src/graphql/schema';
+import { schemaFileText } from '../../src/modules';
 import { buildItem } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, type TestApp } from '../support/http';

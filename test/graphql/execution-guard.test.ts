@@ -13,7 +13,7 @@ import type { GraphqlContext } from '../../src/graphql/context';
 import { Cost } from '../../src/graphql/cost-directives';
 import { executionLimits, guardExecution } from '../../src/graphql/execution-guard';
 import { formattedResult } from '../../src/live/live-operations';
-import { RESOLVERS } from '../../src/graphql/resolvers';
+import { RESOLVERS } from '../../src/modules';
 import { buildLedger, buildTenant, buildUnit } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, type TestApp } from '../support/http';

@@ -1,5 +1,5 @@
 import { buildSchema, parse, validate, type GraphQLSchema } from 'graphql';
-import { graphqlSchema } from '../../src/graphql/schema';
+import { graphqlSchema } from '../../src/modules';
 import { queryLimitsRule, type QueryLimits } from '../../src/graphql/limits';
 
 const limits: QueryLimits = { maxDepth: 4, maxAliases: 2 };

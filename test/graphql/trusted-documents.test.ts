@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../../src/graphql/limits';
-import { graphqlSchema } from '../../src/graphql/schema';
+import { graphqlSchema } from '../../src/modules';
 import { MAX_TOKENS } from '../../src/graphql/server';
 import type { KnownDocument, TrustedDocumentsRepository } from '../../src/auth/trusted-documents.ports';
 import {

@@ -1,5 +1,5 @@
 import type { App } from '../../src/app';
-import { graphqlSchema } from '../../src/graphql/schema';
+import { graphqlSchema } from '../../src/modules';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../../src/graphql/limits';
 import { MAX_TOKENS } from '../../src/graphql/server';
 import { checkManifest, documentIdOf } from '../../src/graphql/trusted-documents';

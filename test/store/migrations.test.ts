@@ -8,6 +8,7 @@ import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items
 import { MIGRATION_NAMES, migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { openStore } from '../../src/store/database';
 import { rebuildListings } from '../../src/store/listings';
+import { LISTING_SOURCES } from '../../src/modules';
 import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-changes.repository';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 import {
@@ -103,8 +104,8 @@ describeEachDialect('migrations', (dialect) => {
       );
       // And the schema serves: a world imported, its listings current.
       await importDataset(fresh.store, worldDataset(buildWorld()));
-      expect(await rebuildListings(fresh.store)).toHaveLength(2);
-      expect(await rebuildListings(fresh.store)).toEqual([]);
+      expect(await rebuildListings(fresh.store, LISTING_SOURCES)).toHaveLength(2);
+      expect(await rebuildListings(fresh.store, LISTING_SOURCES)).toEqual([]);
     } finally {
       await fresh.close();
     }
@@ -383,7 +384,7 @@ describeEachDialect('migrations', (dialect) => {
     ]);
     // The migration adds the column; the listings are written by the rebuild `migrate` runs after it.
     await migrateToLatest(db.store.db);
-    await rebuildListings(db.store);
+    await rebuildListings(db.store, LISTING_SOURCES);
     expect(await listed()).toBe(imported);
     const { rateChanges } = await repository.pageInWindow(window, 0, 2000);
     expect(imported).toBe(rateChanges.map(RateChangeUpdate.listing).join(','));
@@ -422,7 +423,7 @@ describeEachDialect('migrations', (dialect) => {
       ['20261125150000_item_listings'],
     ]);
     await migrateToLatest(db.store.db);
-    await rebuildListings(db.store);
+    await rebuildListings(db.store, LISTING_SOURCES);
     expect(await listed()).toBe(imported);
     const { entries } = await repository.pricedPage(f, {}, 100, 0);
     expect(imported).toBe(

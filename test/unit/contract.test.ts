@@ -12,8 +12,8 @@ import {
   PaymentEvent,
   RateAppliedAction,
   RateChangeUpdate,
-  SHARED_SCHEMAS,
 } from '../../src/contract';
+import { SHARED_SCHEMAS } from '../../src/modules';
 import type { InvoiceableItem as Item } from '../../src/areas/invoiceable-items/invoiceable-items.types';
 
 /**

@@ -10,7 +10,8 @@ import { FixedClock } from '../../src/kernel/clock';
 import { openStore } from '../../src/store/database';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { MIGRATION_NAMES } from '../../src/store/migrator';
-import { LISTING_VERSIONS, listingStates } from '../../src/store/listings';
+import { listingStates } from '../../src/store/listings';
+import { LISTING_SOURCES, LISTING_VERSIONS } from '../../src/modules';
 import { runCommand, tempDir } from '../cli/cli-support';
 import { buildItem } from '../support/factories';
 import { POSTGRES_URL } from '../support/dialects';
@@ -106,7 +107,7 @@ describe.each(RELEASES)('upgrading a SQLite database written by %s', (release) =
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
     const { app } = await buildApp({ config, store, clock: new FixedClock(new Date(fixture.recorded_at)) });
     try {
-      const states = await listingStates(store.db);
+      const states = await listingStates(store.db, LISTING_SOURCES);
       expect(states.map((state) => [state.table, state.stored])).toEqual(Object.entries(LISTING_VERSIONS));
       const executed = (await store.db
         .selectFrom('kysely_migration' as never)

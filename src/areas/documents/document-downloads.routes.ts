@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { RenderedPdf } from './pdf.types';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { facilityIdParam } from '../../rest/schemas';
-import { pdfResponses } from '../../rest/openapi';
+import { pdfResponses } from '../../rest/responses';
 import type { DocumentPdfsService } from './document-pdfs.service';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { MoveInsService } from '../move-ins/move-ins.service';
@@ -29,7 +29,7 @@ function sendPdf(reply: FastifyReply, pdf: RenderedPdf): FastifyReply {
 
 /** Contract 4.6 and 4.7: documents as PDFs (errors answer in the JSON envelope). */
 /** The contract's routes of this area (see ContractRoute). */
-export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute[] = [
+export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/documents/:id',

@@ -3,7 +3,7 @@ import { EventDocument } from '../../contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam, pageQuery } from '../../rest/schemas';
 import type { DocumentsService } from './documents.service';
 import type { FacilitiesService } from '../facilities/facilities.service';
@@ -15,7 +15,7 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const DOCUMENTS_ROUTES: readonly ContractRoute[] = [
+export const DOCUMENTS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/events/:event_id/documents',

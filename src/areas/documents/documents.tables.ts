@@ -1,5 +1,7 @@
-import { flag, nullable, text, textOf } from '../../kernel/columns';
-import type { EventType } from './documents.types';
+import { flag, nullable, text, textOf, type TablesOf } from '../../kernel/columns';
+
+/** The events that own documents. */
+export type EventType = 'move_in_unit_event' | 'move_out_unit_event' | 'successful_payment_event';
 
 /** The tables of events and their documents (composed into the store's Database). */
 export const events = {
@@ -23,3 +25,11 @@ export const eventDocuments = {
   /** The template its PDF fills in; only the PDF rendering reads it. */
   body: text,
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const documentsTables = { events, event_documents: eventDocuments };
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof documentsTables> {}
+}

@@ -1,8 +1,7 @@
-import type { eventDocuments, events } from './documents.tables';
+import type { eventDocuments, events, EventType } from './documents.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 
-/** The events that own documents. */
-export type EventType = 'move_in_unit_event' | 'move_out_unit_event' | 'successful_payment_event';
+export type { EventType };
 
 /** Events whose documents can be listed (contract 4.8): all three kinds. */
 export const DOCUMENT_EVENT_TYPES: readonly EventType[] = [

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { EsignService } from './esign.service';
 import type { FacilitiesService } from '../facilities/facilities.service';
@@ -14,7 +14,7 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const ESIGN_ROUTES: readonly ContractRoute[] = [
+export const ESIGN_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/documents/:event_id/send_esignable_documents',

@@ -1,6 +1,8 @@
-import { bytes, integer, nullable, text, textOf } from '../../kernel/columns';
+import { bytes, integer, nullable, text, textOf, type TablesOf } from '../../kernel/columns';
 import type { OutboxChannel } from '../outbox/outbox.types';
-import type { EsignAuditKind } from './esign.types';
+
+/** What the audit trail records. */
+export type EsignAuditKind = 'sent' | 'viewed' | 'signed' | 'revoked';
 
 /** The tables of e-signing (composed into the store's Database). */
 export const esignLinks = {
@@ -70,3 +72,17 @@ export const sealingCertificates = {
   private_key_pem: text,
   created_at: text,
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const esignTables = {
+  esign_links: esignLinks,
+  esign_link_documents: esignLinkDocuments,
+  esign_audit_events: esignAuditEvents,
+  esign_signed_documents: esignSignedDocuments,
+  sealing_certificates: sealingCertificates,
+};
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof esignTables> {}
+}

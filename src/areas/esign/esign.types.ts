@@ -1,4 +1,10 @@
-import type { esignAuditEvents, esignLinkDocuments, esignLinks, esignSignedDocuments } from './esign.tables';
+import type {
+  esignAuditEvents,
+  EsignAuditKind,
+  esignLinkDocuments,
+  esignLinks,
+  esignSignedDocuments,
+} from './esign.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 
 /**
@@ -9,8 +15,7 @@ export type EsignState = 'sent' | 'viewed' | 'signed' | 'expired' | 'revoked';
 
 export const ESIGN_STATES: readonly EsignState[] = ['sent', 'viewed', 'signed', 'expired', 'revoked'];
 
-/** What the audit trail records. */
-export type EsignAuditKind = 'sent' | 'viewed' | 'signed' | 'revoked';
+export type { EsignAuditKind };
 
 /** A document a signing link offers, as it was when the link was sent. */
 export type SigningLinkDocument = RecordOfTable<typeof esignLinkDocuments, 'message_id' | 'position'>;

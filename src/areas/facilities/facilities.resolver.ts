@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { Company, Facility } from './facilities.types';
 import type { FacilitiesService } from './facilities.service';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { FACILITIES_KEPT } from './facilities.kept';
 import type { GraphqlContext } from '../../graphql/context';
 import { Kept } from '../../graphql/kept';
 import { CompanyObject, FacilityObject } from './facilities.graphql';
@@ -21,7 +21,7 @@ export class FacilitiesResolver {
     description:
       "A facility of the caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
-  @Kept(KEPT_LISTS.facilities)
+  @Kept(FACILITIES_KEPT)
   async facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
     // A response being kept reads the facility itself, not the few seconds' copy.
     const fresh = ctx.trace !== null;
@@ -48,7 +48,7 @@ export class CompaniesResolver {
     nullable: true,
     description: "The caller's company (NOT_FOUND when unknown, FORBIDDEN for another company's).",
   })
-  @Kept(KEPT_LISTS.facilities)
+  @Kept(FACILITIES_KEPT)
   async company(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Company> {
     return this.services.facilities.companyFor(ctx.caller, id, ['id'], { fresh: ctx.trace !== null });
   }

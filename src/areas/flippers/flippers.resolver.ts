@@ -2,7 +2,7 @@ import { Arg, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { FLIPPERS_KEPT } from './flippers.kept';
 import { Kept } from '../../graphql/kept';
 import { FacilityObject } from '../facilities/facilities.graphql';
 
@@ -23,7 +23,7 @@ export class FlippersResolver {
     description: "Flags enabled globally, for the facility's company or for the facility, sorted by name.",
   })
   @Cost({ ...ONE_QUERY, assumedSize: 1 })
-  @Kept(KEPT_LISTS.flippers)
+  @Kept(FLIPPERS_KEPT)
   flippers(@Root() facility: Facility): Promise<string[]> {
     return this.services.flippers.enabledFlippers(facility);
   }

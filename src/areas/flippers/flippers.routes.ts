@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { FLIPPERS_KEPT } from './flippers.kept';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';
@@ -18,12 +18,12 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const FLIPPER_ROUTES: readonly ContractRoute[] = [
+export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/flippers',
     {
-      config: { kept: KEPT_LISTS.flippers },
+      config: { kept: FLIPPERS_KEPT },
       schema: {
         summary: 'Enabled flippers of the facility and its company',
         tags: ['flippers'],

@@ -5,7 +5,7 @@ import { ITEM_PAGE_LIMITS, type InvoiceableItemsService } from './invoiceable-it
 import type { InvoiceableItemList } from './invoiceable-items.types';
 import { present } from './invoiceable-item.contract';
 import type { PricedItem } from './invoiceable-items.types';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
 import type { GraphqlContext } from '../../graphql/context';
 import { Kept } from '../../graphql/kept';
 import { FacilityObject } from '../facilities/facilities.graphql';
@@ -35,7 +35,7 @@ export class FacilityInvoiceableItemsResolver {
     description: 'One page of a list of REST 4.10, sorted by kind, description (case-insensitive), then id.',
   })
   @Cost(pageCost(ITEM_PAGE_LIMITS.maxPerPage))
-  @Kept(KEPT_LISTS.invoiceableItems)
+  @Kept(INVOICEABLE_ITEMS_KEPT)
   async invoiceableItems(
     @Root() facility: Facility,
     @Ctx() ctx: GraphqlContext,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
 import { InvoiceableItem } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
@@ -8,7 +8,7 @@ import { parsePageRequest, type PageMeta } from '../../kernel/pagination';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, pageQuery } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';
@@ -57,13 +57,13 @@ const feesSchema = Type.Object({
 });
 
 /** The contract's routes of this area (see ContractRoute). */
-export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute[] = [
+export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   ...LISTS.map(({ path, list, summary, operationId }) =>
     contractRoute(
       'GET',
       `/v1/:facility_id/invoiceable_items${path}`,
       {
-        config: { wrapper: 'invoiceable_item', kept: KEPT_LISTS.invoiceableItems },
+        config: { wrapper: 'invoiceable_item', kept: INVOICEABLE_ITEMS_KEPT },
         schema: {
           summary,
           tags: ['invoiceable items'],

@@ -1,5 +1,8 @@
-import { cents, decimal, flag, integer, nullable, text, textOf } from '../../kernel/columns';
-import type { FeeCategory, InvoiceableItemKind } from './invoiceable-items.types';
+import { cents, decimal, flag, integer, nullable, text, textOf, type TablesOf } from '../../kernel/columns';
+
+export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
+export type FeeCategory =
+  'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
 
 /**
  * The tables of invoiceable items and their amount tiers (composed into the store's Database). An
@@ -47,3 +50,14 @@ export const invoiceableAmounts = {
   amount_cents: cents,
   limit_value: nullable(decimal),
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const invoiceableItemsTables = {
+  invoiceable_items: invoiceableItems,
+  invoiceable_amounts: invoiceableAmounts,
+};
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof invoiceableItemsTables> {}
+}

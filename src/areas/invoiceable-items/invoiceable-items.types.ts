@@ -1,9 +1,13 @@
-import type { ITEM_LISTING_COLUMNS, invoiceableAmounts, invoiceableItems } from './invoiceable-items.tables';
+import type {
+  FeeCategory,
+  invoiceableAmounts,
+  InvoiceableItemKind,
+  invoiceableItems,
+  ITEM_LISTING_COLUMNS,
+} from './invoiceable-items.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 
-export type InvoiceableItemKind = 'fee' | 'insurance' | 'service' | 'retail';
-export type FeeCategory =
-  'security_deposit' | 'online_payment' | 'reservation' | 'move_in' | 'transfer' | 'other';
+export type { InvoiceableItemKind, FeeCategory };
 
 /** One amount tier of an item (its amount in hundredths: see invoiceableAmounts). */
 export type InvoiceableAmount = RecordOfTable<typeof invoiceableAmounts>;

@@ -20,7 +20,7 @@ import {
   LedgerObject,
   LedgerServiceObject,
 } from './ledgers.graphql';
-import { facilityOf } from '../../graphql/navigation';
+import { facilityOf } from '../facilities/facilities.navigation';
 import type { NoteEventView } from '../notes/note-event.contract';
 import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
 import { noteEventSlice } from '../notes/notes.resolver';

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { LEDGERS_KEPT } from './ledgers.kept';
 import { LedgerDiscount, LedgerInsurance, LedgerService } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';
@@ -20,12 +20,12 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const LEDGERS_ROUTES: readonly ContractRoute[] = [
+export const LEDGERS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts',
     {
-      config: { kept: KEPT_LISTS.ledgers },
+      config: { kept: LEDGERS_KEPT },
       schema: {
         summary: "A ledger's current insurance, and its services and discounts",
         tags: ['ledgers'],

@@ -1,4 +1,4 @@
-import { cents, integer, nullable, text } from '../../kernel/columns';
+import { cents, integer, nullable, text, type TablesOf } from '../../kernel/columns';
 
 /** The tables of ledgers and what hangs off them (composed into the store's Database). */
 export const ledgers = { id: text, facility_id: text, tenant_id: text, unit_id: text };
@@ -45,3 +45,16 @@ export const ledgerDiscounts = {
   end_date: nullable(text),
   min_occupancy_months: nullable(integer),
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const ledgersTables = {
+  ledgers,
+  ledger_insurances: ledgerInsurances,
+  ledger_services: ledgerServices,
+  ledger_discounts: ledgerDiscounts,
+};
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof ledgersTables> {}
+}

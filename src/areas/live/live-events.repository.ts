@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { Client, type ClientConfig, type Pool } from 'pg';
 import type { LiveEvent, LiveFilter, LiveJournal, LiveListening, LiveNotifications } from './live.types';
-import { liveEvents } from './live.tables';
+import { liveEvents } from '../../live/live.tables';
 import { rowCodec } from '../../store/rows';
 import type { Database } from '../../store/schema';
 import { LIVE_CHANNEL_PREFIX } from '../webhooks/webhook-events.writer';

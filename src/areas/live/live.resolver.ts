@@ -2,6 +2,9 @@ import { Arg, Ctx, Resolver, Root, Subscription } from 'type-graphql';
 import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { LiveEvent, LiveFeed, LiveItem } from './live.types';
+import type { DocumentsService } from '../documents/documents.service';
+import type { FacilitiesService } from '../facilities/facilities.service';
+import type { NotesService } from '../notes/notes.service';
 import type { OutboxService } from '../outbox/outbox.service';
 import type { PaymentsService } from '../payments/payments.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
@@ -14,7 +17,7 @@ import {
 import { present as presentNoteEvent } from '../notes/note-event.contract';
 import { present as presentPayment } from '../payments/payment-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
-import { createLoaders, type LoaderServices } from '../../graphql/loaders';
+import type { LoaderSource } from '../../graphql/loaders';
 import { resolverOf } from '../../graphql/resolver-instances';
 import { EventObject } from '../documents/documents.graphql';
 import {
@@ -35,7 +38,11 @@ import { UUIDScalar } from '../../graphql/scalars';
 import { WebhookDeliveryObject, webhookDeliveryView } from '../webhooks/webhooks.graphql';
 
 /** The services the subscriptions call: the live events, the records they are about, fresh loaders'. */
-interface ResolverServices extends LoaderServices {
+interface ResolverServices {
+  readonly loaders: LoaderSource;
+  readonly facilities: FacilitiesService;
+  readonly documents: DocumentsService;
+  readonly notes: NotesService;
   readonly live: LiveFeed;
   readonly outbox: OutboxService;
   readonly payments: PaymentsService;
@@ -314,6 +321,6 @@ export class LiveResolver {
 
   /** Each delivered event reads records as they are now, not as an earlier event's loaders kept them. */
   private freshLoaders(ctx: GraphqlContext): void {
-    ctx.loaders = createLoaders(this.services, ctx.caller);
+    ctx.loaders = this.services.loaders(ctx.caller);
   }
 }

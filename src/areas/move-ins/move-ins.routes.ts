@@ -3,7 +3,7 @@ import { MoveInReview } from '../../contract';
 import { Nullable, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { MoveInsService } from './move-ins.service';
@@ -24,7 +24,7 @@ const MOVE_IN_NAMES = {
 const optionalString = (description: string) => Type.Optional(Nullable(Type.String({ description })));
 
 /** The contract's routes of this area (see ContractRoute). */
-export const MOVE_INS_ROUTES: readonly ContractRoute[] = [
+export const MOVE_INS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/move_ins/review_cost',

@@ -1,4 +1,4 @@
-import { cents, flag, nullable, text } from '../../kernel/columns';
+import { cents, flag, nullable, text, type TablesOf } from '../../kernel/columns';
 
 /** The tables of move-in review sessions and their documents (composed into the store's Database). */
 export const moveInSessions = {
@@ -36,3 +36,11 @@ export const storedFee = {
   /** The item's total, tax included. */
   amount_cents: cents,
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const moveInsTables = { move_in_sessions: moveInSessions, session_documents: sessionDocuments };
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof moveInsTables> {}
+}

@@ -9,7 +9,7 @@ import type { GraphqlContext } from '../../graphql/context';
 import { withArgumentNames } from '../../graphql/errors';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
-import { facilityOf } from '../../graphql/navigation';
+import { facilityOf } from '../facilities/facilities.navigation';
 import { CreateNoteInput, NOTE_LIST_LIMITS, NoteEventObject, type NoteSliceArgs } from './notes.graphql';
 import type { NoteEvent } from './notes.types';
 import { sliceOf } from '../../graphql/pagination';

@@ -5,7 +5,7 @@ import { DomainError, problem, type Problem } from '../../kernel/errors';
 import type { CreateNoteCommand } from './notes.types';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { NotesService } from './notes.service';
@@ -80,7 +80,7 @@ function noteCommand(body: CreateNoteBody): { command: CreateNoteCommand; userId
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const NOTES_ROUTES: readonly ContractRoute[] = [
+export const NOTES_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/notes',

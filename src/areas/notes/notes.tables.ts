@@ -1,4 +1,4 @@
-import { nullable, text } from '../../kernel/columns';
+import { nullable, text, type TablesOf } from '../../kernel/columns';
 
 /** The tables of note events and their notes (composed into the store's Database). */
 export const noteEvents = {
@@ -20,3 +20,11 @@ export const notes = {
   /** Stored UTC instant; transports write it in the facility's zone. */
   created_at: text,
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const notesTables = { note_events: noteEvents, notes };
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof notesTables> {}
+}

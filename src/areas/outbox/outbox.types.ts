@@ -1,11 +1,7 @@
-import type { outboxMessages } from './outbox.tables';
+import type { DeliveryChannel, OutboxChannel, outboxMessages, OutboxStatus } from './outbox.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 
-/** The channels of messages to people (e-sign delivery). */
-export type OutboxChannel = 'email' | 'sms';
-/** Every channel the outbox delivers: messages to people, and webhook deliveries to endpoints. */
-export type DeliveryChannel = OutboxChannel | 'webhook';
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
+export type { OutboxChannel, DeliveryChannel, OutboxStatus };
 
 export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sending', 'sent', 'failed'];
 

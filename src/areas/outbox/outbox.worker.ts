@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Clock } from '../../kernel/clock';
+import type { DeliveryOutcome } from '../../kernel/delivery';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { OutboxRepository } from './outbox.ports';
 import { withoutSecrets } from './outbox.service';
@@ -86,8 +87,7 @@ export interface RunResult {
   unrecorded: number;
 }
 
-/** How an attempt ended: delivered, to be tried again, given up, or delivered without a record of it. */
-export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'unrecorded';
+export type { DeliveryOutcome };
 type Outcome = DeliveryOutcome;
 
 const MAX_ERROR_LENGTH = 1000;

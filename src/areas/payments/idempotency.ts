@@ -1,24 +1,12 @@
 import { createHash } from 'node:crypto';
-import { DomainError } from '../../kernel/errors';
+import { readIdempotencyKey } from '../../kernel/idempotency-key';
 import { sensitiveKind } from '../../kernel/sensitive';
 import { parseTracks } from './cards';
 
 /** How long an Idempotency-Key and its first answer are kept (DESIGN 8: in the database, not memory). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** The caller's key: 1-255 visible ASCII characters; undefined when none was sent. */
-export function readIdempotencyKey(raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !KEY.test(raw)) {
-    throw DomainError.invalidParameter(
-      ['idempotencyKey'],
-      'must be one value of 1 to 255 visible ASCII characters (a UUID is a good choice)',
-    );
-  }
-  return raw;
-}
+export { readIdempotencyKey };
 
 /** A card or account number as a receipt shows it: how long it is and its last four digits. */
 function asOnReceipt(number: string): { length: number; last4: string } {

@@ -12,7 +12,7 @@ import type { GraphqlContext } from '../../graphql/context';
 import { EventObject } from '../documents/documents.graphql';
 import { withArgumentNames } from '../../graphql/errors';
 import { FacilityObject } from '../facilities/facilities.graphql';
-import { facilityOf } from '../../graphql/navigation';
+import { facilityOf } from '../facilities/facilities.navigation';
 import {
   paymentObject,
   RetailPaymentInput,

@@ -9,7 +9,7 @@ import type { PaymentIdempotency } from './payments.service';
 import type { PaymentEvent, PayRetailCommand, RetailLineCommand } from './payments.types';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { okBody } from '../../rest/envelope';
-import { jsonResponses } from '../../rest/openapi';
+import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { PaymentsService } from './payments.service';
@@ -183,7 +183,7 @@ function paymentCommand(body: RetailPaymentBody): PayRetailCommand {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const PAYMENT_ROUTES: readonly ContractRoute[] = [
+export const PAYMENT_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'POST',
     '/v1/:facility_id/invoiceable_items/retail_payment',

@@ -1,5 +1,6 @@
-import { cents, flag, integer, nullable, text, textOf } from '../../kernel/columns';
-import type { PaymentKind } from './payments.types';
+import { cents, flag, integer, nullable, text, textOf, type TablesOf } from '../../kernel/columns';
+
+export type PaymentKind = 'ach' | 'credit_card' | 'check' | 'cash' | 'card_swipe' | 'money_order';
 
 /** The tables of payments (composed into the store's Database). */
 
@@ -82,3 +83,18 @@ export const paymentAttempts = {
 
 /** Stock held by a payment attempt: not sold yet, but not for another payment either. */
 export const paymentHolds = { attempt_id: text, item_id: text, quantity: integer };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const paymentsTables = {
+  payment_methods: paymentMethods,
+  payments,
+  payment_lines: paymentLines,
+  idempotency_keys: idempotencyKeys,
+  payment_attempts: paymentAttempts,
+  payment_holds: paymentHolds,
+};
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof paymentsTables> {}
+}

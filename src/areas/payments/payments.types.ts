@@ -1,11 +1,11 @@
 import type { EventType } from '../documents/documents.types';
 import type { CardType, Expiry } from './cards';
-import type { paymentLines, paymentMethods, payments } from './payments.tables';
+import type { PaymentKind, paymentLines, paymentMethods, payments } from './payments.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 
 export type { EventType };
 
-export type PaymentKind = 'ach' | 'credit_card' | 'check' | 'cash' | 'card_swipe' | 'money_order';
+export type { PaymentKind };
 
 export const PAYMENT_KINDS: readonly PaymentKind[] = [
   'credit_card',

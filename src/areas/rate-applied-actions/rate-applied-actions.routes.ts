@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { RATE_APPLIED_ACTIONS_KEPT } from './rate-applied-actions.kept';
 import { RateAppliedAction } from '../../contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, queryString } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { PageCache } from '../../caching/page-cache';
@@ -19,12 +19,12 @@ interface RouteServices {
 }
 
 /** The contract's routes of this area (see ContractRoute). */
-export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute[] = [
+export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/:facility_id/rate_applied_actions',
     {
-      config: { wrapper: 'rate_applied_action', kept: KEPT_LISTS.rateAppliedActions },
+      config: { wrapper: 'rate_applied_action', kept: RATE_APPLIED_ACTIONS_KEPT },
       schema: {
         summary: 'Rate applied actions completed in a date range (default: today at the facility)',
         tags: ['rate applied actions'],

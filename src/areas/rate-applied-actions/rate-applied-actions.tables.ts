@@ -1,4 +1,4 @@
-import { cents, text } from '../../kernel/columns';
+import { cents, text, type TablesOf } from '../../kernel/columns';
 
 /** The table of rate applied actions (composed into the store's Database). */
 export const rateAppliedActions = {
@@ -22,3 +22,11 @@ export const rateAppliedActions = {
   unit_id: text,
   lead_id: text,
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const rateAppliedActionsTables = { rate_applied_actions: rateAppliedActions };
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof rateAppliedActionsTables> {}
+}

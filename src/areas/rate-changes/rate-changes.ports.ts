@@ -1,12 +1,6 @@
-import type { RateChange } from './rate-changes.types';
+import type { RateChange, RateChangeWindow } from './rate-changes.types';
 
-/** A company's rate changes with after <= changed_at < before (stored UTC instants), maybe of one creator. */
-export interface RateChangeWindow {
-  companyId: string;
-  after: string;
-  before: string;
-  createdBy: number | null;
-}
+export type { RateChangeWindow };
 
 export interface RateChangePage {
   totalEntries: number;

@@ -4,7 +4,7 @@ import type { Company, Facility } from '../facilities/facilities.types';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type RateChangesService } from './rate-changes.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import { present as presentRateChange, type RateChangeUpdateView } from './rate-change-update.contract';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
 import type { GraphqlContext } from '../../graphql/context';
 import { Kept } from '../../graphql/kept';
 import { CompanyObject, FacilityObject } from '../facilities/facilities.graphql';
@@ -28,7 +28,7 @@ export class CompanyRateChangesResolver {
       '(both case-insensitive), changedAt, then id: the pages of GET /v1/companies/:company_id/rate_change_updates.',
   })
   @Cost(pageCost(MAX_PER_PAGE))
-  @Kept(KEPT_LISTS.rateChangeUpdates)
+  @Kept(RATE_CHANGE_UPDATES_KEPT)
   async rateChangeUpdates(
     @Root() company: Company,
     @Ctx() ctx: GraphqlContext,

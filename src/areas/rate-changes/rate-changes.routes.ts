@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { KEPT_LISTS } from '../../caching/kept-lists';
+import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
 import { RateChangeUpdate } from '../../contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
-import { conditional, jsonResponses } from '../../rest/openapi';
+import { conditional, jsonResponses } from '../../rest/responses';
 import { idParam, pageQuery, queryString } from '../../rest/schemas';
 import type { FacilitiesService } from '../facilities/facilities.service';
 import type { PageCache } from '../../caching/page-cache';
@@ -22,12 +22,12 @@ const LIST_OPEN = Buffer.from('"rate_change_updates":[');
 const LIST_CLOSE = Buffer.from(']');
 
 /** The contract's routes of this area (see ContractRoute). */
-export const RATE_CHANGES_ROUTES: readonly ContractRoute[] = [
+export const RATE_CHANGES_ROUTES: readonly ContractRoute<RouteServices>[] = [
   contractRoute(
     'GET',
     '/v1/companies/:company_id/rate_change_updates',
     {
-      config: { kept: KEPT_LISTS.rateChangeUpdates },
+      config: { kept: RATE_CHANGE_UPDATES_KEPT },
       schema: {
         summary: 'Units of the company whose rate changed in a time window',
         description:

@@ -1,4 +1,4 @@
-import { cents, integer, nullable, text } from '../../kernel/columns';
+import { cents, integer, nullable, text, type TablesOf } from '../../kernel/columns';
 
 /** The tables of rate changes and their counts (composed into the store's Database). */
 export const rateChanges = {
@@ -37,3 +37,16 @@ export const rateChangeCreatorDailyCounts = {
   day: text,
   entries: integer,
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const rateChangesTables = {
+  rate_changes: rateChanges,
+  rate_change_daily_counts: rateChangeDailyCounts,
+  rate_change_monthly_counts: rateChangeMonthlyCounts,
+  rate_change_creator_daily_counts: rateChangeCreatorDailyCounts,
+};
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof rateChangesTables> {}
+}

@@ -1,7 +1,14 @@
 import type { rateChanges } from './rate-changes.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 import type { PageInput, PageMeta, PageRequest } from '../../kernel/pagination';
-import type { RateChangeWindow } from './rate-changes.ports';
+
+/** A company's rate changes with after <= changed_at < before (stored UTC instants), maybe of one creator. */
+export interface RateChangeWindow {
+  companyId: string;
+  after: string;
+  before: string;
+  createdBy: number | null;
+}
 
 /**
  * A unit's rental rate change (contract 2.9): its row without what only the store needs (company,

@@ -8,7 +8,7 @@ import type { GraphqlContext } from '../../graphql/context';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import { LEDGER_LIST_COST } from '../ledgers/ledgers.resolver';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
-import { facilityOf } from '../../graphql/navigation';
+import { facilityOf } from '../facilities/facilities.navigation';
 import type { NoteEventView } from '../notes/note-event.contract';
 import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
 import { noteEventSlice } from '../notes/notes.resolver';

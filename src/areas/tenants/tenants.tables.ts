@@ -1,4 +1,4 @@
-import { cents, nullable, text } from '../../kernel/columns';
+import { cents, nullable, text, type TablesOf } from '../../kernel/columns';
 
 /** The tables of tenants and units (composed into the store's Database). */
 export const tenants = {
@@ -17,3 +17,11 @@ export const units = {
   /** Monthly rate. */
   rate_cents: cents,
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const tenantsTables = { tenants, units };
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof tenantsTables> {}
+}

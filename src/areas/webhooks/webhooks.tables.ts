@@ -1,5 +1,7 @@
-import { nullable, text, textOf } from '../../kernel/columns';
-import type { DisabledReason } from './webhooks.types';
+import { nullable, text, textOf, type TablesOf } from '../../kernel/columns';
+
+/** Why an endpoint is disabled: by a person, or by the service after it failed for days. */
+export type DisabledReason = 'manual' | 'failing';
 
 /** The webhook endpoints of companies (composed into the store's Database). */
 export const webhookEndpoints = {
@@ -20,3 +22,11 @@ export const webhookEndpoints = {
   disabled_reason: nullable(textOf<DisabledReason>()),
   failing_since: nullable(text),
 };
+
+/** The area's tables by their SQL names: its part of the store's Database (its module hands them in). */
+export const webhooksTables = { webhook_endpoints: webhookEndpoints };
+
+declare module '../../store/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables above, in the store's Database
+  interface Database extends TablesOf<typeof webhooksTables> {}
+}

@@ -1,5 +1,5 @@
 import type { OutboxStatus } from '../outbox/outbox.types';
-import type { webhookEndpoints } from './webhooks.tables';
+import type { DisabledReason, webhookEndpoints } from './webhooks.tables';
 import type { RecordOfTable } from '../../kernel/columns';
 
 /** Every event a webhook endpoint can ask for, in the order the docs list them. */
@@ -20,8 +20,7 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 }
 
-/** Why an endpoint is disabled: by a person, or by the service after it failed for days. */
-export type DisabledReason = 'manual' | 'failing';
+export type { DisabledReason };
 
 /**
  * An endpoint as callers see it, read off its table: never its secrets. `secretRotatedAt`: when the

@@ -1,5 +1,4 @@
 import type { JSONSchema } from 'json-schema-to-ts';
-import type { DatasetInvoiceableItem } from './dataset.types';
 
 // Shapes many fields share, each written once; the JSON has each in full where it stands.
 const uuid = { type: 'string', format: 'uuid' } as const;
@@ -338,38 +337,4 @@ export const datasetSchema = {
  */
 export function datasetSchemaFileText(): string {
   return JSON.stringify(datasetSchema, null, 2);
-}
-
-/**
- * The rules of an invoiceable item that its schema states in words only, checked by stage 1 of an
- * import (import.check.ts) in this order: amounts in cents (`cents` reads one, reporting it at the
- * path given when it has more than two decimals), a retail item's one tier and its total, a fee's
- * category.
- */
-export function invoiceableItemProblems(
-  item: DatasetInvoiceableItem,
-  where: string,
-  cents: (value: number, where: string) => number,
-  problems: string[],
-): void {
-  const tax = cents(item.tax_total, `${where}.tax_total`);
-  const total = cents(item.total, `${where}.total`);
-  if (item.kind === 'retail') {
-    if (item.invoiceable_amounts.length !== 1) {
-      problems.push(`${where}.invoiceable_amounts: a retail item has exactly one amount tier`);
-    } else if (
-      cents(item.invoiceable_amounts[0].amount, `${where}.invoiceable_amounts[0].amount`) + tax !==
-      total
-    ) {
-      problems.push(`${where}.total: a retail item's total is its amount plus tax_total`);
-    }
-  }
-  if (item.fee_category && item.kind !== 'fee')
-    problems.push(`${where}.fee_category: only fees have a fee category`);
-  if (item.coverage_amount !== undefined) cents(item.coverage_amount, `${where}.coverage_amount`);
-  item.invoiceable_amounts.forEach((tier, position) => {
-    if (item.kind !== 'retail' || position > 0) {
-      cents(tier.amount, `${where}.invoiceable_amounts[${position}].amount`);
-    }
-  });
 }

@@ -20,7 +20,7 @@ import { resealSecrets } from '../../../../src/store/secret-columns';
 import { readSignatureImage } from '../../../../src/areas/esign/esign.signature';
 import type { DatasetEvent, DatasetEventDocument } from '../../../../src/store/dataset/dataset.types';
 import { openStore } from '../../../../src/store/database';
-import { SqlSealingKeysRepository } from '../../../../src/store/repositories/sealing-keys.repository';
+import { SqlSealingKeysRepository } from '../../../../src/areas/esign/sealing-keys.repository';
 import { buildDocument, buildEvent, buildLedger, buildTenant, buildUnit } from '../../../support/factories';
 import { POSTGRES_URL } from '../../../support/dialects';
 import { createTestStore, describeEachDialect, itOnPostgres } from '../../../support/harness';

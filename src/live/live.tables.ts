@@ -1,4 +1,4 @@
-import { decimal, nullable, text } from '../../kernel/columns';
+import { decimal, nullable, text } from '../kernel/columns';
 
 /** Every event a change reported, for GraphQL subscriptions and their replay (kept for a window). */
 export const liveEvents = {

@@ -1,8 +1,8 @@
-import type { SealingKeysRepository, StoredSealingKey } from '../../areas/esign/esign.ports';
-import { sealingCertificates } from '../../areas/esign/esign.tables';
+import type { SealingKeysRepository, StoredSealingKey } from './esign.ports';
+import { sealingCertificates } from './esign.tables';
 import { SecretUnreadable, type SecretBox, type SecretPlace } from '../../kernel/secret-box';
-import type { Db } from '../database';
-import { rowCodec } from '../rows';
+import type { Db } from '../../store/database';
+import { rowCodec } from '../../store/rows';
 
 /** Where a generation's private key is kept: sealed under SECRETS_KEY, bound to its row. */
 export function sealingKeyPlace(generation: number): SecretPlace {

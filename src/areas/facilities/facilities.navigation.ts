@@ -1,5 +1,5 @@
-import type { Facility } from '../areas/facilities/facilities.types';
-import type { GraphqlContext } from './context';
+import type { Facility } from './facilities.types';
+import type { GraphqlContext } from '../../graphql/context';
 
 /**
  * The facility of a record already checked to be the caller's (through the facilities loader,

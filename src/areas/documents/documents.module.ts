@@ -1,0 +1,17 @@
+import { areaModule } from '../../area-module';
+import { FacilityEventsResolver, EventsResolver, DocumentsResolver } from './documents.resolver';
+import { DOCUMENTS_ROUTES } from './documents.routes';
+import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
+import * as EventDocument from './event-document.contract';
+import { documentsLoaders } from './documents.loaders';
+import { documentsTables } from './documents.tables';
+
+/** The documents area, as the kits take it (see AreaModule). */
+export const documentsModule = areaModule({
+  name: 'documents',
+  routes: [...DOCUMENTS_ROUTES, ...DOCUMENT_DOWNLOAD_ROUTES],
+  resolvers: [FacilityEventsResolver, EventsResolver, DocumentsResolver],
+  schemas: [EventDocument.schema],
+  loaders: documentsLoaders,
+  tables: documentsTables,
+});

@@ -1,0 +1,14 @@
+import { areaModule } from '../../area-module';
+import { FacilitiesResolver, CompaniesResolver } from './facilities.resolver';
+import { facilitiesLoaders } from './facilities.loaders';
+import { facilitiesTables } from './facilities.tables';
+import { FACILITIES_KEPT } from './facilities.kept';
+
+/** The facilities area, as the kits take it (see AreaModule). */
+export const facilitiesModule = areaModule({
+  name: 'facilities',
+  resolvers: [FacilitiesResolver, CompaniesResolver],
+  loaders: facilitiesLoaders,
+  tables: facilitiesTables,
+  kept: { facilities: FACILITIES_KEPT },
+});

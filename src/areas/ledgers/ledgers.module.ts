@@ -1,0 +1,19 @@
+import { areaModule } from '../../area-module';
+import { FacilityLedgersResolver, LedgersResolver, EventLedgerResolver } from './ledgers.resolver';
+import { LEDGERS_ROUTES } from './ledgers.routes';
+import { LedgerInsurance, LedgerService } from './ledger-charges.contract';
+import * as LedgerDiscount from './ledger-discount.contract';
+import { ledgersLoaders } from './ledgers.loaders';
+import { ledgersTables } from './ledgers.tables';
+import { LEDGERS_KEPT } from './ledgers.kept';
+
+/** The ledgers area, as the kits take it (see AreaModule). */
+export const ledgersModule = areaModule({
+  name: 'ledgers',
+  routes: LEDGERS_ROUTES,
+  resolvers: [FacilityLedgersResolver, LedgersResolver, EventLedgerResolver],
+  schemas: [LedgerInsurance.schema, LedgerService.schema, LedgerDiscount.schema],
+  loaders: ledgersLoaders,
+  tables: ledgersTables,
+  kept: { ledgers: LEDGERS_KEPT },
+});

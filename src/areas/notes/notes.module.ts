@@ -1,0 +1,16 @@
+import { areaModule } from '../../area-module';
+import { NotesResolver } from './notes.resolver';
+import { NOTES_ROUTES } from './notes.routes';
+import * as NoteEvent from './note-event.contract';
+import { notesLoaders } from './notes.loaders';
+import { notesTables } from './notes.tables';
+
+/** The notes area, as the kits take it (see AreaModule). */
+export const notesModule = areaModule({
+  name: 'notes',
+  routes: NOTES_ROUTES,
+  resolvers: [NotesResolver],
+  schemas: [NoteEvent.schema],
+  loaders: notesLoaders,
+  tables: notesTables,
+});

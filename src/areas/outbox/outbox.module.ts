@@ -1,0 +1,10 @@
+import { areaModule } from '../../area-module';
+import { OutboxResolver } from './outbox.resolver';
+import { outboxTables } from './outbox.tables';
+
+/** The outbox area, as the kits take it (see AreaModule). */
+export const outboxModule = areaModule({
+  name: 'outbox',
+  resolvers: [OutboxResolver],
+  tables: outboxTables,
+});

@@ -1,0 +1,18 @@
+import { areaModule } from '../../area-module';
+import { CompanyRateChangesResolver, RateChangeUpdatesResolver } from './rate-changes.resolver';
+import { RATE_CHANGES_ROUTES } from './rate-changes.routes';
+import * as RateChangeUpdate from './rate-change-update.contract';
+import { rateChangesTables } from './rate-changes.tables';
+import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
+import { RATE_CHANGE_LISTINGS } from './rate-changes.listings';
+
+/** The rate-changes area, as the kits take it (see AreaModule). */
+export const rateChangesModule = areaModule({
+  name: 'rate-changes',
+  routes: RATE_CHANGES_ROUTES,
+  resolvers: [CompanyRateChangesResolver, RateChangeUpdatesResolver],
+  schemas: [RateChangeUpdate.schema],
+  tables: rateChangesTables,
+  kept: { rateChangeUpdates: RATE_CHANGE_UPDATES_KEPT },
+  listings: RATE_CHANGE_LISTINGS,
+});

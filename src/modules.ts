@@ -1,0 +1,179 @@
+import type { GraphQLSchema } from 'graphql';
+import type {
+  AreaModule,
+  AreaModuleOf,
+  KeptListsOf,
+  LoadersOf,
+  LoaderServicesOf,
+  TablesOfModules,
+  ResolverServicesOf,
+  RouteServicesOf,
+} from './area-module';
+// In the order their GraphQL classes are declared: the schema's types and fields stand in it.
+import { facilitiesModule } from './areas/facilities/facilities.module';
+import { flippersModule } from './areas/flippers/flippers.module';
+import { documentsModule } from './areas/documents/documents.module';
+import { invoiceableItemsModule } from './areas/invoiceable-items/invoiceable-items.module';
+import { ledgersModule } from './areas/ledgers/ledgers.module';
+import { notesModule } from './areas/notes/notes.module';
+import { rateAppliedActionsModule } from './areas/rate-applied-actions/rate-applied-actions.module';
+import { rateChangesModule } from './areas/rate-changes/rate-changes.module';
+import { tenantsModule } from './areas/tenants/tenants.module';
+import { moveInsModule } from './areas/move-ins/move-ins.module';
+import { paymentsModule } from './areas/payments/payments.module';
+import { outboxModule } from './areas/outbox/outbox.module';
+import { esignModule } from './areas/esign/esign.module';
+import { webhooksModule } from './areas/webhooks/webhooks.module';
+import { liveModule } from './areas/live/live.module';
+import { eventsModule } from './areas/events/events.module';
+import { ENVELOPE_SCHEMAS } from './contract';
+import { gatewaySchema, gatewaySchemaFileText as gatewaySchemaText } from './gateway/gateway-schema';
+import { gatewayResolvers } from './gateway/gateway-resolvers';
+import { createLoaders, type Loaders, type LoaderSource } from './graphql/loaders';
+import type { ResolverClassOf } from './graphql/resolver-instances';
+import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
+import type { PageCache } from './caching/page-cache';
+import type { ContractRoute } from './rest/contract-routes';
+import type { ListingSource } from './store/listings';
+import type { Database, StoreTables } from './store/schema';
+
+/**
+ * Every area of the service, each its module (src/areas/<area>/<area>.module.ts): the one list a
+ * new area's module is added to (its service is wired in src/services.ts). The central lists below are derived from it, in its order: the /v1 routes
+ * (the order of /v1/openapi.json's paths), the contract's shared schemas, the GraphQL resolver
+ * classes; and the services the transports are handed are what the modules' routes and resolvers
+ * name.
+ */
+export const AREA_MODULES = [
+  facilitiesModule,
+  flippersModule,
+  rateAppliedActionsModule,
+  ledgersModule,
+  notesModule,
+  documentsModule,
+  moveInsModule,
+  invoiceableItemsModule,
+  rateChangesModule,
+  paymentsModule,
+  esignModule,
+  tenantsModule,
+  outboxModule,
+  webhooksModule,
+  liveModule,
+  eventsModule,
+] as const satisfies readonly AreaModule[];
+
+type AreaModules = (typeof AREA_MODULES)[number];
+
+/**
+ * The services the contract's handlers call, all together: what each area's routes name (their
+ * `RouteServices`), and the kept pages' cache.
+ */
+export type ContractServices = RouteServicesOf<AreaModules> & { readonly pages: PageCache };
+
+/**
+ * The domain services the schema's resolvers call, all together: what each resolver class names
+ * (its `ResolverServices`).
+ */
+export type SchemaServices = ResolverServicesOf<AreaModules>;
+
+/** The services the GraphQL loaders read: what each area's loaders name. */
+export type LoaderServices = LoaderServicesOf<AreaModules>;
+
+/** Each area's loaders are declared in `Loaders` (its `<area>.loaders.ts`) and made by its module: the same. */
+const _loadersAreTheModules: [Loaders, LoadersOf<AreaModules>] extends [LoadersOf<AreaModules>, Loaders]
+  ? true
+  : false = true;
+
+/** The modules, each route and resolver made with the services derived above (checked here). */
+const MODULES: readonly AreaModuleOf<ContractServices, SchemaServices, LoaderServices>[] = AREA_MODULES;
+
+/** Each area's tables are declared in the store's `Database` (its `<area>.tables.ts`) and handed in by its module: the same. */
+const _databaseIsTheModules: [Database, StoreTables & TablesOfModules<AreaModules>] extends [
+  StoreTables & TablesOfModules<AreaModules>,
+  Database,
+]
+  ? true
+  : false = true;
+
+/** Every /v1 path of the contract (a known path with another method answers 405: see KnownRoutes). */
+export const CONTRACT_ROUTES: readonly ContractRoute<ContractServices>[] = MODULES.flatMap(
+  (module) => module.routes ?? [],
+);
+
+/**
+ * The modules in the order their records stand among /v1/openapi.json's components: the list's,
+ * but for the payments module, whose record the published document has ahead of the rate
+ * changes' (its bytes are kept).
+ */
+const RECORD_MODULES: readonly AreaModule[] = MODULES.flatMap((module) =>
+  module === rateChangesModule
+    ? []
+    : module === paymentsModule
+      ? [paymentsModule, rateChangesModule]
+      : [module],
+);
+
+/** Every shared schema of /v1/openapi.json, a component each (registered by `$id`). */
+export const SHARED_SCHEMAS = [
+  ...ENVELOPE_SCHEMAS,
+  ...RECORD_MODULES.flatMap((module) => module.schemas ?? []),
+];
+
+/**
+ * Every answer kept between requests, by name, with the scope it is checked against: each area's
+ * (its `<area>.kept.ts`), named by its REST routes (route option `kept`) and GraphQL fields (`@Kept`).
+ */
+export const KEPT_LISTS = Object.fromEntries(
+  MODULES.flatMap((module) => Object.entries(module.kept ?? {})),
+) as KeptListsOf<AreaModules>;
+
+/** Every table whose rows keep their listing, each as its area writes it, in the list's order. */
+export const LISTING_SOURCES: readonly ListingSource[] = MODULES.flatMap((module) =>
+  module.listings ? [module.listings] : [],
+);
+
+/** The version of each table's listings this release writes (test/cli/listings.test.ts holds them). */
+export const LISTING_VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  LISTING_SOURCES.map((source) => [source.table, source.version]),
+);
+
+/** A resolver class of the schema: made with the services it uses, or with none. */
+export type ResolverClass = ResolverClassOf<SchemaServices>;
+
+/** Every resolver class of the schema. */
+export const RESOLVERS: readonly ResolverClass[] = MODULES.flatMap((module) => module.resolvers ?? []);
+
+let built: GraphQLSchema | undefined;
+
+/**
+ * The schema's shape, built once per process from the decorated classes: for printing it and
+ * validating documents against it. Its resolvers have no services: an app serves `servedSchema`.
+ */
+export function graphqlSchema(): GraphQLSchema {
+  built ??= buildGraphqlSchema(RESOLVERS);
+  return built;
+}
+
+/** The committed `schema.graphql` text: sorted, so it changes only when the schema does. */
+export function schemaFileText(schema: GraphQLSchema = graphqlSchema()): string {
+  return printSchemaFile(schema);
+}
+
+/** Gateway mode's schema over the service's own, with the resolvers given (its own by default). */
+export function gatewayGraphqlSchema(resolvers = gatewayResolvers()): GraphQLSchema {
+  return gatewaySchema(graphqlSchema(), resolvers);
+}
+
+/** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */
+export function gatewaySchemaFileText(schema: GraphQLSchema = gatewayGraphqlSchema()): string {
+  return gatewaySchemaText(schema);
+}
+
+/** Every area's loaders, in the list's order. */
+const LOADER_FACTORIES = MODULES.flatMap((module) => (module.loaders ? [module.loaders] : []));
+
+/** Where a request's GraphQL loaders come from: every area's, made with `services` for its caller. */
+export function loaderSource(services: LoaderServices): LoaderSource {
+  return (caller) => createLoaders(LOADER_FACTORIES, services, caller, (loaders) => loaders.facilities);
+}
