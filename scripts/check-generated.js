@@ -85,7 +85,7 @@ async function main() {
     process.exitCode = 1;
   } else {
     console.log(
-      "schema.graphql, schema.gateway.graphql, dataset.schema.json, codegen output and the docs' settings tables are up to date",
+      "schema.graphql, schema.gateway.graphql, schema.subgraph.graphql, dataset.schema.json, codegen output and the docs' settings tables are up to date",
     );
   }
 }
