@@ -29,7 +29,11 @@ import { eventsModule } from './areas/events/events.module';
 import { ENVELOPE_SCHEMAS } from './contract';
 import { gatewaySchema, gatewaySchemaFileText as gatewaySchemaText } from './gateway/gateway-schema';
 import { gatewayResolvers } from './gateway/gateway-resolvers';
-import { subgraphSchemaFileText as subgraphFileText, type EntityReferences } from './graphql/federation';
+import {
+  federatedSchema,
+  subgraphSchemaFileText as subgraphFileText,
+  type EntityReferences,
+} from './graphql/federation';
 import { createLoaders, type Loaders, type LoaderSource } from './graphql/loaders';
 import type { ResolverClassOf } from './graphql/resolver-instances';
 import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
@@ -175,6 +179,14 @@ export function gatewaySchemaFileText(schema: GraphQLSchema = gatewayGraphqlSche
 export const ENTITIES: EntityReferences = Object.fromEntries(
   MODULES.flatMap((module) => Object.entries(module.entities ?? {})),
 );
+
+let subgraph: GraphQLSchema | undefined;
+
+/** The schema's shape with the Federation subgraph fields (GRAPHQL_FEDERATION=on), for validating documents. */
+export function subgraphGraphqlSchema(): GraphQLSchema {
+  subgraph ??= federatedSchema(graphqlSchema(), ENTITIES);
+  return subgraph;
+}
 
 /** The committed `schema.subgraph.graphql` text: the subgraph's SDL, `_service { sdl }`. */
 export function subgraphSchemaFileText(schema: GraphQLSchema = graphqlSchema()): string {

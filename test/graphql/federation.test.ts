@@ -10,8 +10,10 @@ import { composeServices as composeWithApollo } from '@apollo/composition';
 import { composeServices } from '@theguild/federation-composition';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { subgraphSdl, FEDERATION_SPEC } from '../../src/graphql/federation';
-import { documentIdOf } from '../../src/graphql/trusted-documents';
-import { ENTITIES, graphqlSchema } from '../../src/modules';
+import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../../src/graphql/limits';
+import { MAX_TOKENS } from '../../src/graphql/server';
+import { checkManifest, documentIdOf } from '../../src/graphql/trusted-documents';
+import { ENTITIES, graphqlSchema, subgraphGraphqlSchema } from '../../src/modules';
 import { SqlTrustedDocumentsRepository } from '../../src/store/repositories/trusted-documents.repository';
 import {
   buildDocument,
@@ -287,14 +289,16 @@ describeEachDialect('a Federation v2 subgraph (GRAPHQL_FEDERATION=on)', (dialect
   it("answers `_entities` in TRUSTED_DOCUMENTS=require only as one of the client's documents", async () => {
     const variables = { representations: [{ __typename: 'Facility', id: t.world.facility.id }] };
     const id = documentIdOf(ENTITIES_QUERY);
-    await new SqlTrustedDocumentsRepository(t.db.store.db).add(t.world.client.id, [
-      {
-        documentId: id,
-        body: ENTITIES_QUERY,
-        operationNames: ['Entities'],
-        createdAt: new Date().toISOString(),
-      },
-    ]);
+    // `documents load` checks a manifest against the subgraph's schema when federation is on.
+    const manifest = JSON.stringify({ [`sha256:${id}`]: ENTITIES_QUERY });
+    const options = { maxTokens: MAX_TOKENS, now: new Date().toISOString() };
+    const rules = [queryLimitsRule(DEFAULT_QUERY_LIMITS)];
+    expect(checkManifest(manifest, graphqlSchema(), rules, options).problems.join('\n')).toMatch(
+      /Unknown type "_Any"/,
+    );
+    const check = checkManifest(manifest, subgraphGraphqlSchema(), rules, options);
+    expect(check.problems).toEqual([]);
+    await new SqlTrustedDocumentsRepository(t.db.store.db).add(t.world.client.id, check.documents);
     const trusted = await postGraphql<{ _entities: Entity[] }>(
       required,
       { documentId: `sha256:${id}`, variables },
@@ -386,7 +390,10 @@ async function serveWeather(): Promise<{
   return {
     url: `http://127.0.0.1:${port}/graphql`,
     authorizations,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -424,6 +431,8 @@ describe('composed with a second subgraph and served by Hive Gateway', () => {
     gatewayUrl = `http://127.0.0.1:${(gatewayServer.address() as AddressInfo).port}/graphql`;
   });
   afterAll(async () => {
+    // Keep-alive connections of the test's fetches would hold the server open.
+    gatewayServer?.closeAllConnections();
     await new Promise<void>((resolve) => gatewayServer?.close(() => resolve()));
     await gateway?.dispose();
     await weather?.close();
