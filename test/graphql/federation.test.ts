@@ -23,7 +23,7 @@ import {
   buildTenant,
   buildUnit,
 } from '../support/factories';
-import { listenOnLoopback } from '../support/gateway';
+import { listenOnLoopback, startGateway } from '../support/gateway';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, type TestApp } from '../support/http';
 import { codesOf, postGraphql } from './graphql-client';
@@ -405,11 +405,13 @@ describe('composed with a second subgraph and served by Hive Gateway', () => {
   let gatewayServer: http.Server;
   let gatewayUrl: string;
   let composition: ReturnType<typeof composeServices>;
+  let oursBase: string;
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     ours = (await createInstance(t.db.store, { env: { GRAPHQL_FEDERATION: 'on' } })).app;
-    const oursUrl = `${await listenOnLoopback(ours)}/graphql`;
+    oursBase = await listenOnLoopback(ours);
+    const oursUrl = `${oursBase}/graphql`;
     weather = await serveWeather();
     composition = composeServices([
       { name: 'facility-ops', typeDefs: parse(subgraphSdl(graphqlSchema(), ENTITIES)), url: oursUrl },
@@ -502,5 +504,24 @@ describe('composed with a second subgraph and served by Hive Gateway', () => {
     expect((theirs.errors as Array<{ path: unknown[] }>).map((error) => error.path.slice(0, 2))).toEqual([
       ['forecasts', 1],
     ]);
+  });
+
+  it('serves no subgraph in gateway mode, whatever GRAPHQL_FEDERATION says', async () => {
+    const front = await startGateway('sqlite', oursBase, t.world, { GRAPHQL_FEDERATION: 'on' });
+    try {
+      const bearer = t.world.client.bearer_token!;
+      const service = await postGraphql(front.app, { query: '{ _service { sdl } }' }, { bearer });
+      expect(codesOf(service)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      // The part of the graph the contract feeds (no facility name there: no /v1 route reads it).
+      const facility = await postGraphql<{ facility: { id: string } }>(
+        front.app,
+        { query: 'query ($id: UUID!) { facility(id: $id) { id } }', variables: { id: t.world.facility.id } },
+        { bearer },
+      );
+      expect(facility.errors).toBeUndefined();
+      expect(facility.data?.facility.id).toBe(t.world.facility.id);
+    } finally {
+      await front.close();
+    }
   });
 });
