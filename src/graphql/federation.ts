@@ -17,7 +17,7 @@ import {
   type ConstDirectiveNode,
   type GraphQLResolveInfo,
 } from 'graphql';
-import { isUuid } from '../kernel/ids';
+import { isUuid, normalizeId } from '../kernel/ids';
 import type { GraphqlContext } from './context';
 import { printWithDirectives } from './schema';
 
@@ -174,7 +174,7 @@ export function federatedSchema(schema: GraphQLSchema, entities: EntityReference
       });
     // Every id here is a UUID: another string names no record.
     if (!isUuid(id)) return null;
-    const record = await entity.reference(id, context);
+    const record = await entity.reference(normalizeId(id), context);
     if (record === null) return null;
     let concrete = asked;
     if (entity.through !== null) {

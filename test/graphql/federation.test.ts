@@ -20,6 +20,8 @@ import {
   buildEvent,
   buildItem,
   buildLedger,
+  buildRateAppliedAction,
+  buildRateChange,
   buildTenant,
   buildUnit,
 } from '../support/factories';
@@ -41,6 +43,8 @@ const ENTITIES_QUERY = `query Entities($representations: [_Any!]!) {
     ... on NoteEvent { id notes { note } tenant { id } }
     ... on FeeItem { id kind description }
     ... on RetailItem { id kind description }
+    ... on RateChangeUpdate { id newRate tenant { id } }
+    ... on RateAppliedAction { id source newLedger { id } }
   }
 }`;
 
@@ -62,6 +66,8 @@ describeEachDialect('a Federation v2 subgraph (GRAPHQL_FEDERATION=on)', (dialect
   let event: ReturnType<typeof buildEvent>;
   let document: ReturnType<typeof buildDocument>;
   let fee: ReturnType<typeof buildItem>;
+  let rateChange: ReturnType<typeof buildRateChange>;
+  let action: ReturnType<typeof buildRateAppliedAction>;
   let noteEventId: string;
 
   beforeAll(async () => {
@@ -77,6 +83,12 @@ describeEachDialect('a Federation v2 subgraph (GRAPHQL_FEDERATION=on)', (dialect
     event = buildEvent({ facility_id: facility.id, ledger_id: ledgers[0].id });
     document = buildDocument({ event_id: event.id, description: 'Lease' });
     fee = buildItem({ facility_id: facility.id, kind: 'fee', description: 'Admin fee' });
+    rateChange = buildRateChange({ facility_id: facility.id, tenant_id: tenants[1].id, unit_id: unit.id });
+    action = buildRateAppliedAction({
+      facility_id: facility.id,
+      new_ledger_id: ledgers[1].id,
+      unit_id: unit.id,
+    });
     await t.load({
       tenants: [...tenants, otherTenant],
       units: [unit],
@@ -84,6 +96,8 @@ describeEachDialect('a Federation v2 subgraph (GRAPHQL_FEDERATION=on)', (dialect
       events: [event],
       event_documents: [document],
       invoiceable_items: [fee],
+      rate_changes: [rateChange],
+      rate_applied_actions: [action],
     });
     noteEventId = randomUUID();
     await t.db.store.db
@@ -140,7 +154,18 @@ describeEachDialect('a Federation v2 subgraph (GRAPHQL_FEDERATION=on)', (dialect
     const sdl = res.data!._service.sdl;
     expect(sdl).toBe(subgraphSdl(graphqlSchema(), ENTITIES));
     expect(sdl).toContain(`@link(url: "${FEDERATION_SPEC}", import: ["@key", "@cost", "@listSize"])`);
-    for (const type of ['Facility', 'Company', 'Tenant', 'Unit', 'Ledger', 'Event', 'Document', 'NoteEvent'])
+    for (const type of [
+      'Facility',
+      'Company',
+      'Tenant',
+      'Unit',
+      'Ledger',
+      'Event',
+      'Document',
+      'NoteEvent',
+      'RateChangeUpdate',
+      'RateAppliedAction',
+    ])
       expect(sdl).toMatch(new RegExp(`\\ntype ${type} @key\\(fields: "id"\\) \\{`));
     expect(sdl).toMatch(/\ninterface InvoiceableItem @key\(fields: "id"\) \{/);
     expect(sdl).toMatch(/\ntype FeeItem implements InvoiceableItem @key\(fields: "id"\) \{/);
@@ -174,6 +199,9 @@ describeEachDialect('a Federation v2 subgraph (GRAPHQL_FEDERATION=on)', (dialect
       { __typename: 'InvoiceableItem', id: fee.id },
       // Asked as the wrong one of the interface's types, an item is not found.
       { __typename: 'RetailItem', id: fee.id },
+      { __typename: 'RateChangeUpdate', id: rateChange.id },
+      // An id in capitals finds the same record, as everywhere.
+      { __typename: 'RateAppliedAction', id: action.id.toUpperCase() },
     ]);
     expect(res.errors).toBeUndefined();
     expect(res.data!._entities).toEqual([
@@ -199,6 +227,8 @@ describeEachDialect('a Federation v2 subgraph (GRAPHQL_FEDERATION=on)', (dialect
       { __typename: 'FeeItem', id: fee.id, kind: 'FEE', description: 'Admin fee' },
       { __typename: 'FeeItem', id: fee.id, kind: 'FEE', description: 'Admin fee' },
       null,
+      { __typename: 'RateChangeUpdate', id: rateChange.id, newRate: 99, tenant: { id: tenants[1].id } },
+      { __typename: 'RateAppliedAction', id: action.id, source: 'Kiosk', newLedger: { id: ledgers[1].id } },
     ]);
   });
 
