@@ -68,6 +68,11 @@ const AREA_MODULES = ['src/areas/*/*.module.ts'];
 /** An area's kept lists (`<area>.kept.ts`): what its kept answers are checked against. */
 const AREA_KEPT = ['src/areas/*/*.kept.ts'];
 const AREA_PRESENTERS = ['src/areas/*/*.presenter.ts'];
+/**
+ * An area's events (`<area>.events.ts`): the types it declares and the functions building their
+ * payloads, the records as the contract writes them; the module hands them in, the root wires them.
+ */
+const AREA_EVENTS = ['src/areas/*/*.events.ts'];
 const AREA_STORE = ['src/areas/*/*.{repository,writer,listings}.ts'];
 /** A record's contract: its TypeBox schema and `toContract`, which REST, the store and webhooks write. */
 const CONTRACT = ['src/areas/*/*.contract.ts', 'src/contract/**/*.ts'];
@@ -83,6 +88,7 @@ const NOT_DOMAIN = [
   ...AREA_KEPT,
   ...AREA_TRANSPORT,
   ...AREA_PRESENTERS,
+  ...AREA_EVENTS,
   ...AREA_STORE,
   ...CONTRACT,
 ];
@@ -98,6 +104,7 @@ const ELEMENTS = [
   ...AREA_KEPT.map((pattern) => ['caching', pattern]),
   ...AREA_TRANSPORT.map((pattern) => ['transport', pattern]),
   ...AREA_PRESENTERS.map((pattern) => ['presenters', pattern]),
+  ...AREA_EVENTS.map((pattern) => ['events', pattern]),
   ...AREA_STORE.map((pattern) => ['store', pattern]),
   ...CONTRACT.map((pattern) => ['contract', pattern]),
   ...DOMAIN.map((pattern) => ['domain', pattern]),
@@ -131,18 +138,21 @@ const MAY_IMPORT = {
   domain: [],
   'area-module': ['domain', 'transport', 'caching', 'store'],
   // An area's module names its routes, resolvers and records; the root lists the modules.
-  module: ['area-module', 'domain', 'transport', 'contract', 'caching', 'store'],
+  module: ['area-module', 'domain', 'transport', 'contract', 'caching', 'store', 'events'],
   dialect: [],
   migrations: ['dialect'],
   // Configuration checks operator-given keys and certificates with the adapters that use them.
   settings: ['domain', 'adapters'],
   auth: ['domain'],
   presenters: ['domain', 'contract'],
+  // An event's payload is its record as the contract writes it.
+  events: ['domain', 'contract'],
   contract: ['domain'],
   caching: ['domain'],
   'fast-paths': ['domain', 'dialect'],
   // `contract` for the listings the store keeps: the contract's JSON text of a row.
-  store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry', 'dialect', 'migrations'],
+  // `events` for the events a repository makes from its rows (the outbox's delivery changes).
+  store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry', 'dialect', 'migrations', 'events'],
   adapters: ['domain', 'telemetry'],
   // OpenTelemetry glue: spans for whoever makes them, loaded only when tracing is on.
   telemetry: [],
@@ -173,6 +183,7 @@ const MAY_IMPORT = {
     'settings',
     'auth',
     'presenters',
+    'events',
     'contract',
     'caching',
     'fast-paths',
@@ -276,6 +287,22 @@ module.exports = tseslint.config(
       '**/circuit-breaker',
     ],
     'Transports reach data only through the domain services (src/services.ts wires the store and adapters in).',
+  ),
+  layer(
+    AREA_EVENTS,
+    [
+      ...FRAMEWORKS,
+      '**/rest/**',
+      '**/graphql/**',
+      '**/store/**',
+      '**/adapters/**',
+      '**/*.routes',
+      '**/*.resolver',
+      '**/*.graphql',
+      '**/*.repository',
+      '**/*.presenter',
+    ],
+    "An area's events are declarations and payloads: no transport, store or framework here.",
   ),
   layer(
     AREA_PRESENTERS,

@@ -132,7 +132,7 @@ export function outboxSettingsFrom(
 type AttachmentServices = Pick<Services, 'facilities' | 'documentPdfs'>;
 type WebhookServices = Pick<
   Services,
-  'webhookEndpoints' | 'webhookEvents' | 'webhooks' | 'hostResolver' | 'clock'
+  'webhookEndpoints' | 'deliveryEvents' | 'webhooks' | 'hostResolver' | 'clock'
 >;
 
 /** Webhook delivery: signed POSTs over Node's http/https with the configured safety rules. */
@@ -200,7 +200,7 @@ export function createOutboxWorker(
     outboxSettingsFrom(config.outbox, config.webhooks),
     {
       attachments: pdfAttachments(services),
-      events: services.webhookEvents,
+      events: services.deliveryEvents,
       onOutcome: (message, outcome) => {
         if (message.channel === 'webhook') services.webhooks.reportDelivery(outcome);
       },

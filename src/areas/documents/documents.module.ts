@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { DOCUMENTS_EVENTS } from './documents.events';
 import { FacilityEventsResolver, EventsResolver, DocumentsResolver } from './documents.resolver';
 import { DOCUMENTS_ROUTES } from './documents.routes';
 import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
@@ -14,4 +15,5 @@ export const documentsModule = areaModule({
   schemas: [EventDocument.schema],
   loaders: documentsLoaders,
   tables: documentsTables,
+  events: DOCUMENTS_EVENTS,
 });

@@ -1,4 +1,12 @@
-import type { DocumentEvent, EventDocument, EventType } from './documents.types';
+import type { DomainEvent } from '../../kernel/domain-events';
+import type { Facility } from '../facilities/facilities.types';
+import type {
+  DocumentEvent,
+  DocumentHappening,
+  DocumentSigningContext,
+  EventDocument,
+  EventType,
+} from './documents.types';
 
 /** A document with its template body and what its PDF fills in. */
 export interface DocumentWithContext extends EventDocument {
@@ -40,3 +48,15 @@ export interface EventsRepository {
   /** One page, by created_at then id. */
   page(facilityId: string, filter: EventFilter, limit: number, offset: number): Promise<DocumentEvent[]>;
 }
+
+/** The events of documents viewed or signed through an e-sign link (built by `documents.events.ts`). */
+export interface DocumentEventBuilders {
+  /** One event per document: `document.viewed` or `document.signed`, with the link it came through. */
+  aboutDocuments(
+    facility: Facility,
+    link: DocumentSigningContext,
+    happenings: readonly DocumentHappening[],
+  ): Promise<DomainEvent[]>;
+}
+/** The documents' events, and the announcement after commit. */
+export type DocumentEvents = DocumentEventBuilders & { announce(): void };

@@ -16,12 +16,11 @@ import {
   signingUrl,
   type MessageLink,
 } from './esign.content';
-import type { EsignRepository } from './esign.ports';
+import type { EsignEventBuilders, EsignRepository } from './esign.ports';
 import { readRecipient } from './esign.recipients';
 import { eventEsignStatus, linkState, recordsByEvent, type EventEsignStatus } from './esign.state';
 import { newSigningToken, sha256Hex, tokenHash } from './esign.tokens';
 import type { EsignAuditEvent, EsignState, SigningLink } from './esign.types';
-import type { WebhookEvents } from '../webhooks/webhook-events';
 
 /** Send the event's esignable documents to exactly one of an email address and an SMS number. */
 export interface SendEsignableDocumentsCommand {
@@ -53,7 +52,7 @@ export class EsignService {
     private readonly clock: Clock,
     private readonly options: EsignOptions,
     /** Writes `esign.sent` with each message; none when absent. */
-    private readonly webhooks?: WebhookEvents,
+    private readonly events?: EsignEventBuilders,
   ) {}
 
   /**
@@ -136,7 +135,7 @@ export class EsignService {
       auditEvent(signingLink, d.documentId, 'sent', createdAt, { documentSha256: d.documentSha256 }),
     );
     // The token's hash is all the link's record keeps of it.
-    const events = this.webhooks ? [this.webhooks.esignSent(facility, message)] : [];
+    const events = this.events ? [this.events.esignSent(facility, message)] : [];
     await this.repository.insertMessageWithLink(message, signingLink, tokenHash(token), sent, events);
     this.outbox.announce();
     return [message];

@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { NOTES_EVENTS } from './notes.events';
 import { NotesResolver } from './notes.resolver';
 import { NOTES_ROUTES } from './notes.routes';
 import * as NoteEvent from './note-event.contract';
@@ -13,4 +14,5 @@ export const notesModule = areaModule({
   schemas: [NoteEvent.schema],
   loaders: notesLoaders,
   tables: notesTables,
+  events: NOTES_EVENTS,
 });

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from '../webhooks/webhooks.types';
+import type { DomainEvent } from '../../kernel/domain-events';
 import type { DeliveryChannel, OutboxContent, OutboxMessage, OutboxStatus } from './outbox.types';
 
 /** What a claim needs: who claims, the time now, and until when the claim holds. */
@@ -30,7 +30,7 @@ export interface AttemptFailure {
   /** The HTTP status the receiver answered, if it answered. */
   responseCode?: number | null;
   /** Webhook events reporting the outcome, written with it (only if this worker's record is). */
-  events?: readonly WebhookEvent[];
+  events?: readonly DomainEvent[];
 }
 
 /** What a delivery's record holds beside its status. */
@@ -40,7 +40,7 @@ export interface SentRecord {
   /** The HTTP status the receiver answered. */
   responseCode?: number | null;
   /** Webhook events reporting the delivery, written with it (only by the first record of it). */
-  events?: readonly WebhookEvent[];
+  events?: readonly DomainEvent[];
 }
 
 /** The durable outbox: messages written with the request that queues them, claimed by workers. */
@@ -71,4 +71,12 @@ export interface OutboxRepository {
   ): Promise<OutboxMessage[]>;
   /** Messages by id, in key order, null for a missing id. */
   messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]>;
+}
+
+/** Events that report an e-sign message's outcome, written in the transaction recording it. */
+export interface DeliveryEvents {
+  /** The message as it is once delivered (status sent). */
+  delivered(message: OutboxMessage): Promise<DomainEvent[]>;
+  /** The message as it is once given up on (status failed). */
+  failed(message: OutboxMessage): Promise<DomainEvent[]>;
 }

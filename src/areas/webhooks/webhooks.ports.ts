@@ -1,13 +1,7 @@
-import type { EventDocument } from '../documents/documents.types';
-import type { Facility } from '../facilities/facilities.types';
-import type { MoveInReview } from '../move-ins/move-ins.types';
-import type { NoteEvent } from '../notes/notes.types';
-import type { OutboxMessage, OutboxStatus } from '../outbox/outbox.types';
-import type { PaymentEvent } from '../payments/payments.types';
+import type { OutboxStatus } from '../outbox/outbox.types';
 import type {
   DisabledReason,
   EndpointSecrets,
-  WebhookData,
   StoredWebhookEndpoint,
   WebhookDelivery,
   WebhookEndpoint,
@@ -74,18 +68,4 @@ export interface WebhookResponse {
 export interface WebhookHttpTransport {
   post(request: WebhookRequest): Promise<WebhookResponse>;
   close(): void;
-}
-
-/**
- * The resources events carry, each as the REST contract shows it (instants in the facility's zone,
- * a card only masked). Implemented by the presenters; the domain only asks.
- */
-export interface WebhookPayloads {
-  payment(payment: PaymentEvent, facility: Facility): WebhookData;
-  note(note: NoteEvent, facility: Facility): WebhookData;
-  moveInReview(review: MoveInReview, facility: Facility): WebhookData;
-  /** An event document, with its facility's and event's ids. */
-  document(document: EventDocument, facility: Facility): WebhookData;
-  /** An e-sign message (no REST shape: GraphQL's fields in snake_case); never its text, which holds the signing link. */
-  esignMessage(message: OutboxMessage, facility: Facility): WebhookData;
 }

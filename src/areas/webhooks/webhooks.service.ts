@@ -16,15 +16,13 @@ import {
 import type { HostResolver, WebhookEndpointsRepository } from './webhooks.ports';
 import { SecretUnreadable } from '../../kernel/secret-box';
 import { newWebhookSecret } from './webhooks.signature';
-import {
-  isWebhookEventType,
-  WEBHOOK_EVENT_TYPES,
-  type CreateWebhookEndpointCommand,
-  type EndpointWithSecret,
-  type StoredWebhookEndpoint,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-  type WebhookEventType,
+import type {
+  CreateWebhookEndpointCommand,
+  EndpointWithSecret,
+  StoredWebhookEndpoint,
+  WebhookCatalogue,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from './webhooks.types';
 
 export const MAX_URL_LENGTH = 2048;
@@ -42,6 +40,8 @@ export interface WebhooksOptions {
    * addresses: WEBHOOK_ALLOW_HOSTS (loopback in tests, an internal receiver in some deployments).
    */
   allowHosts: readonly string[];
+  /** The event types an endpoint may ask for, in the docs' order (src/modules.ts composes them). */
+  eventTypes: WebhookCatalogue;
 }
 
 /**
@@ -66,6 +66,7 @@ const blank = (value: unknown): value is null | undefined | '' =>
  */
 export class WebhooksService {
   private readonly allowHosts: ReadonlySet<string>;
+  private readonly eventTypes: WebhookCatalogue;
   /** Hears how each delivery attempt ended (metrics count them). */
   onDelivery: ((outcome: DeliveryOutcome) => void) | null = null;
 
@@ -77,6 +78,7 @@ export class WebhooksService {
     options: WebhooksOptions,
   ) {
     this.allowHosts = new Set(options.allowHosts.map(normalizeHost));
+    this.eventTypes = options.eventTypes;
   }
 
   /**
@@ -90,7 +92,7 @@ export class WebhooksService {
   ): Promise<EndpointWithSecret> {
     const problems: Problem[] = [];
     const url = this.readUrl(command.url, problems);
-    const eventTypes = readEventTypes(command.eventTypes, problems);
+    const eventTypes = readEventTypes(this.eventTypes, command.eventTypes, problems);
     const description = readDescription(command.description, problems);
     if (problems.length > 0 || url === null) throw DomainError.invalid(problems);
     await this.checkDestination(url, ['url']);
@@ -335,21 +337,22 @@ function inScope(scope: EndpointScope, endpoint: WebhookEndpoint): boolean {
   return scope === 'operator' || scope.companyId === endpoint.companyId;
 }
 
-function readEventTypes(raw: readonly string[] | null | undefined, problems: Problem[]): WebhookEventType[] {
+function readEventTypes(
+  catalogue: WebhookCatalogue,
+  raw: readonly string[] | null | undefined,
+  problems: Problem[],
+): string[] {
   if (raw === undefined || raw === null || raw.length === 0) {
-    problems.push(problem(['eventTypes'], `must name at least one of ${WEBHOOK_EVENT_TYPES.join(', ')}`));
+    problems.push(problem(['eventTypes'], `must name at least one of ${catalogue.join(', ')}`));
     return [];
   }
-  const wanted = new Set<WebhookEventType>();
+  const wanted = new Set<string>();
   raw.forEach((value, index) => {
     const name = typeof value === 'string' ? value.trim() : value;
-    if (typeof name === 'string' && isWebhookEventType(name)) wanted.add(name);
-    else
-      problems.push(
-        problem(['eventTypes', index], `is not an event type (${WEBHOOK_EVENT_TYPES.join(', ')})`),
-      );
+    if (typeof name === 'string' && catalogue.includes(name)) wanted.add(name);
+    else problems.push(problem(['eventTypes', index], `is not an event type (${catalogue.join(', ')})`));
   });
-  return WEBHOOK_EVENT_TYPES.filter((type) => wanted.has(type));
+  return catalogue.filter((type) => wanted.has(type));
 }
 
 function readDescription(raw: unknown, problems: Problem[]): string | null {
