@@ -1,3 +1,5 @@
+import type { Path } from '../../kernel/errors';
+import type { RenderedDocument } from './pdf.types';
 import type { DomainEvent } from '../../kernel/domain-events';
 import type { Facility } from '../facilities/facilities.types';
 import type {
@@ -60,3 +62,18 @@ export interface DocumentEventBuilders {
 }
 /** The documents' events, and the announcement after commit. */
 export type DocumentEvents = DocumentEventBuilders & { announce(): void };
+
+/** What the other areas read of the facilities' events and their documents (`DocumentsService` implements it). */
+export interface DocumentReads {
+  /** The facility's event (404/9 when it is not). */
+  eventFor(facility: Facility, eventId: string, parameter?: Path): Promise<DocumentEvent>;
+  /** Events by id, in key order, null for a missing one (DataLoader batch shape). */
+  eventsByIds(ids: readonly string[]): Promise<(DocumentEvent | null)[]>;
+  /** Documents of each event, in key order (DataLoader batch shape). */
+  documentsByEventIds(eventIds: readonly string[]): Promise<EventDocument[][]>;
+}
+
+/** An event document's PDF as it was made (`DocumentPdfsService` implements it). */
+export interface OriginalDocuments {
+  originalDocument(facility: Facility, documentId: string, parameter?: Path): Promise<RenderedDocument>;
+}

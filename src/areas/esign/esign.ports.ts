@@ -7,6 +7,7 @@ import type { sealingCertificates } from './esign.tables';
 import type {
   EsignAuditEvent,
   EsignRecords,
+  EsignState,
   SignedDocument,
   SignedDocumentInfo,
   SigningLink,
@@ -135,4 +136,10 @@ export interface SealingKeysRepository {
 /** The event of an e-sign message queued (built by `esign.events.ts`). */
 export interface EsignEventBuilders {
   esignSent(facility: Facility, message: OutboxMessage): DomainEvent;
+}
+
+/** What the other areas ask of e-sign (`EsignService` implements it). */
+export interface EsignStates {
+  /** The facility's events whose e-sign status is `state`. */
+  eventIdsInState(facility: Facility, state: EsignState): Promise<string[]>;
 }

@@ -1,9 +1,8 @@
-import type { DocumentsService } from '../documents/documents.service';
+import type { DocumentReads, OriginalDocuments } from '../documents/documents.ports';
 import { DomainError, problem } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
-import type { OutboxService } from '../outbox/outbox.service';
+import type { OutboxAccess } from '../outbox/outbox.ports';
 import type { NewOutboxMessage, OutboxMessage } from '../outbox/outbox.types';
-import type { DocumentPdfsService } from '../documents/document-pdfs.service';
 import type { Clock } from '../../kernel/clock';
 import { isUuid, newId, normalizeId } from '../../kernel/ids';
 import { localDate, toStoredInstant } from '../../kernel/time';
@@ -16,7 +15,7 @@ import {
   signingUrl,
   type MessageLink,
 } from './esign.content';
-import type { EsignEventBuilders, EsignRepository } from './esign.ports';
+import type { EsignEventBuilders, EsignRepository, EsignStates } from './esign.ports';
 import { readRecipient } from './esign.recipients';
 import { eventEsignStatus, linkState, recordsByEvent, type EventEsignStatus } from './esign.state';
 import { newSigningToken, sha256Hex, tokenHash } from './esign.tokens';
@@ -43,11 +42,11 @@ export interface EsignOptions {
  * email or SMS through the outbox, each message carrying one signing link; the state of each
  * document's signing; revoking a link.
  */
-export class EsignService {
+export class EsignService implements EsignStates {
   constructor(
-    private readonly documents: DocumentsService,
-    private readonly documentPdfs: DocumentPdfsService,
-    private readonly outbox: OutboxService,
+    private readonly documents: DocumentReads,
+    private readonly documentPdfs: OriginalDocuments,
+    private readonly outbox: OutboxAccess,
     private readonly repository: EsignRepository,
     private readonly clock: Clock,
     private readonly options: EsignOptions,

@@ -2,10 +2,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { OutboxMessage } from '../outbox/outbox.types';
-import type { DocumentPdfsService } from '../documents/document-pdfs.service';
 import type { RenderedDocument, RenderedPdf } from '../documents/pdf.types';
 import type { Clock } from '../../kernel/clock';
-import type { DocumentEvents } from '../documents/documents.ports';
+import type { DocumentEvents, OriginalDocuments } from '../documents/documents.ports';
 import { isUuid, normalizeId } from '../../kernel/ids';
 import { formatInstant, toStoredInstant } from '../../kernel/time';
 import { CONSENT_VERSION, consentText } from './esign.consent';
@@ -135,7 +134,7 @@ export class SigningService {
 
   constructor(
     private readonly repository: EsignRepository,
-    private readonly documentPdfs: DocumentPdfsService,
+    private readonly documentPdfs: OriginalDocuments,
     private readonly facilities: { facilitiesByIds(ids: readonly string[]): Promise<(Facility | null)[]> },
     private readonly messages: { messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> },
     private readonly signer: PdfSigner,

@@ -1,6 +1,13 @@
 import type { Facility } from '../facilities/facilities.types';
 import type { DomainEvent } from '../../kernel/domain-events';
-import type { MoveInFee, MoveInReview, MoveInSession, SessionDocument } from './move-ins.types';
+import type { RenderedPdf } from '../documents/pdf.types';
+import type {
+  MoveInFee,
+  MoveInReview,
+  MoveInSession,
+  SessionDocument,
+  SessionDocumentQuery,
+} from './move-ins.types';
 
 /** A session document with the filled-in text its PDF prints. */
 export interface SessionDocumentWithBody extends SessionDocument {
@@ -30,3 +37,9 @@ export interface MoveInsEventBuilders {
   moveInReviewed(facility: Facility, review: MoveInReview): DomainEvent;
 }
 export type MoveInsEvents = MoveInsEventBuilders & { announce(): void };
+
+/** What the other areas ask of the move-ins (`MoveInsService` implements it). */
+export interface SessionDocumentPdfs {
+  /** A move-in session document's PDF. */
+  sessionDocumentPdf(facility: Facility, query: SessionDocumentQuery): Promise<RenderedPdf>;
+}

@@ -8,7 +8,12 @@ import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../../kernel/id
 import { formatInstant, isValidDate, localDate, toStoredInstant } from '../../kernel/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import { MOVE_IN_TEMPLATES } from './move-in.templates';
-import type { MoveInsEvents, MoveInsRepository, SessionDocumentWithBody } from './move-ins.ports';
+import type {
+  MoveInsEvents,
+  MoveInsRepository,
+  SessionDocumentPdfs,
+  SessionDocumentWithBody,
+} from './move-ins.ports';
 import {
   SESSION_LIFETIME_MS,
   type MoveInReview,
@@ -49,7 +54,7 @@ function money(cents: number): string {
 }
 
 /** Move-in review (DESIGN 6): the cost of renting a unit, and its documents for 24 hours. */
-export class MoveInsService {
+export class MoveInsService implements SessionDocumentPdfs {
   constructor(
     private readonly repository: MoveInsRepository,
     private readonly people: TenantsRepository,

@@ -21,3 +21,9 @@ export interface NotesEventBuilders {
   noteCreated(facility: Facility, note: NoteEvent): DomainEvent;
 }
 export type NotesEvents = NotesEventBuilders & { announce(): void };
+
+/** What the other areas read of the notes (`NotesService` implements it). */
+export interface NoteReads {
+  /** Note events by id, in key order, null for a missing id (DataLoader batch shape). */
+  noteEventsByIds(ids: readonly string[]): Promise<(NoteEvent | null)[]>;
+}

@@ -5,7 +5,7 @@ import type { Facility } from '../facilities/facilities.types';
 import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../../kernel/ids';
 import { toStoredInstant } from '../../kernel/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
-import type { NotesEvents, NotesRepository } from './notes.ports';
+import type { NoteReads, NotesEvents, NotesRepository } from './notes.ports';
 import {
   NOTE_TEXT_MAX_LENGTH,
   USER_ID_MAX_LENGTH,
@@ -77,7 +77,7 @@ function validate(command: CreateNoteCommand): ValidNote {
   return { text, tenantId, unitId, ledgerId, userId };
 }
 
-export class NotesService {
+export class NotesService implements NoteReads {
   constructor(
     private readonly repository: NotesRepository,
     private readonly people: TenantsRepository,

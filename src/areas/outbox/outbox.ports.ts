@@ -1,5 +1,13 @@
 import type { DomainEvent } from '../../kernel/domain-events';
-import type { DeliveryChannel, OutboxContent, OutboxMessage, OutboxStatus } from './outbox.types';
+import type { Facility } from '../facilities/facilities.types';
+import type { OutboxChannel } from './outbox.tables';
+import type {
+  DeliveryChannel,
+  NewOutboxMessage,
+  OutboxContent,
+  OutboxMessage,
+  OutboxStatus,
+} from './outbox.types';
 
 /** What a claim needs: who claims, the time now, and until when the claim holds. */
 export interface ClaimRequest {
@@ -79,4 +87,19 @@ export interface DeliveryEvents {
   delivered(message: OutboxMessage): Promise<DomainEvent[]>;
   /** The message as it is once given up on (status failed). */
   failed(message: OutboxMessage): Promise<DomainEvent[]>;
+}
+
+/** What the other areas ask of the outbox (`OutboxService` implements it). */
+export interface OutboxAccess {
+  /** A message to queue for the facility (written by whoever writes the change it belongs to). */
+  prepare(
+    facility: Facility,
+    eventId: string | null,
+    message: NewOutboxMessage,
+    id?: string,
+  ): OutboxMessage & { channel: OutboxChannel };
+  /** Wakes this process's delivery worker after messages were queued. */
+  announce(): void;
+  /** Messages by id, in key order, null for a missing one (DataLoader batch shape). */
+  messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]>;
 }

@@ -144,3 +144,9 @@ export interface PaymentsEventBuilders {
   paymentSucceeded(facility: Facility, payment: PaymentEvent): DomainEvent;
 }
 export type PaymentsEvents = PaymentsEventBuilders & { announce(): void };
+
+/** What the other areas read of the payments (`PaymentsService` implements it). */
+export interface PaymentReads {
+  /** Payment events by id, in key order, null for a missing one (DataLoader batch shape). */
+  paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]>;
+}

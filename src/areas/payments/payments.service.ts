@@ -22,6 +22,7 @@ import type {
   PaymentsTransaction,
   SavedPaymentMethod,
   PaymentsEvents,
+  PaymentReads,
 } from './payments.ports';
 import {
   GATEWAY_KINDS,
@@ -93,7 +94,7 @@ interface PreparedPayment {
   method: { saved: SavedPaymentMethod } | { fresh: NewMethodInput };
 }
 
-export class PaymentsService {
+export class PaymentsService implements PaymentReads {
   constructor(
     private readonly repository: PaymentsRepository,
     private readonly people: TenantsRepository,

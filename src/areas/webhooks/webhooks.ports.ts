@@ -1,5 +1,7 @@
 import type { OutboxStatus } from '../outbox/outbox.types';
+import type { Path } from '../../kernel/errors';
 import type {
+  EndpointScope,
   DisabledReason,
   EndpointSecrets,
   StoredWebhookEndpoint,
@@ -68,4 +70,12 @@ export interface WebhookResponse {
 export interface WebhookHttpTransport {
   post(request: WebhookRequest): Promise<WebhookResponse>;
   close(): void;
+}
+
+/** What the other areas read of the webhooks (`WebhooksService` implements it). */
+export interface WebhookReads {
+  /** The endpoint, if it is in scope (404 otherwise). */
+  endpointFor(scope: EndpointScope, id: string, path?: Path): Promise<WebhookEndpoint>;
+  /** The delivery, when its endpoint is in scope; null otherwise. */
+  deliveryInScope(scope: EndpointScope, messageId: string): Promise<WebhookDelivery | null>;
 }

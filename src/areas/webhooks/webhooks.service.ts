@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { DomainError, problem, type Path, type Problem } from '../../kernel/errors';
 import type { OutboxStatus } from '../outbox/outbox.types';
 import { OUTBOX_STATUSES } from '../outbox/outbox.types';
-import type { DeliveryOutcome } from '../outbox/outbox.worker';
+import type { DeliveryOutcome } from '../../kernel/delivery';
 import type { Clock } from '../../kernel/clock';
 import { isUuid, newId, normalizeId } from '../../kernel/ids';
 import { toStoredInstant } from '../../kernel/time';
@@ -13,11 +13,12 @@ import {
   isPublicAddress,
   normalizeHost,
 } from './webhooks.addresses';
-import type { HostResolver, WebhookEndpointsRepository } from './webhooks.ports';
+import type { HostResolver, WebhookEndpointsRepository, WebhookReads } from './webhooks.ports';
 import { SecretUnreadable } from '../../kernel/secret-box';
 import { newWebhookSecret } from './webhooks.signature';
 import type {
   CreateWebhookEndpointCommand,
+  EndpointScope,
   EndpointWithSecret,
   StoredWebhookEndpoint,
   WebhookCatalogue,
@@ -44,12 +45,6 @@ export interface WebhooksOptions {
   eventTypes: WebhookCatalogue;
 }
 
-/**
- * Whose endpoints a request may touch: a caller's company, or (the command line, run by an
- * operator on the service's own machine) any.
- */
-export type EndpointScope = { companyId: string } | 'operator';
-
 /** An endpoint as callers see it: everything but its secrets. */
 export function publicEndpoint(stored: StoredWebhookEndpoint): WebhookEndpoint {
   const { secrets: _secrets, ...endpoint } = stored;
@@ -64,7 +59,7 @@ const blank = (value: unknown): value is null | undefined | '' =>
  * secret made and shown once), listing, disabling and enabling, rotating the secret (the old one
  * keeps signing for a day), and their deliveries, any of which can be sent again.
  */
-export class WebhooksService {
+export class WebhooksService implements WebhookReads {
   private readonly allowHosts: ReadonlySet<string>;
   private readonly eventTypes: WebhookCatalogue;
   /** Hears how each delivery attempt ended (metrics count them). */
@@ -368,3 +363,5 @@ function readDescription(raw: unknown, problems: Problem[]): string | null {
   }
   return text;
 }
+
+export type { EndpointScope };

@@ -70,3 +70,9 @@ export interface WebhookDelivery {
   createdAt: string;
   deliveredAt: string | null;
 }
+
+/**
+ * Whose endpoints a request may touch: a caller's company, or (the command line, run by an
+ * operator on the service's own machine) any.
+ */
+export type EndpointScope = { companyId: string } | 'operator';
