@@ -3,7 +3,7 @@ import { HttpSmsTransport } from './adapters/sms/http-sms.transport';
 import { HttpWebhookTransport } from './adapters/webhooks/http-webhook.transport';
 import type { Config, OutboxConfig, WebhooksConfig } from './config';
 import { DomainError } from './kernel/errors';
-import type { EmailAttachment, OutboxTransports, WebhookSender } from './areas/outbox/outbox.transports';
+import type { EmailAttachment, OutboxTransports, WebhookSender } from './areas/outbox/transports.ports';
 import type { OutboxMessage } from './areas/outbox/outbox.types';
 import {
   DEFAULT_OUTBOX_SETTINGS,

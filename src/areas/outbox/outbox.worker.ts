@@ -6,7 +6,7 @@ import type { DeliveryOutcome } from '../../kernel/delivery';
 import type { DomainEvent } from '../../kernel/domain-events';
 import type { DeliveryEvents, OutboxRepository } from './outbox.ports';
 import { withoutSecrets } from './outbox.service';
-import { DeliveryFailure, type EmailAttachment, type OutboxTransports } from './outbox.transports';
+import { DeliveryFailure, type EmailAttachment, type OutboxTransports } from './transports.ports';
 import type { DeliveryChannel, OutboxContent, OutboxMessage } from './outbox.types';
 
 export interface OutboxWorkerSettings {
