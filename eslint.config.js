@@ -1,5 +1,6 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+const path = require('node:path');
 const boundaries = require('eslint-plugin-boundaries');
 
 /** Imports a layer may not make, by module path pattern (relative paths are matched too). */
@@ -68,6 +69,11 @@ const AREA_MODULES = ['src/areas/*/*.module.ts'];
 /** An area's kept lists (`<area>.kept.ts`): what its kept answers are checked against. */
 const AREA_KEPT = ['src/areas/*/*.kept.ts'];
 const AREA_PRESENTERS = ['src/areas/*/*.presenter.ts'];
+/**
+ * An area's events (`<area>.events.ts`): the types it declares and the functions building their
+ * payloads, the records as the contract writes them; the module hands them in, the root wires them.
+ */
+const AREA_EVENTS = ['src/areas/*/*.events.ts'];
 const AREA_STORE = ['src/areas/*/*.{repository,writer,listings}.ts'];
 /** A record's contract: its TypeBox schema and `toContract`, which REST, the store and webhooks write. */
 const CONTRACT = ['src/areas/*/*.contract.ts', 'src/contract/**/*.ts'];
@@ -83,6 +89,7 @@ const NOT_DOMAIN = [
   ...AREA_KEPT,
   ...AREA_TRANSPORT,
   ...AREA_PRESENTERS,
+  ...AREA_EVENTS,
   ...AREA_STORE,
   ...CONTRACT,
 ];
@@ -98,6 +105,7 @@ const ELEMENTS = [
   ...AREA_KEPT.map((pattern) => ['caching', pattern]),
   ...AREA_TRANSPORT.map((pattern) => ['transport', pattern]),
   ...AREA_PRESENTERS.map((pattern) => ['presenters', pattern]),
+  ...AREA_EVENTS.map((pattern) => ['events', pattern]),
   ...AREA_STORE.map((pattern) => ['store', pattern]),
   ...CONTRACT.map((pattern) => ['contract', pattern]),
   ...DOMAIN.map((pattern) => ['domain', pattern]),
@@ -131,18 +139,21 @@ const MAY_IMPORT = {
   domain: [],
   'area-module': ['domain', 'transport', 'caching', 'store'],
   // An area's module names its routes, resolvers and records; the root lists the modules.
-  module: ['area-module', 'domain', 'transport', 'contract', 'caching', 'store'],
+  module: ['area-module', 'domain', 'transport', 'contract', 'caching', 'store', 'events'],
   dialect: [],
   migrations: ['dialect'],
   // Configuration checks operator-given keys and certificates with the adapters that use them.
   settings: ['domain', 'adapters'],
   auth: ['domain'],
   presenters: ['domain', 'contract'],
+  // An event's payload is its record as the contract writes it.
+  events: ['domain', 'contract'],
   contract: ['domain'],
   caching: ['domain'],
   'fast-paths': ['domain', 'dialect'],
   // `contract` for the listings the store keeps: the contract's JSON text of a row.
-  store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry', 'dialect', 'migrations'],
+  // `events` for the events a repository makes from its rows (the outbox's delivery changes).
+  store: ['domain', 'auth', 'fast-paths', 'contract', 'telemetry', 'dialect', 'migrations', 'events'],
   adapters: ['domain', 'telemetry'],
   // OpenTelemetry glue: spans for whoever makes them, loaded only when tracing is on.
   telemetry: [],
@@ -173,6 +184,7 @@ const MAY_IMPORT = {
     'settings',
     'auth',
     'presenters',
+    'events',
     'contract',
     'caching',
     'fast-paths',
@@ -206,6 +218,148 @@ const KITS = [
 ];
 /** Kit files that still import areas, each to be turned around (issue 41). */
 const KIT_FILES_STILL_IMPORTING_AREAS = ['src/store/dataset/plans/*.plan.ts', 'src/contract/index.ts'];
+
+/**
+ * Between areas, only an area's public declarations may be imported: its `*.types.ts` (records,
+ * commands), `*.ports.ts` (what it asks of others and what it offers them) and `*.events.ts` (the
+ * events it reports). Anything else of an area (its services, repositories, resolvers, contracts)
+ * is its own; another area declares the port it needs, and the composition root hands it over.
+ */
+const AREA_PUBLIC = /\.(types|ports|events)$/;
+
+/**
+ * Imports between areas that still reach past the public declarations, each `from file: [area/file
+ * it imports]`: every other import between areas is refused, so the list only shrinks.
+ */
+const CROSS_AREA_IMPORTS_STILL_ALLOWED = {
+  // GraphQL: a resolver adds fields to another area's object types, or returns them, and presents
+  // another area's records with its contract's `present` (the classes and views are that area's).
+  'src/areas/documents/documents.resolver.ts': [
+    'esign/esign-status.graphql',
+    'facilities/facilities.graphql',
+  ],
+  'src/areas/esign/esign-status.graphql.ts': ['outbox/outbox.graphql'],
+  'src/areas/esign/esign-status.resolver.ts': [
+    'documents/documents.graphql',
+    'documents/event-document.contract',
+    'outbox/outbox.graphql',
+  ],
+  'src/areas/esign/esign.resolver.ts': ['outbox/outbox.graphql'],
+  'src/areas/flippers/flippers.resolver.ts': ['facilities/facilities.graphql'],
+  'src/areas/invoiceable-items/invoiceable-items.resolver.ts': [
+    'facilities/facilities.graphql',
+    'payments/payments.graphql',
+  ],
+  'src/areas/ledgers/ledgers.resolver.ts': [
+    'documents/documents.graphql',
+    'documents/event-document.contract',
+    'facilities/facilities.graphql',
+    'facilities/facilities.navigation',
+    'notes/note-event.contract',
+    'notes/notes.graphql',
+    'notes/notes.resolver',
+    'tenants/tenants.graphql',
+  ],
+  'src/areas/live/live.graphql.ts': [
+    'documents/documents.graphql',
+    'documents/event-document.contract',
+    'notes/note-event.contract',
+    'notes/notes.graphql',
+    'outbox/outbox.graphql',
+    'payments/payments.graphql',
+  ],
+  'src/areas/live/live.resolver.ts': [
+    'documents/documents.graphql',
+    'documents/event-document.contract',
+    'notes/note-event.contract',
+    'outbox/outbox.graphql',
+    'payments/payment-event.contract',
+    'payments/payments.graphql',
+    'webhooks/webhooks.graphql',
+  ],
+  'src/areas/move-ins/move-ins.resolver.ts': [
+    'documents/documents.graphql',
+    'documents/event-document.contract',
+  ],
+  'src/areas/notes/notes.resolver.ts': [
+    'facilities/facilities.graphql',
+    'facilities/facilities.navigation',
+    'ledgers/ledgers.graphql',
+    'tenants/tenants.graphql',
+  ],
+  'src/areas/outbox/outbox.resolver.ts': ['facilities/facilities.graphql'],
+  'src/areas/payments/payments.resolver.ts': [
+    'documents/documents.graphql',
+    'documents/event-document.contract',
+    'facilities/facilities.graphql',
+    'facilities/facilities.navigation',
+    'tenants/tenants.graphql',
+  ],
+  'src/areas/rate-applied-actions/rate-applied-actions.resolver.ts': [
+    'facilities/facilities.graphql',
+    'ledgers/ledgers.graphql',
+    'tenants/tenants.graphql',
+  ],
+  'src/areas/rate-changes/rate-changes.resolver.ts': [
+    'facilities/facilities.graphql',
+    'tenants/tenants.graphql',
+  ],
+  'src/areas/tenants/tenants.resolver.ts': [
+    'facilities/facilities.graphql',
+    'facilities/facilities.navigation',
+    'ledgers/ledgers.graphql',
+    'ledgers/ledgers.resolver',
+    'notes/note-event.contract',
+    'notes/notes.graphql',
+    'notes/notes.resolver',
+  ],
+  'src/areas/webhooks/webhooks.graphql.ts': ['outbox/outbox.graphql'],
+  'src/areas/webhooks/webhooks.resolver.ts': ['facilities/facilities.graphql', 'outbox/outbox.graphql'],
+  // The store: a repository reading rows another area's repository or tables declare the codec of.
+  'src/areas/esign/esign.repository.ts': ['outbox/outbox.repository'],
+  'src/areas/events/events.repository.ts': ['documents/documents.tables'],
+  'src/areas/notes/notes.repository.ts': ['ledgers/ledgers.repository'],
+  'src/areas/webhooks/webhooks.repository.ts': ['outbox/outbox.repository'],
+  // The domain: the move-ins' PDFs are filled with the documents' template functions.
+  'src/areas/move-ins/move-ins.service.ts': ['documents/pdf.template'],
+};
+
+/** The rule: an import of `src/areas/<a>/` from `src/areas/<b>/` names a public declaration of <a>. */
+const areaImports = {
+  meta: {
+    type: 'problem',
+    messages: {
+      private:
+        "{{target}} is the {{area}} area's own: import only its *.types, *.ports or *.events, or declare the port you need (docs/architecture.md)",
+    },
+    schema: [],
+  },
+  create(context) {
+    const file = path.relative(__dirname, context.filename).split(path.sep).join('/');
+    const from = /^src\/areas\/([^/]+)\//.exec(file);
+    if (!from) return {};
+    const allowed = new Set(CROSS_AREA_IMPORTS_STILL_ALLOWED[file] ?? []);
+    const check = (node) => {
+      const source = node && node.type === 'Literal' && typeof node.value === 'string' ? node.value : null;
+      if (!source || !source.startsWith('.')) return;
+      const target = path
+        .relative(path.join(__dirname, 'src/areas'), path.resolve(path.dirname(context.filename), source))
+        .split(path.sep)
+        .join('/')
+        .replace(/\.ts$/, '');
+      if (target.startsWith('..')) return;
+      const area = target.split('/')[0];
+      if (area === from[1] || AREA_PUBLIC.test(target) || allowed.has(target)) return;
+      context.report({ node, messageId: 'private', data: { target, area } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 const layerRule = {
   files: ['src/**/*.ts'],
@@ -278,6 +432,22 @@ module.exports = tseslint.config(
     'Transports reach data only through the domain services (src/services.ts wires the store and adapters in).',
   ),
   layer(
+    AREA_EVENTS,
+    [
+      ...FRAMEWORKS,
+      '**/rest/**',
+      '**/graphql/**',
+      '**/store/**',
+      '**/adapters/**',
+      '**/*.routes',
+      '**/*.resolver',
+      '**/*.graphql',
+      '**/*.repository',
+      '**/*.presenter',
+    ],
+    "An area's events are declarations and payloads: no transport, store or framework here.",
+  ),
+  layer(
     AREA_PRESENTERS,
     [
       ...FRAMEWORKS,
@@ -331,6 +501,12 @@ module.exports = tseslint.config(
     'The store and the adapters implement the domain ports; they know no transport.',
   ),
   layerRule,
+  {
+    // Between areas, only their public declarations (see AREA_PUBLIC above).
+    files: ['src/areas/**/*.ts'],
+    plugins: { areas: { rules: { 'public-imports': areaImports } } },
+    rules: { 'areas/public-imports': 'error' },
+  },
   {
     // A kit imports no area (type-only imports included): it declares the port or shape it needs,
     // an area fills it in, and the composition root (src/modules.ts, src/services.ts, src/app.ts)

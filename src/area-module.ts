@@ -6,11 +6,13 @@ import type { Columns, TablesOf } from './kernel/columns';
 import type { ResolverClassOf } from './graphql/resolver-instances';
 import type { ListingSource } from './store/listings';
 import type { ContractRoute } from './rest/contract-routes';
+import type { EventAudience, EventDeclaration, EventListener } from './kernel/domain-events';
+import type { Db } from './store/database';
 
 /**
  * What an area gives the kits, each under `src/areas/<area>/<area>.module.ts`: its /v1 routes, its
  * GraphQL resolver classes and loaders, the contract's records it declares (shared schemas of
- * /v1/openapi.json), its tables and its kept lists. Each route, resolver and loader names the
+ * /v1/openapi.json), its tables and its kept lists, the events it reports and those it listens to. Each route, resolver and loader names the
  * services it uses; the composition root (src/modules.ts) lists the modules and derives every
  * central list from them, and the services the kits are handed from what the modules name. A kit
  * imports no area: where it needs an area's type it declares the shape (a generic, or an interface
@@ -38,6 +40,19 @@ export interface AreaModule {
   readonly kept?: Readonly<Record<string, KeptList<never>>>;
   /** The stored listings of the area's table, as this release writes them (`<area>.listings.ts`). */
   readonly listings?: ListingSource;
+  /** The events the area reports (`<area>.events.ts`): their types and who hears them. */
+  readonly events?: readonly EventDeclaration[];
+  /**
+   * The area's listeners of the events of every area: each hears, within the writing transaction,
+   * the events declared for its audience (`every`: all of them).
+   */
+  readonly listeners?: readonly EventSubscription[];
+}
+
+/** A listener of an area and the events it hears: those declared for `hears`, or every event. */
+export interface EventSubscription {
+  readonly hears: EventAudience | 'every';
+  readonly listen: EventListener<Db>;
 }
 
 /** An area's module, its types kept as written (the root derives the services from them). */

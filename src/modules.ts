@@ -41,6 +41,9 @@ import type { PageCache } from './caching/page-cache';
 import type { ContractRoute } from './rest/contract-routes';
 import type { ListingSource } from './store/listings';
 import type { Database, StoreTables } from './store/schema';
+import type { Db } from './store/database';
+import { DomainEventBus, type EventDeclaration } from './kernel/domain-events';
+import { WEBHOOK_EVENT_TYPE_COUNT } from './areas/webhooks/webhooks.types';
 
 /**
  * Every area of the service, each its module (src/areas/<area>/<area>.module.ts): the one list a
@@ -100,6 +103,64 @@ const _databaseIsTheModules: [Database, StoreTables & TablesOfModules<AreaModule
 ]
   ? true
   : false = true;
+
+/**
+ * The modules in the order their events stand in the webhooks' catalogue (the order an endpoint's
+ * event types are listed and refusals name them in, which is the one they had when webhooks
+ * listed them itself): the list's, but payments, notes, e-sign, documents, then move-ins.
+ */
+const CATALOGUE_MODULES: readonly AreaModule[] = [
+  paymentsModule,
+  notesModule,
+  esignModule,
+  documentsModule,
+  moveInsModule,
+];
+const EVENT_MODULES: readonly AreaModule[] = [
+  ...CATALOGUE_MODULES,
+  ...MODULES.filter((module) => !CATALOGUE_MODULES.includes(module)),
+];
+
+/** Every event an area reports, in the catalogue's order (each area's `<area>.events.ts`). */
+export const DOMAIN_EVENTS: readonly EventDeclaration[] = EVENT_MODULES.flatMap(
+  (module) => module.events ?? [],
+);
+
+/** Every event a webhook endpoint can ask for: the events declared for webhooks, in the catalogue's order. */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = DOMAIN_EVENTS.filter(
+  (event) => event.audience === 'webhooks',
+).map((event) => event.type);
+
+if (WEBHOOK_EVENT_TYPES.length !== WEBHOOK_EVENT_TYPE_COUNT) {
+  throw new Error(
+    `the webhooks' catalogue holds ${WEBHOOK_EVENT_TYPES.length} event types, WEBHOOK_EVENT_TYPE_COUNT says ${WEBHOOK_EVENT_TYPE_COUNT}`,
+  );
+}
+
+/**
+ * The events' port over the store: each area's listeners (`AreaModule.listeners`) subscribed, in
+ * the modules' order, to the types declared for what they hear. Repositories publish through it
+ * within the transaction of the change; `afterCommit` adds who is told once it committed.
+ */
+export function domainEventBus(): DomainEventBus<Db> {
+  const bus = new DomainEventBus<Db>();
+  const subscriptions = MODULES.flatMap((module) => module.listeners ?? []);
+  // Listeners of every event (the live journal) first, then those of an audience.
+  for (const { hears, listen } of [
+    ...subscriptions.filter((subscription) => subscription.hears === 'every'),
+    ...subscriptions.filter((subscription) => subscription.hears !== 'every'),
+  ]) {
+    {
+      bus.subscribe(
+        hears === 'every'
+          ? 'every'
+          : DOMAIN_EVENTS.filter((event) => event.audience === hears).map((event) => event.type),
+        listen,
+      );
+    }
+  }
+  return bus;
+}
 
 /** Every /v1 path of the contract (a known path with another method answers 405: see KnownRoutes). */
 export const CONTRACT_ROUTES: readonly ContractRoute<ContractServices>[] = MODULES.flatMap(

@@ -3,7 +3,7 @@ import { HttpSmsTransport } from './adapters/sms/http-sms.transport';
 import { HttpWebhookTransport } from './adapters/webhooks/http-webhook.transport';
 import type { Config, OutboxConfig, WebhooksConfig } from './config';
 import { DomainError } from './kernel/errors';
-import type { EmailAttachment, OutboxTransports, WebhookSender } from './areas/outbox/outbox.transports';
+import type { EmailAttachment, OutboxTransports, WebhookSender } from './areas/outbox/transports.ports';
 import type { OutboxMessage } from './areas/outbox/outbox.types';
 import {
   DEFAULT_OUTBOX_SETTINGS,
@@ -132,7 +132,7 @@ export function outboxSettingsFrom(
 type AttachmentServices = Pick<Services, 'facilities' | 'documentPdfs'>;
 type WebhookServices = Pick<
   Services,
-  'webhookEndpoints' | 'webhookEvents' | 'webhooks' | 'hostResolver' | 'clock'
+  'webhookEndpoints' | 'deliveryEvents' | 'webhooks' | 'hostResolver' | 'clock'
 >;
 
 /** Webhook delivery: signed POSTs over Node's http/https with the configured safety rules. */
@@ -200,7 +200,7 @@ export function createOutboxWorker(
     outboxSettingsFrom(config.outbox, config.webhooks),
     {
       attachments: pdfAttachments(services),
-      events: services.webhookEvents,
+      events: services.deliveryEvents,
       onOutcome: (message, outcome) => {
         if (message.channel === 'webhook') services.webhooks.reportDelivery(outcome);
       },

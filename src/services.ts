@@ -51,10 +51,8 @@ import { RevisionsRepository } from './store/repositories/revisions.repository';
 import { SqlTenantsRepository } from './areas/tenants/tenants.repository';
 import { HttpUpstream, type UpstreamLog } from './gateway/http-upstream';
 import { DnsHostResolver } from './adapters/webhooks/http-webhook.transport';
-import { WebhookEvents } from './areas/webhooks/webhook-events';
 import type { HostResolver, WebhookEndpointsRepository } from './areas/webhooks/webhooks.ports';
 import { WebhooksService } from './areas/webhooks/webhooks.service';
-import { webhookPayloads } from './areas/webhooks/webhooks.presenter';
 import { SqlWebhookEndpointsRepository } from './areas/webhooks/webhooks.repository';
 import { SqlTrustedDocumentsRepository } from './store/repositories/trusted-documents.repository';
 import type { TrustedDocumentsRepository } from './auth/trusted-documents.ports';
@@ -64,7 +62,15 @@ import { LiveGroups } from './live/live-groups';
 import { UpstreamPollers } from './live/upstream-pollers';
 import { PgNotifySource, PollingSource, type SourceLog } from './live/live-sources';
 import type { LoaderSource } from './graphql/loaders';
-import { loaderSource } from './modules';
+import { domainEventBus, loaderSource, WEBHOOK_EVENT_TYPES } from './modules';
+import type { DomainEventBus } from './kernel/domain-events';
+import type { Db } from './store/database';
+import type { DeliveryEvents } from './areas/outbox/outbox.ports';
+import { esignDeliveryEvents, esignEvents } from './areas/esign/esign.events';
+import { documentsEvents } from './areas/documents/documents.events';
+import { moveInsEvents } from './areas/move-ins/move-ins.events';
+import { notesEvents } from './areas/notes/notes.events';
+import { paymentsEvents } from './areas/payments/payments.events';
 
 /** Every domain service, built once per process over one store; both transports use these. */
 export interface Services {
@@ -103,8 +109,13 @@ export interface Services {
   readonly webhooks: WebhooksService;
   /** Where the delivery worker finds endpoints and their secrets. */
   readonly webhookEndpoints: WebhookEndpointsRepository;
-  /** The webhook events each change writes with itself. */
-  readonly webhookEvents: WebhookEvents;
+  /**
+   * The areas' events, published by each change within its transaction: the live journal and the
+   * webhooks' deliveries listen (src/modules.ts subscribes them).
+   */
+  readonly domainEvents: DomainEventBus<Db>;
+  /** The events reporting an e-sign message delivered or failed, which the outbox worker writes. */
+  readonly deliveryEvents: DeliveryEvents;
   /** What endpoint host names resolve to (checked at registration and before each delivery). */
   readonly hostResolver: HostResolver;
   /** Serialized list pages kept between requests while their data is unchanged. */
@@ -194,16 +205,17 @@ export function createServices(
   const pdfs = new PdfkitRenderer();
   const documentsRepository = new SqlDocumentsRepository(db);
   const documents = new DocumentsService(documentsRepository, clock);
-  const outboxQueue = new SqlOutboxRepository(db);
+  const domainEvents = domainEventBus();
+  const outboxQueue = new SqlOutboxRepository(db, domainEvents);
   const outbox = new OutboxService(outboxQueue, clock);
-  const esignRepository = new SqlEsignRepository(db);
+  const esignRepository = new SqlEsignRepository(db, domainEvents);
   const documentPdfs = new DocumentPdfsService(documentsRepository, pdfs, esignRepository);
   const facilities = new FacilitiesService(new SqlFacilitiesRepository(db), clock);
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
   const seal = new DocumentSeal(new SqlSealingKeysRepository(db, secrets), config.seal);
-  const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets);
+  const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets, WEBHOOK_EVENT_TYPES);
   const upstream = config.upstream
     ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
     : null;
@@ -229,17 +241,12 @@ export function createServices(
     onFailure: (reason) =>
       options.signatureLog?.warn({ reason }, 'a document could not be signed: its PDF worker failed'),
   });
-  const webhookEvents = new WebhookEvents(
-    webhookPayloads,
-    {
-      facilitiesByIds: (ids) => facilities.facilitiesByIds(ids),
-      documentsByEventIds: (ids) => documents.documentsByEventIds(ids),
-    },
-    () => {
-      outbox.announce();
-      live.wake();
-    },
-  );
+  // After a change's events committed, this process's delivery worker and live hub look at once.
+  domainEvents.afterCommit(() => {
+    outbox.announce();
+    live.wake();
+  });
+  const announce = () => domainEvents.announce();
   const services: Omit<Services, 'liveGroups' | 'loaders'> = {
     clock,
     secrets,
@@ -255,21 +262,27 @@ export function createServices(
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),
     ledgers: new LedgersService(new SqlLedgersRepository(db), clock),
-    notes: new NotesService(new SqlNotesRepository(db), people, clock, webhookEvents),
+    notes: new NotesService(new SqlNotesRepository(db, domainEvents), people, clock, {
+      ...notesEvents,
+      announce,
+    }),
     documents,
     documentPdfs,
-    moveIns: new MoveInsService(new SqlMoveInsRepository(db), people, clock, pdfs, webhookEvents),
+    moveIns: new MoveInsService(new SqlMoveInsRepository(db, domainEvents), people, clock, pdfs, {
+      ...moveInsEvents,
+      announce,
+    }),
     invoiceableItems: new InvoiceableItemsService(
       new SqlInvoiceableItemsRepository(db, store.arrays, store.bytes),
       clock,
     ),
     rateChanges: new RateChangesService(new SqlRateChangesRepository(db, store.arrays, store.bytes), clock),
     payments: new PaymentsService(
-      new SqlPaymentsRepository(db),
+      new SqlPaymentsRepository(db, domainEvents),
       people,
       clock,
       options.paymentGateway ?? paymentGatewayFor(config.payments),
-      webhookEvents,
+      { ...paymentsEvents, announce },
       config.payments.testHoldBeforeRecord ? holdBeforeRecord : undefined,
     ),
     tenants: new TenantsService(people),
@@ -287,7 +300,7 @@ export function createServices(
         linkTtlMs: config.esignLinkTtlHours * 3_600_000,
         replyTo: config.outbox.smtpReplyTo,
       },
-      webhookEvents,
+      esignEvents,
     ),
     signing: new SigningService(
       esignRepository,
@@ -297,16 +310,21 @@ export function createServices(
       pdfSigner,
       signatureReader,
       clock,
-      webhookEvents,
+      {
+        ...documentsEvents({ documentsByEventIds: (ids) => documents.documentsByEventIds(ids) }),
+        announce,
+      },
     ),
     signatureReader,
     pdfSigner,
     webhooks: new WebhooksService(webhookEndpoints, hostResolver, clock, outbox, {
       allowHosts: config.webhooks.allowHosts,
+      eventTypes: WEBHOOK_EVENT_TYPES,
     }),
     seal,
     webhookEndpoints,
-    webhookEvents,
+    domainEvents,
+    deliveryEvents: esignDeliveryEvents({ facilitiesByIds: (ids) => facilities.facilitiesByIds(ids) }),
     hostResolver,
     pages: new PageCache(revisions, cacheMemory),
     revisions,

@@ -20,7 +20,7 @@ import type { DialectName } from './dialect';
 import { activeTracing, recordStatement, type ActiveTracing } from '../telemetry/tracing';
 
 export type { ByteRows } from './byte-rows';
-export type { ArrayRows, Db } from './db';
+export type { ArrayRows, Db, StoreEvents } from './db';
 
 // COUNT(*) and other int8 results arrive as strings by default; ours stay far below 2^53.
 types.setTypeParser(types.builtins.INT8, (value) => Number(value));

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema';
+import type { DomainEvents } from '../kernel/domain-events';
 
 /** The store's database, as Kysely types its tables. */
 export type Db = Kysely<Database>;
@@ -13,3 +14,9 @@ export type Db = Kysely<Database>;
 export type ArrayRows = <R extends readonly unknown[]>(query: {
   compile(db: Db): CompiledQuery;
 }) => Promise<R[]>;
+
+/**
+ * The events a repository publishes with the change it writes: each listener writes them on the
+ * change's transaction (src/kernel/domain-events.ts; src/modules.ts subscribes the listeners).
+ */
+export type StoreEvents = DomainEvents<Db>;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Client } from 'pg';
 import { PgLiveNotifications, SqlLiveJournal } from '../../src/areas/live/live-events.repository';
 import type { LiveJournal, LiveListening, LiveNotifications } from '../../src/areas/live/live.types';
-import { insertWebhookEvents } from '../../src/areas/webhooks/webhook-events.writer';
+import { domainEventBus } from '../../src/modules';
 import { systemClock } from '../../src/kernel/clock';
 import { LiveHub } from '../../src/live/live-hub';
 import { PgNotifySource, type PgSourceLimits } from '../../src/live/live-sources';
@@ -101,7 +101,7 @@ function heldEvent(store: Store, facilityId: string) {
   const mayCommit = new Promise<void>((resolve) => (commit = resolve));
   let written = false;
   const done = store.db.transaction().execute(async (trx) => {
-    await insertWebhookEvents(trx, [
+    await domainEventBus().publish(trx, [
       {
         type: 'note.created',
         facilityId,
@@ -327,7 +327,7 @@ describe('Live events on PostgreSQL: commit order, and a lost LISTEN connection'
 
       const names = ['first', 'second', 'third'].map((name) => `${name}-${randomUUID()}`);
       await db!.store.db.transaction().execute((trx) =>
-        insertWebhookEvents(
+        domainEventBus().publish(
           trx,
           names.map((eventId) => ({
             type: 'note.created',

@@ -27,7 +27,7 @@ import {
 } from '../support/factories';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { SqlTrustedDocumentsRepository } from '../../src/store/repositories/trusted-documents.repository';
-import { insertWebhookEvents } from '../../src/areas/webhooks/webhook-events.writer';
+import { domainEventBus } from '../../src/modules';
 import type { DatasetRateChange, DatasetTenant, DatasetUnit } from '../../src/store/dataset/dataset.types';
 import { createTestStore, describeEachDialect, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
@@ -204,7 +204,7 @@ describeEachDialect('migrations', (dialect) => {
     /** Writes one live event the way the services do and answers the number it has once committed. */
     const written = async (name: string) => {
       await db.store.db.transaction().execute((trx) =>
-        insertWebhookEvents(trx, [
+        domainEventBus().publish(trx, [
           {
             type: 'note.created',
             facilityId: name,

@@ -215,6 +215,61 @@ describe('the layer rule covers every folder of src', () => {
   });
 });
 
+/** What the rule between areas says of a file with these imports at this place. */
+async function areaProblems(file: string, code: string): Promise<string[]> {
+  return (await lintMessages(file, code))
+    .filter((m) => m.ruleId === 'areas/public-imports')
+    .map((m) => m.message.split(':')[0]);
+}
+
+describe("between areas, only an area's types, ports and events are imported", () => {
+  it.each([
+    [
+      'src/areas/ledgers/probe.ts',
+      "import type { NotesService } from '../notes/notes.service';",
+      "notes/notes.service is the notes area's own",
+    ],
+    [
+      'src/areas/ledgers/probe.repository.ts',
+      "import { SqlNotesRepository } from '../notes/notes.repository';",
+      "notes/notes.repository is the notes area's own",
+    ],
+    [
+      'src/areas/ledgers/probe.resolver.ts',
+      "import { NotesResolver } from '../notes/notes.resolver';",
+      "notes/notes.resolver is the notes area's own",
+    ],
+    [
+      'src/areas/ledgers/probe.ts',
+      "export { toContract } from '../notes/note-event.contract';",
+      "notes/note-event.contract is the notes area's own",
+    ],
+    [
+      'src/areas/ledgers/probe.ts',
+      "export async function later() { return import('../webhooks/webhooks.service'); }",
+      "webhooks/webhooks.service is the webhooks area's own",
+    ],
+    // A file still allowed to reach past another area's declarations is allowed only what it reaches now.
+    [
+      'src/areas/ledgers/ledgers.resolver.ts',
+      "import type { PaymentsService } from '../payments/payments.service';",
+      "payments/payments.service is the payments area's own",
+    ],
+  ])('refuses, in %s: %s', async (file, code, refused) => {
+    expect(await areaProblems(file, `${code}\nexport {};\n`)).toEqual([refused]);
+  });
+
+  it.each([
+    ['src/areas/ledgers/probe.ts', "import type { NoteEvent } from '../notes/notes.types';"],
+    ['src/areas/ledgers/probe.ts', "import type { NoteReads } from '../notes/notes.ports';"],
+    ['src/areas/ledgers/probe.ts', "import { NOTES_EVENTS } from '../notes/notes.events';"],
+    ['src/areas/notes/probe.ts', "import { NotesService } from './notes.service';"],
+    ['src/rest/probe.ts', "import type { NotesService } from '../areas/notes/notes.service';"],
+  ])('allows, in %s: %s', async (file, code) => {
+    expect(await areaProblems(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+});
+
 const ROOT = path.join(__dirname, '../..');
 
 /** The TypeScript files under a folder of the project, at any depth, from the project's root. */

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { EmailTransport, OutgoingEmail } from '../../areas/outbox/outbox.transports';
+import type { EmailTransport, OutgoingEmail } from '../../areas/outbox/transports.ports';
 import { withDeadline } from '../../kernel/deadline';
 
 export interface SmtpTransportOptions {

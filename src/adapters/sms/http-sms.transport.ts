@@ -1,4 +1,4 @@
-import type { OutgoingSms, SmsTransport } from '../../areas/outbox/outbox.transports';
+import type { OutgoingSms, SmsTransport } from '../../areas/outbox/transports.ports';
 
 export interface HttpSmsTransportOptions {
   /** The provider's endpoint; it receives one JSON POST per message. */

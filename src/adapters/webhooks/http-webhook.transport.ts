@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { DeliveryFailure } from '../../areas/outbox/outbox.transports';
+import { DeliveryFailure } from '../../areas/outbox/transports.ports';
 import {
   destinationShapeProblem,
   hostOf,

@@ -5,14 +5,14 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { facilityIdParam } from '../../rest/schemas';
 import { pdfResponses } from '../../rest/responses';
 import type { DocumentPdfsService } from './document-pdfs.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
-import type { MoveInsService } from '../move-ins/move-ins.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
+import type { SessionDocumentPdfs } from '../move-ins/move-ins.ports';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly documentPdfs: DocumentPdfsService;
-  readonly facilities: FacilitiesService;
-  readonly moveIns: MoveInsService;
+  readonly facilities: FacilityAccess;
+  readonly moveIns: SessionDocumentPdfs;
 }
 
 const requiredId = (description: string) => Type.String({ minLength: 1, description });

@@ -1,4 +1,4 @@
-import type { DocumentsRepository } from './documents.ports';
+import type { DocumentsRepository, OriginalDocuments } from './documents.ports';
 import { DomainError, type Path } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isUuid, normalizeId } from '../../kernel/ids';
@@ -8,7 +8,7 @@ import { fillTemplate, pdfFilename, personName } from './pdf.template';
 import type { RenderedDocument, RenderedPdf } from './pdf.types';
 
 /** Event documents as PDFs (contract 4.6). */
-export class DocumentPdfsService {
+export class DocumentPdfsService implements OriginalDocuments {
   constructor(
     private readonly documents: DocumentsRepository,
     private readonly pdfs: PdfRenderer,

@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { DOCUMENTS_EVENTS } from './documents.events';
 import { FacilityEventsResolver, EventsResolver, DocumentsResolver } from './documents.resolver';
 import { DOCUMENTS_ROUTES } from './documents.routes';
 import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
@@ -16,4 +17,5 @@ export const documentsModule = areaModule({
   loaders: documentsLoaders,
   entities: DOCUMENTS_ENTITIES,
   tables: documentsTables,
+  events: DOCUMENTS_EVENTS,
 });

@@ -1,4 +1,14 @@
-import type { DocumentEvent, EventDocument, EventType } from './documents.types';
+import type { Path } from '../../kernel/errors';
+import type { RenderedDocument } from './pdf.types';
+import type { DomainEvent } from '../../kernel/domain-events';
+import type { Facility } from '../facilities/facilities.types';
+import type {
+  DocumentEvent,
+  DocumentHappening,
+  DocumentSigningContext,
+  EventDocument,
+  EventType,
+} from './documents.types';
 
 /** A document with its template body and what its PDF fills in. */
 export interface DocumentWithContext extends EventDocument {
@@ -40,4 +50,31 @@ export interface EventsRepository {
   count(facilityId: string, filter: EventFilter): Promise<number>;
   /** One page, by created_at then id. */
   page(facilityId: string, filter: EventFilter, limit: number, offset: number): Promise<DocumentEvent[]>;
+}
+
+/** The events of documents viewed or signed through an e-sign link (built by `documents.events.ts`). */
+export interface DocumentEventBuilders {
+  /** One event per document: `document.viewed` or `document.signed`, with the link it came through. */
+  aboutDocuments(
+    facility: Facility,
+    link: DocumentSigningContext,
+    happenings: readonly DocumentHappening[],
+  ): Promise<DomainEvent[]>;
+}
+/** The documents' events, and the announcement after commit. */
+export type DocumentEvents = DocumentEventBuilders & { announce(): void };
+
+/** What the other areas read of the facilities' events and their documents (`DocumentsService` implements it). */
+export interface DocumentReads {
+  /** The facility's event (404/9 when it is not). */
+  eventFor(facility: Facility, eventId: string, parameter?: Path): Promise<DocumentEvent>;
+  /** Events by id, in key order, null for a missing one (DataLoader batch shape). */
+  eventsByIds(ids: readonly string[]): Promise<(DocumentEvent | null)[]>;
+  /** Documents of each event, in key order (DataLoader batch shape). */
+  documentsByEventIds(eventIds: readonly string[]): Promise<EventDocument[][]>;
+}
+
+/** An event document's PDF as it was made (`DocumentPdfsService` implements it). */
+export interface OriginalDocuments {
+  originalDocument(facility: Facility, documentId: string, parameter?: Path): Promise<RenderedDocument>;
 }

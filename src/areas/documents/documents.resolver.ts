@@ -2,8 +2,9 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import { DOCUMENT_PAGE_LIMITS, type DocumentsService } from './documents.service';
 import type { EventType } from './documents.types';
-import type { EsignService } from '../esign/esign.service';
-import { EVENT_PAGE_LIMITS, type EventsService } from '../events/events.service';
+import type { EsignStates } from '../esign/esign.ports';
+import type { EventListing } from '../events/events.ports';
+import { EVENT_PAGE_LIMITS } from '../events/events.types';
 import type { Facility } from '../facilities/facilities.types';
 import type { GraphqlContext } from '../../graphql/context';
 import {
@@ -30,8 +31,8 @@ const PER_PAGE_DESCRIPTION = 'Page size (default 100; above 100 reads as 100).';
 /** The services this file's resolvers call. */
 interface ResolverServices {
   readonly documents: DocumentsService;
-  readonly esign: EsignService;
-  readonly events: EventsService;
+  readonly esign: EsignStates;
+  readonly events: EventListing;
 }
 
 /** A facility's events and their documents: the data of GET /v1/:facility_id/events/:event_id/documents. */

@@ -6,12 +6,12 @@ import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam, pageQuery } from '../../rest/schemas';
 import type { DocumentsService } from './documents.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly documents: DocumentsService;
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
 }
 
 /** The contract's routes of this area (see ContractRoute). */

@@ -3,13 +3,13 @@ import { DomainError, type Path } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isUuid, normalizeId } from '../../kernel/ids';
 import { offsetOf, pageMeta, parsePageRequest, type Page, type PageInput } from '../../kernel/pagination';
-import type { DocumentsRepository } from './documents.ports';
+import type { DocumentReads, DocumentsRepository } from './documents.ports';
 import type { DocumentEvent, EventDocument } from './documents.types';
 
 /** Event document lists: per_page 100 by default and at most (DESIGN 6, Documents). */
 export const DOCUMENT_PAGE_LIMITS = { defaultPerPage: 100, maxPerPage: 100 } as const;
 
-export class DocumentsService {
+export class DocumentsService implements DocumentReads {
   constructor(
     private readonly repository: DocumentsRepository,
     private readonly clock: Clock,

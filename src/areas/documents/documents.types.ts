@@ -15,3 +15,23 @@ export type DocumentEvent = RecordOfTable<typeof events>;
 
 /** A PDF document of an event (contract 2.6), without its template body. */
 export type EventDocument = RecordOfTable<typeof eventDocuments, 'body'>;
+
+/** The e-sign link an event about a document came through. */
+export interface DocumentSigningContext {
+  messageId: string;
+  facilityId: string;
+  eventId: string;
+  channel: string;
+  recipient: string;
+}
+
+/** What happened to a document through its link, and when. */
+export type DocumentHappening =
+  | { kind: 'viewed'; documentId: string; at: string }
+  | {
+      kind: 'signed';
+      documentId: string;
+      at: string;
+      signerName: string | null;
+      signedSha256: string | null;
+    };

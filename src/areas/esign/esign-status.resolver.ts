@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-gra
 import type { DocumentView, EventView } from '../documents/event-document.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import { DocumentObject, EventObject } from '../documents/documents.graphql';
 import {
   DocumentEsignObject,
@@ -110,7 +110,7 @@ export class OutboxMessageEsignResolver {
 /** The services this file's resolvers call. */
 interface ResolverServices {
   readonly esign: EsignService;
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
 }
 
 /** Withdrawing a signing link. */

@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { ESIGN_EVENTS } from './esign.events';
 import { EsignResolver } from './esign.resolver';
 import {
   DocumentEsignResolver,
@@ -25,4 +26,5 @@ export const esignModule = areaModule({
   ],
   loaders: esignLoaders,
   tables: esignTables,
+  events: ESIGN_EVENTS,
 });

@@ -1,11 +1,13 @@
+import type { Facility } from '../facilities/facilities.types';
 import type { RecordOfTable } from '../../kernel/columns';
 import type { OutboxMessage } from '../outbox/outbox.types';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
+import type { DomainEvent } from '../../kernel/domain-events';
 import type { SignatureImage, SignatureReading } from './esign.signature';
 import type { sealingCertificates } from './esign.tables';
 import type {
   EsignAuditEvent,
   EsignRecords,
+  EsignState,
   SignedDocument,
   SignedDocumentInfo,
   SigningLink,
@@ -25,7 +27,7 @@ export interface EsignRepository {
     link: SigningLink,
     tokenHash: string,
     sent: readonly EsignAuditEvent[],
-    events?: readonly WebhookEvent[],
+    events?: readonly DomainEvent[],
   ): Promise<void>;
   /** The link whose token has this SHA-256, with its documents. */
   findLinkByTokenHash(tokenHash: string): Promise<SigningLink | undefined>;
@@ -39,7 +41,7 @@ export interface EsignRepository {
     messageId: string,
     at: string,
     viewed: readonly EsignAuditEvent[],
-    events?: readonly WebhookEvent[],
+    events?: readonly DomainEvent[],
   ): Promise<boolean>;
   /**
    * In one transaction: completes the link if it is still open at `at` (neither completed, revoked
@@ -51,7 +53,7 @@ export interface EsignRepository {
     at: string,
     signatures: readonly EsignAuditEvent[],
     signed: readonly SignedDocument[],
-    events?: readonly WebhookEvent[],
+    events?: readonly DomainEvent[],
   ): Promise<SigningConflict | null>;
   /** Revokes an open link and writes the revoked events; false when it was revoked or signed before. */
   revoke(messageId: string, at: string, revoked: readonly EsignAuditEvent[]): Promise<boolean>;
@@ -129,4 +131,15 @@ export interface SealingKeysRepository {
    * then, and nothing is written.
    */
   writeSealingKey(key: StoredSealingKey): Promise<boolean>;
+}
+
+/** The event of an e-sign message queued (built by `esign.events.ts`). */
+export interface EsignEventBuilders {
+  esignSent(facility: Facility, message: OutboxMessage): DomainEvent;
+}
+
+/** What the other areas ask of e-sign (`EsignService` implements it). */
+export interface EsignStates {
+  /** The facility's events whose e-sign status is `state`. */
+  eventIdsInState(facility: Facility, state: EsignState): Promise<string[]>;
 }

@@ -11,12 +11,11 @@ import type {
 import type { OutboxMessage } from '../outbox/outbox.types';
 import type { SignedPdfs } from '../documents/pdf.ports';
 import type { RenderedPdf } from '../documents/pdf.types';
-import type { Db } from '../../store/database';
+import type { Db, StoreEvents } from '../../store/database';
 import { rowCodec } from '../../store/rows';
 import type { Database, EsignLinkDocumentsTable, EsignLinksTable } from '../../store/schema';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
+import type { DomainEvent } from '../../kernel/domain-events';
 import { messageStored } from '../outbox/outbox.repository';
-import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
 
 /** A link's columns but its token's hash, which only finds it. */
 const linkColumns = rowCodec(esignLinks, ['token_hash']);
@@ -36,14 +35,17 @@ class Conflict extends Error {
 
 /** Signing links, their audit trail and signed PDFs, on SQLite and PostgreSQL. */
 export class SqlEsignRepository implements EsignRepository, SignedPdfs {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly events: StoreEvents,
+  ) {}
 
   async insertMessageWithLink(
     message: OutboxMessage,
     link: SigningLink,
     tokenHash: string,
     sent: readonly EsignAuditEvent[],
-    events: readonly WebhookEvent[] = [],
+    events: readonly DomainEvent[] = [],
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('outbox_messages').values(messageStored(message)).execute();
@@ -62,7 +64,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
         )
         .execute();
       await this.insertEvents(trx, sent);
-      await insertWebhookEvents(trx, events);
+      await this.events.publish(trx, events);
     });
   }
 
@@ -93,7 +95,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     messageId: string,
     at: string,
     viewed: readonly EsignAuditEvent[],
-    events: readonly WebhookEvent[] = [],
+    events: readonly DomainEvent[] = [],
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
@@ -104,7 +106,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await this.insertEvents(trx, viewed);
-      await insertWebhookEvents(trx, events);
+      await this.events.publish(trx, events);
       return true;
     });
   }
@@ -114,7 +116,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     at: string,
     signatures: readonly EsignAuditEvent[],
     signed: readonly SignedDocument[],
-    events: readonly WebhookEvent[] = [],
+    events: readonly DomainEvent[] = [],
   ): Promise<SigningConflict | null> {
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -141,7 +143,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
           }
         }
         await this.insertEvents(trx, signatures);
-        await insertWebhookEvents(trx, events);
+        await this.events.publish(trx, events);
       });
     } catch (error) {
       if (error instanceof Conflict) return error.conflict;

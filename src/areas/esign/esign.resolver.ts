@@ -1,14 +1,14 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import { outboxMessageView, SendEsignableDocumentsPayload } from '../outbox/outbox.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
   readonly esign: EsignService;
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
 }
 
 /** E-sign delivery (REST 4.9): queues the event's esignable documents for email or SMS. */

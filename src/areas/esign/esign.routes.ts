@@ -5,12 +5,12 @@ import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { EsignService } from './esign.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly esign: EsignService;
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
 }
 
 /** The contract's routes of this area (see ContractRoute). */

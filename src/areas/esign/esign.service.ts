@@ -1,9 +1,8 @@
-import type { DocumentsService } from '../documents/documents.service';
+import type { DocumentReads, OriginalDocuments } from '../documents/documents.ports';
 import { DomainError, problem } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
-import type { OutboxService } from '../outbox/outbox.service';
+import type { OutboxAccess } from '../outbox/outbox.ports';
 import type { NewOutboxMessage, OutboxMessage } from '../outbox/outbox.types';
-import type { DocumentPdfsService } from '../documents/document-pdfs.service';
 import type { Clock } from '../../kernel/clock';
 import { isUuid, newId, normalizeId } from '../../kernel/ids';
 import { localDate, toStoredInstant } from '../../kernel/time';
@@ -16,12 +15,11 @@ import {
   signingUrl,
   type MessageLink,
 } from './esign.content';
-import type { EsignRepository } from './esign.ports';
+import type { EsignEventBuilders, EsignRepository, EsignStates } from './esign.ports';
 import { readRecipient } from './esign.recipients';
 import { eventEsignStatus, linkState, recordsByEvent, type EventEsignStatus } from './esign.state';
 import { newSigningToken, sha256Hex, tokenHash } from './esign.tokens';
 import type { EsignAuditEvent, EsignState, SigningLink } from './esign.types';
-import type { WebhookEvents } from '../webhooks/webhook-events';
 
 /** Send the event's esignable documents to exactly one of an email address and an SMS number. */
 export interface SendEsignableDocumentsCommand {
@@ -44,16 +42,16 @@ export interface EsignOptions {
  * email or SMS through the outbox, each message carrying one signing link; the state of each
  * document's signing; revoking a link.
  */
-export class EsignService {
+export class EsignService implements EsignStates {
   constructor(
-    private readonly documents: DocumentsService,
-    private readonly documentPdfs: DocumentPdfsService,
-    private readonly outbox: OutboxService,
+    private readonly documents: DocumentReads,
+    private readonly documentPdfs: OriginalDocuments,
+    private readonly outbox: OutboxAccess,
     private readonly repository: EsignRepository,
     private readonly clock: Clock,
     private readonly options: EsignOptions,
     /** Writes `esign.sent` with each message; none when absent. */
-    private readonly webhooks?: WebhookEvents,
+    private readonly events?: EsignEventBuilders,
   ) {}
 
   /**
@@ -136,7 +134,7 @@ export class EsignService {
       auditEvent(signingLink, d.documentId, 'sent', createdAt, { documentSha256: d.documentSha256 }),
     );
     // The token's hash is all the link's record keeps of it.
-    const events = this.webhooks ? [this.webhooks.esignSent(facility, message)] : [];
+    const events = this.events ? [this.events.esignSent(facility, message)] : [];
     await this.repository.insertMessageWithLink(message, signingLink, tokenHash(token), sent, events);
     this.outbox.announce();
     return [message];

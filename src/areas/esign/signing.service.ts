@@ -2,10 +2,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { OutboxMessage } from '../outbox/outbox.types';
-import type { DocumentPdfsService } from '../documents/document-pdfs.service';
 import type { RenderedDocument, RenderedPdf } from '../documents/pdf.types';
 import type { Clock } from '../../kernel/clock';
-import type { WebhookEvents } from '../webhooks/webhook-events';
+import type { DocumentEvents, OriginalDocuments } from '../documents/documents.ports';
 import { isUuid, normalizeId } from '../../kernel/ids';
 import { formatInstant, toStoredInstant } from '../../kernel/time';
 import { CONSENT_VERSION, consentText } from './esign.consent';
@@ -135,7 +134,7 @@ export class SigningService {
 
   constructor(
     private readonly repository: EsignRepository,
-    private readonly documentPdfs: DocumentPdfsService,
+    private readonly documentPdfs: OriginalDocuments,
     private readonly facilities: { facilitiesByIds(ids: readonly string[]): Promise<(Facility | null)[]> },
     private readonly messages: { messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]> },
     private readonly signer: PdfSigner,
@@ -143,7 +142,7 @@ export class SigningService {
     private readonly signatures: SignatureReader,
     private readonly clock: Clock,
     /** Writes `document.viewed` and `document.signed`; none when absent. */
-    private readonly webhooks?: WebhookEvents,
+    private readonly events?: DocumentEvents,
   ) {}
 
   /** The page a link shows; opening a usable link records its first view. */
@@ -162,14 +161,14 @@ export class SigningService {
             documentSha256: shownHash(resolved.link, d.id),
           }),
         );
-      const events = await this.webhooks?.aboutDocuments(
+      const events = await this.events?.aboutDocuments(
         resolved.facility,
         resolved.link,
         viewed.map((v) => ({ kind: 'viewed' as const, documentId: v.documentId, at })),
       );
       if (await this.repository.recordFirstView(resolved.link.messageId, at, viewed, events)) {
         page.link = { ...page.link, firstViewedAt: at };
-        this.webhooks?.announce();
+        this.events?.announce();
       }
     }
     return page;
@@ -320,7 +319,7 @@ export class SigningService {
     signatures: EsignAuditEvent[],
     signed: SignedDocument[],
   ): Promise<SignOutcome> {
-    const events = await this.webhooks?.aboutDocuments(
+    const events = await this.events?.aboutDocuments(
       facility,
       link,
       signatures.map((s) => ({
@@ -339,7 +338,7 @@ export class SigningService {
       if (now.kind === 'completed' || now.kind === 'usable') return { kind: 'already_signed', facility };
       return now;
     }
-    this.webhooks?.announce();
+    this.events?.announce();
     return { kind: 'signed' };
   }
 

@@ -1,20 +1,12 @@
 import type { EventsRepository } from '../documents/documents.ports';
-import { DOCUMENT_EVENT_TYPES, type DocumentEvent, type EventType } from '../documents/documents.types';
+import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from '../documents/documents.types';
 import type { Facility } from '../facilities/facilities.types';
-import { offsetOf, pageMeta, parsePageRequest, type Page, type PageInput } from '../../kernel/pagination';
-
-/** Event lists are paginated as event documents are. */
-export const EVENT_PAGE_LIMITS = { defaultPerPage: 100, maxPerPage: 100 } as const;
-
-/** A page of a facility's events, of one type or (without one) all. */
-export interface EventsQuery extends PageInput {
-  type?: EventType | null;
-  /** Only these events (those in an e-sign state, say); all of the facility's when not given. */
-  ids?: readonly string[];
-}
+import { offsetOf, pageMeta, parsePageRequest, type Page } from '../../kernel/pagination';
+import type { EventListing } from './events.ports';
+import { EVENT_PAGE_LIMITS, type EventsQuery } from './events.types';
 
 /** The facility's move-in, move-out and successful payment events (the owners of documents). */
-export class EventsService {
+export class EventsService implements EventListing {
   constructor(private readonly repository: EventsRepository) {}
 
   /**

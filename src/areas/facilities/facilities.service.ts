@@ -5,7 +5,7 @@ import { DomainError, type Path } from '../../kernel/errors';
 import { compareCodePoints } from '../../kernel/compare';
 import { isUuid, normalizeId } from '../../kernel/ids';
 import { localDate } from '../../kernel/time';
-import type { FacilitiesRepository } from './facilities.ports';
+import type { FacilitiesRepository, FacilityAccess } from './facilities.ports';
 import type { Company, Facility } from './facilities.types';
 
 /**
@@ -23,7 +23,7 @@ function keptFor<Value extends object>(): LRUCache<string, Value> {
 }
 
 /** Resolves the facility or company a request names, and checks the caller may act on it. */
-export class FacilitiesService {
+export class FacilitiesService implements FacilityAccess {
   private readonly facilityCache = keptFor<Facility>();
   private readonly companyCache = keptFor<Company>();
 

@@ -5,14 +5,14 @@ import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
 import { conditional, jsonResponses } from '../../rest/responses';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';
 import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly flippers: FlippersService;
   readonly pages: PageCache;
 }

@@ -10,14 +10,14 @@ import { sendOk, sendOkSerialized } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, pageQuery } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { Facility } from '../facilities/facilities.types';
 import type { InvoiceableItemsService } from './invoiceable-items.service';
 import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly invoiceableItems: InvoiceableItemsService;
   readonly pages: PageCache;
 }

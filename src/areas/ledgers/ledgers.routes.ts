@@ -7,14 +7,14 @@ import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { Facility } from '../facilities/facilities.types';
 import type { LedgersService } from './ledgers.service';
 import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly ledgers: LedgersService;
   readonly pages: PageCache;
 }

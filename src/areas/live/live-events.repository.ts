@@ -4,11 +4,11 @@ import type { LiveEvent, LiveFilter, LiveJournal, LiveListening, LiveNotificatio
 import { liveEvents } from '../../live/live.tables';
 import { rowCodec } from '../../store/rows';
 import type { Database } from '../../store/schema';
-import { LIVE_CHANNEL_PREFIX } from '../webhooks/webhook-events.writer';
+import { LIVE_CHANNEL_PREFIX } from './live-events.writer';
 
 const liveColumns = rowCodec(liveEvents);
 
-/** The live journal over `live_events` (written by `webhook-events.writer.ts`). */
+/** The live journal over `live_events` (written by `live-events.writer.ts`). */
 export class SqlLiveJournal implements LiveJournal {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -54,7 +54,7 @@ export class SqlLiveJournal implements LiveJournal {
 }
 
 /**
- * PostgreSQL: LISTENs on the channel of the store's schema, where `webhook-events.writer.ts`
+ * PostgreSQL: LISTENs on the channel of the store's schema, where `live-events.writer.ts`
  * notifies the numbers of the events each transaction wrote; each listener is a connection of its
  * own, made with the pool's settings.
  */

@@ -2,12 +2,12 @@ import { Arg, Ctx, Resolver, Root, Subscription } from 'type-graphql';
 import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { LiveEvent, LiveFeed, LiveItem } from './live.types';
-import type { DocumentsService } from '../documents/documents.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
-import type { NotesService } from '../notes/notes.service';
-import type { OutboxService } from '../outbox/outbox.service';
-import type { PaymentsService } from '../payments/payments.service';
-import type { WebhooksService } from '../webhooks/webhooks.service';
+import type { DocumentReads } from '../documents/documents.ports';
+import type { FacilityAccess } from '../facilities/facilities.ports';
+import type { NoteReads } from '../notes/notes.ports';
+import type { OutboxAccess } from '../outbox/outbox.ports';
+import type { PaymentReads } from '../payments/payments.ports';
+import type { WebhookReads } from '../webhooks/webhooks.ports';
 import { formatInstant } from '../../kernel/time';
 import {
   present as presentDocument,
@@ -40,13 +40,13 @@ import { WebhookDeliveryObject, webhookDeliveryView } from '../webhooks/webhooks
 /** The services the subscriptions call: the live events, the records they are about, fresh loaders'. */
 interface ResolverServices {
   readonly loaders: LoaderSource;
-  readonly facilities: FacilitiesService;
-  readonly documents: DocumentsService;
-  readonly notes: NotesService;
+  readonly facilities: FacilityAccess;
+  readonly documents: DocumentReads;
+  readonly notes: NoteReads;
   readonly live: LiveFeed;
-  readonly outbox: OutboxService;
-  readonly payments: PaymentsService;
-  readonly webhooks: WebhooksService;
+  readonly outbox: OutboxAccess;
+  readonly payments: PaymentReads;
+  readonly webhooks: WebhookReads;
 }
 
 /** The e-sign and document events that change an event's signing state. */

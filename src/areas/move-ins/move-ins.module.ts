@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { MOVE_INS_EVENTS } from './move-ins.events';
 import { MoveInsResolver, DocumentDownloadsResolver } from './move-ins.resolver';
 import { MOVE_INS_ROUTES } from './move-ins.routes';
 import * as MoveInReview from './move-in-review.contract';
@@ -11,4 +12,5 @@ export const moveInsModule = areaModule({
   resolvers: [MoveInsResolver, DocumentDownloadsResolver],
   schemas: [MoveInReview.schema],
   tables: moveInsTables,
+  events: MOVE_INS_EVENTS,
 });

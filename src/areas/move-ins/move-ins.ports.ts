@@ -1,5 +1,13 @@
-import type { WebhookEvent } from '../webhooks/webhooks.types';
-import type { MoveInFee, MoveInSession, SessionDocument } from './move-ins.types';
+import type { Facility } from '../facilities/facilities.types';
+import type { DomainEvent } from '../../kernel/domain-events';
+import type { RenderedPdf } from '../documents/pdf.types';
+import type {
+  MoveInFee,
+  MoveInReview,
+  MoveInSession,
+  SessionDocument,
+  SessionDocumentQuery,
+} from './move-ins.types';
 
 /** A session document with the filled-in text its PDF prints. */
 export interface SessionDocumentWithBody extends SessionDocument {
@@ -14,7 +22,7 @@ export interface MoveInsRepository {
   insertSession(
     session: MoveInSession,
     documents: readonly SessionDocumentWithBody[],
-    events?: readonly WebhookEvent[],
+    events?: readonly DomainEvent[],
   ): Promise<void>;
   findSession(facilityId: string, sessionId: string): Promise<MoveInSession | undefined>;
   findSessionDocument(sessionId: string, documentId: string): Promise<SessionDocumentWithBody | undefined>;
@@ -22,4 +30,16 @@ export interface MoveInsRepository {
   sessionsByIds(ids: readonly string[]): Promise<(MoveInSession | null)[]>;
   /** Documents of each session ([] for none), by created_at, description, then id. */
   documentsBySessionIds(sessionIds: readonly string[]): Promise<SessionDocument[][]>;
+}
+
+/** The events a move-in reports (built by `move-ins.events.ts`), and the announcement after commit. */
+export interface MoveInsEventBuilders {
+  moveInReviewed(facility: Facility, review: MoveInReview): DomainEvent;
+}
+export type MoveInsEvents = MoveInsEventBuilders & { announce(): void };
+
+/** What the other areas ask of the move-ins (`MoveInsService` implements it). */
+export interface SessionDocumentPdfs {
+  /** A move-in session document's PDF. */
+  sessionDocumentPdf(facility: Facility, query: SessionDocumentQuery): Promise<RenderedPdf>;
 }

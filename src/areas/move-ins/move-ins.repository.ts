@@ -4,11 +4,10 @@ import { moveInSessions, sessionDocuments, storedFee } from './move-ins.tables';
 import type { MoveInFee, MoveInSession, SessionDocument } from './move-ins.types';
 import type { RowOf } from '../../kernel/columns';
 import { compareCodePoints } from '../../kernel/compare';
-import type { Db } from '../../store/database';
+import type { Db, StoreEvents } from '../../store/database';
 import { rowCodec } from '../../store/rows';
 import type { MoveInSessionsTable, SessionDocumentsTable } from '../../store/schema';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
-import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
+import type { DomainEvent } from '../../kernel/domain-events';
 
 /** A session's columns but its fees, which are kept as JSON text. */
 const sessionCodec = rowCodec(moveInSessions, ['fees']);
@@ -32,7 +31,10 @@ function readDocument<Row extends Pick<SessionDocumentsTable, 'description'>, Do
 }
 
 export class SqlMoveInsRepository implements MoveInsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly events: StoreEvents,
+  ) {}
 
   async moveInFees(facilityId: string): Promise<MoveInFee[]> {
     const rows = await this.db
@@ -52,14 +54,14 @@ export class SqlMoveInsRepository implements MoveInsRepository {
   async insertSession(
     session: MoveInSession,
     documents: readonly SessionDocumentWithBody[],
-    events: readonly WebhookEvent[] = [],
+    events: readonly DomainEvent[] = [],
   ): Promise<void> {
     const rows = documents.map(documentCodec.write);
     const row = { ...sessionCodec.write(session), fees: JSON.stringify(session.fees.map(feeCodec.write)) };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('move_in_sessions').values(row).execute();
       if (rows.length > 0) await trx.insertInto('session_documents').values(rows).execute();
-      await insertWebhookEvents(trx, events);
+      await this.events.publish(trx, events);
     });
   }
 

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql'
 import type { DocumentView, EventView } from '../documents/event-document.contract';
 import { documentDownloadPath, present, type MoveInReviewView } from './move-in-review.contract';
 import type { GraphqlContext } from '../../graphql/context';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { MoveInsService } from './move-ins.service';
 import { DocumentObject } from '../documents/documents.graphql';
 import { withArgumentNames } from '../../graphql/errors';
@@ -13,7 +13,7 @@ const INPUT_NAMES = { unitId: 'input.unitId', tenantId: 'input.tenantId', moveIn
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly moveIns: MoveInsService;
 }
 

@@ -5,12 +5,12 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { MoveInsService } from './move-ins.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly moveIns: MoveInsService;
 }
 

@@ -8,7 +8,12 @@ import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../../kernel/id
 import { formatInstant, isValidDate, localDate, toStoredInstant } from '../../kernel/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import { MOVE_IN_TEMPLATES } from './move-in.templates';
-import type { MoveInsRepository, SessionDocumentWithBody } from './move-ins.ports';
+import type {
+  MoveInsEvents,
+  MoveInsRepository,
+  SessionDocumentPdfs,
+  SessionDocumentWithBody,
+} from './move-ins.ports';
 import {
   SESSION_LIFETIME_MS,
   type MoveInReview,
@@ -17,7 +22,6 @@ import {
   type SessionDocument,
   type SessionDocumentQuery,
 } from './move-ins.types';
-import type { WebhookEvents } from '../webhooks/webhook-events';
 
 function readId(
   name: 'unitId' | 'tenantId',
@@ -50,14 +54,14 @@ function money(cents: number): string {
 }
 
 /** Move-in review (DESIGN 6): the cost of renting a unit, and its documents for 24 hours. */
-export class MoveInsService {
+export class MoveInsService implements SessionDocumentPdfs {
   constructor(
     private readonly repository: MoveInsRepository,
     private readonly people: TenantsRepository,
     private readonly clock: Clock,
     private readonly pdfs: PdfRenderer,
     /** Writes `move_in.reviewed` with each review; none when absent. */
-    private readonly webhooks?: WebhookEvents,
+    private readonly events?: MoveInsEvents,
   ) {}
 
   /**
@@ -123,9 +127,9 @@ export class MoveInsService {
     await this.repository.insertSession(
       session,
       documents,
-      this.webhooks ? [this.webhooks.moveInReviewed(facility, review)] : [],
+      this.events ? [this.events.moveInReviewed(facility, review)] : [],
     );
-    this.webhooks?.announce();
+    this.events?.announce();
     return review;
   }
 

@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { NOTES_EVENTS } from './notes.events';
 import { NotesResolver } from './notes.resolver';
 import { NOTES_ROUTES } from './notes.routes';
 import * as NoteEvent from './note-event.contract';
@@ -15,4 +16,5 @@ export const notesModule = areaModule({
   loaders: notesLoaders,
   entities: NOTES_ENTITIES,
   tables: notesTables,
+  events: NOTES_EVENTS,
 });

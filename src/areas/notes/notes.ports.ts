@@ -1,5 +1,6 @@
+import type { Facility } from '../facilities/facilities.types';
 import type { Ledger } from '../ledgers/ledgers.types';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
+import type { DomainEvent } from '../../kernel/domain-events';
 import type { NoteEvent } from './notes.types';
 
 /** Where note events are written and read back; lists come in key order, oldest first. */
@@ -7,10 +8,22 @@ export interface NotesRepository {
   /** The ledger, if it is one of this facility's. */
   findLedger(facilityId: string, ledgerId: string): Promise<Ledger | undefined>;
   /** Writes the note event, its notes and the webhook events reporting it in one transaction. */
-  insertNoteEvent(event: NoteEvent, events?: readonly WebhookEvent[]): Promise<void>;
+  insertNoteEvent(event: NoteEvent, events?: readonly DomainEvent[]): Promise<void>;
   /** Note events by id, null for a missing id. */
   noteEventsByIds(ids: readonly string[]): Promise<(NoteEvent | null)[]>;
   noteEventsByTenantIds(tenantIds: readonly string[]): Promise<NoteEvent[][]>;
   noteEventsByUnitIds(unitIds: readonly string[]): Promise<NoteEvent[][]>;
   noteEventsByLedgerIds(ledgerIds: readonly string[]): Promise<NoteEvent[][]>;
+}
+
+/** The events a note event reports (built by `notes.events.ts`), and the announcement after commit. */
+export interface NotesEventBuilders {
+  noteCreated(facility: Facility, note: NoteEvent): DomainEvent;
+}
+export type NotesEvents = NotesEventBuilders & { announce(): void };
+
+/** What the other areas read of the notes (`NotesService` implements it). */
+export interface NoteReads {
+  /** Note events by id, in key order, null for a missing id (DataLoader batch shape). */
+  noteEventsByIds(ids: readonly string[]): Promise<(NoteEvent | null)[]>;
 }

@@ -3,11 +3,10 @@ import type { NotesRepository } from './notes.ports';
 import { noteEvents, notes } from './notes.tables';
 import type { NoteEvent } from './notes.types';
 import { compareCodePoints } from '../../kernel/compare';
-import type { Db } from '../../store/database';
+import type { Db, StoreEvents } from '../../store/database';
 import { rowCodec } from '../../store/rows';
 import { ledgerCodec } from '../ledgers/ledgers.repository';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
-import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
+import type { DomainEvent } from '../../kernel/domain-events';
 
 // The author is stored by id and read with its client application's name (NoteEvent.createdBy).
 const noteEventCodec = rowCodec(noteEvents, ['created_by_client_id']);
@@ -23,7 +22,10 @@ type NoteEventKey = 'id' | 'tenant_id' | 'unit_id' | 'ledger_id';
 const GROUPED_BY = { tenant_id: 'tenantId', unit_id: 'unitId', ledger_id: 'ledgerId' } as const;
 
 export class SqlNotesRepository implements NotesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly events: StoreEvents,
+  ) {}
 
   async findLedger(facilityId: string, ledgerId: string): Promise<Ledger | undefined> {
     const row = await this.db
@@ -35,13 +37,13 @@ export class SqlNotesRepository implements NotesRepository {
     return row && ledgerCodec.read(row);
   }
 
-  async insertNoteEvent(event: NoteEvent, events: readonly WebhookEvent[] = []): Promise<void> {
+  async insertNoteEvent(event: NoteEvent, events: readonly DomainEvent[] = []): Promise<void> {
     const eventRow = { ...noteEventCodec.write(event), created_by_client_id: event.createdBy.id };
     const noteRows = event.notes.map(noteCodec.write);
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('note_events').values(eventRow).execute();
       if (noteRows.length > 0) await trx.insertInto('notes').values(noteRows).execute();
-      await insertWebhookEvents(trx, events);
+      await this.events.publish(trx, events);
     });
   }
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { Facility } from '../facilities/facilities.types';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { NotesService } from './notes.service';
 import type { Ledger } from '../ledgers/ledgers.types';
 import type { Tenant, Unit } from '../tenants/tenants.types';
@@ -29,7 +29,7 @@ const NOTE_NAMES = {
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly notes: NotesService;
 }
 

@@ -5,14 +5,13 @@ import type { Facility } from '../facilities/facilities.types';
 import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../../kernel/ids';
 import { toStoredInstant } from '../../kernel/time';
 import type { TenantsRepository } from '../tenants/tenants.ports';
-import type { NotesRepository } from './notes.ports';
+import type { NoteReads, NotesEvents, NotesRepository } from './notes.ports';
 import {
   NOTE_TEXT_MAX_LENGTH,
   USER_ID_MAX_LENGTH,
   type CreateNoteCommand,
   type NoteEvent,
 } from './notes.types';
-import type { WebhookEvents } from '../webhooks/webhook-events';
 
 /** An optional id: undefined when blank, the stored form when a UUID, else a problem. */
 function readId(
@@ -78,13 +77,13 @@ function validate(command: CreateNoteCommand): ValidNote {
   return { text, tenantId, unitId, ledgerId, userId };
 }
 
-export class NotesService {
+export class NotesService implements NoteReads {
   constructor(
     private readonly repository: NotesRepository,
     private readonly people: TenantsRepository,
     private readonly clock: Clock,
     /** Writes `note.created` with each note event; none when absent. */
-    private readonly webhooks?: WebhookEvents,
+    private readonly events?: NotesEvents,
   ) {}
 
   /**
@@ -138,9 +137,9 @@ export class NotesService {
     };
     await this.repository.insertNoteEvent(
       event,
-      this.webhooks ? [this.webhooks.noteCreated(facility, event)] : [],
+      this.events ? [this.events.noteCreated(facility, event)] : [],
     );
-    this.webhooks?.announce();
+    this.events?.announce();
     return event;
   }
 

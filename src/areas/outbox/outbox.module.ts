@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { OUTBOX_EVENTS } from './outbox.events';
 import { OutboxResolver } from './outbox.resolver';
 import { outboxTables } from './outbox.tables';
 
@@ -7,4 +8,5 @@ export const outboxModule = areaModule({
   name: 'outbox',
   resolvers: [OutboxResolver],
   tables: outboxTables,
+  events: OUTBOX_EVENTS,
 });

@@ -1,5 +1,13 @@
-import type { WebhookEvent } from '../webhooks/webhooks.types';
-import type { DeliveryChannel, OutboxContent, OutboxMessage, OutboxStatus } from './outbox.types';
+import type { DomainEvent } from '../../kernel/domain-events';
+import type { Facility } from '../facilities/facilities.types';
+import type { OutboxChannel } from './outbox.tables';
+import type {
+  DeliveryChannel,
+  NewOutboxMessage,
+  OutboxContent,
+  OutboxMessage,
+  OutboxStatus,
+} from './outbox.types';
 
 /** What a claim needs: who claims, the time now, and until when the claim holds. */
 export interface ClaimRequest {
@@ -30,7 +38,7 @@ export interface AttemptFailure {
   /** The HTTP status the receiver answered, if it answered. */
   responseCode?: number | null;
   /** Webhook events reporting the outcome, written with it (only if this worker's record is). */
-  events?: readonly WebhookEvent[];
+  events?: readonly DomainEvent[];
 }
 
 /** What a delivery's record holds beside its status. */
@@ -40,7 +48,7 @@ export interface SentRecord {
   /** The HTTP status the receiver answered. */
   responseCode?: number | null;
   /** Webhook events reporting the delivery, written with it (only by the first record of it). */
-  events?: readonly WebhookEvent[];
+  events?: readonly DomainEvent[];
 }
 
 /** The durable outbox: messages written with the request that queues them, claimed by workers. */
@@ -70,5 +78,28 @@ export interface OutboxRepository {
     offset: number,
   ): Promise<OutboxMessage[]>;
   /** Messages by id, in key order, null for a missing id. */
+  messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]>;
+}
+
+/** Events that report an e-sign message's outcome, written in the transaction recording it. */
+export interface DeliveryEvents {
+  /** The message as it is once delivered (status sent). */
+  delivered(message: OutboxMessage): Promise<DomainEvent[]>;
+  /** The message as it is once given up on (status failed). */
+  failed(message: OutboxMessage): Promise<DomainEvent[]>;
+}
+
+/** What the other areas ask of the outbox (`OutboxService` implements it). */
+export interface OutboxAccess {
+  /** A message to queue for the facility (written by whoever writes the change it belongs to). */
+  prepare(
+    facility: Facility,
+    eventId: string | null,
+    message: NewOutboxMessage,
+    id?: string,
+  ): OutboxMessage & { channel: OutboxChannel };
+  /** Wakes this process's delivery worker after messages were queued. */
+  announce(): void;
+  /** Messages by id, in key order, null for a missing one (DataLoader batch shape). */
   messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]>;
 }

@@ -9,11 +9,11 @@ import type { AttemptFailure, ClaimRequest, OutboxRepository, SentRecord } from 
 import { parseOutboxContent, parseOutboxWebhook } from './outbox.service';
 import { outboxMessages } from './outbox.tables';
 import type { OutboxMessage, OutboxStatus } from './outbox.types';
-import type { Db } from '../../store/database';
+import type { Db, StoreEvents } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
 import type { Database, OutboxMessagesTable } from '../../store/schema';
-import { insertDeliveryLiveEvent, insertWebhookEvents } from '../webhooks/webhook-events.writer';
+import { webhookDeliveryChanged } from './outbox.events';
 
 /** Per schema: claims under a per-recipient cap run one at a time (PostgreSQL advisory lock). */
 const CAPPED_CLAIM_LOCK = 'facility-ops.outbox.capped-claim.';
@@ -79,7 +79,10 @@ function withInFlight(place: string, busy: string): RawBuilder<number> {
 export class SqlOutboxRepository implements OutboxRepository {
   private readonly postgres: boolean;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly events: StoreEvents,
+  ) {
     this.postgres = isPostgres(db);
   }
 
@@ -326,8 +329,8 @@ export class SqlOutboxRepository implements OutboxRepository {
         .where('status', '<>', 'sent')
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return;
-      await insertWebhookEvents(trx, events);
-      await insertDeliveryLiveEvent(trx, id, sentAt);
+      await this.events.publish(trx, events);
+      await this.publishDeliveryChange(trx, id, sentAt);
     });
   }
 
@@ -353,10 +356,27 @@ export class SqlOutboxRepository implements OutboxRepository {
         .where('claimed_by', '=', workerId)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
-      await insertWebhookEvents(trx, failure.events ?? []);
-      await insertDeliveryLiveEvent(trx, id, failure.nextAttemptAt);
+      await this.events.publish(trx, failure.events ?? []);
+      await this.publishDeliveryChange(trx, id, failure.nextAttemptAt);
       return true;
     });
+  }
+
+  /**
+   * Publishes, on the caller's transaction, that a webhook message's delivery changed (nothing for
+   * another channel's message).
+   */
+  private async publishDeliveryChange(trx: Db, messageId: string, at: string): Promise<void> {
+    const message = await trx
+      .selectFrom('outbox_messages')
+      .select(['facility_id', 'recipient'])
+      .where('id', '=', messageId)
+      .where('channel', '=', 'webhook')
+      .executeTakeFirst();
+    if (!message) return;
+    await this.events.publish(trx, [
+      webhookDeliveryChanged(message.facility_id, message.recipient, messageId, at),
+    ]);
   }
 
   async countForFacility(facilityId: string, filter: { status?: OutboxStatus }): Promise<number> {

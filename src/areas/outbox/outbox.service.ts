@@ -3,7 +3,7 @@ import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import { newId, storedKeys } from '../../kernel/ids';
 import { offsetOf, pageMeta, parsePageRequest, type Page, type PageInput } from '../../kernel/pagination';
-import type { OutboxRepository } from './outbox.ports';
+import type { OutboxAccess, OutboxRepository } from './outbox.ports';
 import { toStoredInstant } from '../../kernel/time';
 import {
   OUTBOX_STATUSES,
@@ -96,7 +96,7 @@ function readStatus(raw: string | null | undefined): OutboxStatus | undefined {
 }
 
 /** The durable outbox: messages are queued here in the request's transaction and sent by a worker. */
-export class OutboxService {
+export class OutboxService implements OutboxAccess {
   private readonly listeners = new Set<() => void>();
 
   constructor(

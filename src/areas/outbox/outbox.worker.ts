@@ -3,10 +3,10 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Clock } from '../../kernel/clock';
 import type { DeliveryOutcome } from '../../kernel/delivery';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
-import type { OutboxRepository } from './outbox.ports';
+import type { DomainEvent } from '../../kernel/domain-events';
+import type { DeliveryEvents, OutboxRepository } from './outbox.ports';
 import { withoutSecrets } from './outbox.service';
-import { DeliveryFailure, type EmailAttachment, type OutboxTransports } from './outbox.transports';
+import { DeliveryFailure, type EmailAttachment, type OutboxTransports } from './transports.ports';
 import type { DeliveryChannel, OutboxContent, OutboxMessage } from './outbox.types';
 
 export interface OutboxWorkerSettings {
@@ -55,14 +55,6 @@ export interface WorkerLog {
 }
 
 const silentLog: WorkerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** Webhook events that report an e-sign message's outcome, written in the transaction recording it. */
-export interface DeliveryEvents {
-  /** The message as it is once delivered (status sent). */
-  delivered(message: OutboxMessage): Promise<WebhookEvent[]>;
-  /** The message as it is once given up on (status failed). */
-  failed(message: OutboxMessage): Promise<WebhookEvent[]>;
-}
 
 export interface OutboxWorkerOptions {
   /** Unique per worker; by default host, process id and a random part. */
@@ -413,7 +405,7 @@ export class OutboxWorker {
   private async outcomeEvents(
     outcome: 'delivered' | 'failed',
     message: OutboxMessage,
-  ): Promise<WebhookEvent[] | undefined> {
+  ): Promise<DomainEvent[] | undefined> {
     if (message.channel === 'webhook' || !this.options.events) return undefined;
     return this.options.events[outcome](message);
   }

@@ -1,4 +1,5 @@
 import { areaModule } from '../../area-module';
+import { PAYMENTS_EVENTS } from './payments.events';
 import { PaymentsResolver, EventPaymentResolver } from './payments.resolver';
 import { PAYMENT_ROUTES } from './payments.routes';
 import * as PaymentEvent from './payment-event.contract';
@@ -11,4 +12,5 @@ export const paymentsModule = areaModule({
   resolvers: [PaymentsResolver, EventPaymentResolver],
   schemas: [PaymentEvent.schema],
   tables: paymentsTables,
+  events: PAYMENTS_EVENTS,
 });

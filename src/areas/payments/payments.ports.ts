@@ -1,5 +1,6 @@
+import type { Facility } from '../facilities/facilities.types';
 import type { InvoiceableItemKind } from '../invoiceable-items/invoiceable-items.types';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
+import type { DomainEvent } from '../../kernel/domain-events';
 import type { PaymentEvent, PaymentMethod } from './payments.types';
 import type { paymentAttempts } from './payments.tables';
 import type { RecordOfTable } from '../../kernel/columns';
@@ -56,7 +57,7 @@ export type PaymentAttempt = RecordOfTable<typeof paymentAttempts, 'holds' | 'pa
     event: PaymentEvent;
     methodIsNew: boolean;
     receipt: ReceiptDocument;
-    events: WebhookEvent[];
+    events: DomainEvent[];
   };
 };
 
@@ -91,7 +92,7 @@ export interface PaymentsTransaction {
   /** The event, its method when new, the payment and its lines, the receipt, and the webhook events reporting it. */
   insertPayment(
     payment: PaymentEvent,
-    options: { methodIsNew: boolean; receipt: ReceiptDocument; events?: readonly WebhookEvent[] },
+    options: { methodIsNew: boolean; receipt: ReceiptDocument; events?: readonly DomainEvent[] },
   ): Promise<void>;
   /**
    * Holds `quantity` of a retail item for an attempt if that many are left once other attempts'
@@ -136,4 +137,16 @@ export interface PaymentsRepository {
    * `now`; false when it had not (its request or another settler has it) or it is gone.
    */
   takeAttempt(id: string, now: string, leaseUntil: string): Promise<boolean>;
+}
+
+/** The events a payment reports (built by `payments.events.ts`), and the announcement after commit. */
+export interface PaymentsEventBuilders {
+  paymentSucceeded(facility: Facility, payment: PaymentEvent): DomainEvent;
+}
+export type PaymentsEvents = PaymentsEventBuilders & { announce(): void };
+
+/** What the other areas read of the payments (`PaymentsService` implements it). */
+export interface PaymentReads {
+  /** Payment events by id, in key order, null for a missing one (DataLoader batch shape). */
+  paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]>;
 }

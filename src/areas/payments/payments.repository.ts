@@ -11,13 +11,12 @@ import type {
 import { paymentAttempts, paymentLines, paymentMethods, payments } from './payments.tables';
 import type { BillingAddress, PaymentEvent, PaymentMethod } from './payments.types';
 import { text } from '../../kernel/columns';
-import type { Db } from '../../store/database';
+import type { Db, StoreEvents } from '../../store/database';
 import { rowCodec } from '../../store/rows';
 import type { Database, PaymentAttemptsTable, PaymentMethodsTable } from '../../store/schema';
 import { IdempotencyRepository } from './idempotency.repository';
 import { isPostgres } from '../../store/dialect';
-import type { WebhookEvent } from '../webhooks/webhooks.types';
-import { insertWebhookEvents } from '../webhooks/webhook-events.writer';
+import type { DomainEvent } from '../../kernel/domain-events';
 
 /**
  * A method's columns but those the record holds otherwise: its last four (the record's `last4`, as
@@ -69,7 +68,10 @@ function paymentNamedIn(body: string): string | null {
 class SqlPaymentsTransaction implements PaymentsTransaction {
   private readonly keys: IdempotencyRepository;
 
-  constructor(private readonly trx: Kysely<Database>) {
+  constructor(
+    private readonly trx: Kysely<Database>,
+    private readonly events: StoreEvents,
+  ) {
     this.keys = new IdempotencyRepository(trx);
   }
 
@@ -220,7 +222,7 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
 
   async insertPayment(
     payment: PaymentEvent,
-    options: { methodIsNew: boolean; receipt: ReceiptDocument; events?: readonly WebhookEvent[] },
+    options: { methodIsNew: boolean; receipt: ReceiptDocument; events?: readonly DomainEvent[] },
   ): Promise<void> {
     const { receipt } = options;
     await this.trx
@@ -270,7 +272,7 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
         body: receipt.body,
       })
       .execute();
-    await insertWebhookEvents(this.trx, options.events ?? []);
+    await this.events.publish(this.trx, options.events ?? []);
   }
 
   async recordCharge(
@@ -296,7 +298,10 @@ class SqlPaymentsTransaction implements PaymentsTransaction {
 export class SqlPaymentsRepository implements PaymentsRepository {
   private readonly keys: IdempotencyRepository;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly events: StoreEvents,
+  ) {
     this.keys = new IdempotencyRepository(db);
   }
 
@@ -336,7 +341,7 @@ export class SqlPaymentsRepository implements PaymentsRepository {
   }
 
   transaction<T>(work: (tx: PaymentsTransaction) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new SqlPaymentsTransaction(trx)));
+    return this.db.transaction().execute((trx) => work(new SqlPaymentsTransaction(trx, this.events)));
   }
 
   async paymentsByIds(ids: readonly string[]): Promise<(PaymentEvent | null)[]> {

@@ -4,7 +4,7 @@ import type { Facility } from '../facilities/facilities.types';
 import { readIdempotencyKey } from './idempotency';
 import type { PaymentEvent } from './payments.types';
 import type { PaymentsService } from './payments.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { Tenant } from '../tenants/tenants.types';
 import { presentEvent, type EventView } from '../documents/event-document.contract';
 import { present as presentPayment } from './payment-event.contract';
@@ -31,7 +31,7 @@ const PAYMENT_NAMES = {
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly payments: PaymentsService;
 }
 

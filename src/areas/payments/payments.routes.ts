@@ -11,12 +11,12 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { okBody } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { PaymentsService } from './payments.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly payments: PaymentsService;
 }
 

@@ -21,6 +21,8 @@ import type {
   PaymentsRepository,
   PaymentsTransaction,
   SavedPaymentMethod,
+  PaymentsEvents,
+  PaymentReads,
 } from './payments.ports';
 import {
   GATEWAY_KINDS,
@@ -31,7 +33,6 @@ import {
   type ValidRetailPayment,
 } from './payments.types';
 import { validateRetailPayment, withArticle } from './payments.validation';
-import type { WebhookEvents } from '../webhooks/webhook-events';
 import { receiptTemplate } from './receipt';
 
 /** An Idempotency-Key as a transport passes it on. */
@@ -93,14 +94,14 @@ interface PreparedPayment {
   method: { saved: SavedPaymentMethod } | { fresh: NewMethodInput };
 }
 
-export class PaymentsService {
+export class PaymentsService implements PaymentReads {
   constructor(
     private readonly repository: PaymentsRepository,
     private readonly people: TenantsRepository,
     private readonly clock: Clock,
     readonly gateway: PaymentGateway,
     /** Writes `payment.succeeded` with each payment; none when absent. */
-    private readonly webhooks?: WebhookEvents,
+    private readonly events?: PaymentsEvents,
     /**
      * Tests only (FACILITY_OPS_TEST_HOLD_BEFORE_RECORD): runs between an approved charge and its
      * record, so a test can stop the process there. Never set in production.
@@ -158,7 +159,7 @@ export class PaymentsService {
     const payment: PaymentAttempt['payment'] = {
       event,
       methodIsNew: 'fresh' in prepared.method,
-      events: this.webhooks ? [this.webhooks.paymentSucceeded(facility, event)] : [],
+      events: this.events ? [this.events.paymentSucceeded(facility, event)] : [],
       receipt: {
         id: newId(),
         description: 'Receipt',
@@ -210,7 +211,7 @@ export class PaymentsService {
           }
           return { replayed: false as const, event };
         });
-        this.webhooks?.announce();
+        this.events?.announce();
         return outcome;
       }
 
@@ -285,7 +286,7 @@ export class PaymentsService {
         'the payment took too long and was voided; nothing was charged, try again',
       );
     }
-    this.webhooks?.announce();
+    this.events?.announce();
     return { replayed: false, event };
   }
 
@@ -364,7 +365,7 @@ export class PaymentsService {
     }
     if (found.charged) {
       await this.record(attempt, { approved: true, ...found }, key && { ...key, answer });
-      this.webhooks?.announce();
+      this.events?.announce();
     } else {
       await this.release(attempt.id, key);
     }

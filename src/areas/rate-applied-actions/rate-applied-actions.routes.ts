@@ -7,13 +7,13 @@ import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, queryString } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { PageCache } from '../../caching/page-cache';
 import type { RateAppliedActionsService } from './rate-applied-actions.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly pages: PageCache;
   readonly rateAppliedActions: RateAppliedActionsService;
 }

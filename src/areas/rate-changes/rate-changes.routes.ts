@@ -7,13 +7,13 @@ import { sendOkSerialized } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { idParam, pageQuery, queryString } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { PageCache } from '../../caching/page-cache';
 import type { RateChangesService } from './rate-changes.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly pages: PageCache;
   readonly rateChanges: RateChangesService;
 }

@@ -1,4 +1,4 @@
-import { DeliveryFailure, type WebhookSender } from '../outbox/outbox.transports';
+import { DeliveryFailure, type WebhookSender } from '../outbox/transports.ports';
 import type { OutboxMessage } from '../outbox/outbox.types';
 import type { Clock } from '../../kernel/clock';
 import { describePlace, SecretUnreadable } from '../../kernel/secret-box';

@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from './webhooks.types';
+import { WEBHOOK_EVENT_TYPE_COUNT, type WebhookDelivery, type WebhookEndpoint } from './webhooks.types';
 import { Cost } from '../../graphql/cost-directives';
 import { OutboxStatusEnum } from '../outbox/outbox.graphql';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
@@ -97,7 +97,7 @@ export class WebhookEndpointObject {
 
   // Read without repeats from the known types (readEventTypes): at most all of them.
   @Field(() => [String])
-  @Cost({ assumedSize: WEBHOOK_EVENT_TYPES.length })
+  @Cost({ assumedSize: WEBHOOK_EVENT_TYPE_COUNT })
   eventTypes: string[];
 
   @Field(() => Boolean, { description: 'False while disabled (by a person, or after failing for days).' })

@@ -1,13 +1,9 @@
-import type { EventDocument } from '../documents/documents.types';
-import type { Facility } from '../facilities/facilities.types';
-import type { MoveInReview } from '../move-ins/move-ins.types';
-import type { NoteEvent } from '../notes/notes.types';
-import type { OutboxMessage, OutboxStatus } from '../outbox/outbox.types';
-import type { PaymentEvent } from '../payments/payments.types';
+import type { OutboxStatus } from '../outbox/outbox.types';
+import type { Path } from '../../kernel/errors';
 import type {
+  EndpointScope,
   DisabledReason,
   EndpointSecrets,
-  WebhookData,
   StoredWebhookEndpoint,
   WebhookDelivery,
   WebhookEndpoint,
@@ -76,16 +72,10 @@ export interface WebhookHttpTransport {
   close(): void;
 }
 
-/**
- * The resources events carry, each as the REST contract shows it (instants in the facility's zone,
- * a card only masked). Implemented by the presenters; the domain only asks.
- */
-export interface WebhookPayloads {
-  payment(payment: PaymentEvent, facility: Facility): WebhookData;
-  note(note: NoteEvent, facility: Facility): WebhookData;
-  moveInReview(review: MoveInReview, facility: Facility): WebhookData;
-  /** An event document, with its facility's and event's ids. */
-  document(document: EventDocument, facility: Facility): WebhookData;
-  /** An e-sign message (no REST shape: GraphQL's fields in snake_case); never its text, which holds the signing link. */
-  esignMessage(message: OutboxMessage, facility: Facility): WebhookData;
+/** What the other areas read of the webhooks (`WebhooksService` implements it). */
+export interface WebhookReads {
+  /** The endpoint, if it is in scope (404 otherwise). */
+  endpointFor(scope: EndpointScope, id: string, path?: Path): Promise<WebhookEndpoint>;
+  /** The delivery, when its endpoint is in scope; null otherwise. */
+  deliveryInScope(scope: EndpointScope, messageId: string): Promise<WebhookDelivery | null>;
 }

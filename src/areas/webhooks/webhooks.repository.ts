@@ -1,13 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { OutboxStatus } from '../outbox/outbox.types';
 import type { WebhookEndpointsRepository } from './webhooks.ports';
-import {
-  isWebhookEventType,
-  type DisabledReason,
-  type EndpointSecrets,
-  type StoredWebhookEndpoint,
-  type WebhookDelivery,
-  type WebhookEndpoint,
+import type {
+  DisabledReason,
+  EndpointSecrets,
+  StoredWebhookEndpoint,
+  WebhookCatalogue,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from './webhooks.types';
 import { storedMessage } from '../outbox/outbox.repository';
 import type { OutboxMessage } from '../outbox/outbox.types';
@@ -36,10 +36,10 @@ const endpointColumns = rowCodec(webhookEndpoints, [
 ]);
 
 /** An endpoint as callers see it: its secrets are not read. */
-function publicEndpointOf(row: WebhookEndpointsTable): WebhookEndpoint {
+function publicEndpointOf(row: WebhookEndpointsTable, catalogue: WebhookCatalogue): WebhookEndpoint {
   return {
     ...endpointColumns.read(row),
-    eventTypes: row.event_types.split(',').filter(isWebhookEventType),
+    eventTypes: row.event_types.split(',').filter((type) => catalogue.includes(type)),
     previousSecretExpiresAt: row.previous_secret ? row.previous_secret_expires_at : null,
   };
 }
@@ -68,6 +68,8 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretBox,
+    /** The event types endpoints may ask for (a stored one no longer among them is not read). */
+    private readonly eventTypes: WebhookCatalogue,
   ) {
     this.postgres = isPostgres(db);
   }
@@ -75,7 +77,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
   /** The endpoint with its secrets opened; throws `SecretUnreadable` naming the row and column. */
   private storedEndpoint(row: WebhookEndpointsTable): StoredWebhookEndpoint {
     return {
-      ...publicEndpointOf(row),
+      ...publicEndpointOf(row, this.eventTypes),
       secrets: {
         current: this.secrets.open(row.secret, webhookSecretPlace(row.id, 'secret')),
         previous:
@@ -130,7 +132,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
-    return row && publicEndpointOf(row);
+    return row && publicEndpointOf(row, this.eventTypes);
   }
 
   async ofCompany(companyId: string): Promise<WebhookEndpoint[]> {
@@ -141,7 +143,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .orderBy(this.binary('created_at'))
       .orderBy(this.binary('id'))
       .execute();
-    return rows.map(publicEndpointOf);
+    return rows.map((row) => publicEndpointOf(row, this.eventTypes));
   }
 
   async countOfCompany(companyId: string): Promise<number> {

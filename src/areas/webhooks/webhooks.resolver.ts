@@ -7,7 +7,7 @@ import {
   type EndpointScope,
   type WebhooksService,
 } from './webhooks.service';
-import type { FacilitiesService } from '../facilities/facilities.service';
+import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { GraphqlContext } from '../../graphql/context';
 import { withArgumentNames } from '../../graphql/errors';
 import { CompanyObject } from '../facilities/facilities.graphql';
@@ -33,7 +33,7 @@ const scopeOf = (ctx: GraphqlContext): EndpointScope => ({ companyId: ctx.caller
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
-  readonly facilities: FacilitiesService;
+  readonly facilities: FacilityAccess;
   readonly webhooks: WebhooksService;
 }
 

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { DomainError, problem, type Path, type Problem } from '../../kernel/errors';
 import type { OutboxStatus } from '../outbox/outbox.types';
 import { OUTBOX_STATUSES } from '../outbox/outbox.types';
-import type { DeliveryOutcome } from '../outbox/outbox.worker';
+import type { DeliveryOutcome } from '../../kernel/delivery';
 import type { Clock } from '../../kernel/clock';
 import { isUuid, newId, normalizeId } from '../../kernel/ids';
 import { toStoredInstant } from '../../kernel/time';
@@ -13,18 +13,17 @@ import {
   isPublicAddress,
   normalizeHost,
 } from './webhooks.addresses';
-import type { HostResolver, WebhookEndpointsRepository } from './webhooks.ports';
+import type { HostResolver, WebhookEndpointsRepository, WebhookReads } from './webhooks.ports';
 import { SecretUnreadable } from '../../kernel/secret-box';
 import { newWebhookSecret } from './webhooks.signature';
-import {
-  isWebhookEventType,
-  WEBHOOK_EVENT_TYPES,
-  type CreateWebhookEndpointCommand,
-  type EndpointWithSecret,
-  type StoredWebhookEndpoint,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-  type WebhookEventType,
+import type {
+  CreateWebhookEndpointCommand,
+  EndpointScope,
+  EndpointWithSecret,
+  StoredWebhookEndpoint,
+  WebhookCatalogue,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from './webhooks.types';
 
 export const MAX_URL_LENGTH = 2048;
@@ -42,13 +41,9 @@ export interface WebhooksOptions {
    * addresses: WEBHOOK_ALLOW_HOSTS (loopback in tests, an internal receiver in some deployments).
    */
   allowHosts: readonly string[];
+  /** The event types an endpoint may ask for, in the docs' order (src/modules.ts composes them). */
+  eventTypes: WebhookCatalogue;
 }
-
-/**
- * Whose endpoints a request may touch: a caller's company, or (the command line, run by an
- * operator on the service's own machine) any.
- */
-export type EndpointScope = { companyId: string } | 'operator';
 
 /** An endpoint as callers see it: everything but its secrets. */
 export function publicEndpoint(stored: StoredWebhookEndpoint): WebhookEndpoint {
@@ -64,8 +59,9 @@ const blank = (value: unknown): value is null | undefined | '' =>
  * secret made and shown once), listing, disabling and enabling, rotating the secret (the old one
  * keeps signing for a day), and their deliveries, any of which can be sent again.
  */
-export class WebhooksService {
+export class WebhooksService implements WebhookReads {
   private readonly allowHosts: ReadonlySet<string>;
+  private readonly eventTypes: WebhookCatalogue;
   /** Hears how each delivery attempt ended (metrics count them). */
   onDelivery: ((outcome: DeliveryOutcome) => void) | null = null;
 
@@ -77,6 +73,7 @@ export class WebhooksService {
     options: WebhooksOptions,
   ) {
     this.allowHosts = new Set(options.allowHosts.map(normalizeHost));
+    this.eventTypes = options.eventTypes;
   }
 
   /**
@@ -90,7 +87,7 @@ export class WebhooksService {
   ): Promise<EndpointWithSecret> {
     const problems: Problem[] = [];
     const url = this.readUrl(command.url, problems);
-    const eventTypes = readEventTypes(command.eventTypes, problems);
+    const eventTypes = readEventTypes(this.eventTypes, command.eventTypes, problems);
     const description = readDescription(command.description, problems);
     if (problems.length > 0 || url === null) throw DomainError.invalid(problems);
     await this.checkDestination(url, ['url']);
@@ -335,21 +332,22 @@ function inScope(scope: EndpointScope, endpoint: WebhookEndpoint): boolean {
   return scope === 'operator' || scope.companyId === endpoint.companyId;
 }
 
-function readEventTypes(raw: readonly string[] | null | undefined, problems: Problem[]): WebhookEventType[] {
+function readEventTypes(
+  catalogue: WebhookCatalogue,
+  raw: readonly string[] | null | undefined,
+  problems: Problem[],
+): string[] {
   if (raw === undefined || raw === null || raw.length === 0) {
-    problems.push(problem(['eventTypes'], `must name at least one of ${WEBHOOK_EVENT_TYPES.join(', ')}`));
+    problems.push(problem(['eventTypes'], `must name at least one of ${catalogue.join(', ')}`));
     return [];
   }
-  const wanted = new Set<WebhookEventType>();
+  const wanted = new Set<string>();
   raw.forEach((value, index) => {
     const name = typeof value === 'string' ? value.trim() : value;
-    if (typeof name === 'string' && isWebhookEventType(name)) wanted.add(name);
-    else
-      problems.push(
-        problem(['eventTypes', index], `is not an event type (${WEBHOOK_EVENT_TYPES.join(', ')})`),
-      );
+    if (typeof name === 'string' && catalogue.includes(name)) wanted.add(name);
+    else problems.push(problem(['eventTypes', index], `is not an event type (${catalogue.join(', ')})`));
   });
-  return WEBHOOK_EVENT_TYPES.filter((type) => wanted.has(type));
+  return catalogue.filter((type) => wanted.has(type));
 }
 
 function readDescription(raw: unknown, problems: Problem[]): string | null {
@@ -365,3 +363,5 @@ function readDescription(raw: unknown, problems: Problem[]): string | null {
   }
   return text;
 }
+
+export type { EndpointScope };

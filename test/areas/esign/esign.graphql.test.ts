@@ -3,6 +3,7 @@ import { outboxSettingsFrom, outboxTransportsFrom } from '../../../src/outbox.ru
 import { OutboxWorker } from '../../../src/areas/outbox/outbox.worker';
 import type { DatasetEvent } from '../../../src/store/dataset/dataset.types';
 import { SqlOutboxRepository as OutboxRepository } from '../../../src/areas/outbox/outbox.repository';
+import { domainEventBus } from '../../../src/modules';
 import type {
   FacilityOutboxQuery,
   FacilityOutboxQueryVariables,
@@ -206,7 +207,7 @@ describeEachDialect('GraphQL sendEsignableDocuments and the outbox', (dialect) =
     try {
       const settings = loadConfig({ NODE_ENV: 'test', OUTBOX_MAX_ATTEMPTS: '1' }).outbox;
       const worker = new OutboxWorker(
-        new OutboxRepository(t.db.store.db),
+        new OutboxRepository(t.db.store.db, domainEventBus()),
         t.clock,
         outboxTransportsFrom({ ...settings, smsWebhookUrl: provider.url }),
         { ...outboxSettingsFrom(settings), batchSize: 1 },

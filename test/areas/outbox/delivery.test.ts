@@ -8,6 +8,7 @@ import {
   startOutboxWorker,
 } from '../../../src/outbox.runtime';
 import { OutboxWorker } from '../../../src/areas/outbox/outbox.worker';
+import { domainEventBus } from '../../../src/modules';
 import type { DatasetEvent } from '../../../src/store/dataset/dataset.types';
 import {
   SqlOutboxRepository as OutboxRepository,
@@ -114,7 +115,7 @@ describeEachDialect('outbox delivery worker', (dialect) => {
   function worker(
     id: string,
     targets: { smtp?: string; sms?: string },
-    repository = new OutboxRepository(t.db.store.db),
+    repository = new OutboxRepository(t.db.store.db, domainEventBus()),
     sendTimeoutMs = config.outbox.sendTimeoutMs,
   ): OutboxWorker {
     const transports = outboxTransportsFrom({
@@ -337,7 +338,7 @@ describeEachDialect('outbox delivery worker', (dialect) => {
     const a = worker(
       'worker-a',
       { smtp: smtp.url, sms: provider.url },
-      new DiesBeforeRecording(t.db.store.db),
+      new DiesBeforeRecording(t.db.store.db, domainEventBus()),
     );
     expect(await a.runOnce()).toMatchObject({ claimed: 3, sent: 0, unrecorded: 3 });
     expect((await rows()).map((r) => [r.status, r.claimed_by])).toEqual([
@@ -371,7 +372,7 @@ describeEachDialect('outbox delivery worker', (dialect) => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push(await queue({ email: `tenant${i}@example.com` }));
     const small = new OutboxWorker(
-      new OutboxRepository(t.db.store.db),
+      new OutboxRepository(t.db.store.db, domainEventBus()),
       t.clock,
       outboxTransportsFrom({ ...config.outbox, smtpUrl: smtp.url }),
       { ...outboxSettingsFrom(config.outbox), batchSize: 2 },
@@ -389,7 +390,7 @@ describeEachDialect('outbox delivery worker', (dialect) => {
     const smtp = await smtpServer();
     const id = await queue({ email: 'grace@example.com' });
     const start = t.clock.now().getTime();
-    const claimed = await new OutboxRepository(t.db.store.db).claimDue({
+    const claimed = await new OutboxRepository(t.db.store.db, domainEventBus()).claimDue({
       workerId: 'ghost',
       now: new Date(start).toISOString(),
       leaseUntil: new Date(start + LEASE).toISOString(),

@@ -5,6 +5,7 @@ import type { Facility } from '../../../src/areas/facilities/facilities.types';
 import { createOutboxWorker, startOutboxWorker } from '../../../src/outbox.runtime';
 import type { DatasetEvent, DatasetUnit } from '../../../src/store/dataset/dataset.types';
 import { SqlOutboxRepository, type OutboxMessageRow } from '../../../src/areas/outbox/outbox.repository';
+import { domainEventBus } from '../../../src/modules';
 import {
   buildClient,
   buildCompany,
@@ -306,7 +307,7 @@ describeEachDialect('outbox isolation', (dialect) => {
       Array.from({ length: 4 }, () => endpoint(t.world.otherCompany.id, () => 'hold')),
     );
     for (let i = 0; i < 2; i += 1) await noteOfB();
-    const repository = new SqlOutboxRepository(t.db.store.db);
+    const repository = new SqlOutboxRepository(t.db.store.db, domainEventBus());
     const now = t.clock.now().getTime();
     const caps = { perRecipient: 2, perCompany: 3 };
     const claim = (workerId: string) => claimWebhooks(repository, workerId, now, caps);
@@ -328,7 +329,7 @@ describeEachDialect('outbox isolation', (dialect) => {
   it("claims a dead worker's deliveries again after its lease, never more than the cap at once", async () => {
     const slow = await endpoint(t.world.otherCompany.id, () => 'hold');
     for (let i = 0; i < 3; i += 1) await noteOfB();
-    const repository = new SqlOutboxRepository(t.db.store.db);
+    const repository = new SqlOutboxRepository(t.db.store.db, domainEventBus());
     const claim = (workerId: string) =>
       claimWebhooks(repository, workerId, t.clock.now().getTime(), { perRecipient: 2 });
     // The ghost claims two and dies; nobody gets a third while its lease runs.

@@ -5,6 +5,7 @@ import { importDataset } from '../../../src/store/dataset/dataset.import';
 import { openStore } from '../../../src/store/database';
 import { migrateToLatest } from '../../../src/store/migrator';
 import { SqlWebhookEndpointsRepository } from '../../../src/areas/webhooks/webhooks.repository';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/modules';
 import { secretBoxFor } from '../../../src/adapters/secrets/aes-gcm.secret-box';
 import { buildWorld, worldDataset, type World } from '../../support/factories';
 import { tempDir, testIo } from '../../cli/cli-support';
@@ -188,6 +189,7 @@ describe('facility-ops webhooks', () => {
       const endpoints = new SqlWebhookEndpointsRepository(
         store.db,
         secretBoxFor({ storage: 'clear', keys: null }),
+        WEBHOOK_EVENT_TYPES,
       );
       await endpoints.recordFailure(failing.id, '2026-11-20T09:00:00.000Z', '2026-11-15T09:00:00.000Z');
       await endpoints.recordFailure(dead.id, '2026-11-14T09:00:00.000Z', '2026-11-14T09:00:00.000Z');

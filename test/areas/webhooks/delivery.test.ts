@@ -7,7 +7,7 @@ import {
 } from '../../../src/areas/webhooks/webhooks.dispatcher';
 import type { HostResolver } from '../../../src/areas/webhooks/webhooks.ports';
 import { WebhooksService } from '../../../src/areas/webhooks/webhooks.service';
-import { WEBHOOK_EVENT_TYPES } from '../../../src/areas/webhooks/webhooks.types';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/modules';
 import { HttpWebhookTransport } from '../../../src/adapters/webhooks/http-webhook.transport';
 import { createOutboxWorker, outboxTransportsFrom } from '../../../src/outbox.runtime';
 import type { DatasetEvent, DatasetUnit } from '../../../src/store/dataset/dataset.types';
@@ -501,6 +501,7 @@ describeEachDialect('webhook delivery', (dialect) => {
     const resolver: HostResolver = { addresses: async (host) => answers[host] ?? [] };
     // Registered while the name pointed at a public address...
     const service = new WebhooksService(t.services.webhookEndpoints, resolver, t.clock, t.services.outbox, {
+      eventTypes: WEBHOOK_EVENT_TYPES,
       allowHosts: [],
     });
     const { endpoint } = await service.createEndpoint(t.world.company.id, {

@@ -7,6 +7,7 @@ import { createOutboxWorker } from '../../../src/outbox.runtime';
 import { HttpWebhookTransport } from '../../../src/adapters/webhooks/http-webhook.transport';
 import type { HostResolver } from '../../../src/areas/webhooks/webhooks.ports';
 import { WebhooksService } from '../../../src/areas/webhooks/webhooks.service';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/modules';
 import type {
   CompanyWebhooksQuery,
   CompanyWebhooksQueryVariables,
@@ -407,6 +408,7 @@ describeEachDialect('webhook endpoints in GraphQL', (dialect) => {
         host === 'intranet.example.test' ? ['93.184.216.34', '10.0.0.7'] : ['93.184.216.34'],
     };
     const service = new WebhooksService(t.services.webhookEndpoints, resolver, t.clock, t.services.outbox, {
+      eventTypes: WEBHOOK_EVENT_TYPES,
       allowHosts: [],
     });
     await expect(
