@@ -23,8 +23,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Rails wrapper key echoed as an empty object in meta.parameters. */
     wrapper?: string;
-    /** Routes outside authentication (operations endpoints). */
-    public?: boolean;
     /**
      * How the route's parameters are named where a command's field is named otherwise
      * (`{ noteText: 'note.note_text' }`); any other field is its name in snake_case.

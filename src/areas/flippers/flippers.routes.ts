@@ -5,14 +5,12 @@ import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
 import { conditional, jsonResponses } from '../../rest/responses';
-import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';
 import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
   readonly flippers: FlippersService;
   readonly pages: PageCache;
 }
@@ -37,10 +35,7 @@ export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const caller = request.caller!;
-      const id = request.params.facility_id;
-      const facility =
-        services.facilities.knownFacility(caller, id) ?? (await services.facilities.facilityFor(caller, id));
+      const facility = request.facility;
       const key = `${facility.id} ${facility.companyId}`;
       const page =
         keptPageNow<Facility, null>(request, services.pages, facility, key) ??
@@ -65,7 +60,7 @@ export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const name = request.params.flipper_name;
       const enabled = await services.flippers.isEnabled(facility, name);
       return sendOk(request, reply, { [name]: enabled });

@@ -10,14 +10,12 @@ import { sendOk, sendOkSerialized } from '../../rest/envelope';
 import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, pageQuery } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
 import type { Facility } from '../facilities/facilities.types';
 import type { InvoiceableItemsService } from './invoiceable-items.service';
 import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
   readonly invoiceableItems: InvoiceableItemsService;
   readonly pages: PageCache;
 }
@@ -78,11 +76,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] =
         },
       },
       (services: RouteServices) => async (request, reply) => {
-        const caller = request.caller!;
-        const id = request.params.facility_id;
-        const facility =
-          services.facilities.knownFacility(caller, id) ??
-          (await services.facilities.facilityFor(caller, id));
+        const facility = request.facility;
         const pageRequest = parsePageRequest(
           { page: request.query.page, perPage: request.query.per_page },
           ITEM_PAGE_LIMITS,
@@ -120,7 +114,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] =
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const groups = await services.invoiceableItems.fees(facility);
       const one = (fee: PricedItem | null) => (fee ? InvoiceableItem.toContract(fee) : null);
       return sendOk(request, reply, {

@@ -41,10 +41,7 @@ export const LEDGERS_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const caller = request.caller!;
-      const id = request.params.facility_id;
-      const facility =
-        services.facilities.knownFacility(caller, id) ?? (await services.facilities.facilityFor(caller, id));
+      const facility = request.facility;
       const ledgerId = request.params.ledger_id;
       // The current insurance is today's at the facility: a new day, a new page.
       const key = `${facility.id} ${ledgerId} ${services.facilities.today(facility)}`;

@@ -7,13 +7,11 @@ import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
 import { keptPage } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, queryString } from '../../rest/schemas';
-import type { FacilitiesService } from '../facilities/facilities.service';
 import type { PageCache } from '../../caching/page-cache';
 import type { RateAppliedActionsService } from './rate-applied-actions.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilitiesService;
   readonly pages: PageCache;
   readonly rateAppliedActions: RateAppliedActionsService;
 }
@@ -42,7 +40,7 @@ export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute<RouteServices>[
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const range = services.rateAppliedActions.range(facility, {
         startDate: request.query.start_date,
         endDate: request.query.end_date,
