@@ -28,7 +28,7 @@ declare module 'fastify' {
      * (`{ noteText: 'note.note_text' }`); any other field is its name in snake_case.
      */
     names?: Readonly<Record<string, string>>;
-    /** The list whose pages the route keeps between requests (an area's `<area>.kept.ts`; see keptPage). */
+    /** The list whose pages the route keeps between requests (an area's `<area>.kept.ts`; see keptPagesHook). */
     kept?: KeptList<never>;
   }
 }

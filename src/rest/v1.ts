@@ -1,6 +1,8 @@
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { registerContractRoutes, type ContractRoute } from './contract-routes';
 import { sendError } from './errors';
+import { keepingHandler, keptPagesHook } from './kept-pages';
+import type { PageCache } from '../caching/page-cache';
 
 /**
  * A scope of /v1: the routes whose path holds its parameter (`/v1/:facility_id/...`), registered
@@ -36,16 +38,19 @@ export async function registerV1(
 /**
  * The system of record's /v1 routes, answered from the services (src/modules.ts lists the routes),
  * in the plugin given: each run of routes under a scope (`scopes`) in a plugin of its own with the
- * scope's hooks, in the routes' order (the order of /v1/openapi.json's paths).
+ * scope's hooks, in the routes' order (the order of /v1/openapi.json's paths); a kept route (its
+ * `page`) with the kept pages' hook (see keptPagesHook).
  */
 export async function registerV1Routes<S>(
   v1: FastifyInstance,
   routes: readonly ContractRoute<S>[],
-  services: S,
+  services: S & { readonly pages: PageCache },
   scopes: readonly V1Scope<S>[] = [],
 ): Promise<void> {
-  const handlerOf = (route: ContractRoute<S>) => route.handler(services);
-  for (const { scope, routes: run } of runsOf(routes, scopes)) {
+  const handlerOf = (route: ContractRoute<S>) =>
+    route.page ? keepingHandler(route.handler(services)) : route.handler(services);
+  const kept = routes.map((route) => keptRoute(route, services));
+  for (const { scope, routes: run } of runsOf(kept, scopes)) {
     if (scope === null) {
       registerContractRoutes(v1, run, handlerOf);
       continue;
@@ -55,6 +60,17 @@ export async function registerV1Routes<S>(
       registerContractRoutes(scoped, run, handlerOf);
     });
   }
+}
+
+/** A kept route with the kept pages' hook after its scopes' (a route's own hooks run after its plugins'). */
+function keptRoute<S>(
+  route: ContractRoute<S>,
+  services: S & { readonly pages: PageCache },
+): ContractRoute<S> {
+  if (!route.page) return route;
+  if (!route.options.config?.kept) throw new Error(`${route.url} reads pages but names no kept list`);
+  const hook = keptPagesHook(services.pages, route.page(services));
+  return { ...route, options: { ...route.options, preHandler: hook } };
 }
 
 /** The routes in order, cut into runs of those of one scope (or of none). */

@@ -3,12 +3,12 @@ import { FacilitiesResolver, CompaniesResolver } from './facilities.resolver';
 import { facilitiesLoaders } from './facilities.loaders';
 import { facilitiesTables } from './facilities.tables';
 import { FACILITIES_KEPT } from './facilities.kept';
-import { FACILITY_SCOPE } from './facilities.routes';
+import { COMPANY_SCOPE, FACILITY_SCOPE } from './facilities.routes';
 
 /** The facilities area, as the kits take it (see AreaModule). */
 export const facilitiesModule = areaModule({
   name: 'facilities',
-  scopes: [FACILITY_SCOPE],
+  scopes: [FACILITY_SCOPE, COMPANY_SCOPE],
   resolvers: [FacilitiesResolver, CompaniesResolver],
   loaders: facilitiesLoaders,
   tables: facilitiesTables,

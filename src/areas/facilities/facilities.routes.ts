@@ -1,6 +1,6 @@
 import type { V1Scope } from '../../rest/v1';
 import type { FacilitiesService } from './facilities.service';
-import type { Facility } from './facilities.types';
+import type { Company, Facility } from './facilities.types';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,6 +9,8 @@ declare module 'fastify' {
      * scope (FACILITY_SCOPE) before the route's handler runs. Read on no other route.
      */
     facility: Facility;
+    /** The company a `/v1/companies/:company_id/...` route acts on, the caller's (COMPANY_SCOPE). */
+    company: Company;
   }
 }
 
@@ -39,6 +41,25 @@ export const FACILITY_SCOPE: V1Scope<ScopeServices> = {
       }
       services.facilities.facilityFor(caller, id).then((facility) => {
         request.facility = facility;
+        done();
+      }, done);
+    });
+  },
+};
+
+/**
+ * The scope of every /v1 route under `/companies/:company_id`: as the facility's, a preHandler
+ * that reads the company once and sets `request.company`, or refuses: 404/9 when there is no such
+ * company, 403/13 when it is not the caller's (FacilitiesService.companyFor).
+ */
+export const COMPANY_SCOPE: V1Scope<ScopeServices> = {
+  param: 'company_id',
+  plugin(scope, services) {
+    scope.decorateRequest('company', null as unknown as Company);
+    scope.addHook('preHandler', (request, _reply, done) => {
+      const id = (request.params as { company_id: string }).company_id;
+      services.facilities.companyFor(request.caller!, id).then((company) => {
+        request.company = company;
         done();
       }, done);
     });

@@ -2,17 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { FLIPPERS_KEPT } from './flippers.kept';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
-import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
 import { conditional, jsonResponses } from '../../rest/responses';
-import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';
-import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly flippers: FlippersService;
-  readonly pages: PageCache;
 }
 
 /** The contract's routes of this area (see ContractRoute). */
@@ -35,16 +31,13 @@ export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = request.facility;
-      const key = `${facility.id} ${facility.companyId}`;
-      const page =
-        keptPageNow<Facility, null>(request, services.pages, facility, key) ??
-        (await keptPage(request, services.pages, facility, key, async () => ({
-          bytes: serializeFragment({ flippers: await services.flippers.enabledFlippers(facility) }),
-          meta: null,
-        })));
-      return sendOkSerialized(request, reply, page.bytes);
+      const flippers = await services.flippers.enabledFlippers(request.facility);
+      return sendOkSerialized(request, reply, serializeFragment({ flippers }));
     },
+    () => (request) => ({
+      owner: request.facility,
+      key: `${request.facility.id} ${request.facility.companyId}`,
+    }),
   ),
 
   contractRoute(
