@@ -19,6 +19,7 @@ import {
   graphqlSchema,
   RESOLVERS,
   SHARED_SCHEMAS,
+  V1_SCOPES,
   type ResolverClass,
 } from './modules';
 import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
@@ -37,8 +38,6 @@ import { registerOpsRoutes } from './ops/ops.routes';
 import {
   MemoryRateLimitStore,
   RedisRateLimitStore,
-  retryAfterOf,
-  retryAfterOverLimit,
   type RateLimitStore,
   REDIS_DOWN_EFFECT,
 } from './ops/rate-limit';
@@ -48,7 +47,8 @@ import { errorEnvelope, rawErrorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
 import { registerGatewayRoutes } from './gateway/gateway.routes';
 import { registerOpenApi } from './rest/openapi-document';
-import { registerV1Routes } from './rest/v1';
+import { authenticationHook } from './rest/authentication';
+import { registerV1, registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './areas/esign/signing/signing.routes';
 import { registerLiveTransports } from './live/live-transports';
@@ -201,33 +201,12 @@ function registerRequestStart(app: FastifyInstance): void {
 }
 
 /**
- * The shape check and authentication of every request that is not public, and the rate limit of
- * its client. Authentication runs after parsing, since OAuth 1.0 signs form-encoded body
- * parameters; the shape of what was sent is checked first, so nothing too deep or holding NUL
- * reaches a handler.
+ * The check of what every request sent (its shape): a malformed query string, nesting too deep, a
+ * NUL anywhere is refused before anything else reads it. A preValidation hook at the root, so it
+ * runs first among them: /v1's authentication (its plugin's hook) and each route's validation
+ * follow it.
  */
-function registerAuthentication(
-  app: FastifyInstance,
-  auth: Services['auth'],
-  limit: number,
-  rateLimits: RateLimitStore,
-): void {
-  const rateLimited = (retryAfter: number) =>
-    new DomainError(
-      'rate_limited',
-      `rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s`,
-      { retryAfter },
-    );
-  const enforceRateLimit = async (clientId: string): Promise<void> => {
-    const retryAfter = await retryAfterOverLimit(rateLimits, clientId, limit, 60_000, (error) =>
-      app.log.warn({ err: error }, 'rate limit store (REDIS_URL) unavailable; request allowed'),
-    );
-    if (retryAfter !== null) throw rateLimited(retryAfter);
-  };
-  // With the counts in this process's memory, a known caller is counted without a promise.
-  const hitNow = limit > 0 ? rateLimits.hitNow?.bind(rateLimits) : undefined;
-  const countsAtOnce = limit === 0 || hitNow !== undefined;
-
+function registerShapeCheck(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     let refusal: DomainError | null;
     try {
@@ -235,30 +214,7 @@ function registerAuthentication(
     } catch (error) {
       refusal = error as DomainError;
     }
-    if (refusal !== null) return done(refusal);
-    if (request.is404 || request.routeConfig.public) return done();
-    // A bearer token seen in the last seconds is known at once: no promise to wait for.
-    const known = countsAtOnce ? auth.knownCaller(request.raw.socket, request.headers.authorization) : null;
-    if (known !== null) {
-      request.caller = known;
-      const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
-      return done(retryAfter === null ? undefined : rateLimited(retryAfter));
-    }
-    const credentials = {
-      method: request.method,
-      protocol: request.protocol,
-      host: request.host,
-      url: request.url,
-      authorization: request.headers.authorization,
-      formParams: request.formPairs,
-    };
-    auth
-      .authenticate(credentials)
-      .then(async (caller) => {
-        request.caller = caller;
-        if (limit > 0) await enforceRateLimit(caller.clientId);
-      })
-      .then(() => done(), done);
+    done(refusal ?? undefined);
   });
 }
 
@@ -347,7 +303,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         `REDIS_URL (${redactUrl(config.redisUrl)}) does not answer: ${REDIS_DOWN_EFFECT}`,
       );
   }
-  registerAuthentication(app, services.auth, config.rateLimitPerMinute, rateLimits);
+  registerShapeCheck(app);
+  const authenticate = authenticationHook({
+    auth: services.auth,
+    limit: config.rateLimitPerMinute,
+    rateLimits,
+    log: app.log,
+  });
 
   const registry = registerMetrics(app);
   registerCacheMetrics(registry, services.cacheMemory);
@@ -363,24 +325,23 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const upstream = services.upstream;
   if (upstream) {
     // Gateway mode: /v1 answers what the upstream answers; GraphQL reads it (see registerGraphql).
-    await registerGatewayRoutes(app, upstream, CONTRACT_ROUTES);
+    await registerV1(app, authenticate, (v1) => registerGatewayRoutes(v1, upstream, CONTRACT_ROUTES));
     app.addHook('onClose', () => upstream.close());
   } else {
-    registerV1Routes(app, CONTRACT_ROUTES, services);
+    await registerV1(app, authenticate, (v1) => registerV1Routes(v1, CONTRACT_ROUTES, services, V1_SCOPES));
   }
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);
   await registerGraphql(app, services, config, {
     routes: edge.routes,
+    authenticate,
     resolvers: options.graphqlResolvers ?? RESOLVERS,
     shape: graphqlSchema,
     entities: ENTITIES,
     countOperation: registerGraphqlMetrics(registry),
     live: registerLiveTransports(app, services, config),
   });
-  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerFallbacks(app, edge);
 
   return { app, services };

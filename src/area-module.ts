@@ -8,6 +8,7 @@ import type { ListingSource } from './store/listings';
 import type { ContractRoute } from './rest/contract-routes';
 import type { EventAudience, EventDeclaration, EventListener } from './kernel/domain-events';
 import type { Db } from './store/database';
+import type { V1Scope } from './rest/v1';
 
 /**
  * What an area gives the kits, each under `src/areas/<area>/<area>.module.ts`: its /v1 routes, its
@@ -23,6 +24,8 @@ export interface AreaModule {
   readonly name: string;
   /** The contract's routes of the area, in the order /v1/openapi.json lists them. */
   readonly routes?: readonly ContractRoute<never>[];
+  /** The /v1 scopes the area declares: the routes under a path parameter of its and their hooks (see V1Scope). */
+  readonly scopes?: readonly V1Scope<never>[];
   /** The area's GraphQL resolver classes: fields on its own object types or on the facility's and company's. */
   readonly resolvers?: readonly ResolverClassOf<never>[];
   /** The contract's records the area declares: a component of the OpenAPI document each (by `$id`). */
@@ -76,9 +79,13 @@ type ServicesOfResolver<R> = R extends new (...args: infer A) => object
     : never
   : never;
 
-/** Everything the modules' routes ask of the services, together. */
+/** The services a /v1 scope is made with. */
+type ServicesOfScope<S> = S extends V1Scope<infer T> ? T : never;
+
+/** Everything the modules' routes and /v1 scopes ask of the services, together. */
 export type RouteServicesOf<M extends AreaModule> = UnionToIntersection<
-  M extends { routes: readonly (infer R)[] } ? ServicesOfRoute<R> : never
+  | (M extends { routes: readonly (infer R)[] } ? ServicesOfRoute<R> : never)
+  | (M extends { scopes: readonly (infer S)[] } ? ServicesOfScope<S> : never)
 >;
 
 /** Everything the modules' resolver classes ask of the services, together. */
@@ -109,6 +116,7 @@ export type TablesOfModules<M extends AreaModule> = UnionToIntersection<
 /** A module whose routes are made with the services `R` (or with less), its resolvers with `G`, its loaders with `L`. */
 export interface AreaModuleOf<R, G, L> extends AreaModule {
   readonly routes?: readonly ContractRoute<R>[];
+  readonly scopes?: readonly V1Scope<R>[];
   readonly resolvers?: readonly ResolverClassOf<G>[];
   readonly loaders?: LoaderFactory<L>;
 }

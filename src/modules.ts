@@ -39,6 +39,7 @@ import type { ResolverClassOf } from './graphql/resolver-instances';
 import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
 import type { PageCache } from './caching/page-cache';
 import type { ContractRoute } from './rest/contract-routes';
+import type { V1Scope } from './rest/v1';
 import type { ListingSource } from './store/listings';
 import type { Database, StoreTables } from './store/schema';
 import type { Db } from './store/database';
@@ -165,6 +166,11 @@ export function domainEventBus(): DomainEventBus<Db> {
 /** Every /v1 path of the contract (a known path with another method answers 405: see KnownRoutes). */
 export const CONTRACT_ROUTES: readonly ContractRoute<ContractServices>[] = MODULES.flatMap(
   (module) => module.routes ?? [],
+);
+
+/** The scopes of /v1 (its routes under a path parameter, and their hooks: see V1Scope), every area's. */
+export const V1_SCOPES: readonly V1Scope<ContractServices>[] = MODULES.flatMap(
+  (module) => module.scopes ?? [],
 );
 
 /**

@@ -12,6 +12,14 @@ export interface CachedPage<M> {
   readonly meta: M;
 }
 
+/**
+ * What `open` finds: the page kept (or being built for the same revision by another request), or
+ * the slot this request fills with the page it builds (or fails with its error).
+ */
+export type KeptPageLookup<M> =
+  | { readonly page: CachedPage<M> }
+  | { readonly page: null; keep(page: CachedPage<M>): void; fail(error: unknown): void };
+
 interface Entry {
   token: string;
   page: CachedPage<unknown>;
@@ -66,26 +74,54 @@ export class PageCache {
     onToken?: (token: string) => void,
   ): Promise<CachedPage<M>> {
     if (!this.memory.enabled) return build();
+    const found = await this.open<M>(scope, key, onToken);
+    if (found.page !== null) return found.page;
+    try {
+      const page = await build();
+      found.keep(page);
+      return page;
+    } catch (error) {
+      found.fail(error);
+      throw error;
+    }
+  }
+
+  /**
+   * `get` for a page built by the caller itself after the lookup (a route's handler, after the
+   * hook that asked): the page under `key` when kept (or being built for the same revision), else
+   * the slot to fill. The token is read first, as `get` reads it; requests asking meanwhile wait
+   * for the page the slot is filled with, or fail with the error it fails with.
+   */
+  async open<M>(
+    scope: RevisionScope,
+    key: string,
+    onToken?: (token: string) => void,
+  ): Promise<KeptPageLookup<M>> {
+    if (!this.memory.enabled) return { page: null, keep: () => undefined, fail: () => undefined };
     const token = await this.revisions.token(scope);
     onToken?.(token);
     const entry = this.memory.get<Entry>(key);
     const kept = entry !== undefined && entry.token === token;
     this.memory.onLookup('rest', kept);
-    if (kept) return entry.page as CachedPage<M>;
+    if (kept) return { page: entry.page as CachedPage<M> };
     const buildKey = `${token} ${key}`;
-    let pending = this.building.get(buildKey) as Promise<CachedPage<M>> | undefined;
-    if (pending === undefined) {
-      pending = build();
-      this.building.set(buildKey, pending);
-      pending.then(
-        (page) => {
-          this.building.delete(buildKey);
-          this.keep(key, token, page);
-        },
-        () => this.building.delete(buildKey),
-      );
-    }
-    return pending;
+    const pending = this.building.get(buildKey) as Promise<CachedPage<M>> | undefined;
+    if (pending !== undefined) return { page: await pending };
+    let keep!: (page: CachedPage<M>) => void;
+    let fail!: (error: unknown) => void;
+    const built = new Promise<CachedPage<M>>((resolve, reject) => {
+      keep = resolve;
+      fail = reject;
+    });
+    this.building.set(buildKey, built);
+    built.then(
+      (page) => {
+        this.building.delete(buildKey);
+        this.keep(key, token, page);
+      },
+      () => this.building.delete(buildKey),
+    );
+    return { page: null, keep, fail };
   }
 
   private keep(key: string, token: string, page: CachedPage<unknown>): void {

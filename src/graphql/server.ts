@@ -6,7 +6,13 @@ import {
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preValidationHookHandler,
+} from 'fastify';
 import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Config } from '../config';
 import { DomainError } from '../kernel/errors';
@@ -81,6 +87,8 @@ export interface GraphqlOptions<S> {
   shape: () => GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
+  /** The authentication of POST's callers (src/rest/authentication.ts): the explorer's GET needs none. */
+  authenticate: preValidationHookHandler;
   /**
    * Subscriptions' transports over the schema served (src/live): graphql-ws is mounted by it, and
    * the handler it answers takes the POSTs that accept `text/event-stream` (GraphQL over SSE).
@@ -348,13 +356,12 @@ export async function registerGraphql<S extends GraphqlServices>(
     return body;
   }
 
-  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler }, post);
+  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler, preValidation: options.authenticate }, post);
 
   // Public, so a browser opens the explorer without credentials; it then sends them on each POST.
   app.get(
     GRAPHQL_PATH,
     {
-      config: { public: true },
       schema: { hide: true },
       errorHandler,
       preHandler: async (request, reply) => {

@@ -14,9 +14,8 @@ export function registerOpsRoutes(
   /** Why REDIS_URL does not answer (rate limits then fail open), or null. */
   redisProblem: () => string | null = () => null,
 ): void {
-  const config = { public: true };
-  app.get('/healthz', { config, schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const ready = await databaseReady();
     // Requests are still answered while Redis is down (the limits fail open): said, not 503.
     const redis = redisProblem();
@@ -31,7 +30,7 @@ export function registerOpsRoutes(
     const status = !ready ? 'database unavailable' : upstreamReady ? 'ready' : 'upstream unavailable';
     return reply.code(ready && upstreamReady ? 200 : 503).send({ status, upstream: health, ...warnings });
   });
-  app.get('/metrics', { config, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 }

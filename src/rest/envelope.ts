@@ -2,7 +2,8 @@ import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { utf8 } from '../fast-paths';
 import type { ErrorBody } from '../edge/error-table';
-import { entityTag, noneMatchHolds } from './kept-pages';
+import { entityTag, noneMatchHolds } from './entity-tags';
+import type { CachedPage } from '../caching/page-cache';
 import type { PageMeta } from '../kernel/pagination';
 import { FILTERED, isSensitiveKey } from '../kernel/sensitive';
 import { mayHoldCardNumber, maskCardNumber, maskCardNumbers } from '../kernel/card-numbers';
@@ -52,8 +53,15 @@ export interface EnvelopeState {
   defaults: Record<string, unknown>;
   /** Keys after `parameters` (rate change updates: filters, sorting, search_term). */
   extraMeta: Record<string, unknown> | null;
-  /** A kept page's revision and key: the answer carries an ETag made from it (see keptPage). */
+  /** A kept page's revision and key: the answer carries an ETag made from it (see keptPagesHook). */
   version?: string;
+  /** The slot of a kept page the handler builds: sendOkSerialized fills it (see keptPagesHook). */
+  keeping?: {
+    keep(page: CachedPage<PageMeta | undefined>): void;
+    fail(error: unknown): void;
+  };
+  /** What a kept route read the request into, for its handler (see askedQuery). */
+  asked?: unknown;
 }
 
 /** Echo of path, query and body parameters as received, with applied defaults and the wrapper key. */
@@ -185,7 +193,8 @@ function keptEnvelope(
 /**
  * Sends a 200 whose data part is already serialized: `fragment` is the members of the data object
  * (`"key":value,...`), whole or in parts. The bytes are those `sendOk` writes for the same data.
- * A kept page's answer (keptPage set its version) carries an ETag and answers 304 to a match.
+ * A kept page's answer (keptPagesHook set its version) carries an ETag and answers 304 to a
+ * match; the page a kept route's handler built is kept (its slot filled) before it is sent.
  */
 export function sendOkSerialized(
   request: FastifyRequest,
@@ -193,6 +202,7 @@ export function sendOkSerialized(
   fragment: Uint8Array | readonly Uint8Array[],
   pagination?: PageMeta,
 ): FastifyReply {
+  request.envelope.keeping?.keep({ bytes: fragment, meta: pagination });
   const parts = fragment instanceof Uint8Array ? [fragment] : fragment;
   const version = request.envelope.version;
   if (version === undefined || request.body !== undefined) {

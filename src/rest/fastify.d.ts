@@ -23,14 +23,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Rails wrapper key echoed as an empty object in meta.parameters. */
     wrapper?: string;
-    /** Routes outside authentication (operations endpoints). */
-    public?: boolean;
     /**
      * How the route's parameters are named where a command's field is named otherwise
      * (`{ noteText: 'note.note_text' }`); any other field is its name in snake_case.
      */
     names?: Readonly<Record<string, string>>;
-    /** The list whose pages the route keeps between requests (an area's `<area>.kept.ts`; see keptPage). */
+    /** The list whose pages the route keeps between requests (an area's `<area>.kept.ts`; see keptPagesHook). */
     kept?: KeptList<never>;
   }
 }

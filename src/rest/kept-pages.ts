@@ -1,67 +1,107 @@
-import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerHookHandler,
+  RouteHandlerMethod,
+} from 'fastify';
 import type { KeptList } from '../caching/kept-lists';
 import type { CachedPage, PageCache } from '../caching/page-cache';
+import type { PageMeta } from '../kernel/pagination';
+import { sendOkSerialized } from './envelope';
+
+/** The page of a kept route a request asks for: whose it is (its kept list's owner), and its key. */
+export interface KeptPageRequest {
+  /** What the route's kept list (config `kept`) reads the revision scope from: the facility, the company. */
+  readonly owner: unknown;
+  /** Tells the route's pages apart (owner, list, page and page size, ...). */
+  readonly key: string;
+  /** What the route read the request into, for its handler when it builds the page (see askedQuery). */
+  readonly query?: unknown;
+  /**
+   * Sets what the envelope echoes of a kept page (the defaults read, the filters), just before it
+   * is answered; the handler sets it itself when it builds the page.
+   */
+  readonly echo?: (meta: PageMeta | undefined) => void;
+}
 
 /**
- * The page a route keeps between requests (its `kept` option names the list, so the scope it is
- * checked against), from memory while unchanged, else from `build`. `key` tells pages of the same
- * route apart (owner, list, page and page size, ...).
+ * How a kept route reads the page a request asks for, made with the services `S`: its owner and
+ * key, from what the route's scopes set (`request.facility`) and its parameters; a bad parameter is
+ * refused here, before any page is looked for.
+ */
+export type KeptPageOf<S> = (services: S) => (request: FastifyRequest) => KeptPageRequest;
+
+/**
+ * The hook of a route whose config names a kept list (`kept`) and whose `page` reads the page a
+ * request asks for: a preHandler after the scopes' (so after validation and the facility), which
+ * answers the page while it is kept and its scope's revision is unchanged, from memory (without a
+ * promise when the revision can be read at once; see PageCache.keptNow); else the route's handler
+ * runs and the page it sends (sendOkSerialized) is kept, under the revision read before it was
+ * built. Requests for the same page meanwhile wait for it (PageCache.open). So a list's handler is
+ * its service, then its envelope: it never drives the cache.
  *
  * The answer gets a weak ETag (`sendOkSerialized` sends it, and 304 to a matching If-None-Match):
  * the page's revision token and key, and the parameters the envelope echoes. Weak, because two
  * answers with the same tag differ in `meta.request_id` alone.
  */
-export function keptPage<Owner, M>(
-  request: FastifyRequest,
+export function keptPagesHook(
   pages: PageCache,
-  owner: Owner,
-  key: string,
-  build: () => Promise<CachedPage<M>>,
-): Promise<CachedPage<M>> {
-  const pageKey = keptPageKey(request, key);
-  return pages.get(keptList<Owner>(request).scope(owner), pageKey, build, (token) => {
-    request.envelope.version = `${token} ${pageKey}`;
-  });
+  pageOf: (request: FastifyRequest) => KeptPageRequest,
+): preHandlerHookHandler {
+  return function keptPages(request, reply, done) {
+    let asked: KeptPageRequest;
+    try {
+      asked = pageOf(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    const scope = keptList(request).scope(asked.owner);
+    const pageKey = `rest ${request.routeUrl} ${asked.key}`;
+    const onToken = (token: string) => {
+      request.envelope.version = `${token} ${pageKey}`;
+    };
+    // Answered here, the request goes no further: the hook does not call `done`.
+    const answer = (page: CachedPage<PageMeta | undefined>) => {
+      asked.echo?.(page.meta);
+      sendOkSerialized(request, reply, page.bytes, page.meta);
+    };
+    const now = pages.keptNow<PageMeta | undefined>(scope, pageKey, onToken);
+    if (now !== null) return answer(now);
+    pages.open<PageMeta | undefined>(scope, pageKey, onToken).then((found) => {
+      if (found.page !== null) return answer(found.page);
+      request.envelope.keeping = found;
+      request.envelope.asked = asked.query;
+      done();
+    }, done);
+  };
 }
 
 /**
- * The page keptPage would answer from memory, when it can be had without waiting, else null (then
- * keptPage answers). A kept answer so needs no promise at all on SQLite.
+ * The handler of a kept route: the route's own, and the page slot it was given failed when it
+ * fails (with its error: requests waiting for the page get the same) or answers without sending
+ * the page (sendOkSerialized fills the slot).
  */
-export function keptPageNow<Owner, M>(
-  request: FastifyRequest,
-  pages: PageCache,
-  owner: Owner,
-  key: string,
-): CachedPage<M> | null {
-  const pageKey = keptPageKey(request, key);
-  return pages.keptNow<M>(keptList<Owner>(request).scope(owner), pageKey, (token) => {
-    request.envelope.version = `${token} ${pageKey}`;
-  });
+export function keepingHandler(handler: RouteHandlerMethod): RouteHandlerMethod {
+  return async function keeping(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    try {
+      const answer: unknown = await handler.call(this, request, reply);
+      request.envelope.keeping?.fail(new Error(`${request.routeUrl} answered without sending its page`));
+      return answer;
+    } catch (error) {
+      request.envelope.keeping?.fail(error);
+      throw error;
+    }
+  };
 }
 
-function keptList<Owner>(request: FastifyRequest): KeptList<Owner> {
-  const kept = request.routeConfig.kept as KeptList<Owner> | undefined;
+/** What the route's `page` read the request into (`query`), for its handler building the page. */
+export function askedQuery<Query>(request: FastifyRequest): Query {
+  return request.envelope.asked as Query;
+}
+
+function keptList(request: FastifyRequest): KeptList<unknown> {
+  const kept = request.routeConfig.kept as KeptList<unknown> | undefined;
   if (!kept) throw new Error(`${request.routeUrl} keeps pages but names no kept list`);
   return kept;
-}
-
-function keptPageKey(request: FastifyRequest, key: string): string {
-  return `rest ${request.routeUrl} ${key}`;
-}
-
-/** The weak ETag of an answer: its page's version and what the envelope echoes, hashed. */
-export function entityTag(version: string, echo: string): string {
-  return `W/"${createHash('sha1').update(version).update('\n').update(echo).digest('base64url')}"`;
-}
-
-/** Whether If-None-Match names the tag (weak comparison, RFC 9110 13.1.2), or is `*`. */
-export function noneMatchHolds(header: string | undefined, tag: string): boolean {
-  if (!header) return false;
-  const opaque = tag.replace(/^W\//, '');
-  return header.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return value === '*' || value.replace(/^W\//, '') === opaque;
-  });
 }

@@ -1,11 +1,90 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { registerContractRoutes, type ContractRoute } from './contract-routes';
+import { sendError } from './errors';
+import { keepingHandler, keptPagesHook } from './kept-pages';
+import type { PageCache } from '../caching/page-cache';
 
-/** The system of record's /v1: every contract route answered from the services (src/modules.ts lists the routes). */
-export function registerV1Routes<S>(
+/**
+ * A scope of /v1: the routes whose path holds its parameter (`/v1/:facility_id/...`), registered
+ * in a plugin of their own under /v1's, to which the scope adds its hooks (the facility's, which
+ * sets `request.facility` once for every route under it).
+ */
+export interface V1Scope<S> {
+  /** The path parameter of the scope's routes, without its colon (`facility_id`). */
+  readonly param: string;
+  /** Adds the scope's hooks to the plugin its routes are registered in, made with the services `S`. */
+  readonly plugin: (scope: FastifyInstance, services: S) => void;
+}
+
+/**
+ * /v1 as an encapsulated plugin: its error handler, its authentication (`authenticate`, a
+ * preValidation hook: see authenticationHook) and the routes `register` adds, the system of
+ * record's (registerV1Routes) or gateway mode's. Routes outside it (health, metrics, the OpenAPI
+ * document, the signing pages) are public by being outside it.
+ */
+export async function registerV1(
   app: FastifyInstance,
+  authenticate: preValidationHookHandler,
+  register: (v1: FastifyInstance) => void | Promise<void>,
+): Promise<void> {
+  await app.register(async (v1) => {
+    // The app's own handler is set after the plugins register, later than this one would inherit it.
+    v1.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+    v1.addHook('preValidation', authenticate);
+    await register(v1);
+  });
+}
+
+/**
+ * The system of record's /v1 routes, answered from the services (src/modules.ts lists the routes),
+ * in the plugin given: each run of routes under a scope (`scopes`) in a plugin of its own with the
+ * scope's hooks, in the routes' order (the order of /v1/openapi.json's paths); a kept route (its
+ * `page`) with the kept pages' hook (see keptPagesHook).
+ */
+export async function registerV1Routes<S>(
+  v1: FastifyInstance,
   routes: readonly ContractRoute<S>[],
-  services: S,
-): void {
-  registerContractRoutes(app, routes, (route) => route.handler(services));
+  services: S & { readonly pages: PageCache },
+  scopes: readonly V1Scope<S>[] = [],
+): Promise<void> {
+  const handlerOf = (route: ContractRoute<S>) =>
+    route.page ? keepingHandler(route.handler(services)) : route.handler(services);
+  const kept = routes.map((route) => keptRoute(route, services));
+  for (const { scope, routes: run } of runsOf(kept, scopes)) {
+    if (scope === null) {
+      registerContractRoutes(v1, run, handlerOf);
+      continue;
+    }
+    await v1.register(async (scoped) => {
+      scope.plugin(scoped, services);
+      registerContractRoutes(scoped, run, handlerOf);
+    });
+  }
+}
+
+/** A kept route with the kept pages' hook after its scopes' (a route's own hooks run after its plugins'). */
+function keptRoute<S>(
+  route: ContractRoute<S>,
+  services: S & { readonly pages: PageCache },
+): ContractRoute<S> {
+  if (!route.page) return route;
+  if (!route.options.config?.kept) throw new Error(`${route.url} reads pages but names no kept list`);
+  const hook = keptPagesHook(services.pages, route.page(services));
+  return { ...route, options: { ...route.options, preHandler: hook } };
+}
+
+/** The routes in order, cut into runs of those of one scope (or of none). */
+function runsOf<S>(
+  routes: readonly ContractRoute<S>[],
+  scopes: readonly V1Scope<S>[],
+): Array<{ scope: V1Scope<S> | null; routes: ContractRoute<S>[] }> {
+  const runs: Array<{ scope: V1Scope<S> | null; routes: ContractRoute<S>[] }> = [];
+  for (const route of routes) {
+    const segments = route.url.split('/');
+    const scope = scopes.find((candidate) => segments.includes(`:${candidate.param}`)) ?? null;
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last.scope === scope) last.routes.push(route);
+    else runs.push({ scope, routes: [route] });
+  }
+  return runs;
 }

@@ -30,7 +30,7 @@ describe('graceful shutdown', () => {
       const inHandler = new Promise<void>((resolve) => (entered = resolve));
       let release: () => void = () => undefined;
       const released = new Promise<void>((resolve) => (release = resolve));
-      app.get('/slow', { config: { public: true } }, async () => {
+      app.get('/slow', async () => {
         entered();
         await released;
         const { rows } = await sql<{ answer: number }>`select 42 as answer`.execute(store.db);
@@ -39,7 +39,7 @@ describe('graceful shutdown', () => {
       // An answer written from its parts (sendOkSerialized), as the kept pages are.
       let partsEntered: () => void = () => undefined;
       const inPartsHandler = new Promise<void>((resolve) => (partsEntered = resolve));
-      app.get('/slow-parts', { config: { public: true } }, async (request, reply) => {
+      app.get('/slow-parts', async (request, reply) => {
         partsEntered();
         await released;
         return sendOkSerialized(request, reply, [Buffer.from('"answer":'), Buffer.from('43')]);

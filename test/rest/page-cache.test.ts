@@ -11,9 +11,12 @@ import {
   SQLITE_TOKEN_MAX_AGE_MS,
 } from '../../src/store/repositories/revisions.repository';
 import type { DatasetInvoiceableItem } from '../../src/store/dataset/dataset.types';
+import { localDate } from '../../src/kernel/time';
 import {
   buildFacility,
   buildItem,
+  buildLedger,
+  buildRateAppliedAction,
   buildRateChange,
   buildTenant,
   buildUnit,
@@ -147,6 +150,53 @@ describeEachDialect('list pages kept between requests', (dialect) => {
       expect(foreign.json().meta).toMatchObject({ status_code: 403, error_code: 13 });
       expect(foreign.body).not.toContain('flippers":');
       expect(await names()).toEqual(expect.any(Array));
+    });
+  });
+
+  describe('rate applied actions', () => {
+    it("answers a kept page with each request's own echo, and an action imported after it at once", async () => {
+      const { facility } = t.world;
+      const tenant = buildTenant({ facility_id: facility.id });
+      const unit = buildUnit({ facility_id: facility.id });
+      const ledger = buildLedger({ facility_id: facility.id, tenant_id: tenant.id, unit_id: unit.id });
+      await t.load({ tenants: [tenant], units: [unit], ledgers: [ledger] });
+      const today = localDate(t.clock.now(), facility.time_zone ?? 'UTC');
+      const action = (completed_by: string) =>
+        buildRateAppliedAction({
+          facility_id: facility.id,
+          new_ledger_id: ledger.id,
+          unit_id: unit.id,
+          completed_on: today,
+          completed_by,
+          time_completed: `${today}T12:00:00Z`,
+        });
+      const earlier = action('Early Clerk');
+      await t.load({ rate_applied_actions: [earlier] });
+      const url = `/v1/${facility.id}/rate_applied_actions`;
+      const clerks = (res: LightMyRequestResponse) =>
+        res.json().rate_applied_actions.map((a: { completed_by: string }) => a.completed_by) as string[];
+
+      const first = await t.get(url);
+      expect(first.statusCode).toBe(200);
+      expect(clerks(first)).toEqual(['Early Clerk']);
+      t.db.queries.length = 0;
+      // Kept: answered by the hook, with the defaults this request was read with.
+      const again = await t.get(url);
+      expect(again.body).toBe(first.body.replace(first.json().meta.request_id, again.json().meta.request_id));
+      expect(t.db.queries.filter((q) => /rate_applied_actions/.test(q))).toEqual([]);
+      const ranged = await t.get(`${url}?start_date=${today}`);
+      expect(ranged.json().meta.parameters).toEqual({
+        facility_id: facility.id,
+        start_date: today,
+        end_date: today,
+        rate_applied_action: {},
+      });
+
+      const later = action('Late Clerk');
+      await t.load({ rate_applied_actions: [later] });
+      const after = await t.get(url);
+      expect(clerks(after).sort()).toEqual(['Early Clerk', 'Late Clerk']);
+      expect(after.json().meta.parameters).toEqual(first.json().meta.parameters);
     });
   });
 

@@ -125,4 +125,31 @@ describe('PageCache', () => {
     expect(cache.keptNow<{ text: string }>('items:f', 'k')?.meta.text).toBe('v2');
     expect(new PageCache(repository, new CacheMemory(0)).keptNow('items:f', 'k')).toBeNull();
   });
+
+  it('gives the first request a slot to fill; the others wait for what fills it, then find it kept', async () => {
+    const { repository, set } = counters();
+    const cache = new PageCache(repository, new CacheMemory(1024 * 1024));
+    const tokens: string[] = [];
+    const first = await cache.open<{ text: string }>('items:f', 'k', (token) => tokens.push(token));
+    expect(first.page).toBeNull();
+    const waiting = cache.open<{ text: string }>('items:f', 'k');
+    if (first.page !== null) throw new Error('a slot was expected');
+    first.keep(page('built'));
+    expect((await waiting).page?.meta.text).toBe('built');
+    expect((await cache.open<{ text: string }>('items:f', 'k')).page?.meta.text).toBe('built');
+    expect(tokens).toEqual(['0.0']);
+    set('items:f', '0.1');
+    expect((await cache.open('items:f', 'k')).page).toBeNull();
+  });
+
+  it('fails the requests waiting on a slot with its error, and keeps nothing', async () => {
+    const { repository } = counters();
+    const cache = new PageCache(repository, new CacheMemory(1024 * 1024));
+    const first = await cache.open('items:f', 'k');
+    const waiting = cache.open('items:f', 'k');
+    if (first.page !== null) throw new Error('a slot was expected');
+    first.fail(new Error('database gone'));
+    await expect(waiting).rejects.toThrow('database gone');
+    expect((await cache.open('items:f', 'k')).page).toBeNull();
+  });
 });

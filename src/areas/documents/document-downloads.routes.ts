@@ -5,13 +5,11 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { facilityIdParam } from '../../rest/schemas';
 import { pdfResponses } from '../../rest/responses';
 import type { DocumentPdfsService } from './document-pdfs.service';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { SessionDocumentPdfs } from '../move-ins/move-ins.ports';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly documentPdfs: DocumentPdfsService;
-  readonly facilities: FacilityAccess;
   readonly moveIns: SessionDocumentPdfs;
 }
 
@@ -46,7 +44,7 @@ export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute<RouteServices>[] =
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       return sendPdf(reply, await services.documentPdfs.documentPdf(facility, request.params.id));
     },
   ),
@@ -69,7 +67,7 @@ export const DOCUMENT_DOWNLOAD_ROUTES: readonly ContractRoute<RouteServices>[] =
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const pdf = await services.moveIns.sessionDocumentPdf(facility, {
         sessionDocumentId: request.params.session_document_id,
         sessionId: request.params.session_id,

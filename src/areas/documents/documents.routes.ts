@@ -6,12 +6,10 @@ import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam, pageQuery } from '../../rest/schemas';
 import type { DocumentsService } from './documents.service';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly documents: DocumentsService;
-  readonly facilities: FacilityAccess;
 }
 
 /** The contract's routes of this area (see ContractRoute). */
@@ -35,7 +33,7 @@ export const DOCUMENTS_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const result = await services.documents.eventDocuments(facility, {
         eventId: request.params.event_id,
         page: request.query.page,

@@ -2,7 +2,6 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-gra
 import type { DocumentView, EventView } from '../documents/event-document.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import { DocumentObject, EventObject } from '../documents/documents.graphql';
 import {
   DocumentEsignObject,
@@ -110,7 +109,6 @@ export class OutboxMessageEsignResolver {
 /** The services this file's resolvers call. */
 interface ResolverServices {
   readonly esign: EsignService;
-  readonly facilities: FacilityAccess;
 }
 
 /** Withdrawing a signing link. */
@@ -129,7 +127,7 @@ export class EsignLinksResolver {
     @Arg('facilityId', () => UUIDScalar) facilityId: string,
     @Arg('messageId', () => UUIDScalar) messageId: string,
   ): Promise<EsignLinkView> {
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const facility = await ctx.loaders.facility(facilityId);
     const link = await this.services.esign.revokeLink(facility, messageId);
     return esignLinkView(link, this.services.esign.stateOfLink(link), facility.timeZone);
   }

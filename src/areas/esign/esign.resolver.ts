@@ -1,14 +1,12 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import { outboxMessageView, SendEsignableDocumentsPayload } from '../outbox/outbox.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
   readonly esign: EsignService;
-  readonly facilities: FacilityAccess;
 }
 
 /** E-sign delivery (REST 4.9): queues the event's esignable documents for email or SMS. */
@@ -33,7 +31,7 @@ export class EsignResolver {
     })
     smsNumber: string | null,
   ): Promise<SendEsignableDocumentsPayload> {
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const facility = await ctx.loaders.facility(facilityId);
     const messages = await this.services.esign.sendEsignableDocuments(facility, {
       eventId,
       email,

@@ -5,12 +5,10 @@ import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { EsignService } from './esign.service';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly esign: EsignService;
-  readonly facilities: FacilityAccess;
 }
 
 /** The contract's routes of this area (see ContractRoute). */
@@ -48,7 +46,7 @@ export const ESIGN_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const body = request.body ?? {};
       await services.esign.sendEsignableDocuments(facility, {
         eventId: request.params.event_id,

@@ -25,7 +25,7 @@ export class FacilitiesResolver {
   async facility(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: GraphqlContext): Promise<Facility> {
     // A response being kept reads the facility itself, not the few seconds' copy.
     const fresh = ctx.trace !== null;
-    const facility = await this.services.facilities.facilityFor(ctx.caller, id, ['id'], { fresh });
+    const facility = await ctx.loaders.facility(id, ['id'], { fresh });
     // Records reached from here check their facility through this loader: no second lookup.
     ctx.loaders.facilities.prime(facility.id, facility);
     return facility;

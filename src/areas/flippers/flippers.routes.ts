@@ -2,19 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { FLIPPERS_KEPT } from './flippers.kept';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized, serializeFragment } from '../../rest/envelope';
-import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { facilityIdParam, facilityParams } from '../../rest/schemas';
 import { conditional, jsonResponses } from '../../rest/responses';
-import type { FacilityAccess } from '../facilities/facilities.ports';
-import type { Facility } from '../facilities/facilities.types';
 import type { FlippersService } from './flippers.service';
-import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilityAccess;
   readonly flippers: FlippersService;
-  readonly pages: PageCache;
 }
 
 /** The contract's routes of this area (see ContractRoute). */
@@ -37,19 +31,13 @@ export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const caller = request.caller!;
-      const id = request.params.facility_id;
-      const facility =
-        services.facilities.knownFacility(caller, id) ?? (await services.facilities.facilityFor(caller, id));
-      const key = `${facility.id} ${facility.companyId}`;
-      const page =
-        keptPageNow<Facility, null>(request, services.pages, facility, key) ??
-        (await keptPage(request, services.pages, facility, key, async () => ({
-          bytes: serializeFragment({ flippers: await services.flippers.enabledFlippers(facility) }),
-          meta: null,
-        })));
-      return sendOkSerialized(request, reply, page.bytes);
+      const flippers = await services.flippers.enabledFlippers(request.facility);
+      return sendOkSerialized(request, reply, serializeFragment({ flippers }));
     },
+    () => (request) => ({
+      owner: request.facility,
+      key: `${request.facility.id} ${request.facility.companyId}`,
+    }),
   ),
 
   contractRoute(
@@ -65,7 +53,7 @@ export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const name = request.params.flipper_name;
       const enabled = await services.flippers.isEnabled(facility, name);
       return sendOk(request, reply, { [name]: enabled });

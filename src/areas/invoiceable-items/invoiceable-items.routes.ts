@@ -4,22 +4,18 @@ import { InvoiceableItem } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from './invoiceable-items.types';
-import { parsePageRequest, type PageMeta } from '../../kernel/pagination';
+import type { FastifyRequest } from 'fastify';
+import { parsePageRequest, type PageMeta, type PageRequest } from '../../kernel/pagination';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk, sendOkSerialized } from '../../rest/envelope';
-import { keptPage, keptPageNow } from '../../rest/kept-pages';
+import { askedQuery } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, pageQuery } from '../../rest/schemas';
-import type { FacilityAccess } from '../facilities/facilities.ports';
-import type { Facility } from '../facilities/facilities.types';
 import type { InvoiceableItemsService } from './invoiceable-items.service';
-import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilityAccess;
   readonly invoiceableItems: InvoiceableItemsService;
-  readonly pages: PageCache;
 }
 
 const LIST_OPEN = Buffer.from('"invoiceable_items":[');
@@ -56,6 +52,11 @@ const feesSchema = Type.Object({
   other: someFees,
 });
 
+/** The page and its size echoed with the values used, as the page's pagination has them. */
+function echoPage(request: FastifyRequest, meta: PageMeta): void {
+  request.envelope.defaults = { page: meta.current_page, per_page: meta.per_page };
+}
+
 /** The contract's routes of this area (see ContractRoute). */
 export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] = [
   ...LISTS.map(({ path, list, summary, operationId }) =>
@@ -78,30 +79,27 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] =
         },
       },
       (services: RouteServices) => async (request, reply) => {
-        const caller = request.caller!;
-        const id = request.params.facility_id;
-        const facility =
-          services.facilities.knownFacility(caller, id) ??
-          (await services.facilities.facilityFor(caller, id));
-        const pageRequest = parsePageRequest(
+        // Each item is kept as the contract lists it (InvoiceableItem.listing): the page is their
+        // texts, joined by the database.
+        const { listings, pagination } = await services.invoiceableItems.listingPage(
+          request.facility,
+          list,
+          askedQuery<PageRequest>(request),
+        );
+        echoPage(request, pagination);
+        return sendOkSerialized(request, reply, [LIST_OPEN, listings, LIST_CLOSE], pagination);
+      },
+      () => (request) => {
+        const asked = parsePageRequest(
           { page: request.query.page, perPage: request.query.per_page },
           ITEM_PAGE_LIMITS,
         );
-        const key = `${facility.id} ${pageRequest.page} ${pageRequest.perPage}`;
-        const page =
-          keptPageNow<Facility, PageMeta>(request, services.pages, facility, key) ??
-          (await keptPage(request, services.pages, facility, key, async () => {
-            // Each item is kept as the contract lists it (InvoiceableItem.listing): the page is their texts,
-            // joined by the database.
-            const { listings, pagination } = await services.invoiceableItems.listingPage(
-              facility,
-              list,
-              pageRequest,
-            );
-            return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
-          }));
-        request.envelope.defaults = { page: page.meta.current_page, per_page: page.meta.per_page };
-        return sendOkSerialized(request, reply, page.bytes, page.meta);
+        return {
+          owner: request.facility,
+          key: `${request.facility.id} ${asked.page} ${asked.perPage}`,
+          query: asked,
+          echo: (meta) => echoPage(request, meta!),
+        };
       },
     ),
   ),
@@ -120,7 +118,7 @@ export const INVOICEABLE_ITEMS_ROUTES: readonly ContractRoute<RouteServices>[] =
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const groups = await services.invoiceableItems.fees(facility);
       const one = (fee: PricedItem | null) => (fee ? InvoiceableItem.toContract(fee) : null);
       return sendOk(request, reply, {

@@ -4,19 +4,15 @@ import { LedgerDiscount, LedgerInsurance, LedgerService } from '../../contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
-import { keptPage, keptPageNow } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { FacilityAccess } from '../facilities/facilities.ports';
-import type { Facility } from '../facilities/facilities.types';
 import type { LedgersService } from './ledgers.service';
-import type { PageCache } from '../../caching/page-cache';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly facilities: FacilityAccess;
   readonly ledgers: LedgersService;
-  readonly pages: PageCache;
 }
 
 /** The contract's routes of this area (see ContractRoute). */
@@ -41,27 +37,21 @@ export const LEDGERS_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const caller = request.caller!;
-      const id = request.params.facility_id;
-      const facility =
-        services.facilities.knownFacility(caller, id) ?? (await services.facilities.facilityFor(caller, id));
-      const ledgerId = request.params.ledger_id;
-      // The current insurance is today's at the facility: a new day, a new page.
-      const key = `${facility.id} ${ledgerId} ${services.facilities.today(facility)}`;
-      const page =
-        keptPageNow<Facility, null>(request, services.pages, facility, key) ??
-        (await keptPage(request, services.pages, facility, key, async () => {
-          const result = await services.ledgers.insuranceServicesAndDiscounts(facility, ledgerId);
-          return {
-            bytes: serializeFragment({
-              insurance: result.insurance ? LedgerInsurance.toContract(result.insurance) : null,
-              services: result.services.map(LedgerService.toContract),
-              discounts: result.discounts.map(LedgerDiscount.toContract),
-            }),
-            meta: null,
-          };
-        }));
-      return sendOkSerialized(request, reply, page.bytes);
+      const result = await services.ledgers.insuranceServicesAndDiscounts(
+        request.facility,
+        request.params.ledger_id,
+      );
+      const fragment = serializeFragment({
+        insurance: result.insurance ? LedgerInsurance.toContract(result.insurance) : null,
+        services: result.services.map(LedgerService.toContract),
+        discounts: result.discounts.map(LedgerDiscount.toContract),
+      });
+      return sendOkSerialized(request, reply, fragment);
     },
+    // The current insurance is today's at the facility: a new day, a new page.
+    (services: RouteServices) => (request) => ({
+      owner: request.facility,
+      key: `${request.facility.id} ${request.params.ledger_id} ${services.facilities.today(request.facility)}`,
+    }),
   ),
 ];

@@ -3,7 +3,6 @@ import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { LiveEvent, LiveFeed, LiveItem } from './live.types';
 import type { DocumentReads } from '../documents/documents.ports';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { NoteReads } from '../notes/notes.ports';
 import type { OutboxAccess } from '../outbox/outbox.ports';
 import type { PaymentReads } from '../payments/payments.ports';
@@ -40,7 +39,6 @@ import { WebhookDeliveryObject, webhookDeliveryView } from '../webhooks/webhooks
 /** The services the subscriptions call: the live events, the records they are about, fresh loaders'. */
 interface ResolverServices {
   readonly loaders: LoaderSource;
-  readonly facilities: FacilityAccess;
   readonly documents: DocumentReads;
   readonly notes: NoteReads;
   readonly live: LiveFeed;
@@ -178,7 +176,7 @@ export class LiveResolver {
     const event = eventOf(item);
     if (event === null) throw new Error('facilityActivity asked for no start item');
     this.freshLoaders(ctx);
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const facility = await ctx.loaders.facility(facilityId, ['facilityId']);
     let activity = recordsOfEvents.get(event);
     if (!activity) {
       activity = activityOf(event, facility, this.services);
@@ -192,7 +190,7 @@ export class LiveResolver {
     { facilityId, types, since }: FacilityActivityArgs,
     ctx: GraphqlContext,
   ): Promise<AsyncIterableIterator<LiveItem>> {
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const facility = await ctx.loaders.facility(facilityId, ['facilityId']);
     return this.services.live.subscribe(
       { facilityId: facility.id, types },
       readSince(since ?? ctx.lastEventId),
@@ -215,7 +213,7 @@ export class LiveResolver {
     this.freshLoaders(ctx);
     const [owner] = await this.services.documents.eventsByIds([eventId]);
     if (!owner) throw DomainError.notFound(['eventId'], 'event', eventId);
-    const facility = await this.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
+    const facility = await ctx.loaders.facility(owner.facilityId, ['eventId']);
     return {
       cursor: change ? String(change.seq) : null,
       cause: change ? (change.type as FacilityActivityType) : null,
@@ -230,7 +228,7 @@ export class LiveResolver {
   ): Promise<AsyncIterableIterator<LiveItem>> {
     const [owner] = await this.services.documents.eventsByIds([eventId]);
     if (!owner) throw DomainError.notFound(['eventId'], 'event', eventId);
-    await this.services.facilities.facilityFor(ctx.caller, owner.facilityId, ['eventId']);
+    await ctx.loaders.facility(owner.facilityId, ['eventId']);
     return this.services.live.subscribe(
       { facilityId: owner.facilityId, eventId: owner.id, types: ESIGN_TYPES },
       null,
@@ -258,7 +256,7 @@ export class LiveResolver {
   ): Promise<EventView> {
     eventOf(item);
     this.freshLoaders(ctx);
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const facility = await ctx.loaders.facility(facilityId, ['facilityId']);
     const owner = await this.services.documents.eventFor(facility, eventId, ['eventId']);
     return presentEvent(owner, facility.timeZone);
   }
@@ -268,7 +266,7 @@ export class LiveResolver {
     { facilityId, eventId }: { facilityId: string; eventId: string },
     ctx: GraphqlContext,
   ): Promise<AsyncIterableIterator<LiveItem>> {
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId, ['facilityId']);
+    const facility = await ctx.loaders.facility(facilityId, ['facilityId']);
     const owner = await this.services.documents.eventFor(facility, eventId, ['eventId']);
     return this.services.live.subscribe(
       { facilityId: facility.id, eventId: owner.id, types: ESIGN_TYPES },

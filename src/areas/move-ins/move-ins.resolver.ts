@@ -2,7 +2,6 @@ import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql'
 import type { DocumentView, EventView } from '../documents/event-document.contract';
 import { documentDownloadPath, present, type MoveInReviewView } from './move-in-review.contract';
 import type { GraphqlContext } from '../../graphql/context';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { MoveInsService } from './move-ins.service';
 import { DocumentObject } from '../documents/documents.graphql';
 import { withArgumentNames } from '../../graphql/errors';
@@ -13,7 +12,6 @@ const INPUT_NAMES = { unitId: 'input.unitId', tenantId: 'input.tenantId', moveIn
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
-  readonly facilities: FacilityAccess;
   readonly moveIns: MoveInsService;
 }
 
@@ -33,7 +31,7 @@ export class MoveInsResolver {
     @Arg('facilityId', () => UUIDScalar) facilityId: string,
     @Arg('input', () => MoveInReviewInput) input: MoveInReviewInput,
   ): Promise<MoveInReviewView> {
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const facility = await ctx.loaders.facility(facilityId);
     const review = await withArgumentNames(INPUT_NAMES, () => this.services.moveIns.review(facility, input));
     return present(review, facility.timeZone);
   }

@@ -5,12 +5,10 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { MoveInsService } from './move-ins.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilityAccess;
   readonly moveIns: MoveInsService;
 }
 
@@ -53,7 +51,7 @@ export const MOVE_INS_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const { move_in: moveIn } = request.body;
       const review = await services.moveIns.review(facility, {
         unitId: moveIn.unit_id,

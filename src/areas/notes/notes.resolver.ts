@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { Facility } from '../facilities/facilities.types';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { NotesService } from './notes.service';
 import type { Ledger } from '../ledgers/ledgers.types';
 import type { Tenant, Unit } from '../tenants/tenants.types';
@@ -29,7 +28,6 @@ const NOTE_NAMES = {
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
-  readonly facilities: FacilityAccess;
   readonly notes: NotesService;
 }
 
@@ -60,7 +58,7 @@ export class NotesResolver {
     @Arg('input', () => CreateNoteInput) input: CreateNoteInput,
     @Ctx() ctx: GraphqlContext,
   ): Promise<NoteEventView> {
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const facility = await ctx.loaders.facility(facilityId);
     ctx.loaders.facilities.prime(facility.id, facility);
     const event = await withArgumentNames(NOTE_NAMES, () =>
       this.services.notes.createNote(facility, ctx.caller, input),

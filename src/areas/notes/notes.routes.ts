@@ -7,12 +7,10 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { NotesService } from './notes.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilityAccess;
   readonly notes: NotesService;
 }
 
@@ -97,7 +95,7 @@ export const NOTES_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
+      const facility = request.facility;
       const { command, userIdName } = noteCommand(request.body);
       request.restNames = { userId: userIdName };
       const event = await services.notes.createNote(facility, request.caller!, command);

@@ -4,7 +4,6 @@ import type { Facility } from '../facilities/facilities.types';
 import { readIdempotencyKey } from './idempotency';
 import type { PaymentEvent } from './payments.types';
 import type { PaymentsService } from './payments.service';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { Tenant } from '../tenants/tenants.types';
 import { presentEvent, type EventView } from '../documents/event-document.contract';
 import { present as presentPayment } from './payment-event.contract';
@@ -31,7 +30,6 @@ const PAYMENT_NAMES = {
 
 /** The services this file's resolvers call. */
 interface ResolverServices {
-  readonly facilities: FacilityAccess;
   readonly payments: PaymentsService;
 }
 
@@ -69,7 +67,7 @@ export class PaymentsResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() ctx: GraphqlContext,
   ): Promise<PaymentObjectView> {
-    const facility = await this.services.facilities.facilityFor(ctx.caller, facilityId);
+    const facility = await ctx.loaders.facility(facilityId);
     ctx.loaders.facilities.prime(facility.id, facility);
     const outcome = await withArgumentNames(PAYMENT_NAMES, () => {
       const key = readIdempotencyKey(idempotencyKey ?? undefined);

@@ -11,12 +11,10 @@ import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { okBody } from '../../rest/envelope';
 import { jsonResponses } from '../../rest/responses';
 import { facilityParams } from '../../rest/schemas';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { PaymentsService } from './payments.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilityAccess;
   readonly payments: PaymentsService;
 }
 
@@ -211,7 +209,7 @@ export const PAYMENT_ROUTES: readonly ContractRoute<RouteServices>[] = [
     },
     (services: RouteServices) => async (request, reply) => {
       const caller = request.caller!;
-      const facility = await services.facilities.facilityFor(caller, request.params.facility_id);
+      const facility = request.facility;
       const key = readIdempotencyKey(request.headers['idempotency-key']);
       // The answer is kept byte for byte with the key, in the payment's transaction.
       const answer = (event: PaymentEvent): string => paymentBody(request, facility, event);

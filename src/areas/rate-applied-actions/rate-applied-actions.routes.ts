@@ -4,19 +4,20 @@ import { RateAppliedAction } from '../../contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';
-import { keptPage } from '../../rest/kept-pages';
+import { askedQuery } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityParams, queryString } from '../../rest/schemas';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { PageCache } from '../../caching/page-cache';
 import type { RateAppliedActionsService } from './rate-applied-actions.service';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilityAccess;
   readonly pages: PageCache;
   readonly rateAppliedActions: RateAppliedActionsService;
 }
+
+/** The dates a request asks for (today at the facility by default). */
+type DateRange = ReturnType<RateAppliedActionsService['range']>;
 
 /** The contract's routes of this area (see ContractRoute). */
 export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute<RouteServices>[] = [
@@ -42,30 +43,27 @@ export const RATE_APPLIED_ACTIONS_ROUTES: readonly ContractRoute<RouteServices>[
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const facility = await services.facilities.facilityFor(request.caller!, request.params.facility_id);
-      const range = services.rateAppliedActions.range(facility, {
+      const { facility } = request;
+      const range = askedQuery<DateRange>(request);
+      const actions = await services.rateAppliedActions.between(facility, range.startDate, range.endDate);
+      const fragment = serializeFragment({
+        rate_applied_actions: actions.map((a) => RateAppliedAction.toContract(a, facility.timeZone)),
+      });
+      return sendOkSerialized(request, reply, fragment);
+    },
+    (services: RouteServices) => (request) => {
+      const range = services.rateAppliedActions.range(request.facility, {
         startDate: request.query.start_date,
         endDate: request.query.end_date,
       });
       // The contract lists end_date before start_date in the echo.
       if (range.defaulted.endDate) request.envelope.defaults.end_date = range.endDate;
       if (range.defaulted.startDate) request.envelope.defaults.start_date = range.startDate;
-      const page = await keptPage(
-        request,
-        services.pages,
-        facility,
-        `${facility.id} ${range.startDate} ${range.endDate}`,
-        async () => {
-          const actions = await services.rateAppliedActions.between(facility, range.startDate, range.endDate);
-          return {
-            bytes: serializeFragment({
-              rate_applied_actions: actions.map((a) => RateAppliedAction.toContract(a, facility.timeZone)),
-            }),
-            meta: null,
-          };
-        },
-      );
-      return sendOkSerialized(request, reply, page.bytes);
+      return {
+        owner: request.facility,
+        key: `${request.facility.id} ${range.startDate} ${range.endDate}`,
+        query: range,
+      };
     },
   ),
 ];

@@ -1,25 +1,31 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
 import { RateChangeUpdate } from '../../contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized } from '../../rest/envelope';
-import { keptPage } from '../../rest/kept-pages';
+import { askedQuery } from '../../rest/kept-pages';
 import { conditional, jsonResponses } from '../../rest/responses';
 import { idParam, pageQuery, queryString } from '../../rest/schemas';
-import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { PageCache } from '../../caching/page-cache';
 import type { RateChangesService } from './rate-changes.service';
+import type { RateChangeUpdatesRequest } from './rate-changes.types';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
-  readonly facilities: FacilityAccess;
   readonly pages: PageCache;
   readonly rateChanges: RateChangesService;
 }
 
 const LIST_OPEN = Buffer.from('"rate_change_updates":[');
 const LIST_CLOSE = Buffer.from(']');
+
+/** The defaults the query was read with, and its filters, in the envelope's echo. */
+function echoQuery(request: FastifyRequest, query: RateChangeUpdatesRequest): void {
+  Object.assign(request.envelope.defaults, query.defaults);
+  request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };
+}
 
 /** The contract's routes of this area (see ContractRoute). */
 export const RATE_CHANGES_ROUTES: readonly ContractRoute<RouteServices>[] = [
@@ -50,24 +56,23 @@ export const RATE_CHANGES_ROUTES: readonly ContractRoute<RouteServices>[] = [
       },
     },
     (services: RouteServices) => async (request, reply) => {
-      const company = await services.facilities.companyFor(request.caller!, request.params.company_id);
-      const { updated_after, updated_before, created_by, page: pageNumber, per_page } = request.query;
-      const query = services.rateChanges.readQuery(company, {
+      const query = askedQuery<RateChangeUpdatesRequest>(request);
+      // Each rate change is kept as the contract lists it (RateChangeUpdate.listing): the page is
+      // their texts, joined by the database.
+      const { listings, pagination } = await services.rateChanges.listingPage(query);
+      echoQuery(request, query);
+      return sendOkSerialized(request, reply, [LIST_OPEN, listings, LIST_CLOSE], pagination);
+    },
+    (services: RouteServices) => (request) => {
+      const { updated_after, updated_before, created_by, page, per_page } = request.query;
+      const query = services.rateChanges.readQuery(request.company, {
         updatedAfter: updated_after,
         updatedBefore: updated_before,
         createdBy: created_by,
-        page: pageNumber,
+        page,
         perPage: per_page,
       });
-      const page = await keptPage(request, services.pages, company, query.key, async () => {
-        // Each rate change is kept as the contract lists it (RateChangeUpdate.listing): the page is their
-        // texts, joined by the database.
-        const { listings, pagination } = await services.rateChanges.listingPage(query);
-        return { bytes: [LIST_OPEN, listings, LIST_CLOSE], meta: pagination };
-      });
-      Object.assign(request.envelope.defaults, query.defaults);
-      request.envelope.extraMeta = { filters: query.filters, sorting: null, search_term: null };
-      return sendOkSerialized(request, reply, page.bytes, page.meta);
+      return { owner: request.company, key: query.key, query, echo: () => echoQuery(request, query) };
     },
   ),
 ];

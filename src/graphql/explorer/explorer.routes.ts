@@ -27,7 +27,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Only the names the build gives: `<name>.<hash>.<extension>`. */
 const ASSET_NAME = /^[\w.-]+$/;
 
-const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
+const ROUTE = { schema: { hide: true } } as const;
 
 function explorerPage(bundle: ExplorerBundle, assets: string, endpoint: string): string {
   const { script, stylesheet } = bundle.manifest;

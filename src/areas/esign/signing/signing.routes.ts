@@ -29,7 +29,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Options of every signing route: no API credentials, and not in the REST contract's document. */
-const ROUTE = { config: { public: true }, schema: { hide: true } } as const;
+const ROUTE = { schema: { hide: true } } as const;
 
 interface TokenParams {
   token: string;

@@ -1,0 +1,66 @@
+import type { FastifyBaseLogger, preValidationHookHandler } from 'fastify';
+import type { AuthService } from '../auth/auth.service';
+import { DomainError } from '../kernel/errors';
+import { retryAfterOf, retryAfterOverLimit, type RateLimitStore } from '../ops/rate-limit';
+
+/** What the authentication hook is made with. */
+export interface AuthenticationOptions {
+  readonly auth: Pick<AuthService, 'authenticate' | 'knownCaller'>;
+  /** Requests per minute of one client; 0 counts none. */
+  readonly limit: number;
+  readonly rateLimits: RateLimitStore;
+  /** Where an unavailable rate limit store is told of (the request is then allowed). */
+  readonly log: FastifyBaseLogger;
+}
+
+/**
+ * The authentication of a request and the rate limit of its client, as a preValidation hook:
+ * added by the plugins that answer callers (/v1's, and the GraphQL POST route), never at the root,
+ * so a public route is public by being registered outside them. It runs after the request is
+ * parsed, since OAuth 1.0 signs form-encoded body parameters, and after the root's check of what
+ * was sent (its shape); the route's own validation runs after it.
+ */
+export function authenticationHook(options: AuthenticationOptions): preValidationHookHandler {
+  const { auth, limit, rateLimits, log } = options;
+  const rateLimited = (retryAfter: number) =>
+    new DomainError(
+      'rate_limited',
+      `rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s`,
+      { retryAfter },
+    );
+  const enforceRateLimit = async (clientId: string): Promise<void> => {
+    const retryAfter = await retryAfterOverLimit(rateLimits, clientId, limit, 60_000, (error) =>
+      log.warn({ err: error }, 'rate limit store (REDIS_URL) unavailable; request allowed'),
+    );
+    if (retryAfter !== null) throw rateLimited(retryAfter);
+  };
+  // With the counts in this process's memory, a known caller is counted without a promise.
+  const hitNow = limit > 0 ? rateLimits.hitNow?.bind(rateLimits) : undefined;
+  const countsAtOnce = limit === 0 || hitNow !== undefined;
+
+  // A hook that need not wait takes `done`: an async hook costs every request a promise and a tick.
+  return function authenticate(request, _reply, done) {
+    // A bearer token seen in the last seconds is known at once: no promise to wait for.
+    const known = countsAtOnce ? auth.knownCaller(request.raw.socket, request.headers.authorization) : null;
+    if (known !== null) {
+      request.caller = known;
+      const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
+      return done(retryAfter === null ? undefined : rateLimited(retryAfter));
+    }
+    const credentials = {
+      method: request.method,
+      protocol: request.protocol,
+      host: request.host,
+      url: request.url,
+      authorization: request.headers.authorization,
+      formParams: request.formPairs,
+    };
+    auth
+      .authenticate(credentials)
+      .then(async (caller) => {
+        request.caller = caller;
+        if (limit > 0) await enforceRateLimit(caller.clientId);
+      })
+      .then(() => done(), done);
+  };
+}
