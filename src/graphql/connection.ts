@@ -1,6 +1,12 @@
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { Cost, type CostHint } from './cost-directives';
-import { encodeCursor, MAX_SLICE, type ConnectionArgs, type CursorScope, type Slice } from '../kernel/connections';
+import {
+  encodeCursor,
+  MAX_SLICE,
+  type ConnectionArgs,
+  type CursorScope,
+  type Slice,
+} from '../kernel/connections';
 
 /**
  * Relay's connection types over a page list's items: `<List>Connection { edges { cursor node }
@@ -14,7 +20,9 @@ import { encodeCursor, MAX_SLICE, type ConnectionArgs, type CursorScope, type Sl
   description: "Where a connection's edges sit in their list (Relay's connection specification).",
 })
 export class PageInfoObject {
-  @Field({ description: 'More items follow the last edge (known when walking forward, or when before was given).' })
+  @Field({
+    description: 'More items follow the last edge (known when walking forward, or when before was given).',
+  })
   hasNextPage: boolean;
 
   @Field({
@@ -56,11 +64,16 @@ export function EdgeType<T extends object>(itemType: ClassType<T> | (abstract ne
 }
 
 /** A connection type over an edge type (subclass it with the connection's name). */
-export function ConnectionType<E extends object>(edgeType: ClassType<E> | (abstract new () => E), what: string) {
+export function ConnectionType<E extends object>(
+  edgeType: ClassType<E> | (abstract new () => E),
+  what: string,
+) {
   @ObjectType({ simpleResolvers: true })
   abstract class Connection {
     // Sized by the field answering the connection (connectionCost's sizedFields).
-    @Field(() => [edgeType], { description: `The slice's ${what}, in list order (also when walking backward).` })
+    @Field(() => [edgeType], {
+      description: `The slice's ${what}, in list order (also when walking backward).`,
+    })
     edges: E[];
 
     @Field(() => PageInfoObject)
@@ -91,8 +104,8 @@ export const CONNECTION_ARGUMENTS = {
 
 /**
  * A slice read by the store as a connection: each item through `node`, its cursor bound to `scope`.
- * Walking forward, hasNextPage is whether more items follow, and hasPreviousPage whether the walk
- * started after a cursor; backward the other way round.
+ * Walking forward, hasNextPage is whether more items follow (or `before` bounds the walk), and
+ * hasPreviousPage whether the walk started after a cursor; backward the other way round.
  */
 export function connectionOf<T, N>(
   slice: Slice<T>,
@@ -102,12 +115,15 @@ export function connectionOf<T, N>(
 ): ConnectionView<N> {
   const given = (value: unknown) => value !== undefined && value !== null;
   const forward = !given(args.last);
-  const edges = slice.entries.map((item, i) => ({ cursor: encodeCursor(scope, slice.keys[i]), node: node(item) }));
+  const edges = slice.entries.map((item, i) => ({
+    cursor: encodeCursor(scope, slice.keys[i]),
+    node: node(item),
+  }));
   return {
     edges,
     pageInfo: {
-      hasNextPage: forward ? slice.more : given(args.before),
-      hasPreviousPage: forward ? given(args.after) : slice.more,
+      hasNextPage: forward ? slice.more || given(args.before) : given(args.before),
+      hasPreviousPage: forward ? given(args.after) : slice.more || given(args.after),
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges[edges.length - 1]?.cursor ?? null,
     },

@@ -164,7 +164,10 @@ export class RetailItemObject extends InvoiceableItemObject implements Required<
 @ObjectType('InvoiceableItemPage', { simpleResolvers: true, description: 'A page of invoiceable items.' })
 export class InvoiceableItemPageObject extends PageType(InvoiceableItemObject, 'items') {}
 
-@ObjectType('InvoiceableItemEdge', { simpleResolvers: true, description: 'An invoiceable item and its cursor.' })
+@ObjectType('InvoiceableItemEdge', {
+  simpleResolvers: true,
+  description: 'An invoiceable item and its cursor.',
+})
 export class InvoiceableItemEdgeObject extends EdgeType(InvoiceableItemObject) {}
 
 @ObjectType('InvoiceableItemConnection', {

@@ -1,8 +1,17 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
-import { ITEM_CURSOR_LIST, ITEM_PAGE_LIMITS, type InvoiceableItemsService } from './invoiceable-items.service';
-import { CONNECTION_ARGUMENTS, connectionCost, connectionOf, type ConnectionView } from '../../graphql/connection';
+import {
+  ITEM_CURSOR_LIST,
+  ITEM_PAGE_LIMITS,
+  type InvoiceableItemsService,
+} from './invoiceable-items.service';
+import {
+  CONNECTION_ARGUMENTS,
+  connectionCost,
+  connectionOf,
+  type ConnectionView,
+} from '../../graphql/connection';
 import { normalizeId } from '../../kernel/ids';
 import type { InvoiceableItemList } from './invoiceable-items.types';
 import { present } from './invoiceable-item.contract';
@@ -63,8 +72,10 @@ export class FacilityInvoiceableItemsResolver {
   async invoiceableItemsConnection(
     @Root() facility: Facility,
     @Arg('list', () => InvoiceableItemListEnum, { defaultValue: 'all' }) list: InvoiceableItemList,
-    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after }) after?: string | null,
+    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first })
+    first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after })
+    after?: string | null,
     @Arg('last', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.last }) last?: number | null,
     @Arg('before', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.before })
     before?: string | null,

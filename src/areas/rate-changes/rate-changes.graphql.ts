@@ -47,7 +47,10 @@ export class RateChangeUpdateObject implements Omit<RateChangeUpdateView, 'facil
 @ObjectType('RateChangeUpdatePage', { simpleResolvers: true, description: 'A page of rate change updates.' })
 export class RateChangeUpdatePageObject extends PageType(RateChangeUpdateObject, 'rate change updates') {}
 
-@ObjectType('RateChangeUpdateEdge', { simpleResolvers: true, description: 'A rate change update and its cursor.' })
+@ObjectType('RateChangeUpdateEdge', {
+  simpleResolvers: true,
+  description: 'A rate change update and its cursor.',
+})
 export class RateChangeUpdateEdgeObject extends EdgeType(RateChangeUpdateObject) {}
 
 @ObjectType('RateChangeUpdateConnection', {

@@ -424,7 +424,9 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     const read = this.postgres
       ? (
           await this.arrays<NamedRow>(
-            namedRowsPostgres(sql`(select value as "key" from json_array_elements_text(${keys}::json) value) k`),
+            namedRowsPostgres(
+              sql`(select value as "key" from json_array_elements_text(${keys}::json) value) k`,
+            ),
           )
         ).map(namedRateChange)
       : await this.sqliteRateChanges(sql`(select value as "key" from json_each(${keys})) k`);

@@ -7,7 +7,12 @@ import {
   RATE_CHANGE_CURSOR_LIST,
   type RateChangesService,
 } from './rate-changes.service';
-import { CONNECTION_ARGUMENTS, connectionCost, connectionOf, type ConnectionView } from '../../graphql/connection';
+import {
+  CONNECTION_ARGUMENTS,
+  connectionCost,
+  connectionOf,
+  type ConnectionView,
+} from '../../graphql/connection';
 import { normalizeId } from '../../kernel/ids';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import { present as presentRateChange, type RateChangeUpdateView } from './rate-change-update.contract';
@@ -83,8 +88,10 @@ export class CompanyRateChangesResolver {
     updatedBefore: string,
     @Arg('createdBy', () => Int, { nullable: true, description: 'Only changes made by this user.' })
     createdBy?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after }) after?: string | null,
+    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first })
+    first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after })
+    after?: string | null,
     @Arg('last', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.last }) last?: number | null,
     @Arg('before', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.before })
     before?: string | null,
