@@ -1,8 +1,11 @@
-import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { Cost, type CostHint } from './cost-directives';
 import {
   encodeCursor,
   MAX_SLICE,
+  parseSlice,
+  sliceOfLoaded,
+  type Keyset,
   type ConnectionArgs,
   type CursorScope,
   type Slice,
@@ -102,6 +105,22 @@ export const CONNECTION_ARGUMENTS = {
   before: 'A cursor of this list: stop before its item.',
 } as const;
 
+/** The arguments of a connection field without filters of its own. */
+@ArgsType()
+export class ConnectionArgsType implements ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: CONNECTION_ARGUMENTS.after })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true, description: CONNECTION_ARGUMENTS.last })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true, description: CONNECTION_ARGUMENTS.before })
+  before?: string | null;
+}
+
 /**
  * A slice read by the store as a connection: each item through `node`, its cursor bound to `scope`.
  * Walking forward, hasNextPage is whether more items follow (or `before` bounds the walk), and
@@ -129,4 +148,19 @@ export function connectionOf<T, N>(
     },
     totalCount: slice.total,
   };
+}
+
+/**
+ * A connection over a list already loaded whole (through a loader, so the lists of many parents
+ * come in one statement, as their pages do): the arguments checked, the slice cut by position.
+ * `keyOf` gives an item's position in the list's order (its order values, then its id).
+ */
+export function connectionOfLoaded<T, N>(
+  all: readonly T[],
+  args: ConnectionArgs,
+  list: { scope: CursorScope; keyOf: (item: T) => Keyset; arity: number; defaultFirst?: number },
+  node: (item: T) => N,
+): ConnectionView<N> {
+  const slice = parseSlice(args, list.scope, list.arity, list.defaultFirst);
+  return connectionOf(sliceOfLoaded(all, list.keyOf, slice), list.scope, args, node);
 }

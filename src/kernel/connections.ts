@@ -131,3 +131,33 @@ export function compareKeys(a: Keyset, b: Keyset): number {
   }
   return 0;
 }
+
+/**
+ * A slice of a list already read whole, in its order (which `keyOf`'s positions follow, compared
+ * as compareKeys does): the same slice the store's keyset query answers.
+ */
+export function sliceOfLoaded<T>(
+  all: readonly T[],
+  keyOf: (item: T) => Keyset,
+  slice: SliceRequest,
+): Slice<T> {
+  const keys = all.map(keyOf);
+  // [start, end) of the items strictly between the two bounds.
+  const lower = slice.direction === 'forward' ? slice.from : slice.to;
+  const upper = slice.direction === 'forward' ? slice.to : slice.from;
+  let start = 0;
+  while (lower !== null && start < keys.length && compareKeys(keys[start], lower) <= 0) start++;
+  let end = start;
+  while (end < keys.length && (upper === null || compareKeys(keys[end], upper) < 0)) end++;
+  const count = end - start;
+  const [from, to] =
+    slice.direction === 'forward'
+      ? [start, start + Math.min(slice.limit, count)]
+      : [end - Math.min(slice.limit, count), end];
+  return {
+    entries: all.slice(from, to),
+    keys: keys.slice(from, to),
+    more: count > slice.limit,
+    total: all.length,
+  };
+}

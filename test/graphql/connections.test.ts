@@ -272,7 +272,7 @@ describeEachDialect('GraphQL connections', (dialect) => {
     expect(await refused({ after: sisterCursor })).toMatch(/after/);
     const updateCursor = (await updatesStep()({ first: 1 })).edges[0].cursor;
     expect(await refused({ after: updateCursor })).toMatch(/after/);
-    const foreign = encodeCursor({ list: 'rateChangeUpdates', owner: t.world.otherCompany.id }, [
+    const foreign = encodeCursor({ list: 'Company.rateChangeUpdates', owner: t.world.otherCompany.id }, [
       'a',
       'b',
       'c',

@@ -1,3 +1,4 @@
+import type { Slice, SliceRequest } from '../../kernel/connections';
 import type { DocumentEvent, EventDocument, EventType } from './documents.types';
 
 /** A document with its template body and what its PDF fills in. */
@@ -39,4 +40,6 @@ export interface EventsRepository {
   count(facilityId: string, filter: EventFilter): Promise<number>;
   /** One page, by created_at then id. */
   page(facilityId: string, filter: EventFilter, limit: number, offset: number): Promise<DocumentEvent[]>;
+  /** A slice from a position (created_at, then id), each event with its position, and how many match. */
+  slice(facilityId: string, filter: EventFilter, slice: SliceRequest): Promise<Slice<DocumentEvent>>;
 }

@@ -24,7 +24,7 @@ import type {
 export const ITEM_PAGE_LIMITS = { defaultPerPage: 100, maxPerPage: 100 } as const;
 
 /** The list a cursor of invoiceable items names. */
-export const ITEM_CURSOR_LIST = 'invoiceableItems';
+export const ITEM_CURSOR_LIST = 'Facility.invoiceableItems';
 
 const LIST_FILTERS: Record<InvoiceableItemList, ItemFilter> = {
   all: {},

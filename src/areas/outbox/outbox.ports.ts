@@ -1,3 +1,4 @@
+import type { Slice, SliceRequest } from '../../kernel/connections';
 import type { WebhookEvent } from '../webhooks/webhooks.types';
 import type { DeliveryChannel, OutboxContent, OutboxMessage, OutboxStatus } from './outbox.types';
 
@@ -69,6 +70,12 @@ export interface OutboxRepository {
     limit: number,
     offset: number,
   ): Promise<OutboxMessage[]>;
+  /** A slice of the facility's e-sign messages from a position, newest first (created_at, then id). */
+  sliceForFacility(
+    facilityId: string,
+    filter: { status?: OutboxStatus },
+    slice: SliceRequest,
+  ): Promise<Slice<OutboxMessage>>;
   /** Messages by id, in key order, null for a missing id. */
   messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]>;
 }

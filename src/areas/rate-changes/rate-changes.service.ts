@@ -17,7 +17,7 @@ export const DEFAULT_PER_PAGE = 500;
 export const MAX_PER_PAGE = 2000;
 
 /** The list a cursor of rate change updates names. */
-export const RATE_CHANGE_CURSOR_LIST = 'rateChangeUpdates';
+export const RATE_CHANGE_CURSOR_LIST = 'Company.rateChangeUpdates';
 
 /** The range created_by is stored in (a 32-bit integer on PostgreSQL). */
 const CREATED_BY_MIN = -2147483648;
