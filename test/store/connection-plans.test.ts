@@ -1,6 +1,8 @@
 import type { CompiledQuery } from 'kysely';
 import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-changes.repository';
+import { SqlEventsRepository } from '../../src/areas/events/events.repository';
+import { SqlOutboxRepository } from '../../src/areas/outbox/outbox.repository';
 import type { SliceRequest } from '../../src/kernel/connections';
 import type { ArrayRows } from '../../src/store/database';
 import { createTestStore, describeEachDialect, type TestStore } from '../support/harness';
@@ -88,6 +90,58 @@ describeEachDialect('connection plans', (dialect) => {
     const keyset = statements.find((query) => query.sql.includes(' limit '))!;
     const shown = await plan(keyset);
     expect(shown).toMatch(/rate_changes_order/);
+    expect(shown).not.toMatch(/TEMP B-TREE|Sort/);
+  });
+
+  /**
+   * The plan of a statement read through the store's Kysely instance (the events' and outbox's
+   * repositories), as the store would run it with any values: a generic plan on PostgreSQL.
+   */
+  async function genericPlan(read: () => Promise<unknown>): Promise<string> {
+    const before = t.queries.length;
+    await read();
+    const text = t.queries.slice(before).find((query) => / limit /.test(query));
+    expect(text).toBeDefined();
+    if (t.store.sqlite) {
+      const count = (text!.match(/\?/g) ?? []).length;
+      return plan({ sql: text!, parameters: Array<null>(count).fill(null) } as unknown as CompiledQuery);
+    }
+    const count = new Set(text!.match(/\$\d+/g) ?? []).size;
+    const client = await t.store.pgPool!.connect();
+    try {
+      await client.query(
+        'set plan_cache_mode = force_generic_plan; set enable_seqscan = off; set enable_sort = off',
+      );
+      await client.query(`prepare keyset as ${text!}`);
+      const values = Array.from({ length: count }, () => 'null').join(', ');
+      const result = await client.query<{ 'QUERY PLAN': string }>(`explain execute keyset(${values})`);
+      await client.query('deallocate keyset');
+      return result.rows.map((row) => row['QUERY PLAN']).join('\n');
+    } finally {
+      await client
+        .query('reset plan_cache_mode; reset enable_seqscan; reset enable_sort')
+        .catch(() => undefined);
+      client.release();
+    }
+  }
+
+  const POSITION = ['2026-11-20T15:00:00.000Z', FACILITY];
+
+  it.each(slices)('events: %s along events_list_order', async (_name, slice) => {
+    const repository = new SqlEventsRepository(t.store.db);
+    const shown = await genericPlan(() =>
+      repository.slice(FACILITY, { types: ['move_in_unit_event'] }, { ...slice, from: POSITION }),
+    );
+    expect(shown).toMatch(/events_list_order/);
+    expect(shown).not.toMatch(/TEMP B-TREE|Sort/);
+  });
+
+  it.each(slices)('outbox messages: %s along outbox_messages_list_order', async (_name, slice) => {
+    const repository = new SqlOutboxRepository(t.store.db);
+    const shown = await genericPlan(() =>
+      repository.sliceForFacility(FACILITY, {}, { ...slice, from: POSITION }),
+    );
+    expect(shown).toMatch(/outbox_messages_list_order/);
     expect(shown).not.toMatch(/TEMP B-TREE|Sort/);
   });
 });
