@@ -221,6 +221,17 @@ describeEachDialect('GraphQL connections of the other lists', (dialect) => {
     );
   });
 
+  it("reads the documents' connections of a page of events in as many statements as their pages", async () => {
+    const statements = async (field: string) => {
+      t.db.queries.length = 0;
+      await ask(facility(`events(perPage: 100) { entries { id ${field} } }`), { id: t.world.facility.id });
+      return t.db.queries.length;
+    };
+    const pages = await statements('documents(perPage: 3) { entries { id } }');
+    expect(await statements('documentsConnection(first: 3) { edges { node { id } } }')).toBe(pages);
+    expect(await statements('documentsConnection(last: 3) { edges { node { id } } totalCount }')).toBe(pages);
+  });
+
   it("refuses another list's cursor on a loaded list, naming the argument", async () => {
     const tenantCursor = (
       await ask<{ facility: { tenant: { notesConnection: Connection } } }>(
