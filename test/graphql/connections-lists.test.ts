@@ -221,6 +221,71 @@ describeEachDialect('GraphQL connections of the other lists', (dialect) => {
     );
   });
 
+  it("walks a webhook endpoint's deliveries, newest first, as its list has them", async () => {
+    type Made = { createWebhookEndpoint: { endpoint: { id: string } } };
+    const made = await ask<Made>(
+      `mutation($c: UUID!, $input: CreateWebhookEndpointInput!) {
+        createWebhookEndpoint(companyId: $c, input: $input) { endpoint { id } } }`,
+      {
+        c: t.world.company.id,
+        input: { url: 'https://hooks.example.com/walk', eventTypes: ['note.created'] },
+      },
+    );
+    const endpointId = made.createWebhookEndpoint.endpoint.id;
+    await t.db.store.db.deleteFrom('outbox_messages').where('channel', '=', 'webhook').execute();
+    await t.db.store.db
+      .insertInto('outbox_messages')
+      .values(
+        Array.from({ length: 19 }, (_, n) => ({
+          id: randomUUID(),
+          facility_id: t.world.facility.id,
+          event_id: null,
+          channel: 'webhook' as const,
+          recipient: endpointId,
+          payload: JSON.stringify({ kind: 'webhook', type: 'note.created', body: '{}' }),
+          status: n % 3 === 0 ? ('failed' as const) : ('sent' as const),
+          attempts: 1,
+          next_attempt_at: '2026-11-20T15:00:00.000Z',
+          claimed_by: null,
+          claimed_until: null,
+          last_error: null,
+          created_at: `2026-11-2${n % 4}T15:00:00.000Z`,
+          sent_at: null,
+          response_code: 200,
+        })),
+      )
+      .execute();
+    const query = (field: string) =>
+      `query($c: UUID!) { company(id: $c) { webhookEndpoints { id ${field} } } }`;
+    type Endpoints<F extends string, T> = {
+      company: { webhookEndpoints: Array<{ id: string } & Record<F, T>> };
+    };
+    const mine = <F extends string, T>(answer: Endpoints<F, T>, field: F): T =>
+      (answer.company.webhookEndpoints.find((endpoint) => endpoint.id === endpointId) as Record<F, T>)[field];
+    for (const status of ['', 'status: SENT, ']) {
+      const listed = mine(
+        await ask<Endpoints<'deliveries', Array<{ id: string }>>>(
+          query(`deliveries(${status}first: 100) { id }`),
+          {
+            c: t.world.company.id,
+          },
+        ),
+        'deliveries',
+      ).map((delivery) => delivery.id);
+      await expectWalks(
+        async (slice) =>
+          mine(
+            await ask<Endpoints<'deliveriesConnection', Connection>>(
+              query(`deliveriesConnection(${status}${slice}) { ${CONNECTION} }`),
+              { c: t.world.company.id },
+            ),
+            'deliveriesConnection',
+          ),
+        listed,
+      );
+    }
+  });
+
   it("reads the documents' connections of a page of events in as many statements as their pages", async () => {
     const statements = async (field: string) => {
       t.db.queries.length = 0;

@@ -3,6 +3,8 @@ import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items
 import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-changes.repository';
 import { SqlEventsRepository } from '../../src/areas/events/events.repository';
 import { SqlOutboxRepository } from '../../src/areas/outbox/outbox.repository';
+import { SqlWebhookEndpointsRepository } from '../../src/areas/webhooks/webhooks.repository';
+import type { SecretBox } from '../../src/kernel/secret-box';
 import type { SliceRequest } from '../../src/kernel/connections';
 import type { ArrayRows } from '../../src/store/database';
 import { createTestStore, describeEachDialect, type TestStore } from '../support/harness';
@@ -142,6 +144,14 @@ describeEachDialect('connection plans', (dialect) => {
       repository.sliceForFacility(FACILITY, {}, { ...slice, from: POSITION }),
     );
     expect(shown).toMatch(/outbox_messages_list_order/);
+    expect(shown).not.toMatch(/TEMP B-TREE|Sort/);
+  });
+
+  it.each(slices)('webhook deliveries: %s along outbox_messages_recipient_order', async (_name, slice) => {
+    // Deliveries are read without their endpoint's secrets: no box is opened.
+    const repository = new SqlWebhookEndpointsRepository(t.store.db, {} as SecretBox);
+    const shown = await genericPlan(() => repository.deliverySlice(FACILITY, { ...slice, from: POSITION }));
+    expect(shown).toMatch(/outbox_messages_recipient_order/);
     expect(shown).not.toMatch(/TEMP B-TREE|Sort/);
   });
 });

@@ -1,3 +1,4 @@
+import type { Slice, SliceRequest } from '../../kernel/connections';
 import type { EventDocument } from '../documents/documents.types';
 import type { Facility } from '../facilities/facilities.types';
 import type { MoveInReview } from '../move-ins/move-ins.types';
@@ -35,6 +36,12 @@ export interface WebhookEndpointsRepository {
   recordFailure(id: string, at: string, disableIfFailingSince: string): Promise<boolean>;
   /** The endpoint's latest deliveries, newest first, optionally of one status. */
   deliveries(endpointId: string, limit: number, status?: OutboxStatus): Promise<WebhookDelivery[]>;
+  /** A slice of the endpoint's deliveries from a position, newest first (created_at, then id), and how many match. */
+  deliverySlice(
+    endpointId: string,
+    slice: SliceRequest,
+    status?: OutboxStatus,
+  ): Promise<Slice<WebhookDelivery>>;
   /** A webhook delivery by its id (an outbox message of channel webhook). */
   findDelivery(id: string): Promise<WebhookDelivery | undefined>;
   /**

@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect';
 
 /**
- * Indexes in the order of a facility's events (created_at, then id) and of its outbox messages
- * (the same, walked newest first), so a cursor connection over either seeks its position and reads
+ * Indexes in the order of a facility's events (created_at, then id), of its outbox messages and of
+ * a webhook endpoint's deliveries (the same, walked newest first), so a cursor connection over either seeks its position and reads
  * the slice from there instead of sorting the facility's rows. The expressions are those the
  * repositories order by, byte-wise on both stores.
  */
@@ -13,9 +13,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     (facility_id, created_at${binary}, id${binary})`.execute(db);
   await sql`create index outbox_messages_list_order on outbox_messages
     (facility_id, created_at${binary}, id${binary})`.execute(db);
+  await sql`create index outbox_messages_recipient_order on outbox_messages
+    (channel, recipient, created_at${binary}, id${binary})`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop index outbox_messages_recipient_order`.execute(db);
   await sql`drop index outbox_messages_list_order`.execute(db);
   await sql`drop index events_list_order`.execute(db);
 }
