@@ -55,12 +55,12 @@ const OUTSIDE_DOMAIN = [
 
 /**
  * An area's files (src/areas/<area>/) are of the kind their suffix names: `.routes` (REST) and
- * `.resolver`/`.graphql`/`.loaders`/`.navigation` (GraphQL) are transport, `.presenter` serializes for every transport,
+ * `.resolver`/`.graphql`/`.loaders`/`.navigation`/`.entities` (GraphQL) are transport, `.presenter` serializes for every transport,
  * `.repository` and `.writer` are the store's; the signing page is e-sign's own transport; every
  * other file of an area is its domain.
  */
 const AREA_TRANSPORT = [
-  'src/areas/*/*.{routes,resolver,graphql,loaders,navigation}.ts',
+  'src/areas/*/*.{routes,resolver,graphql,loaders,navigation,entities}.ts',
   'src/areas/esign/signing/**/*.ts',
 ];
 /** An area's module (`<area>.module.ts`): what the kits take of it, listed by the composition root (src/modules.ts). */

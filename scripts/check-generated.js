@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { generate, loadCodegenConfig } = require('@graphql-codegen/cli');
-const { gatewaySchemaFileText, schemaFileText } = require('../src/modules');
+const { gatewaySchemaFileText, schemaFileText, subgraphSchemaFileText } = require('../src/modules');
 const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
 const { settingsDocs } = require('./settings-tables');
 
@@ -36,6 +36,14 @@ async function main() {
   if (committedGateway !== gateway)
     stale.push(
       `schema.gateway.graphql (${firstDifference(gateway, committedGateway)}); run npm run schema:emit`,
+    );
+
+  const subgraphPath = path.join(root, 'schema.subgraph.graphql');
+  const subgraph = subgraphSchemaFileText();
+  const committedSubgraph = fs.existsSync(subgraphPath) ? fs.readFileSync(subgraphPath, 'utf8') : '';
+  if (committedSubgraph !== subgraph)
+    stale.push(
+      `schema.subgraph.graphql (${firstDifference(subgraph, committedSubgraph)}); run npm run schema:emit`,
     );
 
   const datasetPath = path.join(root, 'dataset.schema.json');
@@ -77,7 +85,7 @@ async function main() {
     process.exitCode = 1;
   } else {
     console.log(
-      "schema.graphql, schema.gateway.graphql, dataset.schema.json, codegen output and the docs' settings tables are up to date",
+      "schema.graphql, schema.gateway.graphql, schema.subgraph.graphql, dataset.schema.json, codegen output and the docs' settings tables are up to date",
     );
   }
 }

@@ -1,4 +1,4 @@
-// Writes schema.graphql and schema.gateway.graphql (or, with a path, the first alone) from the
+// Writes schema.graphql, schema.gateway.graphql and schema.subgraph.graphql (Federation) (or, with a path, the first alone) from the
 // TypeGraphQL classes, and dataset.schema.json (the dataset format, for operators and other tools)
 // from src/store/dataset/dataset.schema.ts, and the docs' tables of settings from src/config.ts:
 // `npm run schema:emit`.
@@ -6,7 +6,7 @@ require('./swc-register');
 require('reflect-metadata');
 const fs = require('node:fs');
 const path = require('node:path');
-const { gatewaySchemaFileText, schemaFileText } = require('../src/modules');
+const { gatewaySchemaFileText, schemaFileText, subgraphSchemaFileText } = require('../src/modules');
 const { datasetSchemaFileText } = require('../src/store/dataset/dataset.schema');
 const { settingsDocs } = require('./settings-tables');
 
@@ -16,6 +16,7 @@ const files = process.argv[2]
   : [
       [path.join(root, 'schema.graphql'), schemaFileText()],
       [path.join(root, 'schema.gateway.graphql'), gatewaySchemaFileText()],
+      [path.join(root, 'schema.subgraph.graphql'), subgraphSchemaFileText()],
       [path.join(root, 'dataset.schema.json'), datasetSchemaFileText()],
     ];
 for (const [target, text] of files) {

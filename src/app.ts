@@ -13,7 +13,14 @@ import type { PaymentGateway } from './areas/payments/gateway';
 import type { HostResolver } from './areas/webhooks/webhooks.ports';
 import { transportErrorBody } from './graphql/errors';
 import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
-import { CONTRACT_ROUTES, graphqlSchema, RESOLVERS, SHARED_SCHEMAS, type ResolverClass } from './modules';
+import {
+  CONTRACT_ROUTES,
+  ENTITIES,
+  graphqlSchema,
+  RESOLVERS,
+  SHARED_SCHEMAS,
+  type ResolverClass,
+} from './modules';
 import { clientErrorHandler, guardServer, type EdgeContext } from './edge/client-errors';
 import { KnownRoutes } from './edge/known-routes';
 import { requestIdFrom } from './edge/request-id';
@@ -367,6 +374,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routes: edge.routes,
     resolvers: options.graphqlResolvers ?? RESOLVERS,
     shape: graphqlSchema,
+    entities: ENTITIES,
     countOperation: registerGraphqlMetrics(registry),
     live: registerLiveTransports(app, services, config),
   });

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { KeptList } from './caching/kept-lists';
 import type { LoaderFactory } from './graphql/loaders';
+import type { EntityReferences } from './graphql/federation';
 import type { Columns, TablesOf } from './kernel/columns';
 import type { ResolverClassOf } from './graphql/resolver-instances';
 import type { ListingSource } from './store/listings';
@@ -26,6 +27,11 @@ export interface AreaModule {
   readonly schemas?: readonly TSchema[];
   /** The area's per-request GraphQL loaders (declared in `Loaders` by its `<area>.loaders.ts`). */
   readonly loaders?: LoaderFactory<never>;
+  /**
+   * The area's Federation entities (`@key(fields: "id")`), each resolved by id through the request's
+   * loaders as its type's fields expect (docs/graphql.md#federation).
+   */
+  readonly entities?: EntityReferences;
   /** The area's tables by their SQL names (declared in the store's `Database` by its `<area>.tables.ts`). */
   readonly tables?: Readonly<Record<string, Columns>>;
   /** The answers of the area kept between requests, each with its revision scope (`<area>.kept.ts`). */

@@ -336,6 +336,9 @@ const SETTINGS = {
       doc: "what `GET /graphql` shows a browser: `graphiql`, GraphiQL served from this service's own files; `sandbox`, Apollo Sandbox (loaded from Apollo's CDN); `off`, no page ([The explorer](graphql.md#the-explorer))",
     },
   ),
+  graphqlFederation: oneOf('GRAPHQL_FEDERATION', ['off', 'on'], 'off', {
+    doc: '`on`: `/graphql` is also an Apollo Federation v2 subgraph (`_service`, `_entities`) a router composes ([Federation](graphql.md#federation))',
+  }),
   graphqlMaxCost: int('GRAPHQL_MAX_COST', 20_000, 1, 100_000_000, {
     doc: 'the largest estimated cost of a GraphQL operation, and the most objects one may resolve (256 bytes of response per unit, at least 1 MiB) ([Demand control](graphql.md#demand-control))',
   }),

@@ -29,6 +29,11 @@ import { eventsModule } from './areas/events/events.module';
 import { ENVELOPE_SCHEMAS } from './contract';
 import { gatewaySchema, gatewaySchemaFileText as gatewaySchemaText } from './gateway/gateway-schema';
 import { gatewayResolvers } from './gateway/gateway-resolvers';
+import {
+  federatedSchema,
+  subgraphSchemaFileText as subgraphFileText,
+  type EntityReferences,
+} from './graphql/federation';
 import { createLoaders, type Loaders, type LoaderSource } from './graphql/loaders';
 import type { ResolverClassOf } from './graphql/resolver-instances';
 import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
@@ -168,6 +173,24 @@ export function gatewayGraphqlSchema(resolvers = gatewayResolvers()): GraphQLSch
 /** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */
 export function gatewaySchemaFileText(schema: GraphQLSchema = gatewayGraphqlSchema()): string {
   return gatewaySchemaText(schema);
+}
+
+/** Every area's Federation entities, by type name (docs/graphql.md#federation). */
+export const ENTITIES: EntityReferences = Object.fromEntries(
+  MODULES.flatMap((module) => Object.entries(module.entities ?? {})),
+);
+
+let subgraph: GraphQLSchema | undefined;
+
+/** The schema's shape with the Federation subgraph fields (GRAPHQL_FEDERATION=on), for validating documents. */
+export function subgraphGraphqlSchema(): GraphQLSchema {
+  subgraph ??= federatedSchema(graphqlSchema(), ENTITIES);
+  return subgraph;
+}
+
+/** The committed `schema.subgraph.graphql` text: the subgraph's SDL, `_service { sdl }`. */
+export function subgraphSchemaFileText(schema: GraphQLSchema = graphqlSchema()): string {
+  return subgraphFileText(schema, ENTITIES);
 }
 
 /** Every area's loaders, in the list's order. */

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { isUuid, normalizeId } from '../kernel/ids';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../graphql/limits';
 import { noNulInStrings } from '../graphql/input-safety';
-import { gatewayGraphqlSchema, graphqlSchema } from '../modules';
+import { gatewayGraphqlSchema, graphqlSchema, subgraphGraphqlSchema } from '../modules';
 import { MAX_TOKENS } from '../graphql/server';
 import { checkManifest } from '../graphql/trusted-documents';
 import type { Store } from '../store/database';
@@ -77,8 +77,13 @@ export async function documentsCommand(config: Config, io: CliIo, argv: string[]
     const code = (error as { code?: string }).code;
     throw new CommandFailure(code === 'ENOENT' ? `no file ${file}` : `cannot read ${file} (${code})`);
   }
-  // Documents are checked against the graph this instance serves (gateway mode serves a part of it).
-  const schema = config.upstream ? gatewayGraphqlSchema() : graphqlSchema();
+  // Documents are checked against the graph this instance serves (gateway mode serves a part of
+  // it; a subgraph answers `_entities` and `_service` too).
+  const schema = config.upstream
+    ? gatewayGraphqlSchema()
+    : config.graphqlFederation === 'on'
+      ? subgraphGraphqlSchema()
+      : graphqlSchema();
   const check = checkManifest(text, schema, [queryLimitsRule(DEFAULT_QUERY_LIMITS), noNulInStrings], {
     maxTokens: MAX_TOKENS,
     now: (io.now?.() ?? new Date()).toISOString(),

@@ -18,6 +18,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { costOf } from './cost-directives';
+import { isEntitiesField } from './federation';
 
 /** Size assumed for a list field that declares none (`@listSize`). */
 export const DEFAULT_LIST_SIZE = 50;
@@ -68,12 +69,59 @@ class CostEstimator {
         const type = selection.typeCondition
           ? this.compositeType(selection.typeCondition.name.value)
           : parent;
-        part = type ? this.selectionSet(selection.selectionSet, type, sized) : ZERO;
+        part =
+          type && this.applies(type, parent) ? this.selectionSet(selection.selectionSet, type, sized) : ZERO;
       } else {
-        part = this.fragment(selection.name.value, sized);
+        const condition = this.definitions.get(selection.name.value)?.typeCondition.name.value;
+        const type = condition === undefined ? undefined : this.compositeType(condition);
+        part = type && this.applies(type, parent) ? this.fragment(selection.name.value, sized) : ZERO;
       }
       total.cost += part.cost;
       total.variable ||= part.variable;
+    }
+    return total;
+  }
+
+  /**
+   * Whether a fragment on `condition` applies within `parent`: always, unless `parent` is an object
+   * type (an entity's, below) and `condition` another or an abstract type without it.
+   */
+  private applies(condition: GraphQLCompositeType, parent: GraphQLCompositeType): boolean {
+    if (!isObjectType(parent) || condition === parent) return true;
+    return !isObjectType(condition) && this.schema.isSubType(condition, parent);
+  }
+
+  /**
+   * Federation's `_entities`: a list sized by its representations, each counting 1 and the
+   * selections that apply to its type (a router sends one fragment per type).
+   */
+  private entities(node: FieldNode): Estimate {
+    const given = node.arguments?.find((a) => a.name.value === 'representations')?.value;
+    let typeNames: unknown[] = [];
+    let variable = false;
+    if (given?.kind === Kind.LIST) {
+      typeNames = given.values.map((value) => {
+        if (value.kind !== Kind.OBJECT) return null;
+        const typeName = value.fields.find((field) => field.name.value === '__typename')?.value;
+        return typeName?.kind === Kind.STRING ? typeName.value : null;
+      });
+    } else if (given?.kind === Kind.VARIABLE) {
+      variable = true;
+      const values = this.variables[given.name.value];
+      if (Array.isArray(values))
+        typeNames = values.map((value) => (value as { __typename?: unknown } | null)?.__typename);
+    }
+    const counts = new Map<string, number>();
+    for (const typeName of typeNames) {
+      if (typeof typeName === 'string') counts.set(typeName, (counts.get(typeName) ?? 0) + 1);
+    }
+    const total: Estimate = { cost: 0, variable };
+    for (const [typeName, count] of counts) {
+      const type = this.compositeType(typeName);
+      if (!type) continue;
+      const children = node.selectionSet ? this.selectionSet(node.selectionSet, type, null) : ZERO;
+      total.cost += count * (1 + children.cost);
+      total.variable ||= children.variable;
     }
     return total;
   }
@@ -82,6 +130,7 @@ class CostEstimator {
     const name = node.name.value;
     // Introspection is static schema data, and is off in production.
     if (name.startsWith('__')) return ZERO;
+    if (isEntitiesField(name) && parent === this.schema.getQueryType()) return this.entities(node);
     const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
     if (!field) return ZERO;
     const type = getNamedType(field.type);

@@ -8,12 +8,15 @@ import {
   isInterfaceType,
   isListType,
   isObjectType,
+  isUnionType,
+  isAbstractType,
   Kind,
   type FieldNode,
   type FormattedExecutionResult,
   type GraphQLCompositeType,
   type GraphQLField,
   type GraphQLFieldResolver,
+  type GraphQLObjectType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
   type SelectionSetNode,
@@ -139,6 +142,71 @@ function selectionWeight(
 /** By the field's first node: a document is measured once, however often it runs. */
 const entryWeights = new WeakMap<FieldNode, number>();
 
+/** A union list's entry weights by the entry's type, by the field's first node. */
+const unionEntryWeights = new WeakMap<FieldNode, Map<string, number>>();
+
+/** The selections of `set` that apply to an entry of `type`: fragments on other types are left out. */
+function applying(set: SelectionSetNode | undefined, type: GraphQLObjectType, info: GraphQLResolveInfo) {
+  if (!set) return undefined;
+  const applies = (condition: string | undefined) => {
+    if (condition === undefined || condition === type.name) return true;
+    const other = info.schema.getType(condition);
+    return isAbstractType(other) && info.schema.isSubType(other, type);
+  };
+  return {
+    ...set,
+    selections: set.selections.filter((selection) =>
+      selection.kind === Kind.FIELD
+        ? true
+        : applies(
+            selection.kind === Kind.INLINE_FRAGMENT
+              ? selection.typeCondition?.name.value
+              : info.fragments[selection.name.value]?.typeCondition.name.value,
+          ),
+    ),
+  };
+}
+
+/**
+ * An entry of a list of a union (Federation's `_entities`) weighs what its own type selects: a
+ * router asks one fragment per type, and each entry is of one.
+ */
+function unionEntryWeight(ownWeight: number, info: GraphQLResolveInfo, typeName: string): number {
+  const key = info.fieldNodes[0];
+  let byType = unionEntryWeights.get(key);
+  if (!byType) unionEntryWeights.set(key, (byType = new Map()));
+  let weight = byType.get(typeName);
+  if (weight === undefined) {
+    const type = info.schema.getType(typeName);
+    if (!isObjectType(type)) return entryWeight(ownWeight, info);
+    weight = ownWeight;
+    for (const node of info.fieldNodes)
+      weight += selectionWeight(applying(node.selectionSet, type, info), type, info);
+    weight = Math.max(1, weight);
+    byType.set(typeName, weight);
+  }
+  return weight;
+}
+
+/** What the entries of a list weigh together. */
+function entriesWeight(
+  ownWeight: number,
+  entries: unknown[],
+  context: unknown,
+  info: GraphQLResolveInfo,
+): number {
+  const type = getNamedType(info.returnType);
+  if (!isUnionType(type) || !type.resolveType) return entries.length * entryWeight(ownWeight, info);
+  let total = 0;
+  for (const entry of entries) {
+    const name =
+      entry === null || entry === undefined ? undefined : type.resolveType(entry, context, info, type);
+    total +=
+      typeof name === 'string' ? unionEntryWeight(ownWeight, info, name) : entryWeight(ownWeight, info);
+  }
+  return total;
+}
+
 function entryWeight(ownWeight: number, info: GraphQLResolveInfo): number {
   const key = info.fieldNodes[0];
   let weight = entryWeights.get(key);
@@ -183,10 +251,10 @@ function guarded(
 ): GraphQLFieldResolver<unknown, unknown> {
   const resolve = field.resolve ?? defaultFieldResolver;
   const ownWeight = weightOf(field);
-  const count = (meter: WorkMeter, info: GraphQLResolveInfo, entries: unknown): unknown => {
+  const count = (meter: WorkMeter, context: unknown, info: GraphQLResolveInfo, entries: unknown): unknown => {
     if (meter.stopped) return [];
     if (Array.isArray(entries) && entries.length > 0) {
-      meter.add(entries.length * entryWeight(ownWeight, info));
+      meter.add(entriesWeight(ownWeight, entries, context, info));
       if (meter.stopped) throw meter.stopped;
     }
     return entries;
@@ -196,8 +264,8 @@ function guarded(
     if (meter.stopped) return [];
     const entries = resolve(source, args, context, info);
     return isPromiseLike(entries)
-      ? entries.then((resolved) => count(meter, info, resolved))
-      : count(meter, info, entries);
+      ? entries.then((resolved) => count(meter, context, info, resolved))
+      : count(meter, context, info, entries);
   };
 }
 

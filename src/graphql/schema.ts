@@ -18,10 +18,17 @@ const NO_PUBSUB: PubSub = {
   },
 };
 
-/** The schema an app serves: each resolver class made once, with the services it names. */
-export function servedSchema<S>(services: S, resolvers: readonly ResolverClassOf<S>[]): GraphQLSchema {
+/**
+ * The schema an app serves: each resolver class made once, with the services it names; `extend`
+ * adds to it (the Federation subgraph's fields) before it is served.
+ */
+export function servedSchema<S>(
+  services: S,
+  resolvers: readonly ResolverClassOf<S>[],
+  extend: (schema: GraphQLSchema) => GraphQLSchema = (schema) => schema,
+): GraphQLSchema {
   const instances = new ResolverInstances(resolvers, services);
-  return instances.serve(buildGraphqlSchema(resolvers, instances));
+  return instances.serve(extend(buildGraphqlSchema(resolvers, instances)));
 }
 
 /** A schema of these resolver classes, built as the service's own is (its directives checked). */

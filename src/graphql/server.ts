@@ -34,6 +34,7 @@ import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limit
 import { jitGateway } from './jit-executor';
 import { GraphqlResponseCache } from './response-cache';
 import { servedSchema } from './schema';
+import { federatedSchema, type EntityReferences } from './federation';
 import type { ResolverClassOf } from './resolver-instances';
 import { gatewayResolvers } from '../gateway/gateway-resolvers';
 import { gatewaySchema } from '../gateway/gateway-schema';
@@ -74,6 +75,8 @@ export interface GraphqlOptions<S> {
   countOperation?: (operation: string, cache: CacheResult) => void;
   /** The schema's resolver classes, each made once with the services it names (src/modules.ts lists them). */
   resolvers: readonly ResolverClassOf<S>[];
+  /** The Federation entities, by type name: served with GRAPHQL_FEDERATION=on (docs/graphql.md#federation). */
+  entities?: EntityReferences;
   /** The schema's shape, without services (gateway mode serves a part of it). */
   shape: () => GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
@@ -211,10 +214,17 @@ export async function registerGraphql<S extends GraphqlServices>(
   // What an operation really does is bounded too, whatever its estimate (docs/graphql.md#demand-control).
   const limits = executionLimits(maxCost);
   const guard = new ExecutionGuard(limits);
+  // A subgraph too, when asked (not in gateway mode: its records are read from the upstream's
+  // routes under a facility, and an entity is looked up by its id alone).
+  const entities = options.entities ?? {};
+  const federate =
+    config.graphqlFederation === 'on'
+      ? (served: GraphQLSchema) => federatedSchema(served, entities)
+      : undefined;
   const schema = guardExecution(
     gatewayMode
       ? gatewaySchema(options.shape(), gatewayResolvers(services.upstreamPollers!))
-      : servedSchema(services, options.resolvers),
+      : servedSchema(services, options.resolvers, federate),
     limits,
   );
   const responses = new GraphqlResponseCache(

@@ -300,6 +300,29 @@ describeEachDialect('revision counters', (dialect) => {
     });
     expect(await revisions.token('rate_changes')).not.toBe(loaded);
   });
+
+  // SQLite reads a token without waiting (tokenNow); PostgreSQL shares its reads.
+  if (dialect === 'postgres')
+    it('are read for every request that asked while a read was out by one statement, begun after they asked', async () => {
+      const scope = `items:${t.world.facility.id}` as const;
+      const before = await revisions.token(scope);
+      t.db.queries.length = 0;
+      // The first starts a read at once; the others asked while it is out wait for one read after it.
+      const first = revisions.token(scope);
+      const later = Array.from({ length: 20 }, (_, i) =>
+        revisions.token(i % 2 === 0 ? scope : 'credentials'),
+      );
+      const [firstToken, ...laterTokens] = await Promise.all([first, ...later]);
+      expect(t.db.queries.filter((q) => /data_revisions/.test(q))).toHaveLength(2);
+      expect([firstToken, ...laterTokens.filter((_, i) => i % 2 === 0)]).toEqual(Array(11).fill(before));
+
+      // A write committed before a request asks is in the token it gets, whatever read was out then.
+      const pending = revisions.token(scope);
+      await t.load({ invoiceable_items: [buildItem({ facility_id: t.world.facility.id })] });
+      const after = await revisions.token(scope);
+      await pending;
+      expect(after).not.toBe(before);
+    });
 });
 
 describe('revision tokens on a SQLite file written by another process', () => {

@@ -6,10 +6,11 @@ interface LoaderServices {
   readonly documents: DocumentsService;
 }
 
-/** Events by id, and an event's documents. */
+/** Events by id, and an event's documents; documents by id (checked through their event by their reader). */
 export function documentsLoaders({ documents }: LoaderServices, { byIds, lists }: LoaderTools) {
   return {
     events: byIds('events', (ids) => documents.eventsByIds(ids)),
+    documents: lists('documents', (ids) => documents.documentsByIds(ids)),
     documentsByEvent: lists('documentsByEvent', (ids) => documents.documentsByEventIds(ids)),
   };
 }

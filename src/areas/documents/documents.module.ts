@@ -5,6 +5,7 @@ import { DOCUMENT_DOWNLOAD_ROUTES } from './document-downloads.routes';
 import * as EventDocument from './event-document.contract';
 import { documentsLoaders } from './documents.loaders';
 import { documentsTables } from './documents.tables';
+import { DOCUMENTS_ENTITIES } from './documents.entities';
 
 /** The documents area, as the kits take it (see AreaModule). */
 export const documentsModule = areaModule({
@@ -13,5 +14,6 @@ export const documentsModule = areaModule({
   resolvers: [FacilityEventsResolver, EventsResolver, DocumentsResolver],
   schemas: [EventDocument.schema],
   loaders: documentsLoaders,
+  entities: DOCUMENTS_ENTITIES,
   tables: documentsTables,
 });

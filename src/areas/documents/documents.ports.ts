@@ -21,6 +21,7 @@ export interface DocumentsRepository {
   /** Events by id, null for a missing id. */
   eventsByIds(ids: readonly string[]): Promise<(DocumentEvent | null)[]>;
   /** Documents of each event ([] for none), by created_at then id. */
+  documentsByIds(ids: readonly string[]): Promise<(EventDocument | null)[]>;
   documentsByEventIds(eventIds: readonly string[]): Promise<EventDocument[][]>;
   /**
    * The facility's document with its body, its event's date, and the tenant and unit of the event's

@@ -78,6 +78,18 @@ export class SqlDocumentsRepository implements DocumentsRepository {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
+  /** Documents by id, in key order, null for a missing id (each checked through its event). */
+  async documentsByIds(ids: readonly string[]): Promise<(EventDocument | null)[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('event_documents')
+      .select(documentCodec.columns)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, documentCodec.read(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
   /** Documents of each event, in key order ([] for an event without any), by created_at then id. */
   async documentsByEventIds(eventIds: readonly string[]): Promise<EventDocument[][]> {
     if (eventIds.length === 0) return [];

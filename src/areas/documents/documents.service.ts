@@ -40,6 +40,11 @@ export class DocumentsService {
     return { event, entries, pagination: pageMeta(total, request) };
   }
 
+  /** Documents by id, in key order, null for a missing id (DataLoader batch shape; not yet checked). */
+  documentsByIds(ids: readonly string[]): Promise<(EventDocument | null)[]> {
+    return this.repository.documentsByIds(ids.map(normalizeId));
+  }
+
   /** Events by id, in key order, null for a missing id (DataLoader batch shape). */
   eventsByIds(ids: readonly string[]): Promise<(DocumentEvent | null)[]> {
     return this.repository.eventsByIds(ids.map(normalizeId));

@@ -3,12 +3,14 @@ import { FacilitiesResolver, CompaniesResolver } from './facilities.resolver';
 import { facilitiesLoaders } from './facilities.loaders';
 import { facilitiesTables } from './facilities.tables';
 import { FACILITIES_KEPT } from './facilities.kept';
+import { FACILITIES_ENTITIES } from './facilities.entities';
 
 /** The facilities area, as the kits take it (see AreaModule). */
 export const facilitiesModule = areaModule({
   name: 'facilities',
   resolvers: [FacilitiesResolver, CompaniesResolver],
   loaders: facilitiesLoaders,
+  entities: FACILITIES_ENTITIES,
   tables: facilitiesTables,
   kept: { facilities: FACILITIES_KEPT },
 });

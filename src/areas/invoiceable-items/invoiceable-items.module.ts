@@ -6,6 +6,7 @@ import { invoiceableItemsLoaders } from './invoiceable-items.loaders';
 import { invoiceableItemsTables } from './invoiceable-items.tables';
 import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
 import { INVOICEABLE_ITEM_LISTINGS } from './invoiceable-items.listings';
+import { INVOICEABLE_ITEMS_ENTITIES } from './invoiceable-items.entities';
 
 /** The invoiceable-items area, as the kits take it (see AreaModule). */
 export const invoiceableItemsModule = areaModule({
@@ -14,6 +15,7 @@ export const invoiceableItemsModule = areaModule({
   resolvers: [FacilityInvoiceableItemsResolver, PaymentLineItemResolver],
   schemas: [InvoiceableItem.schema],
   loaders: invoiceableItemsLoaders,
+  entities: INVOICEABLE_ITEMS_ENTITIES,
   tables: invoiceableItemsTables,
   kept: { invoiceableItems: INVOICEABLE_ITEMS_KEPT },
   listings: INVOICEABLE_ITEM_LISTINGS,

@@ -29,7 +29,8 @@ import {
   invoiceableItemObject,
 } from './invoiceable-items.graphql';
 
-const itemObject = (item: PricedItem) => invoiceableItemObject(present(item));
+/** An item as the schema answers it (its concrete type's object). */
+export const itemObject = (item: PricedItem) => invoiceableItemObject(present(item));
 import { pageCost, paginationOf, type PageView } from '../../graphql/pagination';
 import { PaymentLineObject } from '../payments/payments.graphql';
 

@@ -6,6 +6,7 @@ import * as LedgerDiscount from './ledger-discount.contract';
 import { ledgersLoaders } from './ledgers.loaders';
 import { ledgersTables } from './ledgers.tables';
 import { LEDGERS_KEPT } from './ledgers.kept';
+import { LEDGERS_ENTITIES } from './ledgers.entities';
 
 /** The ledgers area, as the kits take it (see AreaModule). */
 export const ledgersModule = areaModule({
@@ -14,6 +15,7 @@ export const ledgersModule = areaModule({
   resolvers: [FacilityLedgersResolver, LedgersResolver, EventLedgerResolver],
   schemas: [LedgerInsurance.schema, LedgerService.schema, LedgerDiscount.schema],
   loaders: ledgersLoaders,
+  entities: LEDGERS_ENTITIES,
   tables: ledgersTables,
   kept: { ledgers: LEDGERS_KEPT },
 });

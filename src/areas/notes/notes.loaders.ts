@@ -6,9 +6,10 @@ interface LoaderServices {
   readonly notes: NotesService;
 }
 
-/** The notes on a tenant, a unit or a ledger. */
-export function notesLoaders({ notes }: LoaderServices, { lists }: LoaderTools) {
+/** Note events by id, and the notes on a tenant, a unit or a ledger. */
+export function notesLoaders({ notes }: LoaderServices, { byIds, lists }: LoaderTools) {
   return {
+    noteEvents: byIds('noteEvents', (ids) => notes.noteEventsByIds(ids)),
     notesByTenant: lists('notesByTenant', (ids) => notes.notesByTenantIds(ids)),
     notesByUnit: lists('notesByUnit', (ids) => notes.notesByUnitIds(ids)),
     notesByLedger: lists('notesByLedger', (ids) => notes.notesByLedgerIds(ids)),

@@ -4,6 +4,7 @@ import { NOTES_ROUTES } from './notes.routes';
 import * as NoteEvent from './note-event.contract';
 import { notesLoaders } from './notes.loaders';
 import { notesTables } from './notes.tables';
+import { NOTES_ENTITIES } from './notes.entities';
 
 /** The notes area, as the kits take it (see AreaModule). */
 export const notesModule = areaModule({
@@ -12,5 +13,6 @@ export const notesModule = areaModule({
   resolvers: [NotesResolver],
   schemas: [NoteEvent.schema],
   loaders: notesLoaders,
+  entities: NOTES_ENTITIES,
   tables: notesTables,
 });

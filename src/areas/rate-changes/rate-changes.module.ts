@@ -5,6 +5,8 @@ import * as RateChangeUpdate from './rate-change-update.contract';
 import { rateChangesTables } from './rate-changes.tables';
 import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
 import { RATE_CHANGE_LISTINGS } from './rate-changes.listings';
+import { RATE_CHANGES_ENTITIES } from './rate-changes.entities';
+import { rateChangesLoaders } from './rate-changes.loaders';
 
 /** The rate-changes area, as the kits take it (see AreaModule). */
 export const rateChangesModule = areaModule({
@@ -12,6 +14,8 @@ export const rateChangesModule = areaModule({
   routes: RATE_CHANGES_ROUTES,
   resolvers: [CompanyRateChangesResolver, RateChangeUpdatesResolver],
   schemas: [RateChangeUpdate.schema],
+  loaders: rateChangesLoaders,
+  entities: RATE_CHANGES_ENTITIES,
   tables: rateChangesTables,
   kept: { rateChangeUpdates: RATE_CHANGE_UPDATES_KEPT },
   listings: RATE_CHANGE_LISTINGS,

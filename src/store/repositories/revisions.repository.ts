@@ -21,10 +21,20 @@ interface SqliteReads {
   changes: SqliteDatabase.Statement<[], number>;
 }
 
+/** Scopes whose tokens one statement reads, waiting for it together. */
+interface TokenBatch {
+  scopes: Set<string>;
+  tokens: Promise<Map<string, string>>;
+  settle(read: Promise<Map<string, string>>): void;
+}
+
 /** Reads the revision counters that cached pages are validated against. */
 export class RevisionsRepository implements RevisionTokens {
   private reads: SqliteReads | null = null;
   private readonly remembered = new Map<string, { token: string; changes: number; at: number }>();
+  /** PostgreSQL: the read under way, if any, and the batch that waits for it to end. */
+  private reading = false;
+  private waiting: TokenBatch | null = null;
 
   constructor(
     private readonly db: Db,
@@ -37,8 +47,8 @@ export class RevisionsRepository implements RevisionTokens {
    * written has no row yet and counts as 0.
    */
   async token(scope: RevisionScope): Promise<string> {
-    if (this.sqlite === null) return this.readWithQueryBuilder(scope);
-    return this.readSqlite(this.sqlite, scope) ?? this.readWithQueryBuilder(scope);
+    if (this.sqlite === null) return this.readShared(scope);
+    return this.readSqlite(this.sqlite, scope) ?? (await this.readTokens([scope])).get(scope)!;
   }
 
   tokenNow(scope: RevisionScope): string | null {
@@ -74,19 +84,58 @@ export class RevisionsRepository implements RevisionTokens {
     return token;
   }
 
-  private async readWithQueryBuilder(scope: RevisionScope): Promise<string> {
-    // One statement, so both counters come from one snapshot.
+  /**
+   * PostgreSQL: the token from a read that started after it was asked for, shared with every
+   * request that asked while the read before it was out. Each request still sees every write that
+   * committed before it asked (its read begins later), and a burst of kept answers (with the
+   * `credentials` scope each request's authentication reads) costs one statement per round trip
+   * instead of one per request and scope.
+   */
+  private readShared(scope: RevisionScope): Promise<string> {
+    let batch = this.waiting;
+    if (batch === null) {
+      let settle!: TokenBatch['settle'];
+      const tokens = new Promise<Map<string, string>>((resolve) => {
+        settle = resolve;
+      });
+      batch = { scopes: new Set(), tokens, settle };
+      this.waiting = batch;
+    }
+    batch.scopes.add(scope);
+    if (!this.reading) this.readWaiting();
+    return batch.tokens.then((tokens) => tokens.get(scope)!);
+  }
+
+  /** Starts the read of the waiting batch; when it ends, the batch that gathered meanwhile. */
+  private readWaiting(): void {
+    const batch = this.waiting;
+    if (batch === null) return;
+    this.waiting = null;
+    this.reading = true;
+    const read = this.readTokens([...batch.scopes]);
+    batch.settle(read);
+    void read
+      .catch(() => undefined)
+      .finally(() => {
+        this.reading = false;
+        this.readWaiting();
+      });
+  }
+
+  /** Each scope's token, read in one statement so that all come from one snapshot. */
+  private async readTokens(scopes: readonly string[]): Promise<Map<string, string>> {
     const rows = await this.db
       .selectFrom('data_revisions')
       .select(['scope', 'revision'])
-      .where('scope', 'in', ['*', scope])
+      .where('scope', 'in', ['*', ...scopes])
       .execute();
     let all = 0;
-    let own = 0;
+    const own = new Map<string, number>();
     for (const row of rows) {
       if (row.scope === '*') all = Number(row.revision);
-      else own = Number(row.revision);
+      else own.set(row.scope, Number(row.revision));
     }
-    return `${all}.${own}`;
+    // A scope never written has no row yet and counts as 0.
+    return new Map(scopes.map((scope) => [scope, `${all}.${own.get(scope) ?? 0}`]));
   }
 }
