@@ -8,9 +8,14 @@
  * then rounds of REST followed by GraphQL) and prints a Markdown table (also written to
  * bench/results/graphql.md).
  *
- * Options: --facilities N (default 20: 20 x 100 tenants x 10 = 20,000 rate changes), --duration S
- * (5: seconds of each side in each round), --rounds N (3), --connections N (10), --dist DIR (the
- * built service, default dist/), --keep. Unknown options throw.
+ * Then, on a second company of --deep facilities (1,000,000 rate changes), the same 100 rate changes
+ * at depth 100,000 by `page` (page 1001 of 100) and by connection (`first: 100` after the cursor of
+ * the 100,000th, found by walking there), page cache off, checked equal.
+ *
+ * Options: --facilities N (default 20: 20 x 100 tenants x 10 = 20,000 rate changes), --deep N
+ * (1000: the deep company's facilities, 0 leaves it out), --duration S (5: seconds of each side in
+ * each round), --rounds N (3), --connections N (10), --dist DIR (the built service, default
+ * dist/), --keep. Unknown options throw.
  */
 const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
@@ -34,6 +39,7 @@ const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
 function parseArgs(argv) {
   return parseOptions(argv, {
     facilities: 20,
+    deep: 1000,
     duration: 5,
     rounds: 3,
     connections: 10,
@@ -65,6 +71,133 @@ async function seed(dist, file, facilities) {
   });
   await store.close();
   return { companyId: out.companyId, facilityId: out.facilityId, token, rateChanges: facilities * 1000 };
+}
+
+/** A second company of `facilities` x 100 tenants x 10 rate changes, with a client of its own. */
+async function seedDeep(dist, file, facilities) {
+  const { openStore } = require(path.join(dist, 'store/database'));
+  const { importDataset } = require(path.join(dist, 'store/dataset/dataset.import'));
+  const store = openStore(`sqlite:${file}`);
+  const token = randomBytes(24).toString('base64url');
+  const out = {};
+  const plan = { seed: 43, name: 'Deep Storage', key: 'deep', facilities, tenants: 100, changes: 10, out };
+  for (const part of companyParts(plan)) await importDataset(store, part);
+  await importDataset(store, {
+    version: 1,
+    client_applications: [
+      {
+        id: randomUUID(),
+        company_id: out.companyId,
+        name: 'deep',
+        consumer_key: randomBytes(12).toString('hex'),
+        consumer_secret: randomBytes(24).toString('base64url'),
+        bearer_token: token,
+      },
+    ],
+  });
+  await store.close();
+  return { companyId: out.companyId, token, rateChanges: facilities * 1000 };
+}
+
+const DEPTH = 100_000;
+const DEPTH_SLICE = 100;
+const DEPTH_ENTRIES = 'id facilityName tenantName changedAt oldRate newRate';
+
+const DEPTH_PAGE_QUERY = `query BenchDepthPage($id: UUID!, $after: DateTime!, $before: DateTime!, $page: Int!) {
+  company(id: $id) {
+    rateChangeUpdates(updatedAfter: $after, updatedBefore: $before, page: $page, perPage: ${DEPTH_SLICE}) {
+      entries { ${DEPTH_ENTRIES} }
+    }
+  }
+}`;
+
+const DEPTH_CONNECTION_QUERY = `query BenchDepthConnection($id: UUID!, $after: DateTime!, $before: DateTime!, $cursor: String) {
+  company(id: $id) {
+    rateChangeUpdatesConnection(updatedAfter: $after, updatedBefore: $before, first: ${DEPTH_SLICE}, after: $cursor) {
+      edges { cursor node { ${DEPTH_ENTRIES} } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`;
+
+/**
+ * The deep company's 100 rate changes at depth 100,000 by `page` and by connection, page cache off
+ * (a kept page would answer from memory): the connection's cursor is found by walking there, and
+ * both answers are checked to hold the same rate changes.
+ */
+async function measureDepth(dist, file, deep, options) {
+  const cold = await startService(dist, {
+    DATABASE_URL: `sqlite:${file}`,
+    ...PRODUCTION,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    OUTBOX_WORKER: 'false',
+    PAGE_CACHE_MB: '0',
+  });
+  try {
+    const headers = { authorization: `Bearer ${deep.token}`, 'content-type': 'application/json' };
+    const window = { after: '2000-01-01T00:00:00Z', before: '2100-01-01T00:00:00Z' };
+    const ask = async (query, variables) => {
+      const answer = await okJson(
+        await fetch(`${cold.address}/graphql`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ query, variables }),
+        }),
+      );
+      if (answer.errors) throw new Error(JSON.stringify(answer.errors).slice(0, 300));
+      return answer.data.company;
+    };
+    log(`walking the connection to depth ${fmt(DEPTH)}`);
+    let cursor = null;
+    for (let walked = 0; walked < DEPTH; walked += DEPTH_SLICE) {
+      const { rateChangeUpdatesConnection } = await ask(DEPTH_CONNECTION_QUERY, {
+        id: deep.companyId,
+        ...window,
+        cursor,
+      });
+      cursor = rateChangeUpdatesConnection.pageInfo.endCursor;
+    }
+    const pageVariables = { id: deep.companyId, ...window, page: DEPTH / DEPTH_SLICE + 1 };
+    const connectionVariables = { id: deep.companyId, ...window, cursor };
+    const byPage = (await ask(DEPTH_PAGE_QUERY, pageVariables)).rateChangeUpdates.entries;
+    const byConnection = (await ask(DEPTH_CONNECTION_QUERY, connectionVariables)).rateChangeUpdatesConnection
+      .edges;
+    if (
+      byPage.length !== DEPTH_SLICE ||
+      !isDeepStrictEqual(
+        byPage,
+        byConnection.map((edge) => edge.node),
+      )
+    )
+      throw new Error('depth: the page and the connection differ');
+    const sides = {
+      page: { query: DEPTH_PAGE_QUERY, variables: pageVariables },
+      connection: { query: DEPTH_CONNECTION_QUERY, variables: connectionVariables },
+    };
+    const request = (kind) => ({
+      url: `${cold.address}/graphql`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(sides[kind]),
+    });
+    for (const kind of Object.keys(sides))
+      await cannon({ ...request(kind), connections: options.connections, duration: 2 });
+    const rounds = { page: [], connection: [] };
+    for (let round = 0; round < options.rounds; round++) {
+      for (const kind of Object.keys(sides)) {
+        log(`measuring ${kind} (round ${round + 1}/${options.rounds}): depth ${fmt(DEPTH)}`);
+        const { connections, duration } = options;
+        rounds[kind].push(await cannon({ ...request(kind), connections, duration }));
+      }
+    }
+    const ratio = median(
+      rounds.connection.map((result, round) => result.requests.average / rounds.page[round].requests.average),
+    );
+    return { page: summarize(rounds.page), connection: summarize(rounds.connection), ratio };
+  } finally {
+    cold.child.kill('SIGTERM');
+  }
 }
 
 const camelize = (value) => {
@@ -261,6 +394,13 @@ async function main() {
   try {
     log(`seeding ${file}: ${options.facilities} facilities`);
     const world = await seed(options.dist, file, options.facilities);
+    let deep = null;
+    if (options.deep > 0) {
+      log(`seeding the deep company: ${options.deep} facilities`);
+      const started = Date.now();
+      deep = await seedDeep(options.dist, file, options.deep);
+      log(`seeded ${fmt(deep.rateChanges)} rate changes in ${fmt((Date.now() - started) / 1000, 0)} s`);
+    }
     service = await startService(options.dist, {
       DATABASE_URL: `sqlite:${file}`,
       ...PRODUCTION,
@@ -350,6 +490,7 @@ async function main() {
     }
 
     const navigation = await measureNavigation(options.dist, file, world, options);
+    const depth = deep && (await measureDepth(options.dist, file, deep, options));
 
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     const line = (name, bytes, r) =>
@@ -387,6 +528,21 @@ async function main() {
       `| REST: 1 list + ${navigation.actions} ledger calls | ${fmt(navigation.REST.rate, 1)} | ${fmt(navigation.REST.p50, 1)} | ${fmt(navigation.REST.p99, 1)} |`,
       `| GraphQL: one query | ${fmt(navigation.GraphQL.rate, 1)} | ${fmt(navigation.GraphQL.p50, 1)} | ${fmt(navigation.GraphQL.p99, 1)} |`,
       `| GraphQL as a share of the REST calls | ${fmt(100 * navigation.share, 0)}% | | |`,
+      ...(depth
+        ? [
+            '',
+            `Depth (page cache off): the ${DEPTH_SLICE} rate changes after the first ${fmt(DEPTH)} of the ` +
+              `${fmt(deep.rateChanges)}-row company's whole history, by \`page\` (page ${fmt(DEPTH / DEPTH_SLICE + 1)} ` +
+              `of ${DEPTH_SLICE}) and by connection (\`first: ${DEPTH_SLICE}\` after the cursor of the ` +
+              `${fmt(DEPTH)}th), checked equal; the same rounds.`,
+            '',
+            '| request | req/s | p50 ms | p99 ms | failed |',
+            '|---|---:|---:|---:|---:|',
+            `| GraphQL rateChangeUpdates(page) | ${fmt(depth.page.rate, 1)} | ${fmt(depth.page.p50, 1)} | ${fmt(depth.page.p99, 1)} | ${depth.page.failed} |`,
+            `| GraphQL rateChangeUpdatesConnection(first, after) | ${fmt(depth.connection.rate, 1)} | ${fmt(depth.connection.p50, 1)} | ${fmt(depth.connection.p99, 1)} | ${depth.connection.failed} |`,
+            `| connection req/s as a multiple of page | ${fmt(depth.ratio, 1)}x | | | |`,
+          ]
+        : []),
     ].join('\n');
     process.stdout.write(`${report}\n`);
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });

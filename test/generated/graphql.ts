@@ -244,6 +244,37 @@ export type CompanyWebhooksQueryVariables = Exact<{
 
 export type CompanyWebhooksQuery = { company: { id: string, webhookEndpoints: Array<{ id: string, url: string, description: string | null, eventTypes: Array<string>, enabled: boolean, disabledAt: string | null, disabledReason: string | null, failingSince: string | null, createdAt: string, secretRotatedAt: string | null, previousSecretExpiresAt: string | null, deliveries: Array<{ id: string, eventType: string, facilityId: string, status: OutboxStatus, attempts: number, responseCode: number | null, lastError: string | null, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null }> }> } | null };
 
+export type InvoiceableItemsConnectionQueryVariables = Exact<{
+  id: string;
+  list?: InvoiceableItemList | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type InvoiceableItemsConnectionQuery = { facility: { invoiceableItemsConnection: { totalCount: number, edges: Array<{ cursor: string, node:
+          | { id: string, kind: InvoiceableItemKind, description: string }
+          | { id: string, kind: InvoiceableItemKind, description: string }
+          | { id: string, kind: InvoiceableItemKind, description: string }
+          | { id: string, kind: InvoiceableItemKind, description: string }
+         }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } } | null };
+
+export type RateChangeUpdatesConnectionQueryVariables = Exact<{
+  id: string;
+  updatedAfter: string;
+  updatedBefore: string;
+  createdBy?: number | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type RateChangeUpdatesConnectionQuery = { company: { rateChangeUpdatesConnection: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, facilityName: string, tenantName: string, changedAt: string } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } } | null };
+
 export type EventEsignQueryVariables = Exact<{
   facilityId: string;
   eventId: string;

@@ -160,8 +160,17 @@ describe('GraphQL README examples text', () => {
     const section = readme.slice(readme.indexOf('\n## GraphQL\n'));
     const blocks = [...section.matchAll(/```graphql\n(query [\s\S]*?)```/g)].map((m) => m[1]);
     const shown = new Map(blocks.flatMap((block) => [...named(block)]));
-    const tested = named(readFileSync(path.join(__dirname, 'operations/examples.graphql'), 'utf8'));
-    expect([...shown.keys()]).toEqual(['FacilityOverview', 'LedgerTenantNotes', 'CompanyRateChanges']);
+    // The examples' operations, and the connection the front-end example walks (connections.test.ts).
+    const tested = new Map([
+      ...named(readFileSync(path.join(__dirname, 'operations/examples.graphql'), 'utf8')),
+      ...named(readFileSync(path.join(__dirname, 'operations/connections.graphql'), 'utf8')),
+    ]);
+    expect([...shown.keys()]).toEqual([
+      'FacilityOverview',
+      'LedgerTenantNotes',
+      'CompanyRateChanges',
+      'InvoiceableItemsConnection',
+    ]);
     for (const [name, text] of shown) expect(text).toBe(tested.get(name));
   });
 });

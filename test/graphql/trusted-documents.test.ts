@@ -21,6 +21,8 @@ import { buildWorld, worldDataset } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createInstance, createTestApp, type TestApp } from '../support/http';
 import { codesOf, postGraphql } from './graphql-client';
+import { walkItems, type Send } from './front-end/walk-items';
+import { buildItem } from '../support/factories';
 
 /** The manifest GraphQL Code Generator's client preset writes for the test operations (npm run codegen). */
 const MANIFEST_FILE = path.join(__dirname, '../generated/persisted/persisted-documents.json');
@@ -260,6 +262,29 @@ describe('documents load and list (SQLite file)', () => {
         { bearer: world.client.bearer_token },
       );
       expect(res.data?.facility.name).toBe(world.facility.name);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+
+  it("walks a connection by the client preset's typed document, sent by its id from the loaded manifest", async () => {
+    expect((await run(['documents', 'load', '--client', world.client.id, MANIFEST_FILE])).code).toBe(0);
+    const store = openStore(databaseUrl);
+    const items = Array.from({ length: 12 }, (_, n) =>
+      buildItem({ facility_id: world.facility.id, description: `item ${String(n).padStart(2, '0')}` }),
+    );
+    await importDataset(store, { version: 1, invoiceable_items: items });
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', TRUSTED_DOCUMENTS: 'require' });
+    const { app } = await buildApp({ config, store });
+    try {
+      const send: Send = async <TData>(body: { documentId: string; variables: unknown }) => {
+        const answer = await postGraphql<TData>(app, body, { bearer: world.client.bearer_token });
+        return { data: answer.data, errors: answer.errors };
+      };
+      const walked: string[] = [];
+      for await (const item of walkItems(send, world.facility.id, 5)) walked.push(item.description);
+      expect(walked).toEqual(items.map((item) => item.description));
     } finally {
       await app.close();
       await store.close();

@@ -2,6 +2,7 @@ import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import type { EventType } from './documents.types';
 import type { DocumentView, EventView } from './event-document.contract';
 import { PageType } from '../../graphql/pagination';
+import { ConnectionType, EdgeType } from '../../graphql/connection';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
 
 /** Event types in GraphQL's spelling; the values are the stored ones. */
@@ -63,3 +64,21 @@ export class EventPageObject extends PageType(EventObject, 'events') {}
 
 @ObjectType('DocumentPage', { simpleResolvers: true, description: 'A page of documents.' })
 export class DocumentPageObject extends PageType(DocumentObject, 'documents') {}
+
+@ObjectType('DocumentEdge', { simpleResolvers: true, description: 'A document and its cursor.' })
+export class DocumentEdgeObject extends EdgeType(DocumentObject) {}
+
+@ObjectType('DocumentConnection', {
+  simpleResolvers: true,
+  description: "A slice of an event's documents, walked by cursor.",
+})
+export class DocumentConnectionObject extends ConnectionType(DocumentEdgeObject, 'documents') {}
+
+@ObjectType('EventEdge', { simpleResolvers: true, description: 'An event and its cursor.' })
+export class EventEdgeObject extends EdgeType(EventObject) {}
+
+@ObjectType('EventConnection', {
+  simpleResolvers: true,
+  description: "A slice of a facility's events, walked by cursor.",
+})
+export class EventConnectionObject extends ConnectionType(EventEdgeObject, 'events') {}

@@ -9,6 +9,7 @@ import type {
   EventDocument,
   EventType,
 } from './documents.types';
+import type { Slice, SliceRequest } from '../../kernel/connections';
 
 /** A document with its template body and what its PDF fills in. */
 export interface DocumentWithContext extends EventDocument {
@@ -50,6 +51,8 @@ export interface EventsRepository {
   count(facilityId: string, filter: EventFilter): Promise<number>;
   /** One page, by created_at then id. */
   page(facilityId: string, filter: EventFilter, limit: number, offset: number): Promise<DocumentEvent[]>;
+  /** A slice from a position (created_at, then id), each event with its position, and how many match. */
+  slice(facilityId: string, filter: EventFilter, slice: SliceRequest): Promise<Slice<DocumentEvent>>;
 }
 
 /** The events of documents viewed or signed through an e-sign link (built by `documents.events.ts`). */

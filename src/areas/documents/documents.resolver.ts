@@ -1,10 +1,11 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import { DOCUMENT_PAGE_LIMITS, type DocumentsService } from './documents.service';
 import type { EventType } from './documents.types';
 import type { EsignStates } from '../esign/esign.ports';
 import type { EventListing } from '../events/events.ports';
-import { EVENT_PAGE_LIMITS } from '../events/events.types';
+import { EVENT_CURSOR_LIST, EVENT_PAGE_LIMITS } from '../events/events.types';
+import { normalizeId } from '../../kernel/ids';
 import type { Facility } from '../facilities/facilities.types';
 import type { GraphqlContext } from '../../graphql/context';
 import {
@@ -14,8 +15,10 @@ import {
   type EventView,
 } from './event-document.contract';
 import {
+  DocumentConnectionObject,
   DocumentObject,
   DocumentPageObject,
+  EventConnectionObject,
   EventObject,
   EventPageObject,
   EventTypeEnum,
@@ -23,6 +26,13 @@ import {
 import { EsignStateEnum, type EsignStateValue } from '../esign/esign-status.graphql';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import { pageCost, pageOfLoaded, paginationOf, type PageView } from '../../graphql/pagination';
+import {
+  ConnectionArgsType,
+  connectionCost,
+  connectionOf,
+  connectionOfLoaded,
+  type ConnectionView,
+} from '../../graphql/connection';
 import { UUIDScalar } from '../../graphql/scalars';
 
 const PAGE_DESCRIPTION = '1-based page number (default 1).';
@@ -66,6 +76,26 @@ export class FacilityEventsResolver {
     };
   }
 
+  @FieldResolver(() => EventConnectionObject, {
+    description: 'The events of events walked by cursor (Relay connection): the same filters and order.',
+  })
+  @Cost(connectionCost())
+  async eventsConnection(
+    @Root() facility: Facility,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+    @Arg('type', () => EventTypeEnum, { nullable: true }) type?: EventType | null,
+    @Arg('esignState', () => EsignStateEnum, {
+      nullable: true,
+      description: 'Only events whose e-sign state (Event.esignState) is this one now.',
+    })
+    esignState?: EsignStateValue | null,
+  ): Promise<ConnectionView<EventView>> {
+    const ids = esignState ? await this.services.esign.eventIdsInState(facility, esignState) : undefined;
+    const slice = await this.services.events.connection(facility, { type, ids }, args);
+    const scope = { list: EVENT_CURSOR_LIST, owner: normalizeId(facility.id) };
+    return connectionOf(slice, scope, args, (event) => presentEvent(event, facility.timeZone));
+  }
+
   @FieldResolver(() => EventObject, {
     nullable: true,
     description:
@@ -97,6 +127,29 @@ export class EventsResolver {
       entries: result.entries.map((document) => ({ ...presentDocument(document, event.timeZone), event })),
       pagination: result.pagination,
     };
+  }
+
+  @FieldResolver(() => DocumentConnectionObject, {
+    description: 'The documents of documents walked by cursor (Relay connection): created_at, then id.',
+  })
+  @Cost(connectionCost())
+  async documentsConnection(
+    @Root() event: EventView,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): Promise<ConnectionView<DocumentView>> {
+    // Through the same loader as documents: the lists of a whole page of events in one statement.
+    const all = await ctx.loaders.documentsByEvent.load(event.id);
+    return connectionOfLoaded(
+      all,
+      args,
+      {
+        scope: { list: 'Event.documents', owner: event.id },
+        keyOf: (document) => [document.createdAt, document.id],
+        arity: 2,
+      },
+      (document) => ({ ...presentDocument(document, event.timeZone), event }),
+    );
   }
 
   @FieldResolver(() => FacilityObject)

@@ -1,5 +1,6 @@
 import type { DocumentEvent } from '../documents/documents.types';
 import type { Facility } from '../facilities/facilities.types';
+import type { ConnectionArgs, Slice } from '../../kernel/connections';
 import type { Page } from '../../kernel/pagination';
 import type { EventsQuery } from './events.types';
 
@@ -7,4 +8,10 @@ import type { EventsQuery } from './events.types';
 export interface EventListing {
   /** A page of the facility's events, of one type or all, optionally only some. */
   list(facility: Facility, query: EventsQuery): Promise<Page<DocumentEvent>>;
+  /** The same list walked by cursor (created_at, then id), bound to the list and the facility. */
+  connection(
+    facility: Facility,
+    query: Omit<EventsQuery, 'page' | 'perPage'>,
+    args: ConnectionArgs,
+  ): Promise<Slice<DocumentEvent>>;
 }

@@ -5,6 +5,8 @@ import type { DocumentEvent } from '../documents/documents.types';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
+import { keysetParts, sliceOfRows } from '../../store/keyset';
+import type { Slice, SliceRequest } from '../../kernel/connections';
 
 /** An event's row read into the record documents hang off. */
 const eventCodec = rowCodec(events);
@@ -52,5 +54,26 @@ export class SqlEventsRepository implements EventsRepository {
       .offset(offset)
       .execute();
     return rows.map(eventCodec.read);
+  }
+
+  /** A slice from a position (created_at, id) along events_list_order, and how many events match. */
+  async slice(facilityId: string, filter: EventFilter, slice: SliceRequest): Promise<Slice<DocumentEvent>> {
+    const keyset = keysetParts([this.binary('created_at'), this.binary('id')], slice);
+    const [total, rows] = await Promise.all([
+      this.count(facilityId, filter),
+      this.where(facilityId, filter)
+        .selectAll()
+        .where(keyset.where)
+        .orderBy(keyset.orderBy)
+        .limit(rowLimit(slice.limit + 1))
+        .execute(),
+    ]);
+    const { rows: kept, more } = sliceOfRows(rows, slice);
+    return {
+      entries: kept.map(eventCodec.read),
+      keys: kept.map((row) => [row.created_at, row.id]),
+      more,
+      total,
+    };
   }
 }

@@ -2,6 +2,7 @@ import { Field, Float, Int, InterfaceType, ObjectType, registerEnumType } from '
 import { Cost } from '../../graphql/cost-directives';
 import type { InvoiceableItemView } from './invoiceable-item.contract';
 import { PageType } from '../../graphql/pagination';
+import { ConnectionType, EdgeType } from '../../graphql/connection';
 import { MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
 /** The fields only insurance items have, and those only retail items have. */
@@ -162,6 +163,18 @@ export class RetailItemObject extends InvoiceableItemObject implements Required<
 
 @ObjectType('InvoiceableItemPage', { simpleResolvers: true, description: 'A page of invoiceable items.' })
 export class InvoiceableItemPageObject extends PageType(InvoiceableItemObject, 'items') {}
+
+@ObjectType('InvoiceableItemEdge', {
+  simpleResolvers: true,
+  description: 'An invoiceable item and its cursor.',
+})
+export class InvoiceableItemEdgeObject extends EdgeType(InvoiceableItemObject) {}
+
+@ObjectType('InvoiceableItemConnection', {
+  simpleResolvers: true,
+  description: 'A slice of a list of invoiceable items, walked by cursor.',
+})
+export class InvoiceableItemConnectionObject extends ConnectionType(InvoiceableItemEdgeObject, 'items') {}
 
 @ObjectType('InvoiceableItemFees', {
   simpleResolvers: true,

@@ -1,3 +1,4 @@
+import type { Slice, SliceRequest } from '../../kernel/connections';
 import type {
   InvoiceableAmount,
   InvoiceableItem,
@@ -33,6 +34,11 @@ export interface InvoiceableItemsRepository {
     limit: number,
     offset: number,
   ): Promise<{ total: number; listings: Uint8Array }>;
+  /**
+   * A slice of the facility's items matching the filter from a position (kind, description
+   * case-insensitively, id), with their tiers and positions, and how many items match.
+   */
+  pricedSlice(facilityId: string, filter: ItemFilter, slice: SliceRequest): Promise<Slice<PricedItem>>;
   /** Every item of the facility matching the filter, in list order. */
   all(facilityId: string, filter: ItemFilter): Promise<InvoiceableItem[]>;
   /** Items by id, null for a missing id. */

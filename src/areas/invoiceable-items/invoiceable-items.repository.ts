@@ -7,6 +7,8 @@ import { CompiledStatements } from '../../store/compiled-statements';
 import type { ArrayRows, ByteRows, Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { arrayReader, rowCodec } from '../../store/rows';
+import { keysetParts, sliceOfRows } from '../../store/keyset';
+import type { Keyset, Slice, SliceRequest } from '../../kernel/connections';
 
 /** The columns an item is read from, in the declared order (its stored listing left out). */
 export const ITEM_COLUMNS = rowCodec(invoiceableItems, ITEM_LISTING_COLUMNS).columns;
@@ -65,7 +67,38 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
    * index invoiceable_items_list_order, so a page walks it).
    */
   private listOrder(): RawBuilder<unknown> {
-    return sql.join([this.binary('kind'), this.binary('description', true), this.binary('id')]);
+    return sql.join(this.orderExpressions());
+  }
+
+  /** The list order's expressions, one by one (a position of the list holds their values). */
+  private orderExpressions(): RawBuilder<string>[] {
+    return [this.binary('kind'), this.binary('description', true), this.binary('id')];
+  }
+
+  /**
+   * A slice of the list from a position, with its tiers: the rows past the position along
+   * invoiceable_items_list_order (a seek, then `limit` entries, however deep the position), each
+   * with its position, and how many items the filter holds.
+   */
+  async pricedSlice(facilityId: string, filter: ItemFilter, slice: SliceRequest): Promise<Slice<PricedItem>> {
+    const where = this.matching(facilityId, filter);
+    const order = this.orderExpressions();
+    const keyset = keysetParts(order, slice);
+    const [rows, [[total]]] = await Promise.all([
+      this.arrays<unknown[]>(sql`
+        select ${ITEM_SELECT}, ${sql.join(order)} from "invoiceable_items" where ${where} and ${keyset.where}
+        order by ${keyset.orderBy} limit ${rowLimit(slice.limit + 1)}`),
+      this.arrays<[number]>(sql`select count(*) from "invoiceable_items" where ${where}`),
+    ]);
+    const { rows: kept, more } = sliceOfRows(rows, slice);
+    const items = kept.map(itemOf);
+    const tiers = await this.tiersByItemIds(items.map((item) => item.id));
+    return {
+      entries: items.map((item, i) => ({ item, tiers: tiers[i] })),
+      keys: kept.map((row) => row.slice(ITEM_COLUMNS.length) as unknown as Keyset),
+      more,
+      total: Number(total),
+    };
   }
 
   /**

@@ -1,7 +1,18 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
-import { ITEM_PAGE_LIMITS, type InvoiceableItemsService } from './invoiceable-items.service';
+import {
+  ITEM_CURSOR_LIST,
+  ITEM_PAGE_LIMITS,
+  type InvoiceableItemsService,
+} from './invoiceable-items.service';
+import {
+  CONNECTION_ARGUMENTS,
+  connectionCost,
+  connectionOf,
+  type ConnectionView,
+} from '../../graphql/connection';
+import { normalizeId } from '../../kernel/ids';
 import type { InvoiceableItemList } from './invoiceable-items.types';
 import { present } from './invoiceable-item.contract';
 import type { PricedItem } from './invoiceable-items.types';
@@ -10,6 +21,7 @@ import type { GraphqlContext } from '../../graphql/context';
 import { Kept } from '../../graphql/kept';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import {
+  InvoiceableItemConnectionObject,
   InvoiceableItemFeesObject,
   InvoiceableItemListEnum,
   InvoiceableItemPageObject,
@@ -51,6 +63,28 @@ export class FacilityInvoiceableItemsResolver {
   ): Promise<PageView<InvoiceableItemObject>> {
     const result = await this.services.invoiceableItems.list(facility, list, { page, perPage });
     return { entries: result.entries.map(itemObject), pagination: paginationOf(result.pagination) };
+  }
+
+  @FieldResolver(() => InvoiceableItemConnectionObject, {
+    description:
+      'The items of invoiceableItems walked by cursor (Relay connection): the same list, filters and order.',
+  })
+  @Cost(connectionCost())
+  async invoiceableItemsConnection(
+    @Root() facility: Facility,
+    @Arg('list', () => InvoiceableItemListEnum, { defaultValue: 'all' }) list: InvoiceableItemList,
+    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first })
+    first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after })
+    after?: string | null,
+    @Arg('last', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.last }) last?: number | null,
+    @Arg('before', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.before })
+    before?: string | null,
+  ): Promise<ConnectionView<InvoiceableItemObject>> {
+    const args = { first, after, last, before };
+    const slice = await this.services.invoiceableItems.connection(facility, list, args);
+    const scope = { list: ITEM_CURSOR_LIST, owner: normalizeId(facility.id) };
+    return connectionOf(slice, scope, args, itemObject);
   }
 
   @FieldResolver(() => InvoiceableItemFeesObject, {

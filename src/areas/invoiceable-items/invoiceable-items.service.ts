@@ -10,6 +10,7 @@ import {
   type PageMeta,
   type PageRequest,
 } from '../../kernel/pagination';
+import { parseSlice, type ConnectionArgs, type Slice } from '../../kernel/connections';
 import type { InvoiceableItemsRepository, ItemFilter } from './invoiceable-items.ports';
 import type {
   FeeGroups,
@@ -21,6 +22,9 @@ import type {
 
 /** Invoiceable item lists are paginated as event documents are (DESIGN 6). */
 export const ITEM_PAGE_LIMITS = { defaultPerPage: 100, maxPerPage: 100 } as const;
+
+/** The list a cursor of invoiceable items names. */
+export const ITEM_CURSOR_LIST = 'Facility.invoiceableItems';
 
 const LIST_FILTERS: Record<InvoiceableItemList, ItemFilter> = {
   all: {},
@@ -46,6 +50,19 @@ export class InvoiceableItemsService {
       offsetOf(request),
     );
     return { entries, pagination: pageMeta(total, request) };
+  }
+
+  /**
+   * A slice of a list of contract 4.10 walked by cursor (the list's filters and order; a cursor
+   * holds kind, description case-insensitively and id, bound to the list and the facility).
+   */
+  async connection(
+    facility: Facility,
+    list: InvoiceableItemList,
+    args: ConnectionArgs,
+  ): Promise<Slice<PricedItem>> {
+    const slice = parseSlice(args, { list: ITEM_CURSOR_LIST, owner: normalizeId(facility.id) }, 3);
+    return this.repository.pricedSlice(facility.id, LIST_FILTERS[list], slice);
   }
 
   /**

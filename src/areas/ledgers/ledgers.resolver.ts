@@ -22,8 +22,14 @@ import {
 } from './ledgers.graphql';
 import { facilityOf } from '../facilities/facilities.navigation';
 import type { NoteEventView } from '../notes/note-event.contract';
-import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
-import { noteEventSlice } from '../notes/notes.resolver';
+import {
+  NOTES_LIST_COST,
+  NoteEventConnectionObject,
+  NoteEventObject,
+  NoteSliceArgs,
+} from '../notes/notes.graphql';
+import { noteEventConnection, noteEventSlice } from '../notes/notes.resolver';
+import { ConnectionArgsType, connectionCost, type ConnectionView } from '../../graphql/connection';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
@@ -105,6 +111,24 @@ export class LedgersResolver {
   ): Promise<NoteEventView[]> {
     return noteEventSlice(
       args,
+      () => ctx.loaders.notesByLedger.load(ledger.id),
+      () => facilityOf(ctx, ledger, 'ledger'),
+    );
+  }
+
+  @FieldResolver(() => NoteEventConnectionObject, {
+    description:
+      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
+  })
+  @Cost(connectionCost())
+  notesConnection(
+    @Root() ledger: Ledger,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): Promise<ConnectionView<NoteEventView>> {
+    return noteEventConnection(
+      args,
+      { list: 'Ledger.notes', owner: ledger.id },
       () => ctx.loaders.notesByLedger.load(ledger.id),
       () => facilityOf(ctx, ledger, 'ledger'),
     );

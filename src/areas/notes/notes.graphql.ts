@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import { sliceCost, sliceDescriptions, type SliceLimits } from '../../graphql/pagination';
+import { ConnectionType, EdgeType } from '../../graphql/connection';
 import type { CreateNoteCommand } from './notes.types';
 import type { NoteEventView, NoteView } from './note-event.contract';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
@@ -103,3 +104,12 @@ export class CreateNoteInput implements CreateNoteCommand {
   @Field(() => String, { nullable: true, description: 'The user writing the note (optional, stored).' })
   userId?: string | null;
 }
+
+@ObjectType('NoteEventEdge', { simpleResolvers: true, description: 'A note event and its cursor.' })
+export class NoteEventEdgeObject extends EdgeType(NoteEventObject) {}
+
+@ObjectType('NoteEventConnection', {
+  simpleResolvers: true,
+  description: 'A slice of the note events of a ledger, tenant or unit, walked by cursor.',
+})
+export class NoteEventConnectionObject extends ConnectionType(NoteEventEdgeObject, 'note events') {}

@@ -12,6 +12,8 @@ import { facilityOf } from '../facilities/facilities.navigation';
 import { CreateNoteInput, NOTE_LIST_LIMITS, NoteEventObject, type NoteSliceArgs } from './notes.graphql';
 import type { NoteEvent } from './notes.types';
 import { sliceOf } from '../../graphql/pagination';
+import { connectionOfLoaded, type ConnectionView } from '../../graphql/connection';
+import type { ConnectionArgs } from '../../kernel/connections';
 import { parseSliceRequest } from '../../kernel/pagination';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
@@ -43,6 +45,30 @@ export async function noteEventSlice(
   const slice = parseSliceRequest(args, NOTE_LIST_LIMITS);
   const [all, { timeZone }] = await Promise.all([events(), facility()]);
   return sliceOf(all, slice).map((event) => presentNoteEvent(event, timeZone));
+}
+
+/**
+ * The note events of one ledger, tenant or unit walked by cursor (created_at, then id), bound to
+ * the list (`list`, the parent's field) and its parent; 20 when neither first nor last is given.
+ */
+export async function noteEventConnection(
+  args: ConnectionArgs,
+  list: { list: string; owner: string },
+  events: () => Promise<readonly NoteEvent[]>,
+  facility: () => Promise<Facility>,
+): Promise<ConnectionView<NoteEventView>> {
+  const [all, { timeZone }] = await Promise.all([events(), facility()]);
+  return connectionOfLoaded(
+    all,
+    args,
+    {
+      scope: list,
+      keyOf: (event) => [event.createdAt, event.id],
+      arity: 2,
+      defaultFirst: NOTE_LIST_LIMITS.defaultFirst,
+    },
+    (event) => presentNoteEvent(event, timeZone),
+  );
 }
 
 @Resolver(() => NoteEventObject)

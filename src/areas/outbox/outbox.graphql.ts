@@ -2,6 +2,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { OutboxDocument, OutboxMessage } from './outbox.types';
 import { formatInstant } from '../../kernel/time';
 import { PageType } from '../../graphql/pagination';
+import { ConnectionType, EdgeType } from '../../graphql/connection';
 import { Cost } from '../../graphql/cost-directives';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
 
@@ -124,3 +125,12 @@ export class SendEsignableDocumentsPayload {
   @Cost({ assumedSize: 1 })
   messages: OutboxMessageView[];
 }
+
+@ObjectType('OutboxMessageEdge', { simpleResolvers: true, description: 'An outbox message and its cursor.' })
+export class OutboxMessageEdgeObject extends EdgeType(OutboxMessageObject) {}
+
+@ObjectType('OutboxMessageConnection', {
+  simpleResolvers: true,
+  description: "A slice of a facility's outbox messages, walked by cursor.",
+})
+export class OutboxMessageConnectionObject extends ConnectionType(OutboxMessageEdgeObject, 'messages') {}

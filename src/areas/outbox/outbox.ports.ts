@@ -8,6 +8,7 @@ import type {
   OutboxMessage,
   OutboxStatus,
 } from './outbox.types';
+import type { Slice, SliceRequest } from '../../kernel/connections';
 
 /** What a claim needs: who claims, the time now, and until when the claim holds. */
 export interface ClaimRequest {
@@ -77,6 +78,12 @@ export interface OutboxRepository {
     limit: number,
     offset: number,
   ): Promise<OutboxMessage[]>;
+  /** A slice of the facility's e-sign messages from a position, newest first (created_at, then id). */
+  sliceForFacility(
+    facilityId: string,
+    filter: { status?: OutboxStatus },
+    slice: SliceRequest,
+  ): Promise<Slice<OutboxMessage>>;
   /** Messages by id, in key order, null for a missing id. */
   messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]>;
 }

@@ -12,6 +12,8 @@ import type { OutboxMessage, OutboxStatus } from './outbox.types';
 import type { Db, StoreEvents } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
+import { keysetParts, sliceOfRows } from '../../store/keyset';
+import type { Slice, SliceRequest } from '../../kernel/connections';
 import type { Database, OutboxMessagesTable } from '../../store/schema';
 import { webhookDeliveryChanged } from './outbox.events';
 
@@ -410,6 +412,39 @@ export class SqlOutboxRepository implements OutboxRepository {
       .offset(offset)
       .execute();
     return rows.map(storedMessage);
+  }
+
+  /**
+   * A slice of the facility's messages from a position, newest first (created_at, then id,
+   * descending), along outbox_messages_list_order, and how many match.
+   */
+  async sliceForFacility(
+    facilityId: string,
+    filter: { status?: OutboxStatus },
+    slice: SliceRequest,
+  ): Promise<Slice<OutboxMessage>> {
+    const keyset = keysetParts([this.binary('created_at'), this.binary('id')], slice, true);
+    let query = this.db
+      .selectFrom('outbox_messages')
+      .selectAll()
+      .where('facility_id', '=', facilityId)
+      .where('channel', 'in', PERSON_CHANNELS);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    const [total, rows] = await Promise.all([
+      this.countForFacility(facilityId, filter),
+      query
+        .where(keyset.where)
+        .orderBy(keyset.orderBy)
+        .limit(rowLimit(slice.limit + 1))
+        .execute(),
+    ]);
+    const { rows: kept, more } = sliceOfRows(rows, slice);
+    return {
+      entries: kept.map(storedMessage),
+      keys: kept.map((row) => [row.created_at, row.id]),
+      more,
+      total,
+    };
   }
 
   /** Messages by id, in key order, null for a missing id. */

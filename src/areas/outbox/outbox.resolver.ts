@@ -1,10 +1,18 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
-import { OUTBOX_PAGE_LIMITS, type OutboxService } from './outbox.service';
+import { OUTBOX_CURSOR_LIST, OUTBOX_PAGE_LIMITS, type OutboxService } from './outbox.service';
+import {
+  ConnectionArgsType,
+  connectionCost,
+  connectionOf,
+  type ConnectionView,
+} from '../../graphql/connection';
+import { normalizeId } from '../../kernel/ids';
 import type { GraphqlContext } from '../../graphql/context';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import {
+  OutboxMessageConnectionObject,
   OutboxMessagePageObject,
   OutboxStatusEnum,
   outboxMessageView,
@@ -44,5 +52,20 @@ export class OutboxResolver {
       entries: result.entries.map((message) => outboxMessageView(message, facility.timeZone)),
       pagination: paginationOf(result.pagination),
     };
+  }
+
+  @FieldResolver(() => OutboxMessageConnectionObject, {
+    description:
+      'The messages of outboxMessages walked by cursor (Relay connection): newest first, the same filter.',
+  })
+  @Cost(connectionCost())
+  async outboxMessagesConnection(
+    @Root() facility: Facility,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+    @Arg('status', () => OutboxStatusEnum, { nullable: true }) status: OutboxStatusValue | null,
+  ): Promise<ConnectionView<OutboxMessageView>> {
+    const slice = await this.services.outbox.messagesConnection(facility, { status }, args);
+    const scope = { list: OUTBOX_CURSOR_LIST, owner: normalizeId(facility.id) };
+    return connectionOf(slice, scope, args, (message) => outboxMessageView(message, facility.timeZone));
   }
 }

@@ -1,7 +1,8 @@
+import { parseSlice, type ConnectionArgs, type Slice } from '../../kernel/connections';
 import type { Clock } from '../../kernel/clock';
 import { DomainError } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
-import { newId, storedKeys } from '../../kernel/ids';
+import { newId, normalizeId, storedKeys } from '../../kernel/ids';
 import { offsetOf, pageMeta, parsePageRequest, type Page, type PageInput } from '../../kernel/pagination';
 import type { OutboxAccess, OutboxRepository } from './outbox.ports';
 import { toStoredInstant } from '../../kernel/time';
@@ -15,6 +16,9 @@ import {
   type OutboxStatus,
   type OutboxWebhook,
 } from './outbox.types';
+
+/** The list a cursor of a facility's outbox messages names. */
+export const OUTBOX_CURSOR_LIST = 'Facility.outboxMessages';
 
 /** Outbox lists: 50 a page by default, at most 200. */
 export const OUTBOX_PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 200 } as const;
@@ -169,6 +173,16 @@ export class OutboxService implements OutboxAccess {
       this.repository.pageForFacility(facility.id, filter, request.perPage, offsetOf(request)),
     ]);
     return { entries, pagination: pageMeta(total, request) };
+  }
+
+  /** The same list walked by cursor (created_at, then id, newest first), bound to the list and the facility. */
+  async messagesConnection(
+    facility: Facility,
+    query: { status?: string | null },
+    args: ConnectionArgs,
+  ): Promise<Slice<OutboxMessage>> {
+    const slice = parseSlice(args, { list: OUTBOX_CURSOR_LIST, owner: normalizeId(facility.id) }, 2);
+    return this.repository.sliceForFacility(facility.id, { status: readStatus(query.status) }, slice);
   }
 
   /** Messages by id, in key order, null for a missing id (DataLoader batch shape). */

@@ -1,6 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { RateChangeUpdateView } from './rate-change-update.contract';
 import { PageType } from '../../graphql/pagination';
+import { ConnectionType, EdgeType } from '../../graphql/connection';
 import { DateTimeScalar, LocalDateScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
 /** REST 2.9 in camelCase; facility, tenant and unit lead to the records themselves. */
@@ -45,3 +46,18 @@ export class RateChangeUpdateObject implements Omit<RateChangeUpdateView, 'facil
 
 @ObjectType('RateChangeUpdatePage', { simpleResolvers: true, description: 'A page of rate change updates.' })
 export class RateChangeUpdatePageObject extends PageType(RateChangeUpdateObject, 'rate change updates') {}
+
+@ObjectType('RateChangeUpdateEdge', {
+  simpleResolvers: true,
+  description: 'A rate change update and its cursor.',
+})
+export class RateChangeUpdateEdgeObject extends EdgeType(RateChangeUpdateObject) {}
+
+@ObjectType('RateChangeUpdateConnection', {
+  simpleResolvers: true,
+  description: 'A slice of rate change updates, walked by cursor.',
+})
+export class RateChangeUpdateConnectionObject extends ConnectionType(
+  RateChangeUpdateEdgeObject,
+  'rate change updates',
+) {}

@@ -1,3 +1,4 @@
+import type { Slice, SliceRequest } from '../../kernel/connections';
 import type { RateChange, RateChangeWindow } from './rate-changes.types';
 
 export type { RateChangeWindow };
@@ -23,6 +24,11 @@ export interface RateChangesRepository {
   pageInWindow(window: RateChangeWindow, offset: number, limit: number): Promise<RateChangePage>;
   /** The same page as pageInWindow, each rate change as its listing. */
   listingInWindow(window: RateChangeWindow, offset: number, limit: number): Promise<RateChangeListingPage>;
+  /**
+   * A slice of the window from a position in the contract's order (facility_sort, tenant_sort,
+   * changed_at, id), each rate change with its position, and the number of matching rows.
+   */
+  sliceInWindow(window: RateChangeWindow, slice: SliceRequest): Promise<Slice<RateChange>>;
   /** Rate changes by id, in key order, null for a missing one. */
   findByIds(ids: readonly string[]): Promise<(RateChange | null)[]>;
 }

@@ -10,6 +10,8 @@ import type { RateChange } from './rate-changes.types';
 import { countedListings } from '../../store/byte-rows';
 import type { ArrayRows, ByteRows, Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
+import { keysetParts, sliceOfRows } from '../../store/keyset';
+import type { Keyset, Slice, SliceRequest } from '../../kernel/connections';
 
 /**
  * A rate change's own columns as an array (see ArrayRows): id, facility_id, tenant_id, unit_id,
@@ -398,6 +400,46 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       limit ${rowLimit(limit)} offset ${offset}`;
     const page = await countedListings(this.bytes, rows, this.arrays, sql`select ${total} as "total"`);
     return { totalEntries: page.total, listings: page.listings };
+  }
+
+  /**
+   * A slice of the window from a position (facility_sort, tenant_sort, changed_at, id): a seek
+   * along rate_changes_order (company_id, then the position), then the entries up to the slice's
+   * end that fall in the window, however deep the position; the count from the day and month
+   * tables, as a page's.
+   */
+  async sliceInWindow(window: RateChangeWindow, slice: SliceRequest): Promise<Slice<RateChange>> {
+    const order = [sql`facility_sort`, sql`tenant_sort`, sql`changed_at`, sql`id`];
+    const keyset = keysetParts(order, slice);
+    const index = this.postgres ? sql`` : sql`indexed by rate_changes_order`;
+    const [keyRows, [[total]]] = await Promise.all([
+      this.arrays<[string | number, string, string, string, string]>(sql`
+        select ${this.postgres ? sql`id` : sql`rowid`}, facility_sort, tenant_sort, changed_at, id
+        from rate_changes ${index} where ${this.inWindow(window)} and ${keyset.where}
+        order by ${keyset.orderBy} limit ${rowLimit(slice.limit + 1)}`),
+      this.arrays<[number]>(sql`select ${this.windowTotal(window, window.createdBy)} as entries`),
+    ]);
+    const { rows, more } = sliceOfRows(keyRows, slice);
+    const keys = JSON.stringify(rows.map((row) => row[0]));
+    const read = this.postgres
+      ? (
+          await this.arrays<NamedRow>(
+            namedRowsPostgres(
+              sql`(select value as "key" from json_array_elements_text(${keys}::json) value) k`,
+            ),
+          )
+        ).map(namedRateChange)
+      : await this.sqliteRateChanges(sql`(select value as "key" from json_each(${keys})) k`);
+    const byId = new Map(read.map((change) => [change.id, change]));
+    const entries: RateChange[] = [];
+    const positions: Keyset[] = [];
+    for (const row of rows) {
+      const change = byId.get(row[4]);
+      if (change === undefined) continue;
+      entries.push(change);
+      positions.push(row.slice(1));
+    }
+    return { entries, keys: positions, more, total: Number(total) };
   }
 
   private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {

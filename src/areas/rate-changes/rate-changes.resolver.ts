@@ -1,7 +1,19 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Company, Facility } from '../facilities/facilities.types';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type RateChangesService } from './rate-changes.service';
+import {
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+  RATE_CHANGE_CURSOR_LIST,
+  type RateChangesService,
+} from './rate-changes.service';
+import {
+  CONNECTION_ARGUMENTS,
+  connectionCost,
+  connectionOf,
+  type ConnectionView,
+} from '../../graphql/connection';
+import { normalizeId } from '../../kernel/ids';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import { present as presentRateChange, type RateChangeUpdateView } from './rate-change-update.contract';
 import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
@@ -9,7 +21,11 @@ import type { GraphqlContext } from '../../graphql/context';
 import { Kept } from '../../graphql/kept';
 import { CompanyObject, FacilityObject } from '../facilities/facilities.graphql';
 import { pageCost, paginationOf, type PageView } from '../../graphql/pagination';
-import { RateChangeUpdateObject, RateChangeUpdatePageObject } from './rate-changes.graphql';
+import {
+  RateChangeUpdateConnectionObject,
+  RateChangeUpdateObject,
+  RateChangeUpdatePageObject,
+} from './rate-changes.graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
@@ -57,6 +73,37 @@ export class CompanyRateChangesResolver {
       entries: result.rateChanges.map(presentRateChange),
       pagination: paginationOf(result.pagination),
     };
+  }
+
+  @FieldResolver(() => RateChangeUpdateConnectionObject, {
+    description:
+      'The rate changes of rateChangeUpdates walked by cursor (Relay connection): the same window, creator and order.',
+  })
+  @Cost(connectionCost())
+  async rateChangeUpdatesConnection(
+    @Root() company: Company,
+    @Arg('updatedAfter', () => DateTimeScalar, { description: 'Start of the window, inclusive.' })
+    updatedAfter: string,
+    @Arg('updatedBefore', () => DateTimeScalar, { description: 'End of the window, exclusive.' })
+    updatedBefore: string,
+    @Arg('createdBy', () => Int, { nullable: true, description: 'Only changes made by this user.' })
+    createdBy?: number | null,
+    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first })
+    first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after })
+    after?: string | null,
+    @Arg('last', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.last }) last?: number | null,
+    @Arg('before', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.before })
+    before?: string | null,
+  ): Promise<ConnectionView<RateChangeUpdateView>> {
+    const args = { first, after, last, before };
+    const slice = await this.services.rateChanges.updatesConnection(
+      company,
+      { updatedAfter, updatedBefore, createdBy },
+      args,
+    );
+    const scope = { list: RATE_CHANGE_CURSOR_LIST, owner: normalizeId(company.id) };
+    return connectionOf(slice, scope, args, presentRateChange);
   }
 }
 

@@ -5,6 +5,7 @@ import { normalizeId } from '../../kernel/ids';
 import { offsetOf, pageMeta, parsePageRequest, type PageMeta } from '../../kernel/pagination';
 import { parseOffsetDateTime } from '../../kernel/time';
 import type { RateChangesRepository } from './rate-changes.ports';
+import { parseSlice, type ConnectionArgs, type Slice, type SliceRequest } from '../../kernel/connections';
 import type {
   RateChange,
   RateChangeUpdatesQuery,
@@ -14,6 +15,9 @@ import type {
 
 export const DEFAULT_PER_PAGE = 500;
 export const MAX_PER_PAGE = 2000;
+
+/** The list a cursor of rate change updates names. */
+export const RATE_CHANGE_CURSOR_LIST = 'Company.rateChangeUpdates';
 
 /** The range created_by is stored in (a 32-bit integer on PostgreSQL). */
 const CREATED_BY_MIN = -2147483648;
@@ -77,6 +81,41 @@ export class RateChangesService {
     const request = this.readQuery(company, query);
     const page = await this.page(request);
     return { ...page, filters: request.filters, defaults: request.defaults };
+  }
+
+  /**
+   * A slice of the same list walked by cursor: the window and creator checked as for a page (every
+   * bad argument named at once), the cursor holding facility name, tenant name, changed_at and id,
+   * bound to the list and the company.
+   */
+  async updatesConnection(
+    company: Company,
+    query: Omit<RateChangeUpdatesQuery, 'page' | 'perPage'>,
+    args: ConnectionArgs,
+  ): Promise<Slice<RateChange>> {
+    const problems: Problem[] = [];
+    const attempt = <T>(read: () => T): T | null => {
+      try {
+        return read();
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        problems.push(...error.problems);
+        return null;
+      }
+    };
+    const request = attempt(() =>
+      this.readQuery(company, {
+        updatedAfter: query.updatedAfter,
+        updatedBefore: query.updatedBefore,
+        createdBy: query.createdBy,
+      }),
+    );
+    const owner = normalizeId(company.id);
+    const slice: SliceRequest | null = attempt(() =>
+      parseSlice(args, { list: RATE_CHANGE_CURSOR_LIST, owner }, 4),
+    );
+    if (request === null || slice === null) throw DomainError.invalid(problems);
+    return this.repository.sliceInWindow(request.window, slice);
   }
 
   /**

@@ -10,8 +10,14 @@ import { LEDGER_LIST_COST } from '../ledgers/ledgers.resolver';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
 import { facilityOf } from '../facilities/facilities.navigation';
 import type { NoteEventView } from '../notes/note-event.contract';
-import { NOTES_LIST_COST, NoteEventObject, NoteSliceArgs } from '../notes/notes.graphql';
-import { noteEventSlice } from '../notes/notes.resolver';
+import {
+  NOTES_LIST_COST,
+  NoteEventConnectionObject,
+  NoteEventObject,
+  NoteSliceArgs,
+} from '../notes/notes.graphql';
+import { noteEventConnection, noteEventSlice } from '../notes/notes.resolver';
+import { ConnectionArgsType, connectionCost, type ConnectionView } from '../../graphql/connection';
 import { MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 import { centsToAmount } from '../../kernel/money';
 import { TenantObject, UnitObject } from './tenants.graphql';
@@ -76,6 +82,24 @@ export class TenantsResolver {
       () => facilityOf(ctx, tenant, 'tenant'),
     );
   }
+
+  @FieldResolver(() => NoteEventConnectionObject, {
+    description:
+      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
+  })
+  @Cost(connectionCost())
+  notesConnection(
+    @Root() tenant: Tenant,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): Promise<ConnectionView<NoteEventView>> {
+    return noteEventConnection(
+      args,
+      { list: 'Tenant.notes', owner: tenant.id },
+      () => ctx.loaders.notesByTenant.load(tenant.id),
+      () => facilityOf(ctx, tenant, 'tenant'),
+    );
+  }
 }
 
 @Resolver(() => UnitObject)
@@ -107,6 +131,24 @@ export class UnitsResolver {
   ): Promise<NoteEventView[]> {
     return noteEventSlice(
       args,
+      () => ctx.loaders.notesByUnit.load(unit.id),
+      () => facilityOf(ctx, unit, 'unit'),
+    );
+  }
+
+  @FieldResolver(() => NoteEventConnectionObject, {
+    description:
+      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
+  })
+  @Cost(connectionCost())
+  notesConnection(
+    @Root() unit: Unit,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): Promise<ConnectionView<NoteEventView>> {
+    return noteEventConnection(
+      args,
+      { list: 'Unit.notes', owner: unit.id },
       () => ctx.loaders.notesByUnit.load(unit.id),
       () => facilityOf(ctx, unit, 'unit'),
     );

@@ -1,3 +1,4 @@
+import { ConnectionType, EdgeType } from '../../graphql/connection';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { WEBHOOK_EVENT_TYPE_COUNT, type WebhookDelivery, type WebhookEndpoint } from './webhooks.types';
 import { Cost } from '../../graphql/cost-directives';
@@ -156,3 +157,18 @@ export class WebhookEndpointWithSecretObject {
   })
   secret: string;
 }
+
+@ObjectType('WebhookDeliveryEdge', {
+  simpleResolvers: true,
+  description: 'A webhook delivery and its cursor.',
+})
+export class WebhookDeliveryEdgeObject extends EdgeType(WebhookDeliveryObject) {}
+
+@ObjectType('WebhookDeliveryConnection', {
+  simpleResolvers: true,
+  description: "A slice of a webhook endpoint's deliveries, walked by cursor.",
+})
+export class WebhookDeliveryConnectionObject extends ConnectionType(
+  WebhookDeliveryEdgeObject,
+  'deliveries',
+) {}

@@ -1,5 +1,6 @@
-import type { OutboxStatus } from '../outbox/outbox.types';
 import type { Path } from '../../kernel/errors';
+import type { Slice, SliceRequest } from '../../kernel/connections';
+import type { OutboxStatus } from '../outbox/outbox.types';
 import type {
   EndpointScope,
   DisabledReason,
@@ -31,6 +32,12 @@ export interface WebhookEndpointsRepository {
   recordFailure(id: string, at: string, disableIfFailingSince: string): Promise<boolean>;
   /** The endpoint's latest deliveries, newest first, optionally of one status. */
   deliveries(endpointId: string, limit: number, status?: OutboxStatus): Promise<WebhookDelivery[]>;
+  /** A slice of the endpoint's deliveries from a position, newest first (created_at, then id), and how many match. */
+  deliverySlice(
+    endpointId: string,
+    slice: SliceRequest,
+    status?: OutboxStatus,
+  ): Promise<Slice<WebhookDelivery>>;
   /** A webhook delivery by its id (an outbox message of channel webhook). */
   findDelivery(id: string): Promise<WebhookDelivery | undefined>;
   /**

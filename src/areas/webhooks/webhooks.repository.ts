@@ -16,6 +16,8 @@ import type { SecretBox, SecretPlace } from '../../kernel/secret-box';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
+import { keysetParts, sliceOfRows } from '../../store/keyset';
+import type { Slice, SliceRequest } from '../../kernel/connections';
 import type { WebhookEndpointsTable } from '../../store/schema';
 
 /** Where an endpoint's secret (`secret`) or the one a rotation replaced (`previous_secret`) is stored. */
@@ -214,6 +216,39 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .limit(rowLimit(limit))
       .execute();
     return rows.map((row) => deliveryOf(storedMessage(row)));
+  }
+
+  /**
+   * A slice of the endpoint's deliveries from a position, newest first (created_at, then id,
+   * descending), along outbox_messages_recipient_order, and how many match.
+   */
+  async deliverySlice(
+    endpointId: string,
+    slice: SliceRequest,
+    status?: OutboxStatus,
+  ): Promise<Slice<WebhookDelivery>> {
+    const keyset = keysetParts([this.binary('created_at'), this.binary('id')], slice, true);
+    let query = this.db
+      .selectFrom('outbox_messages')
+      .where('channel', '=', 'webhook')
+      .where('recipient', '=', endpointId);
+    if (status) query = query.where('status', '=', status);
+    const [counted, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+      query
+        .selectAll()
+        .where(keyset.where)
+        .orderBy(keyset.orderBy)
+        .limit(rowLimit(slice.limit + 1))
+        .execute(),
+    ]);
+    const { rows: kept, more } = sliceOfRows(rows, slice);
+    return {
+      entries: kept.map((row) => deliveryOf(storedMessage(row))),
+      keys: kept.map((row) => [row.created_at, row.id]),
+      more,
+      total: Number(counted.count),
+    };
   }
 
   async findDelivery(id: string): Promise<WebhookDelivery | undefined> {

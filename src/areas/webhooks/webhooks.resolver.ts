@@ -1,7 +1,15 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import {
+  ConnectionArgsType,
+  connectionCost,
+  connectionOf,
+  type ConnectionView,
+} from '../../graphql/connection';
+import { normalizeId } from '../../kernel/ids';
 import { Cost } from '../../graphql/cost-directives';
 import type { Company } from '../facilities/facilities.types';
 import {
+  DELIVERY_CURSOR_LIST,
   DELIVERY_LIST_LIMITS,
   MAX_ENDPOINTS_PER_COMPANY,
   type EndpointScope,
@@ -15,6 +23,7 @@ import { OutboxStatusEnum } from '../outbox/outbox.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 import {
   CreateWebhookEndpointInput,
+  WebhookDeliveryConnectionObject,
   WebhookDeliveryObject,
   WebhookEndpointObject,
   WebhookEndpointWithSecretObject,
@@ -68,6 +77,21 @@ export class WebhookEndpointsResolver {
   ): Promise<WebhookDeliveryObject[]> {
     const deliveries = await this.services.webhooks.deliveriesOf(endpoint, { first, status });
     return deliveries.map(webhookDeliveryView);
+  }
+
+  @FieldResolver(() => WebhookDeliveryConnectionObject, {
+    description:
+      'The deliveries of deliveries walked by cursor (Relay connection): newest first, the same filter.',
+  })
+  @Cost(connectionCost())
+  async deliveriesConnection(
+    @Root() endpoint: WebhookEndpointView,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+    @Arg('status', () => OutboxStatusEnum, { nullable: true }) status: OutboxStatusValue | null,
+  ): Promise<ConnectionView<WebhookDeliveryObject>> {
+    const slice = await this.services.webhooks.deliveriesConnection(endpoint, { status }, args);
+    const scope = { list: DELIVERY_CURSOR_LIST, owner: normalizeId(endpoint.id) };
+    return connectionOf(slice, scope, args, webhookDeliveryView);
   }
 
   @Mutation(() => WebhookEndpointWithSecretObject, {

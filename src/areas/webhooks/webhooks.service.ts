@@ -5,6 +5,7 @@ import { OUTBOX_STATUSES } from '../outbox/outbox.types';
 import type { DeliveryOutcome } from '../../kernel/delivery';
 import type { Clock } from '../../kernel/clock';
 import { isUuid, newId, normalizeId } from '../../kernel/ids';
+import { parseSlice, type ConnectionArgs, type Slice, type SliceRequest } from '../../kernel/connections';
 import { toStoredInstant } from '../../kernel/time';
 import {
   destinationShapeProblem,
@@ -34,6 +35,9 @@ export const MAX_ENDPOINTS_PER_COMPANY = 20;
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 /** Deliveries an endpoint lists: 20 by default, at most 100. */
 export const DELIVERY_LIST_LIMITS = { default: 20, max: 100 } as const;
+
+/** The list a cursor of an endpoint's deliveries names. */
+export const DELIVERY_CURSOR_LIST = 'WebhookEndpoint.deliveries';
 
 export interface WebhooksOptions {
   /**
@@ -200,6 +204,29 @@ export class WebhooksService implements WebhookReads {
       }
     }
     return this.repository.deliveries(endpoint.id, Math.min(first, DELIVERY_LIST_LIMITS.max), status);
+  }
+
+  /** The same deliveries walked by cursor (created_at, then id, newest first), bound to the endpoint. */
+  deliveriesConnection(
+    endpoint: Pick<WebhookEndpoint, 'id'>,
+    query: { status?: string | null },
+    args: ConnectionArgs,
+  ): Promise<Slice<WebhookDelivery>> {
+    const problems: Problem[] = [];
+    let slice: SliceRequest | null = null;
+    try {
+      slice = parseSlice(args, { list: DELIVERY_CURSOR_LIST, owner: normalizeId(endpoint.id) }, 2);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      problems.push(...error.problems);
+    }
+    let status: OutboxStatus | undefined;
+    if (!blank(query.status)) {
+      status = OUTBOX_STATUSES.find((s) => s === query.status);
+      if (!status) problems.push(problem(['status'], `must be one of ${OUTBOX_STATUSES.join(', ')}`));
+    }
+    if (problems.length > 0 || slice === null) throw DomainError.invalid(problems);
+    return this.repository.deliverySlice(endpoint.id, slice, status);
   }
 
   /** A delivery of an endpoint in scope, as it is now; null when there is none. */
