@@ -4,6 +4,7 @@ import './explorer.css';
 import { createGraphiQLFetcher, type Fetcher } from '@graphiql/toolkit';
 import { explorerPlugin } from '@graphiql/plugin-explorer';
 import { GraphiQL } from 'graphiql';
+import { parse, type DocumentNode } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { createRoot } from 'react-dom/client';
 
@@ -51,11 +52,24 @@ function socketFor(authorization: string | undefined): Client {
   return client;
 }
 
+/**
+ * The document of the operation being run, parsed from its own text. GraphiQL hands the fetcher
+ * the editor's document as it parsed it after a pause in typing, so a run right after an edit (a
+ * subscription pasted over a query) was told the previous one and sent a subscription over HTTP.
+ */
+function documentOf(query: string): DocumentNode | undefined {
+  try {
+    return parse(query);
+  } catch {
+    return undefined;
+  }
+}
+
 const fetcher: Fetcher = (params, options) =>
   createGraphiQLFetcher({
     url: endpoint.href,
     wsClient: socketFor(authorizationOf(options?.headers)),
-  })(params, options);
+  })(params, { ...options, documentAST: documentOf(params.query) ?? options?.documentAST });
 
 const search = new URLSearchParams(window.location.search);
 createRoot(root).render(
