@@ -43,6 +43,7 @@ import type { V1Scope } from './rest/v1';
 import type { ListingSource } from './store/listings';
 import type { Database, StoreTables } from './store/schema';
 import type { Db } from './store/database';
+import type { DatasetPlan } from './store/dataset/import.plan';
 import { DomainEventBus, type EventDeclaration } from './kernel/domain-events';
 import { WEBHOOK_EVENT_TYPE_COUNT } from './areas/webhooks/webhooks.types';
 
@@ -199,6 +200,29 @@ export const SHARED_SCHEMAS = [
 export const KEPT_LISTS = Object.fromEntries(
   MODULES.flatMap((module) => Object.entries(module.kept ?? {})),
 ) as KeptListsOf<AreaModules>;
+
+/**
+ * The modules in the order a dataset import writes their records, a record's references first:
+ * companies and facilities, what a facility holds, then what refers to those (a rate change names
+ * its facility, tenant and unit). A module not named here writes after them, in the list's order.
+ */
+const WRITE_ORDER: readonly AreaModule[] = [
+  facilitiesModule,
+  flippersModule,
+  tenantsModule,
+  ledgersModule,
+  rateAppliedActionsModule,
+  documentsModule,
+  invoiceableItemsModule,
+  paymentsModule,
+  rateChangesModule,
+];
+
+/** Every area's part of a dataset import's writes (`AreaModule.datasetPlan`), in the order of the writes. */
+export const DATASET_PLANS: readonly DatasetPlan[] = [
+  ...WRITE_ORDER,
+  ...MODULES.filter((module) => !WRITE_ORDER.includes(module)),
+].flatMap((module) => (module.datasetPlan ? [module.datasetPlan] : []));
 
 /** Every table whose rows keep their listing, each as its area writes it, in the list's order. */
 export const LISTING_SOURCES: readonly ListingSource[] = MODULES.flatMap((module) =>
