@@ -218,8 +218,6 @@ const KITS = [
   'telemetry',
   'live',
 ];
-/** Kit files that still import areas, each to be turned around (issue 41). */
-const KIT_FILES_STILL_IMPORTING_AREAS = ['src/contract/index.ts'];
 
 /**
  * Between areas, only an area's public declarations may be imported: its `*.types.ts` (records,
@@ -514,7 +512,6 @@ module.exports = tseslint.config(
     // an area fills it in, and the composition root (src/modules.ts, src/services.ts, src/app.ts)
     // wires them. A separate rule from the layers' (no-restricted-imports), which it adds to.
     files: [`src/{${KITS.join(',')}}/**/*.ts`],
-    ignores: KIT_FILES_STILL_IMPORTING_AREAS,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

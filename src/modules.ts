@@ -28,7 +28,7 @@ import { liveModule } from './areas/live/live.module';
 import { eventsModule } from './areas/events/events.module';
 import { ENVELOPE_SCHEMAS } from './contract';
 import { gatewaySchema, gatewaySchemaFileText as gatewaySchemaText } from './gateway/gateway-schema';
-import { gatewayResolvers } from './gateway/gateway-resolvers';
+import { gatewayRecords, gatewayResolvers, type GatewayRecords } from './gateway/gateway-resolvers';
 import {
   federatedSchema,
   subgraphSchemaFileText as subgraphFileText,
@@ -40,6 +40,7 @@ import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
 import type { PageCache } from './caching/page-cache';
 import type { ContractRoute } from './rest/contract-routes';
 import type { V1Scope } from './rest/v1';
+import type { ResourceWatch } from './live/live.ports';
 import type { ListingSource } from './store/listings';
 import type { Database, StoreTables } from './store/schema';
 import type { Db } from './store/database';
@@ -256,9 +257,16 @@ export function schemaFileText(schema: GraphQLSchema = graphqlSchema()): string 
   return printSchemaFile(schema);
 }
 
-/** Gateway mode's schema over the service's own, with the resolvers given (its own by default). */
-export function gatewayGraphqlSchema(resolvers = gatewayResolvers()): GraphQLSchema {
-  return gatewaySchema(graphqlSchema(), resolvers);
+let gatewayReads: GatewayRecords | undefined;
+
+/**
+ * Gateway mode's schema over the service's own, reading the contract's records the areas declare
+ * (`SHARED_SCHEMAS`, each by its `$id`); its subscription watches the upstream through `pollers`
+ * (without them it serves none: for printing the schema and checking documents).
+ */
+export function gatewayGraphqlSchema(pollers?: ResourceWatch): GraphQLSchema {
+  gatewayReads ??= gatewayRecords(SHARED_SCHEMAS);
+  return gatewaySchema(graphqlSchema(), gatewayReads, gatewayResolvers(gatewayReads, pollers));
 }
 
 /** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */

@@ -15,8 +15,8 @@ export interface PlanContext {
 }
 
 /**
- * An area's part of an import's writes (`src/areas/<area>/<area>.plan.ts`, named by its module's
- * `datasetPlan`): the steps that write its records of the file, table by table.
+ * An area's part of an import's writes (its `<area>.plan.ts`, named by its module's `datasetPlan`):
+ * the steps that write its records of the file, table by table.
  */
 export type DatasetPlan = (plan: PlanBuilder, data: Dataset, context: PlanContext) => void;
 
