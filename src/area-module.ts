@@ -14,12 +14,12 @@ import type { V1Scope } from './rest/v1';
 /**
  * What an area gives the kits, each under `src/areas/<area>/<area>.module.ts`: its /v1 routes, its
  * GraphQL resolver classes and loaders, the contract's records it declares (shared schemas of
- * /v1/openapi.json), its tables and its kept lists, the events it reports and those it listens to, its part of a dataset import's writes. Each route, resolver and loader names the
- * services it uses; the composition root (src/modules.ts) lists the modules and derives every
- * central list from them, and the services the kits are handed from what the modules name. A kit
- * imports no area: where it needs an area's type it declares the shape (a generic, or an interface
- * the areas extend, as `Loaders` and `Database`), and the root checks the areas' declarations are
- * the modules'.
+ * /v1/openapi.json), its tables and its kept lists, the events it reports and those it listens to,
+ * its part of a dataset import's writes. Each route, resolver and loader names the services it
+ * uses; the composition root (src/modules.ts) lists the modules and derives every central list from
+ * them, and the services the kits are handed from what the modules name. A kit imports no area:
+ * where it needs an area's type it declares the shape (a generic, or an interface the areas extend,
+ * as `Loaders` and `Database`), and the root checks the areas' declarations are the modules'.
  */
 export interface AreaModule {
   readonly name: string;
