@@ -85,10 +85,11 @@ async function withStore(dist, file, work) {
   const { openStore } = require(path.join(dist, 'store/database'));
   const { migrateToLatest } = require(path.join(dist, 'store/migrator'));
   const { importDataset } = require(path.join(dist, 'store/dataset/dataset.import'));
+  const { DATASET_PLANS } = require(path.join(dist, 'modules'));
   const store = openStore(`sqlite:${file}`);
   try {
     await migrateToLatest(store.db);
-    await work((dataset) => importDataset(store, dataset));
+    await work((dataset) => importDataset(store, DATASET_PLANS, dataset));
   } finally {
     await store.close();
   }

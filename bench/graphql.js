@@ -52,6 +52,7 @@ async function seed(dist, file, facilities) {
   const { openStore } = require(path.join(dist, 'store/database'));
   const { migrateToLatest } = require(path.join(dist, 'store/migrator'));
   const { importDataset } = require(path.join(dist, 'store/dataset/dataset.import'));
+  const { DATASET_PLANS } = require(path.join(dist, 'modules'));
   const store = openStore(`sqlite:${file}`);
   await migrateToLatest(store.db);
   const token = randomBytes(24).toString('base64url');
@@ -63,9 +64,9 @@ async function seed(dist, file, facilities) {
   // The same generator as the REST bench: facilities x 100 tenants x 10 rate changes, items on the first.
   const out = {};
   const plan = { seed: 42, name: 'Bench Storage', key: 'bench', facilities, tenants: 100, changes: 10, out };
-  for (const part of companyParts(plan)) await importDataset(store, part);
-  await importDataset(store, actionsPart(out.facilityId, 30));
-  await importDataset(store, {
+  for (const part of companyParts(plan)) await importDataset(store, DATASET_PLANS, part);
+  await importDataset(store, DATASET_PLANS, actionsPart(out.facilityId, 30));
+  await importDataset(store, DATASET_PLANS, {
     version: 1,
     client_applications: [{ id: randomUUID(), company_id: out.companyId, name: 'bench', ...client }],
   });
@@ -77,12 +78,13 @@ async function seed(dist, file, facilities) {
 async function seedDeep(dist, file, facilities) {
   const { openStore } = require(path.join(dist, 'store/database'));
   const { importDataset } = require(path.join(dist, 'store/dataset/dataset.import'));
+  const { DATASET_PLANS } = require(path.join(dist, 'modules'));
   const store = openStore(`sqlite:${file}`);
   const token = randomBytes(24).toString('base64url');
   const out = {};
   const plan = { seed: 43, name: 'Deep Storage', key: 'deep', facilities, tenants: 100, changes: 10, out };
-  for (const part of companyParts(plan)) await importDataset(store, part);
-  await importDataset(store, {
+  for (const part of companyParts(plan)) await importDataset(store, DATASET_PLANS, part);
+  await importDataset(store, DATASET_PLANS, {
     version: 1,
     client_applications: [
       {

@@ -23,6 +23,7 @@ async function main() {
   const { openStore } = need('store/database');
   const { migrateToLatest } = need('store/migrator');
   const { importDataset } = need('store/dataset/dataset.import');
+  const { DATASET_PLANS } = need('modules');
   const { SqlOutboxRepository } = need('areas/outbox/outbox.repository');
   const { sql } = require('kysely');
   const { Client } = require('pg');
@@ -55,7 +56,7 @@ async function main() {
     time_zone: 'UTC',
     tenant_payments_disabled: false,
   };
-  await importDataset(store, { version: 1, companies: [company], facilities: [facility] });
+  await importDataset(store, DATASET_PLANS, { version: 1, companies: [company], facilities: [facility] });
   const endpoints = Array.from({ length: 20 }, () => randomUUID());
   const start = Date.parse('2026-01-01T00:00:00Z');
   const rows = Array.from({ length: options.backlog }, (_, i) => {

@@ -13,6 +13,7 @@ const { loadConfig } = require('../src/config');
 const { openStore } = require('../src/store/database');
 const { migrateToLatest } = require('../src/store/migrator');
 const { importDataset } = require('../src/store/dataset/dataset.import');
+const { DATASET_PLANS } = require('../src/modules');
 
 const TARGET_MS = 50;
 const iterations = Number(process.argv[2] ?? 300);
@@ -60,7 +61,7 @@ async function endToEnd() {
   const eventId = randomUUID();
   const documentId = randomUUID();
   const token = 'bench-token-0123456789abcdef';
-  await importDataset(store, {
+  await importDataset(store, DATASET_PLANS, {
     version: 1,
     companies: [{ id: companyId, name: 'Acme Storage' }],
     facilities: [

@@ -104,6 +104,7 @@ async function seed(options, databaseUrl, dir) {
   const { importDataset, refreshPlannerStatistics } = require(
     path.join(options.dist, 'store/dataset/dataset.import'),
   );
+  const { DATASET_PLANS } = require(path.join(options.dist, 'modules'));
   const store = openStore(databaseUrl);
   const out = {};
   const token = randomBytes(24).toString('base64url');
@@ -121,14 +122,14 @@ async function seed(options, databaseUrl, dir) {
     // Written as `facility-ops import` writes, statistics included (PostgreSQL plans from them).
     const counts = {};
     const load = async (part) => {
-      for (const [table, rows] of Object.entries(await importDataset(store, part))) {
+      for (const [table, rows] of Object.entries(await importDataset(store, DATASET_PLANS, part))) {
         counts[table] = (counts[table] ?? 0) + rows;
       }
     };
     for (const part of companyParts(plan)) await load(part);
     await load(actionsPart(out.facilityId, 30));
     await refreshPlannerStatistics(store, counts);
-    await importDataset(store, {
+    await importDataset(store, DATASET_PLANS, {
       version: 1,
       client_applications: [
         {

@@ -82,6 +82,7 @@ async function seed(dist, url, payments) {
   const { openStore } = require(path.join(dist, 'store/database'));
   const { migrateToLatest } = require(path.join(dist, 'store/migrator'));
   const { importDataset } = require(path.join(dist, 'store/dataset/dataset.import'));
+  const { DATASET_PLANS } = require(path.join(dist, 'modules'));
   const store = openStore(url);
   await migrateToLatest(store.db);
   const companyId = randomUUID();
@@ -89,7 +90,7 @@ async function seed(dist, url, payments) {
   const tenantId = randomUUID();
   const itemId = randomUUID();
   const token = randomBytes(24).toString('base64url');
-  await importDataset(store, {
+  await importDataset(store, DATASET_PLANS, {
     version: 1,
     companies: [{ id: companyId, name: 'Bench Storage' }],
     facilities: [

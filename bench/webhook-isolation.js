@@ -73,6 +73,7 @@ async function main() {
   const { openStore } = need('store/database');
   const { migrateToLatest } = need('store/migrator');
   const { importDataset } = need('store/dataset/dataset.import');
+  const { DATASET_PLANS } = need('modules');
   const { buildApp } = need('app');
   const { startOutboxWorker } = need('outbox.runtime');
 
@@ -94,7 +95,7 @@ async function main() {
     name: '1',
     rate: 50,
   }));
-  await importDataset(store, {
+  await importDataset(store, DATASET_PLANS, {
     version: 1,
     companies: [a, b],
     facilities: [facilityA, facilityB],

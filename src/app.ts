@@ -16,7 +16,7 @@ import { GRAPHQL_PATH, registerGraphql } from './graphql/server';
 import {
   CONTRACT_ROUTES,
   ENTITIES,
-  graphqlSchema,
+  gatewayGraphqlSchema,
   RESOLVERS,
   SHARED_SCHEMAS,
   V1_SCOPES,
@@ -336,7 +336,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routes: edge.routes,
     authenticate,
     resolvers: options.graphqlResolvers ?? RESOLVERS,
-    shape: graphqlSchema,
+    gatewaySchema: gatewayGraphqlSchema,
     entities: ENTITIES,
     countOperation: registerGraphqlMetrics(registry),
     live: registerLiveTransports(app, services, config),

@@ -8,17 +8,18 @@ import type { ListingSource } from './store/listings';
 import type { ContractRoute } from './rest/contract-routes';
 import type { EventAudience, EventDeclaration, EventListener } from './kernel/domain-events';
 import type { Db } from './store/database';
+import type { DatasetPlan } from './store/dataset/import.plan';
 import type { V1Scope } from './rest/v1';
 
 /**
  * What an area gives the kits, each under `src/areas/<area>/<area>.module.ts`: its /v1 routes, its
  * GraphQL resolver classes and loaders, the contract's records it declares (shared schemas of
- * /v1/openapi.json), its tables and its kept lists, the events it reports and those it listens to. Each route, resolver and loader names the
- * services it uses; the composition root (src/modules.ts) lists the modules and derives every
- * central list from them, and the services the kits are handed from what the modules name. A kit
- * imports no area: where it needs an area's type it declares the shape (a generic, or an interface
- * the areas extend, as `Loaders` and `Database`), and the root checks the areas' declarations are
- * the modules'.
+ * /v1/openapi.json), its tables and its kept lists, the events it reports and those it listens to,
+ * its part of a dataset import's writes. Each route, resolver and loader names the services it
+ * uses; the composition root (src/modules.ts) lists the modules and derives every central list from
+ * them, and the services the kits are handed from what the modules name. A kit imports no area:
+ * where it needs an area's type it declares the shape (a generic, or an interface the areas extend,
+ * as `Loaders` and `Database`), and the root checks the areas' declarations are the modules'.
  */
 export interface AreaModule {
   readonly name: string;
@@ -50,6 +51,11 @@ export interface AreaModule {
    * the events declared for its audience (`every`: all of them).
    */
   readonly listeners?: readonly EventSubscription[];
+  /**
+   * The area's part of a dataset import's writes (`<area>.plan.ts`): its records of the file, table
+   * by table. The root writes the parts in the order of `WRITE_ORDER` (src/modules.ts).
+   */
+  readonly datasetPlan?: DatasetPlan;
 }
 
 /** A listener of an area and the events it hears: those declared for `hears`, or every event. */

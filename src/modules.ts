@@ -28,7 +28,7 @@ import { liveModule } from './areas/live/live.module';
 import { eventsModule } from './areas/events/events.module';
 import { ENVELOPE_SCHEMAS } from './contract';
 import { gatewaySchema, gatewaySchemaFileText as gatewaySchemaText } from './gateway/gateway-schema';
-import { gatewayResolvers } from './gateway/gateway-resolvers';
+import { gatewayRecords, gatewayResolvers, type GatewayRecords } from './gateway/gateway-resolvers';
 import {
   federatedSchema,
   subgraphSchemaFileText as subgraphFileText,
@@ -40,9 +40,11 @@ import { buildGraphqlSchema, printSchemaFile } from './graphql/schema';
 import type { PageCache } from './caching/page-cache';
 import type { ContractRoute } from './rest/contract-routes';
 import type { V1Scope } from './rest/v1';
+import type { ResourceWatch } from './live/live.ports';
 import type { ListingSource } from './store/listings';
 import type { Database, StoreTables } from './store/schema';
 import type { Db } from './store/database';
+import type { DatasetPlan } from './store/dataset/import.plan';
 import { DomainEventBus, type EventDeclaration } from './kernel/domain-events';
 import { WEBHOOK_EVENT_TYPE_COUNT } from './areas/webhooks/webhooks.types';
 
@@ -200,6 +202,29 @@ export const KEPT_LISTS = Object.fromEntries(
   MODULES.flatMap((module) => Object.entries(module.kept ?? {})),
 ) as KeptListsOf<AreaModules>;
 
+/**
+ * The modules in the order a dataset import writes their records, a record's references first:
+ * companies and facilities, what a facility holds, then what refers to those (a rate change names
+ * its facility, tenant and unit). A module not named here writes after them, in the list's order.
+ */
+const WRITE_ORDER: readonly AreaModule[] = [
+  facilitiesModule,
+  flippersModule,
+  tenantsModule,
+  ledgersModule,
+  rateAppliedActionsModule,
+  documentsModule,
+  invoiceableItemsModule,
+  paymentsModule,
+  rateChangesModule,
+];
+
+/** Every area's part of a dataset import's writes (`AreaModule.datasetPlan`), in the order of the writes. */
+export const DATASET_PLANS: readonly DatasetPlan[] = [
+  ...WRITE_ORDER,
+  ...MODULES.filter((module) => !WRITE_ORDER.includes(module)),
+].flatMap((module) => (module.datasetPlan ? [module.datasetPlan] : []));
+
 /** Every table whose rows keep their listing, each as its area writes it, in the list's order. */
 export const LISTING_SOURCES: readonly ListingSource[] = MODULES.flatMap((module) =>
   module.listings ? [module.listings] : [],
@@ -232,9 +257,16 @@ export function schemaFileText(schema: GraphQLSchema = graphqlSchema()): string 
   return printSchemaFile(schema);
 }
 
-/** Gateway mode's schema over the service's own, with the resolvers given (its own by default). */
-export function gatewayGraphqlSchema(resolvers = gatewayResolvers()): GraphQLSchema {
-  return gatewaySchema(graphqlSchema(), resolvers);
+let gatewayReads: GatewayRecords | undefined;
+
+/**
+ * Gateway mode's schema over the service's own, reading the contract's records the areas declare
+ * (`SHARED_SCHEMAS`, each by its `$id`); its subscription watches the upstream through `pollers`
+ * (without them it serves none: for printing the schema and checking documents).
+ */
+export function gatewayGraphqlSchema(pollers?: ResourceWatch): GraphQLSchema {
+  gatewayReads ??= gatewayRecords(SHARED_SCHEMAS);
+  return gatewaySchema(graphqlSchema(), gatewayReads, gatewayResolvers(gatewayReads, pollers));
 }
 
 /** The committed `schema.gateway.graphql` text (resolvers do not change what is printed). */

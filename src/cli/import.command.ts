@@ -1,6 +1,7 @@
 import { secretBoxFor } from '../adapters/secrets/aes-gcm.secret-box';
 import fs from 'node:fs/promises';
 import type { Config } from '../config';
+import { DATASET_PLANS } from '../modules';
 import { importDataset, refreshPlannerStatistics } from '../store/dataset/dataset.import';
 import { CommandFailure } from './args';
 import { countLines, describeDatabase, withMigratedStore } from './context';
@@ -11,7 +12,9 @@ export async function importCommand(config: Config, io: CliIo, file: string): Pr
   let dataset = await readDatasetFile(file);
   if (config.upstream) dataset = gatewayPart(dataset, io);
   const counts = await withMigratedStore(config, io, async (store) => {
-    const written = await importDataset(store, dataset, { secrets: secretBoxFor(config.secrets) });
+    const written = await importDataset(store, DATASET_PLANS, dataset, {
+      secrets: secretBoxFor(config.secrets),
+    });
     await refreshPlannerStatistics(store, written);
     return written;
   });

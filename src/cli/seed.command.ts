@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { isValidDate } from '../kernel/time';
+import { DATASET_PLANS } from '../modules';
 import { demoDatasetParts, type DemoOptions } from '../store/seed/demo-data';
 import { writeDatasetFile } from '../store/seed/dataset-file';
 import { seedDemoData, type SeedResult } from '../store/seed/seed';
@@ -50,7 +51,7 @@ export async function seedCommand(config: Config, io: CliIo, argv: string[]): Pr
 /** Loads the demo data with progress lines. */
 export function seed(store: Store, options: DemoOptions, io: CliIo): Promise<SeedResult> {
   let next = PROGRESS_EVERY;
-  return seedDemoData(store, options, (records) => {
+  return seedDemoData(store, DATASET_PLANS, options, (records) => {
     if (records < next) return;
     io.out(`  ${formatCount(records)} records...`);
     next = (Math.floor(records / PROGRESS_EVERY) + 1) * PROGRESS_EVERY;

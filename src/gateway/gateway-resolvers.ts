@@ -7,18 +7,6 @@ import { camelCase, snakeCase } from '../kernel/names';
 import { cases, type ViewOf } from '../contract/cases';
 import { Pagination } from '../contract/envelope.contract';
 import { Uuid } from '../contract/kit';
-import {
-  EventDocument,
-  InvoiceableItem,
-  LedgerDiscount,
-  LedgerInsurance,
-  LedgerService,
-  MoveInReview,
-  NoteEvent,
-  PaymentEvent,
-  RateAppliedAction,
-  RateChangeUpdate,
-} from '../contract';
 import type { GraphqlContext } from '../graphql/context';
 import { envelopeOfAnswer, type Envelope, type UpstreamReads } from './upstream-reads';
 import type { UpstreamAnswer } from './upstream.ports';
@@ -41,28 +29,27 @@ const ById = Type.Object({ id: Uuid() });
 /** What POST .../send_esignable_documents is answered with in GraphQL: the event it sent for. */
 const EsignableDocumentsSent = Type.Object({ event_id: Uuid() });
 
+/** A record's contract schema, whose answers have (at least) the fields `Fields`, in snake_case. */
+type RecordSchema<Fields extends object = object> = TSchema & { static: Fields };
+
 /**
- * The records gateway mode answers, by GraphQL type: each is the view of its contract schema, and
- * its type (with the types of its nested objects) shows that view's fields and the fields the
- * resolvers below resolve on it, no others (`gatewaySchema`). A type named nowhere, here or below,
- * is answered whole: invoiceable items (their view and `amountIsVariable`), pages, fee groups.
+ * The record of the contract whose `$id` is `id`, among `schemas` (every record the areas declare),
+ * with the fields of it the resolvers below read (`fields`): one missing is refused when the
+ * records are made, as a type the areas no longer declare would be.
  */
-export const RECORDS: Readonly<Record<string, TSchema>> = {
-  Facility: ById,
-  Company: ById,
-  Event: ById,
-  Ledger: ById,
-  Document: EventDocument.schema,
-  LedgerInsurance: LedgerInsurance.schema,
-  LedgerService: LedgerService.schema,
-  LedgerDiscount: LedgerDiscount.schema,
-  MoveInReview: MoveInReview.schema,
-  NoteEvent: NoteEvent.schema,
-  RateAppliedAction: RateAppliedAction.schema,
-  RateChangeUpdate: RateChangeUpdate.schema,
-  SendEsignableDocumentsPayload: EsignableDocumentsSent,
-  SuccessfulPaymentEvent: PaymentEvent.schema,
-};
+function recordOf<Fields extends object = object>(
+  schemas: readonly TSchema[],
+  id: string,
+  ...fields: (keyof Fields & string)[]
+): RecordSchema<Fields> {
+  const schema = schemas.find((candidate) => candidate.$id === id);
+  if (!schema)
+    throw new Error(`${id}: gateway mode reads this record of the contract, and no area declares it`);
+  for (const field of fields) {
+    if (!(field in (schema.properties ?? {}))) throw new Error(`${id}: gateway mode reads its ${field}`);
+  }
+  return schema as RecordSchema<Fields>;
+}
 
 /** A record of an upstream answer in its view; the upstream answers the contract, as its schema says. */
 function reader<Schema extends TSchema>(schema: Schema): (contract: unknown) => ViewOf<Schema> {
@@ -70,23 +57,78 @@ function reader<Schema extends TSchema>(schema: Schema): (contract: unknown) => 
   return (contract) => toView(contract as Static<Schema>);
 }
 
-const read = {
-  action: reader(RateAppliedAction.schema),
-  discount: reader(LedgerDiscount.schema),
-  document: reader(EventDocument.schema),
-  insurance: reader(LedgerInsurance.schema),
-  item: reader(InvoiceableItem.schema),
-  moveIn: reader(MoveInReview.schema),
-  note: reader(NoteEvent.schema),
-  pagination: reader(Pagination),
-  payment: reader(PaymentEvent.schema),
-  rateChange: reader(RateChangeUpdate.schema),
-  service: reader(LedgerService.schema),
-};
+const readPagination = reader(Pagination);
 
+/**
+ * The contract's records gateway mode reads: each by its GraphQL type (`types`), and the reader of
+ * each into its view (`read`).
+ */
+export interface GatewayRecords {
+  /**
+   * The records gateway mode answers, by GraphQL type: each is the view of its contract schema, and
+   * its type (with the types of its nested objects) shows that view's fields and the fields the
+   * resolvers below resolve on it, no others (`gatewaySchema`). A type named nowhere, here or below,
+   * is answered whole: invoiceable items (their view and `amountIsVariable`), pages, fee groups.
+   */
+  readonly types: Readonly<Record<string, TSchema>>;
+  readonly read: ReturnType<typeof readers>;
+}
+
+/** Each record's reader into its view. */
+function readers(schemas: readonly TSchema[]) {
+  const record = (id: string) => reader(recordOf(schemas, id));
+  return {
+    action: reader(
+      recordOf<{ new_ledger_id: string; old_ledger_id: string }>(
+        schemas,
+        'RateAppliedAction',
+        'new_ledger_id',
+        'old_ledger_id',
+      ),
+    ),
+    discount: record('LedgerDiscount'),
+    document: record('EventDocument'),
+    insurance: record('LedgerInsurance'),
+    item: reader(recordOf<{ amount: unknown }>(schemas, 'InvoiceableItem', 'amount')),
+    moveIn: record('MoveInReview'),
+    note: record('NoteEvent'),
+    payment: record('PaymentEvent'),
+    rateChange: record('RateChangeUpdate'),
+    service: record('LedgerService'),
+  };
+}
+
+/**
+ * The records gateway mode reads, found among the contract's (`schemas`: every record the areas
+ * declare, each by its `$id`, which the composition root hands in) and made ready once.
+ */
+export function gatewayRecords(schemas: readonly TSchema[]): GatewayRecords {
+  const record = (id: string) => recordOf(schemas, id);
+  return {
+    types: {
+      Facility: ById,
+      Company: ById,
+      Event: ById,
+      Ledger: ById,
+      Document: record('EventDocument'),
+      LedgerInsurance: record('LedgerInsurance'),
+      LedgerService: record('LedgerService'),
+      LedgerDiscount: record('LedgerDiscount'),
+      MoveInReview: record('MoveInReview'),
+      NoteEvent: record('NoteEvent'),
+      RateAppliedAction: record('RateAppliedAction'),
+      RateChangeUpdate: record('RateChangeUpdate'),
+      SendEsignableDocumentsPayload: EsignableDocumentsSent,
+      SuccessfulPaymentEvent: record('PaymentEvent'),
+    },
+    read: readers(schemas),
+  };
+}
+
+type Read = GatewayRecords['read'];
 type Args = Record<string, unknown>;
 type ById = ViewOf<typeof ById>;
-type ActionView = ViewOf<typeof RateAppliedAction.schema> & { facilityId: string };
+type ActionView = ReturnType<Read['action']> & { facilityId: string };
 type LedgerOf = ById & { facilityId: string };
 /** An event of the facility; a subscription's event also carries the first page its poller read. */
 type EventOf = LedgerOf & { polledDocuments?: Envelope };
@@ -105,17 +147,17 @@ const reads = (ctx: GraphqlContext): UpstreamReads => {
 };
 
 /** An item as the InvoiceableItem interface answers it: REST's "Variable" amount as null with a flag. */
-function itemView(contract: unknown) {
+const itemView = (read: Read) => (contract: unknown) => {
   const item = read.item(contract);
   const variable = item.amount === 'Variable';
   return { ...item, amount: variable ? null : item.amount, amountIsVariable: variable };
-}
+};
 
 /** A REST page (its entries under `key`, `meta.pagination`) as a GraphQL page. */
 function page<View>(envelope: Envelope, key: string, entry: (contract: unknown) => View) {
   return {
     entries: (envelope[key] as unknown[]).map(entry),
-    pagination: read.pagination(envelope.meta.pagination),
+    pagination: readPagination(envelope.meta.pagination),
   };
 }
 
@@ -202,13 +244,15 @@ const facility: Resolver<unknown, { id: string }> = async (_root, { id }, ctx, i
 
 const company: Resolver<unknown, { id: string }> = (_root, { id }): ById => ({ id });
 
-const rateAppliedActions: Resolver<ById> = async (facility, args, ctx): Promise<ActionView[]> => {
-  const answer = await reads(ctx).get(...FACILITY_READS.rateAppliedActions(facility.id, args));
-  return (answer.rate_applied_actions as unknown[]).map((action) => ({
-    ...read.action(action),
-    facilityId: facility.id,
-  }));
-};
+const rateAppliedActions =
+  (read: Read): Resolver<ById> =>
+  async (facility, args, ctx): Promise<ActionView[]> => {
+    const answer = await reads(ctx).get(...FACILITY_READS.rateAppliedActions(facility.id, args));
+    return (answer.rate_applied_actions as unknown[]).map((action) => ({
+      ...read.action(action),
+      facilityId: facility.id,
+    }));
+  };
 
 /** A ledger reached from a rate applied action: its three lists come from one read. */
 const ledgerOf =
@@ -228,47 +272,61 @@ const ledgerPart =
     return each(answer[key], entry);
   };
 
-const invoiceableItems: Resolver<ById> = async (facility, args, ctx) =>
-  page(
-    await reads(ctx).get(...FACILITY_READS.invoiceableItems(facility.id, args)),
-    'invoiceable_items',
-    itemView,
-  );
+const invoiceableItems =
+  (read: Read): Resolver<ById> =>
+  async (facility, args, ctx) =>
+    page(
+      await reads(ctx).get(...FACILITY_READS.invoiceableItems(facility.id, args)),
+      'invoiceable_items',
+      itemView(read),
+    );
 
 /** The fee groups, each an item, null or a list of items, under their names in camelCase. */
-const invoiceableItemFees: Resolver<ById> = async (facility, _args, ctx) => {
-  const answer = await reads(ctx).get(...FACILITY_READS.invoiceableItemFees(facility.id, {}));
-  const groups = Object.entries(answer.fees as Args);
-  return Object.fromEntries(groups.map(([group, items]) => [camelCase(group), each(items, itemView)]));
-};
+const invoiceableItemFees =
+  (read: Read): Resolver<ById> =>
+  async (facility, _args, ctx) => {
+    const answer = await reads(ctx).get(...FACILITY_READS.invoiceableItemFees(facility.id, {}));
+    const groups = Object.entries(answer.fees as Args);
+    return Object.fromEntries(
+      groups.map(([group, items]) => [camelCase(group), each(items, itemView(read))]),
+    );
+  };
 
-const rateChangeUpdates: Resolver<ById> = async (company, args, ctx) => {
-  const path = `/v1/companies/${encodeURIComponent(company.id)}/rate_change_updates`;
-  return page(await reads(ctx).get(path, queryOf(args)), 'rate_change_updates', read.rateChange);
-};
+const rateChangeUpdates =
+  (read: Read): Resolver<ById> =>
+  async (company, args, ctx) => {
+    const path = `/v1/companies/${encodeURIComponent(company.id)}/rate_change_updates`;
+    return page(await reads(ctx).get(path, queryOf(args)), 'rate_change_updates', read.rateChange);
+  };
 
 const eventDocumentsPath = (facilityId: string, eventId: string) =>
   `${facilityPath(facilityId)}/events/${encodeURIComponent(eventId)}/documents`;
 
-const eventDocuments: Resolver<EventOf> = async (event, args, ctx) => {
-  // A subscription's event carries the first page its poller read.
-  const polled = event.polledDocuments;
-  if (polled && args.page === undefined && args.perPage === undefined)
-    return page(polled, 'documents', read.document);
-  const answer = await reads(ctx).get(eventDocumentsPath(event.facilityId, event.id), queryOf(args));
-  return page(answer, 'documents', read.document);
-};
+const eventDocuments =
+  (read: Read): Resolver<EventOf> =>
+  async (event, args, ctx) => {
+    // A subscription's event carries the first page its poller read.
+    const polled = event.polledDocuments;
+    if (polled && args.page === undefined && args.perPage === undefined)
+      return page(polled, 'documents', read.document);
+    const answer = await reads(ctx).get(eventDocumentsPath(event.facilityId, event.id), queryOf(args));
+    return page(answer, 'documents', read.document);
+  };
 
-const createNote: Resolver<unknown, { facilityId: string; input: Args }> = async (_root, args, ctx) => {
-  const { userId, ...note } = args.input;
-  const body = { note: bodyOf(note), ...bodyOf({ userId }) };
-  return read.note((await reads(ctx).post(`${facilityPath(args.facilityId)}/notes`, body)).note_event);
-};
+const createNote =
+  (read: Read): Resolver<unknown, { facilityId: string; input: Args }> =>
+  async (_root, args, ctx) => {
+    const { userId, ...note } = args.input;
+    const body = { note: bodyOf(note), ...bodyOf({ userId }) };
+    return read.note((await reads(ctx).post(`${facilityPath(args.facilityId)}/notes`, body)).note_event);
+  };
 
-const reviewMoveInCost: Resolver<unknown, { facilityId: string; input: Args }> = async (_root, args, ctx) => {
-  const path = `${facilityPath(args.facilityId)}/move_ins/review_cost`;
-  return read.moveIn((await reads(ctx).post(path, { move_in: bodyOf(args.input) })).move_in);
-};
+const reviewMoveInCost =
+  (read: Read): Resolver<unknown, { facilityId: string; input: Args }> =>
+  async (_root, args, ctx) => {
+    const path = `${facilityPath(args.facilityId)}/move_ins/review_cost`;
+    return read.moveIn((await reads(ctx).post(path, { move_in: bodyOf(args.input) })).move_in);
+  };
 
 const sendEsignableDocuments: Resolver<unknown, { facilityId: string; eventId: string } & Args> = async (
   _root,
@@ -280,24 +338,28 @@ const sendEsignableDocuments: Resolver<unknown, { facilityId: string; eventId: s
   return { eventId };
 };
 
-const payRetail: Resolver<
-  unknown,
-  {
-    facilityId: string;
-    idempotencyKey?: string | null;
-    input: { invoiceableItems: Args[]; paymentMethod: Args; tenantId?: string | null };
-  }
-> = async (_root, { facilityId, idempotencyKey, input }, ctx) => {
-  const { invoiceableItems: lines, paymentMethod, ...retail } = input;
-  const body = {
-    retail_payment: { invoiceable_items: lines.map((line) => bodyOf(line)), ...bodyOf(retail) },
-    // The billing address under its REST name.
-    payment_method: bodyOf(paymentMethod, { billingAddress: 'billing_address_attributes' }),
+const payRetail =
+  (
+    read: Read,
+  ): Resolver<
+    unknown,
+    {
+      facilityId: string;
+      idempotencyKey?: string | null;
+      input: { invoiceableItems: Args[]; paymentMethod: Args; tenantId?: string | null };
+    }
+  > =>
+  async (_root, { facilityId, idempotencyKey, input }, ctx) => {
+    const { invoiceableItems: lines, paymentMethod, ...retail } = input;
+    const body = {
+      retail_payment: { invoiceable_items: lines.map((line) => bodyOf(line)), ...bodyOf(retail) },
+      // The billing address under its REST name.
+      payment_method: bodyOf(paymentMethod, { billingAddress: 'billing_address_attributes' }),
+    };
+    const path = `${facilityPath(facilityId)}/invoiceable_items/retail_payment`;
+    const answer = await reads(ctx).post(path, body, idempotencyKey ?? undefined);
+    return read.payment(answer.successful_payment_event);
   };
-  const path = `${facilityPath(facilityId)}/invoiceable_items/retail_payment`;
-  const answer = await reads(ctx).post(path, body, idempotencyKey ?? undefined);
-  return read.payment(answer.successful_payment_event);
-};
 
 const flippers: Resolver<ById> = async (facility, _args, ctx) =>
   (await reads(ctx).get(...FACILITY_READS.flippers(facility.id, {}))).flippers;
@@ -337,19 +399,33 @@ const eventDocumentsUpdate: Resolver<UpstreamAnswer, { facilityId: string; event
 });
 
 /**
- * Gateway mode's resolvers; its subscription watches the upstream through these pollers (a schema
- * made without them serves no subscription: it is for printing and checking documents).
+ * Gateway mode's resolvers, reading the contract's `records`; its subscription watches the upstream
+ * through these pollers (a schema made without them serves no subscription: it is for printing and
+ * checking documents).
  */
-export function gatewayResolvers(pollers?: ResourceWatch): GatewayResolvers {
+export function gatewayResolvers(records: GatewayRecords, pollers?: ResourceWatch): GatewayResolvers {
+  const { read } = records;
   return {
     Subscription: {
       eventDocuments: { subscribe: watchEventDocuments(pollers), resolve: eventDocumentsUpdate },
     },
     Query: { facility, company },
-    Mutation: { createNote, reviewMoveInCost, payRetail, sendEsignableDocuments },
-    Facility: { flippers, flipper, rateAppliedActions, invoiceableItems, invoiceableItemFees, event },
-    Company: { rateChangeUpdates },
-    Event: { documents: eventDocuments },
+    Mutation: {
+      createNote: createNote(read),
+      reviewMoveInCost: reviewMoveInCost(read),
+      payRetail: payRetail(read),
+      sendEsignableDocuments,
+    },
+    Facility: {
+      flippers,
+      flipper,
+      rateAppliedActions: rateAppliedActions(read),
+      invoiceableItems: invoiceableItems(read),
+      invoiceableItemFees: invoiceableItemFees(read),
+      event,
+    },
+    Company: { rateChangeUpdates: rateChangeUpdates(read) },
+    Event: { documents: eventDocuments(read) },
     RateAppliedAction: { newLedger: ledgerOf('newLedgerId'), oldLedger: ledgerOf('oldLedgerId') },
     Ledger: {
       insurance: ledgerPart('insurance', read.insurance),

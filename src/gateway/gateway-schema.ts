@@ -14,18 +14,19 @@ import {
 import type { GraphqlContext } from '../graphql/context';
 import { printWithDirectives } from '../graphql/schema';
 import { camelCase } from '../kernel/names';
-import { gatewayResolvers, RECORDS, type GatewayResolvers } from './gateway-resolvers';
+import { gatewayResolvers, type GatewayRecords, type GatewayResolvers } from './gateway-resolvers';
 
-export type { GatewayResolvers };
+export type { GatewayRecords, GatewayResolvers };
 
 /** The fields gateway mode serves, by type; a type not named keeps every field. */
 type Served = Map<string, Set<string>>;
 
 /**
- * The fields `RECORDS` and the resolvers declare: a record's type (and the types of its nested
- * objects) keeps the fields its contract schema's view has, any type the fields resolved on it.
+ * The fields the records' types (`GatewayRecords.types`) and the resolvers declare: a record's type
+ * (and the types of its nested objects) keeps the fields its contract schema's view has, any type
+ * the fields resolved on it.
  */
-function servedFields(schema: GraphQLSchema, resolvers: GatewayResolvers): Served {
+function servedFields(schema: GraphQLSchema, records: GatewayRecords, resolvers: GatewayResolvers): Served {
   const served: Served = new Map();
   const keep = (typeName: string) => {
     const fields = served.get(typeName) ?? new Set<string>();
@@ -44,7 +45,7 @@ function servedFields(schema: GraphQLSchema, resolvers: GatewayResolvers): Serve
       if (nested.properties) view(getNamedType(field.type).name, nested);
     }
   };
-  for (const [typeName, record] of Object.entries(RECORDS)) view(typeName, record);
+  for (const [typeName, record] of Object.entries(records.types)) view(typeName, record);
   for (const [typeName, own] of Object.entries(resolvers)) {
     for (const name of Object.keys(own)) if (!name.startsWith('__')) keep(typeName).add(name);
   }
@@ -70,15 +71,17 @@ function resolverOf(resolvers: GatewayResolvers, typeName: string, fieldName: st
 
 /**
  * The gateway's schema: the service's own (so a query the gateway answers is answered the same
- * way, with the same names and scalars, by the system of record), cut to what `RECORDS` and the
- * resolvers declare and pruned of the types nothing reaches any more, with the gateway's resolvers
- * in place of the service's (which read the service's own database).
+ * way, with the same names and scalars, by the system of record), cut to what the contract's
+ * `records` (handed in by the composition root) and the resolvers declare and pruned of the types
+ * nothing reaches any more, with the gateway's resolvers in place of the service's (which read the
+ * service's own database).
  */
 export function gatewaySchema(
   source: GraphQLSchema,
-  resolvers: GatewayResolvers = gatewayResolvers(),
+  records: GatewayRecords,
+  resolvers: GatewayResolvers = gatewayResolvers(records),
 ): GraphQLSchema {
-  const served = servedFields(source, resolvers);
+  const served = servedFields(source, records, resolvers);
   const kept = (typeName: string, fieldName: string) => served.get(typeName)?.has(fieldName) ?? true;
   const cut = pruneSchema(
     filterSchema({

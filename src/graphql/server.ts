@@ -42,8 +42,6 @@ import { GraphqlResponseCache } from './response-cache';
 import { servedSchema } from './schema';
 import { federatedSchema, type EntityReferences } from './federation';
 import type { ResolverClassOf } from './resolver-instances';
-import { gatewayResolvers } from '../gateway/gateway-resolvers';
-import { gatewaySchema } from '../gateway/gateway-schema';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
 import { TrustedDocumentGate } from './trusted-documents';
@@ -83,8 +81,11 @@ export interface GraphqlOptions<S> {
   resolvers: readonly ResolverClassOf<S>[];
   /** The Federation entities, by type name: served with GRAPHQL_FEDERATION=on (docs/graphql.md#federation). */
   entities?: EntityReferences;
-  /** The schema's shape, without services (gateway mode serves a part of it). */
-  shape: () => GraphQLSchema;
+  /**
+   * Gateway mode's schema: the part of the service's the contract feeds, read from the upstream,
+   * its subscription watching the upstream's resources through `pollers` (src/modules.ts makes it).
+   */
+  gatewaySchema: (pollers: ResourceWatch) => GraphQLSchema;
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
   /** The authentication of POST's callers (src/rest/authentication.ts): the explorer's GET needs none. */
@@ -231,7 +232,7 @@ export async function registerGraphql<S extends GraphqlServices>(
       : undefined;
   const schema = guardExecution(
     gatewayMode
-      ? gatewaySchema(options.shape(), gatewayResolvers(services.upstreamPollers!))
+      ? options.gatewaySchema(services.upstreamPollers!)
       : servedSchema(services, options.resolvers, federate),
     limits,
   );

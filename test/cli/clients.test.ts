@@ -6,6 +6,7 @@ import { runCli } from '../../src/cli/cli';
 import { loadConfig } from '../../src/config';
 import { openStore, type Store } from '../../src/store/database';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import { migrateToLatest } from '../../src/store/migrator';
 import { POSTGRES_URL } from '../support/dialects';
 import { buildWorld, worldDataset, type World } from '../support/factories';
@@ -55,7 +56,7 @@ async function openDatabase(dialect: Dialect, world: World): Promise<Database> {
     };
   }
   await migrateToLatest(database.store.db);
-  await importDataset(database.store, worldDataset(world));
+  await importDataset(database.store, DATASET_PLANS, worldDataset(world));
   return database;
 }
 

@@ -4,11 +4,12 @@ import { runCommand, tempDir, testIo } from './cli-support';
 import { runCli } from '../../src/cli/cli';
 import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-changes.repository';
-import { InvoiceableItem, RateChangeUpdate } from '../../src/contract';
+import * as InvoiceableItem from '../../src/areas/invoiceable-items/invoiceable-item.contract';
+import * as RateChangeUpdate from '../../src/areas/rate-changes/rate-change-update.contract';
 import { openStore, type Store } from '../../src/store/database';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { rebuildListings } from '../../src/store/listings';
-import { LISTING_SOURCES, LISTING_VERSIONS } from '../../src/modules';
+import { DATASET_PLANS, LISTING_SOURCES, LISTING_VERSIONS } from '../../src/modules';
 import {
   buildItem,
   buildRateChange,
@@ -35,7 +36,7 @@ describe('stored listings and the version of the code that wrote them', () => {
     const f = world.facility.id;
     const tenant = buildTenant({ facility_id: f });
     const unit = buildUnit({ facility_id: f });
-    await importDataset(store, {
+    await importDataset(store, DATASET_PLANS, {
       ...worldDataset(world),
       tenants: [tenant],
       units: [unit],

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { openStore } from '../../src/store/database';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import { migrateToLatest } from '../../src/store/migrator';
 import { FakeStripe } from '../support/fake-stripe';
 import { buildItem, buildWorld, worldDataset, type World } from '../support/factories';
@@ -41,8 +42,8 @@ describe('a payment whose process is killed (kill -9) between its charge and its
     const item = buildItem({ facility_id: w.facility.id, quantity: 10 });
     try {
       await migrateToLatest(store.db);
-      await importDataset(store, worldDataset(w));
-      await importDataset(store, { version: 1, invoiceable_items: [item] });
+      await importDataset(store, DATASET_PLANS, worldDataset(w));
+      await importDataset(store, DATASET_PLANS, { version: 1, invoiceable_items: [item] });
     } finally {
       await store.close();
     }

@@ -6,6 +6,7 @@ import { FixedClock } from '../../src/kernel/clock';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import { createTestStore, type Dialect } from '../support/harness';
 import { buildWorld, worldDataset, type World } from '../support/factories';
 
@@ -90,7 +91,7 @@ export async function createConfiguredApp(
 ): Promise<{ app: FastifyInstance; world: World; close(): Promise<void> }> {
   const db = await createTestStore(dialect);
   const world = buildWorld();
-  await importDataset(db.store, worldDataset(world));
+  await importDataset(db.store, DATASET_PLANS, worldDataset(world));
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const { app } = await buildApp({ config, store: db.store, clock: new FixedClock(new Date()) });
   await app.ready();

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../../src/graphql/limits';
-import { graphqlSchema } from '../../src/modules';
+import { DATASET_PLANS, graphqlSchema } from '../../src/modules';
 import { MAX_TOKENS } from '../../src/graphql/server';
 import type { KnownDocument, TrustedDocumentsRepository } from '../../src/auth/trusted-documents.ports';
 import {
@@ -225,7 +225,7 @@ describe('documents load and list (SQLite file)', () => {
     databaseUrl = `sqlite:${path.join(dir, 'ops.db')}`;
     expect((await run(['migrate'])).code).toBe(0);
     const store = openStore(databaseUrl);
-    await importDataset(store, worldDataset(world));
+    await importDataset(store, DATASET_PLANS, worldDataset(world));
     await store.close();
   });
   afterAll(() => remove());
@@ -274,7 +274,7 @@ describe('documents load and list (SQLite file)', () => {
     const items = Array.from({ length: 12 }, (_, n) =>
       buildItem({ facility_id: world.facility.id, description: `item ${String(n).padStart(2, '0')}` }),
     );
-    await importDataset(store, { version: 1, invoiceable_items: items });
+    await importDataset(store, DATASET_PLANS, { version: 1, invoiceable_items: items });
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', TRUSTED_DOCUMENTS: 'require' });
     const { app } = await buildApp({ config, store });
     try {

@@ -1,5 +1,6 @@
 import type { App } from '../../src/app';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import { buildWorld, worldDataset } from '../support/factories';
 import { listenOnLoopback } from '../support/gateway';
 import { createTestStore, itOnPostgres, type TestStore } from '../support/harness';
@@ -18,7 +19,7 @@ describe('Across instances on PostgreSQL', () => {
         db = await createTestStore('postgres');
         const tenant = buildTenant({ facility_id: world.facility.id });
         const item = buildItem({ facility_id: world.facility.id, quantity: 100 });
-        await importDataset(db.store, {
+        await importDataset(db.store, DATASET_PLANS, {
           ...worldDataset(world),
           tenants: [tenant],
           invoiceable_items: [item],

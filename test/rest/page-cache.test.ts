@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/areas/payments/gateway';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
 import {
@@ -446,10 +447,14 @@ describeEachDialect('a kept page and a payment still open', (dialect) => {
   it('never keeps what a payment that is rolled back had written', async () => {
     const db = await createTestStore(dialect);
     const world = buildWorld();
-    await importDataset(db.store, worldDataset(world));
+    await importDataset(db.store, DATASET_PLANS, worldDataset(world));
     const tenant = buildTenant({ facility_id: world.facility.id });
     const item = buildItem({ facility_id: world.facility.id, quantity: 10 });
-    await importDataset(db.store, { version: 1, tenants: [tenant], invoiceable_items: [item] });
+    await importDataset(db.store, DATASET_PLANS, {
+      version: 1,
+      tenants: [tenant],
+      invoiceable_items: [item],
+    });
     const gateway = new HeldGateway();
     const { app, services } = await createInstance(db.store, { paymentGateway: gateway });
     const url = `/v1/${world.facility.id}/invoiceable_items/retail`;

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config';
 import { FixedClock } from '../../src/kernel/clock';
 import { createOutboxWorker } from '../../src/outbox.runtime';
 import { DatasetError, importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import type { DatasetClientApplication } from '../../src/store/dataset/dataset.types';
 import { openStore, type Store } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
@@ -151,8 +152,8 @@ describeEachDialect('secrets at rest', (dialect: Dialect) => {
     flippers = `/v1/${world.facility.id}/flippers`;
     receiver = await startReceiver(undefined, () => clock.now().getTime());
     // Before the upgrade: secrets kept in clear.
-    await importDataset(db.store, worldDataset(world));
-    await importDataset(db.store, {
+    await importDataset(db.store, DATASET_PLANS, worldDataset(world));
+    await importDataset(db.store, DATASET_PLANS, {
       version: 1,
       tenants: [{ ...tenant, facility_id: world.facility.id }],
     });
@@ -259,7 +260,12 @@ describeEachDialect('secrets at rest', (dialect: Dialect) => {
   it('import seals the consumer secrets it loads under the key, and refuses a value already encrypted', async () => {
     const app = await start(keyed());
     const imported = buildClient({ company_id: world.company.id, name: 'Imported' });
-    await importDataset(db.store, { version: 1, client_applications: [imported] }, { secrets: boxOf(K1) });
+    await importDataset(
+      db.store,
+      DATASET_PLANS,
+      { version: 1, client_applications: [imported] },
+      { secrets: boxOf(K1) },
+    );
     secrets.push(imported.consumer_secret);
     const row = await db.store.db
       .selectFrom('client_applications')
@@ -270,9 +276,10 @@ describeEachDialect('secrets at rest', (dialect: Dialect) => {
     expect((await signedGet(app, imported, flippers)).statusCode).toBe(200);
 
     const copied = buildClient({ company_id: world.company.id, consumer_secret: row.consumer_secret });
-    const refused = await importDataset(db.store, { version: 1, client_applications: [copied] }).catch(
-      (error: unknown) => error,
-    );
+    const refused = await importDataset(db.store, DATASET_PLANS, {
+      version: 1,
+      client_applications: [copied],
+    }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DatasetError);
     expect((refused as DatasetError).problems).toEqual([
       'client_applications[0].consumer_secret: an encrypted value (enc:...) is not a secret; give the secret itself',

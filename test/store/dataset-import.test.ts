@@ -8,6 +8,7 @@ import {
   refreshPlannerStatistics,
   storedInstant,
 } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import type { Dataset } from '../../src/store/dataset/dataset.types';
 import type { Store } from '../../src/store/database';
 import {
@@ -49,7 +50,7 @@ async function tableCounts(store: Store): Promise<Record<string, number>> {
 }
 
 async function refusal(store: Store, dataset: unknown): Promise<string[]> {
-  const error = await importDataset(store, dataset).then(
+  const error = await importDataset(store, DATASET_PLANS, dataset).then(
     () => null,
     (caught: unknown) => caught,
   );
@@ -103,7 +104,7 @@ describeEachDialect('importDataset', (dialect) => {
       const tenant = buildTenant({ facility_id: facility.id });
       const unit = buildUnit({ facility_id: facility.id });
       const small = { ...worldDataset(world), tenants: [tenant], units: [unit] };
-      await refreshPlannerStatistics(t.store, await importDataset(t.store, small));
+      await refreshPlannerStatistics(t.store, await importDataset(t.store, DATASET_PLANS, small));
       expect(await estimate('tenants')).toBe(-1);
 
       const many = Array.from({ length: ANALYZE_AFTER_ROWS }, () =>
@@ -111,7 +112,7 @@ describeEachDialect('importDataset', (dialect) => {
       );
       await refreshPlannerStatistics(
         t.store,
-        await importDataset(t.store, { version: small.version, rate_changes: many }),
+        await importDataset(t.store, DATASET_PLANS, { version: small.version, rate_changes: many }),
       );
       expect(await estimate('rate_changes')).toBe(ANALYZE_AFTER_ROWS);
       expect(await estimate('rate_change_daily_counts')).toBeGreaterThanOrEqual(1);
@@ -138,7 +139,7 @@ describeEachDialect('importDataset', (dialect) => {
 
   it('loads a valid file and answers the count of every table', async () => {
     const { dataset, tenants } = sampleFile();
-    const counts = await importDataset(t.store, dataset);
+    const counts = await importDataset(t.store, DATASET_PLANS, dataset);
     expect(counts).toMatchObject({
       companies: 2,
       facilities: 2,
@@ -184,7 +185,7 @@ describeEachDialect('importDataset', (dialect) => {
 
   it('refuses a reference into another facility', async () => {
     const { world, dataset, tenants, units } = sampleFile();
-    await importDataset(t.store, dataset);
+    await importDataset(t.store, DATASET_PLANS, dataset);
     const before = await tableCounts(t.store);
     const ledger = buildLedger({
       facility_id: world.otherFacility.id,
@@ -201,13 +202,13 @@ describeEachDialect('importDataset', (dialect) => {
 
   it('resolves references to records already in the database', async () => {
     const { world, dataset, tenants, units } = sampleFile();
-    await importDataset(t.store, dataset);
+    await importDataset(t.store, DATASET_PLANS, dataset);
     const ledger = buildLedger({
       facility_id: world.facility.id,
       tenant_id: tenants[1].id,
       unit_id: units[1].id,
     });
-    const counts = await importDataset(t.store, { version: 1, ledgers: [ledger] });
+    const counts = await importDataset(t.store, DATASET_PLANS, { version: 1, ledgers: [ledger] });
     expect(counts.ledgers).toBe(1);
     expect((await tableCounts(t.store)).ledgers).toBe(2);
   });
@@ -235,7 +236,7 @@ describeEachDialect('importDataset', (dialect) => {
 
   it('runs imports that touch the same rows at the same time one after the other, both complete', async () => {
     const { dataset, tenants, units, world } = sampleFile();
-    await importDataset(t.store, dataset);
+    await importDataset(t.store, DATASET_PLANS, dataset);
     // Each renames the tenants and moves rate changes between the same days, half of them listing
     // the rows in the opposite order (so they would lock the same rows in opposite orders).
     const variant = (suffix: string, days: string[], reversed: boolean) => {
@@ -256,6 +257,7 @@ describeEachDialect('importDataset', (dialect) => {
       Array.from({ length: 12 }, (_, n) =>
         importDataset(
           t.store,
+          DATASET_PLANS,
           n % 2 === 0
             ? variant(`A${n}`, ['2026-01-01', '2026-01-02'], false)
             : variant(`B${n}`, ['2026-01-02', '2026-01-01'], true),
@@ -275,15 +277,15 @@ describeEachDialect('importDataset', (dialect) => {
 
   it('updates records on a second import of the same ids, and keeps the rate change sort keys in step', async () => {
     const { dataset, tenants } = sampleFile();
-    await importDataset(t.store, dataset);
+    await importDataset(t.store, DATASET_PLANS, dataset);
     const before = await tableCounts(t.store);
 
-    const again = await importDataset(t.store, dataset);
+    const again = await importDataset(t.store, DATASET_PLANS, dataset);
     expect(again.tenants).toBe(4);
     expect(await tableCounts(t.store)).toEqual(before);
 
     const renamed = { ...tenants[2], first_name: 'Zelda', last_name: 'Young' };
-    await importDataset(t.store, { version: 1, tenants: [renamed] });
+    await importDataset(t.store, DATASET_PLANS, { version: 1, tenants: [renamed] });
     expect(await tableCounts(t.store)).toEqual(before);
     const tenant = await t.store.db
       .selectFrom('tenants')
@@ -304,7 +306,7 @@ describeEachDialect('importDataset', (dialect) => {
     ]);
 
     const facility = { ...dataset.facilities![0], name: 'Zenith Storage' };
-    await importDataset(t.store, { version: 1, facilities: [facility] });
+    await importDataset(t.store, DATASET_PLANS, { version: 1, facilities: [facility] });
     const facilitySorts = await t.store.db
       .selectFrom('rate_changes')
       .select('facility_sort')
@@ -328,7 +330,7 @@ describeEachDialect('importDataset', (dialect) => {
 
   it('refuses ids and keys that another record already has', async () => {
     const { world, dataset } = sampleFile();
-    await importDataset(t.store, dataset);
+    await importDataset(t.store, DATASET_PLANS, dataset);
     const before = await tableCounts(t.store);
     const [retail] = dataset.invoiceable_items!;
     const borrowedTier = buildItem({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkFile } from '../../src/store/dataset/import.check';
 import { planWrites } from '../../src/store/dataset/import.plan';
+import { DATASET_PLANS } from '../../src/modules';
 import { resolveReferences } from '../../src/store/dataset/import.references';
 import { DatasetError, importDataset } from '../../src/store/dataset/dataset.import';
 import type { Dataset } from '../../src/store/dataset/dataset.types';
@@ -65,6 +66,7 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
     const data = file();
     const checked = checkFile(data);
     const plan = planWrites(
+      DATASET_PLANS,
       checked.data,
       {
         known: {
@@ -113,6 +115,7 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
       ]),
     };
     const plan = planWrites(
+      DATASET_PLANS,
       data,
       {
         known: {
@@ -165,7 +168,7 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
       ledger: new Map(),
       event: new Map(),
     };
-    const plan = planWrites(data, { known, problems: [], stored }, '2026-11-24T00:00:00.000Z');
+    const plan = planWrites(DATASET_PLANS, data, { known, problems: [], stored }, '2026-11-24T00:00:00.000Z');
     const rewrites = plan.steps.filter((step) => step.kind === 'rewrite');
     expect(rewrites).toHaveLength(1);
     expect(rewrites[0]).toMatchObject({ column: 'listing', params: [[facility.id]] });
@@ -179,7 +182,12 @@ describe('stage 3: the writes, table by table, reading nothing', () => {
       company_id: otherCompany,
       time_zone: facility.time_zone ?? 'UTC',
     });
-    const moved = planWrites(data, { known, problems: [], stored }, '2026-11-24T00:00:00.000Z');
+    const moved = planWrites(
+      DATASET_PLANS,
+      data,
+      { known, problems: [], stored },
+      '2026-11-24T00:00:00.000Z',
+    );
     expect(moved.steps.filter((step) => step.kind === 'rewrite')).toEqual([]);
     expect(moved.steps.filter((step) => step.kind === 'statement')).toEqual([
       expect.objectContaining({ params: [[facility.name.toLowerCase(), facility.company_id, facility.id]] }),
@@ -196,7 +204,11 @@ describeEachDialect('stage 2 and the whole import: every problem once, in one pa
 
   it('resolves what the file names in the file and the database', async () => {
     const data = file();
-    await importDataset(t.store, { version: 1, companies: data.companies, facilities: data.facilities });
+    await importDataset(t.store, DATASET_PLANS, {
+      version: 1,
+      companies: data.companies,
+      facilities: data.facilities,
+    });
     const later = { version: 1 as const, tenants: data.tenants };
     const resolved = await resolveReferences(t.store, checkFile(later));
     expect(resolved.problems).toEqual([]);
@@ -227,7 +239,7 @@ describeEachDialect('stage 2 and the whole import: every problem once, in one pa
     const missing = randomUUID();
     (data.units![0] as unknown as Record<string, unknown>).rate = 'twelve';
     data.rate_changes![1] = { ...data.rate_changes![1], unit_id: missing };
-    const error = await importDataset(t.store, data).catch((caught: unknown) => caught);
+    const error = await importDataset(t.store, DATASET_PLANS, data).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DatasetError);
     // units[0] is set aside whole: its ledger and rate change do not repeat it.
     expect((error as DatasetError).problems).toEqual([

@@ -3,12 +3,13 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { sql } from 'kysely';
-import { InvoiceableItem, RateChangeUpdate } from '../../src/contract';
+import * as InvoiceableItem from '../../src/areas/invoiceable-items/invoiceable-item.contract';
+import * as RateChangeUpdate from '../../src/areas/rate-changes/rate-change-update.contract';
 import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { MIGRATION_NAMES, migrateDown, migrateToLatest } from '../../src/store/migrator';
 import { openStore } from '../../src/store/database';
 import { rebuildListings } from '../../src/store/listings';
-import { LISTING_SOURCES } from '../../src/modules';
+import { DATASET_PLANS, LISTING_SOURCES } from '../../src/modules';
 import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-changes.repository';
 import { RevisionsRepository } from '../../src/store/repositories/revisions.repository';
 import {
@@ -77,7 +78,7 @@ describeEachDialect('migrations', (dialect) => {
     unit: DatasetUnit,
     changes: DatasetRateChange[],
   ) =>
-    importDataset(db.store, {
+    importDataset(db.store, DATASET_PLANS, {
       ...worldDataset(world),
       tenants: [tenant],
       units: [unit],
@@ -103,7 +104,7 @@ describeEachDialect('migrations', (dialect) => {
         MIGRATION_NAMES.map((name) => `${name} Success`),
       );
       // And the schema serves: a world imported, its listings current.
-      await importDataset(fresh.store, worldDataset(buildWorld()));
+      await importDataset(fresh.store, DATASET_PLANS, worldDataset(buildWorld()));
       expect(await rebuildListings(fresh.store, LISTING_SOURCES)).toHaveLength(2);
       expect(await rebuildListings(fresh.store, LISTING_SOURCES)).toEqual([]);
     } finally {
@@ -113,9 +114,9 @@ describeEachDialect('migrations', (dialect) => {
 
   it('takes the revision counters down and back up, and they count writes again', async () => {
     const world = buildWorld();
-    await importDataset(db.store, worldDataset(world));
+    await importDataset(db.store, DATASET_PLANS, worldDataset(world));
     const item = buildItem({ facility_id: world.facility.id });
-    await importDataset(db.store, { version: 1, invoiceable_items: [item] });
+    await importDataset(db.store, DATASET_PLANS, { version: 1, invoiceable_items: [item] });
     // The migrations after the counters go down first.
     let down = await migrateDown(db.store.db);
     while (down.results?.[0]?.migrationName !== '20261121150000_data_revisions') {
@@ -142,7 +143,7 @@ describeEachDialect('migrations', (dialect) => {
     await migrateToLatest(db.store.db);
     const revisions = new RevisionsRepository(db.store.db);
     const before = await revisions.token(`items:${world.facility.id}`);
-    await importDataset(db.store, {
+    await importDataset(db.store, DATASET_PLANS, {
       version: 1,
       invoiceable_items: [{ ...item, description: 'Renamed again' }],
     });
@@ -152,7 +153,7 @@ describeEachDialect('migrations', (dialect) => {
   it("moves a facility's ledger and rate applied action counters with every write to them", async () => {
     await migrateToLatest(db.store.db);
     const world = buildWorld();
-    await importDataset(db.store, worldDataset(world));
+    await importDataset(db.store, DATASET_PLANS, worldDataset(world));
     const revisions = new RevisionsRepository(db.store.db);
     const f = world.facility.id;
     const tokens = async () => [await revisions.token(`ledgers:${f}`), await revisions.token(`actions:${f}`)];
@@ -160,7 +161,12 @@ describeEachDialect('migrations', (dialect) => {
     const unit = buildUnit({ facility_id: f });
     const ledger = buildLedger({ facility_id: f, tenant_id: tenant.id, unit_id: unit.id });
     let before = await tokens();
-    await importDataset(db.store, { version: 1, tenants: [tenant], units: [unit], ledgers: [ledger] });
+    await importDataset(db.store, DATASET_PLANS, {
+      version: 1,
+      tenants: [tenant],
+      units: [unit],
+      ledgers: [ledger],
+    });
     let after = await tokens();
     expect(after[0]).not.toBe(before[0]);
     expect(after[1]).toBe(before[1]);
@@ -171,12 +177,12 @@ describeEachDialect('migrations', (dialect) => {
       { ledger_discounts: [buildDiscount({ ledger_id: ledger.id })] },
     ]) {
       before = after;
-      await importDataset(db.store, { version: 1, ...part });
+      await importDataset(db.store, DATASET_PLANS, { version: 1, ...part });
       after = await tokens();
       expect(after[0]).not.toBe(before[0]);
     }
     before = after;
-    await importDataset(db.store, {
+    await importDataset(db.store, DATASET_PLANS, {
       version: 1,
       rate_applied_actions: [
         buildRateAppliedAction({ facility_id: f, new_ledger_id: ledger.id, unit_id: unit.id }),
@@ -186,7 +192,7 @@ describeEachDialect('migrations', (dialect) => {
     expect(after[1]).not.toBe(before[1]);
     // The facility's time zone decides "today" and the offsets shown: both counters move with it.
     before = after;
-    await importDataset(db.store, {
+    await importDataset(db.store, DATASET_PLANS, {
       version: 1,
       facilities: [{ ...world.facility, time_zone: 'Asia/Tokyo' }],
     });
@@ -195,7 +201,7 @@ describeEachDialect('migrations', (dialect) => {
     expect(after[1]).not.toBe(before[1]);
     // Another facility's counters stay.
     const other = buildWorld();
-    await importDataset(db.store, worldDataset(other));
+    await importDataset(db.store, DATASET_PLANS, worldDataset(other));
     expect(await tokens()).toEqual(after);
   });
 
@@ -238,7 +244,7 @@ describeEachDialect('migrations', (dialect) => {
   it('takes the trusted documents down and back up, a document added once however often it is given', async () => {
     await migrateToLatest(db.store.db);
     const world = buildWorld();
-    await importDataset(db.store, worldDataset(world));
+    await importDataset(db.store, DATASET_PLANS, worldDataset(world));
     const repository = new SqlTrustedDocumentsRepository(db.store.db);
     const document = {
       documentId: 'a'.repeat(64),
@@ -405,7 +411,7 @@ describeEachDialect('migrations', (dialect) => {
       buildItem({ facility_id: f, kind: 'insurance', description: 'Cover', coverage_percentage: 2 / 3 }),
       buildItem({ facility_id: f, kind: 'fee', description: 'Admin' }),
     ];
-    await importDataset(db.store, { ...worldDataset(world), invoiceable_items: items });
+    await importDataset(db.store, DATASET_PLANS, { ...worldDataset(world), invoiceable_items: items });
     const repository = new SqlInvoiceableItemsRepository(db.store.db, db.store.arrays, db.store.bytes);
     const listed = async () => Buffer.from((await repository.listingPage(f, {}, 100, 0)).listings).toString();
     const imported = await listed();
@@ -493,12 +499,12 @@ describeEachDialect('migrations', (dialect) => {
       buildRateChange({ ...of, changed_at: '2033-02-10T00:00:00.000Z' }),
       buildRateChange({ ...of, changed_at: '2033-02-03T00:00:00.000Z' }),
     ];
-    await importDataset(db.store, { version: 1, rate_changes: [writes[0]] });
+    await importDataset(db.store, DATASET_PLANS, { version: 1, rate_changes: [writes[0]] });
     await migrateToLatest(db.store.db);
     expected[0] += 1;
     expect(await counts()).toEqual(expected);
     // A write after the change still counts (the triggers' upserts find the new keys).
-    await importDataset(db.store, { version: 1, rate_changes: [writes[1]] });
+    await importDataset(db.store, DATASET_PLANS, { version: 1, rate_changes: [writes[1]] });
     expect((await counts())[0]).toBe(expected[0] + 1);
     changes.push(...writes);
     const monthly = await db.store.db

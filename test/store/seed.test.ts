@@ -1,5 +1,6 @@
 import { localDate } from '../../src/kernel/time';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import { schemaProblems } from '../../src/store/dataset/dataset.validate';
 import type { Dataset } from '../../src/store/dataset/dataset.types';
 import type { Store } from '../../src/store/database';
@@ -298,7 +299,9 @@ describeEachDialect('seedDemoData', (dialect) => {
   it('loads every record, counts them, and loads the same again without new rows', async () => {
     const schemaBefore = dialect === 'sqlite' ? await sqliteSchema(t.store) : null;
     const progress: number[] = [];
-    const result = await seedDemoData(t.store, { scale: 1, today: TODAY }, (n) => progress.push(n));
+    const result = await seedDemoData(t.store, DATASET_PLANS, { scale: 1, today: TODAY }, (n) =>
+      progress.push(n),
+    );
     const tiers = data.invoiceable_items!.reduce((n, item) => n + item.invoiceable_amounts.length, 0);
     const actors = data.flippers!.reduce(
       (n, f) => n + (f.company_ids?.length ?? 0) + (f.facility_ids?.length ?? 0),
@@ -320,25 +323,26 @@ describeEachDialect('seedDemoData', (dialect) => {
       expect(t.store.sqlite!.pragma('foreign_key_check')).toEqual([]);
     }
 
-    const again = await seedDemoData(t.store, { scale: 1, today: TODAY });
+    const again = await seedDemoData(t.store, DATASET_PLANS, { scale: 1, today: TODAY });
     expect(again.counts).toEqual(result.counts);
     expect(await rowCount(t.store, 'rate_changes')).toBe(data.rate_changes!.length);
 
     // A larger seed over it extends it: nothing is left over from the smaller one.
-    const larger = await seedDemoData(t.store, { scale: 2, today: TODAY });
+    const larger = await seedDemoData(t.store, DATASET_PLANS, { scale: 2, today: TODAY });
     expect(await rowCount(t.store, 'rate_changes')).toBe(larger.counts.rate_changes);
     expect(await rowCount(t.store, 'event_documents')).toBe(larger.counts.event_documents);
   });
 
   it('leaves the per-day and per-month rate change counts exactly as row-by-row imports would', async () => {
-    await seedDemoData(t.store, { scale: 1, today: TODAY });
+    await seedDemoData(t.store, DATASET_PLANS, { scale: 1, today: TODAY });
     const seeded = await rateChangeCounts(t.store);
     expect(seeded.daily.reduce((n, r) => n + r.entries, 0)).toBe(data.rate_changes!.length);
     expect(seeded.monthly.reduce((n, r) => n + r.entries, 0)).toBe(data.rate_changes!.length);
 
     const plain = await createTestStore(dialect);
     try {
-      for (const part of demoDatasetParts({ scale: 1, today: TODAY })) await importDataset(plain.store, part);
+      for (const part of demoDatasetParts({ scale: 1, today: TODAY }))
+        await importDataset(plain.store, DATASET_PLANS, part);
       expect(seeded).toEqual(await rateChangeCounts(plain.store));
     } finally {
       await plain.close();
@@ -349,7 +353,7 @@ describeEachDialect('seedDemoData', (dialect) => {
     it('changes nothing when it fails part way', async () => {
       const schemaBefore = await sqliteSchema(t.store);
       let parts = 0;
-      const failing = seedDemoData(t.store, { scale: 1, today: TODAY }, () => {
+      const failing = seedDemoData(t.store, DATASET_PLANS, { scale: 1, today: TODAY }, () => {
         if (++parts === 3) throw new Error('disk full');
       });
       await expect(failing).rejects.toThrow('disk full');

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config';
 import { FixedClock } from '../../src/kernel/clock';
 import type { Services } from '../../src/services';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import type { Dataset } from '../../src/store/dataset/dataset.types';
 import type { World } from './factories';
 import { createTestStore, type Dialect } from './harness';
@@ -44,7 +45,7 @@ export async function startGateway(
   } = {},
 ): Promise<Gateway> {
   const db = await createTestStore(dialect);
-  await importDataset(db.store, {
+  await importDataset(db.store, DATASET_PLANS, {
     version: 1,
     companies: [world.company, world.otherCompany],
     client_applications: [world.client, world.otherClient],
@@ -85,7 +86,7 @@ export async function startGateway(
     services,
     clock,
     loadCallers: async (dataset) => {
-      await importDataset(db.store, { version: 1, ...dataset });
+      await importDataset(db.store, DATASET_PLANS, { version: 1, ...dataset });
     },
     close: async () => {
       await app.close();

@@ -6,6 +6,7 @@ import { buildApp, type App } from '../../src/app';
 import type { PaymentGateway } from '../../src/areas/payments/gateway';
 import { loadConfig } from '../../src/config';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import type { Dataset, DatasetClientApplication } from '../../src/store/dataset/dataset.types';
 import type { Services } from '../../src/services';
 import { createTestStore, type Dialect, type TestStore } from './harness';
@@ -75,7 +76,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = await createTestStore(dialect);
   const world = buildWorld();
-  await importDataset(db.store, worldDataset(world));
+  await importDataset(db.store, DATASET_PLANS, worldDataset(world));
   const clock = new FixedClock(new Date());
   const config = loadConfig({
     ...options.env,
@@ -111,7 +112,7 @@ export async function createTestApp(
     world,
     clock,
     load: async (dataset) => {
-      await importDataset(db.store, { version: 1, ...dataset });
+      await importDataset(db.store, DATASET_PLANS, { version: 1, ...dataset });
       if (gateway && (dataset.companies || dataset.client_applications)) {
         await gateway.loadCallers({
           companies: dataset.companies,

@@ -7,6 +7,7 @@ import { activeTracing, startTracing, type ActiveTracing } from '../../src/telem
 import { loadConfig } from '../../src/config';
 import { createOutboxWorker } from '../../src/outbox.runtime';
 import { importDataset } from '../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../src/modules';
 import { openStore } from '../../src/store/database';
 import { migrateToLatest } from '../../src/store/migrator';
 import { tempDir } from '../cli/cli-support';
@@ -394,7 +395,7 @@ describe('tracing over OTLP/HTTP', () => {
     const world = buildWorld();
     const store = openStore(databaseUrl);
     await migrateToLatest(store.db);
-    await importDataset(store, worldDataset(world));
+    await importDataset(store, DATASET_PLANS, worldDataset(world));
     await store.close();
     const root = path.join(__dirname, '..', '..');
     const child = spawn(

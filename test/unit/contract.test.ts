@@ -1,18 +1,15 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
-import {
-  EventDocument,
-  InvoiceableItem,
-  LedgerDiscount,
-  LedgerInsurance,
-  LedgerService,
-  MoveInReview,
-  NoteEvent,
-  PaymentEvent,
-  RateAppliedAction,
-  RateChangeUpdate,
-} from '../../src/contract';
+import * as EventDocument from '../../src/areas/documents/event-document.contract';
+import * as InvoiceableItem from '../../src/areas/invoiceable-items/invoiceable-item.contract';
+import { LedgerInsurance, LedgerService } from '../../src/areas/ledgers/ledger-charges.contract';
+import * as LedgerDiscount from '../../src/areas/ledgers/ledger-discount.contract';
+import * as MoveInReview from '../../src/areas/move-ins/move-in-review.contract';
+import * as NoteEvent from '../../src/areas/notes/note-event.contract';
+import * as PaymentEvent from '../../src/areas/payments/payment-event.contract';
+import * as RateAppliedAction from '../../src/areas/rate-applied-actions/rate-applied-action.contract';
+import * as RateChangeUpdate from '../../src/areas/rate-changes/rate-change-update.contract';
 import { SHARED_SCHEMAS } from '../../src/modules';
 import type { InvoiceableItem as Item } from '../../src/areas/invoiceable-items/invoiceable-items.types';
 
@@ -285,7 +282,7 @@ const SAMPLES: Array<[string, TSchema, unknown]> = [
   ]),
 ];
 
-describe('the contract records (src/contract)', () => {
+describe('the contract records (src/areas/*/*.contract.ts)', () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   for (const schema of SHARED_SCHEMAS) ajv.addSchema(schema, `${schema.$id}#`);

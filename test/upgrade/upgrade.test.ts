@@ -11,7 +11,7 @@ import { openStore } from '../../src/store/database';
 import { importDataset } from '../../src/store/dataset/dataset.import';
 import { MIGRATION_NAMES } from '../../src/store/migrator';
 import { listingStates } from '../../src/store/listings';
-import { LISTING_SOURCES, LISTING_VERSIONS } from '../../src/modules';
+import { DATASET_PLANS, LISTING_SOURCES, LISTING_VERSIONS } from '../../src/modules';
 import { runCommand, tempDir } from '../cli/cli-support';
 import { buildItem } from '../support/factories';
 import { POSTGRES_URL } from '../support/dialects';
@@ -130,7 +130,7 @@ describe.each(RELEASES)('upgrading a SQLite database written by %s', (release) =
       ) as string;
       const facilityId = first.split('/')[2];
       const item = buildItem({ facility_id: facilityId, kind: 'fee', description: `Added after ${release}` });
-      await importDataset(store, { version: 1, invoiceable_items: [item] });
+      await importDataset(store, DATASET_PLANS, { version: 1, invoiceable_items: [item] });
       type Page = {
         invoiceable_items: { id: string; description: string }[];
         meta: { pagination: { total_entries: number; total_pages: number } };

@@ -7,6 +7,7 @@ import * as EventDocument from './event-document.contract';
 import { documentsLoaders } from './documents.loaders';
 import { documentsTables } from './documents.tables';
 import { DOCUMENTS_ENTITIES } from './documents.entities';
+import { planEventsAndDocuments } from './documents.plan';
 
 /** The documents area, as the kits take it (see AreaModule). */
 export const documentsModule = areaModule({
@@ -18,4 +19,5 @@ export const documentsModule = areaModule({
   entities: DOCUMENTS_ENTITIES,
   tables: documentsTables,
   events: DOCUMENTS_EVENTS,
+  datasetPlan: planEventsAndDocuments,
 });

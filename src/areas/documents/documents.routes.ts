@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EventDocument } from '../../contract';
+import * as EventDocument from './event-document.contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';

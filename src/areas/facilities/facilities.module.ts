@@ -5,6 +5,7 @@ import { facilitiesTables } from './facilities.tables';
 import { FACILITIES_KEPT } from './facilities.kept';
 import { FACILITIES_ENTITIES } from './facilities.entities';
 import { COMPANY_SCOPE, FACILITY_SCOPE } from './facilities.routes';
+import { planFacilities } from './facilities.plan';
 
 /** The facilities area, as the kits take it (see AreaModule). */
 export const facilitiesModule = areaModule({
@@ -15,4 +16,5 @@ export const facilitiesModule = areaModule({
   entities: FACILITIES_ENTITIES,
   tables: facilitiesTables,
   kept: { facilities: FACILITIES_KEPT },
+  datasetPlan: planFacilities,
 });

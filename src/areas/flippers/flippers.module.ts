@@ -3,6 +3,7 @@ import { FlippersResolver } from './flippers.resolver';
 import { FLIPPER_ROUTES } from './flippers.routes';
 import { flippersTables } from './flippers.tables';
 import { FLIPPERS_KEPT } from './flippers.kept';
+import { planFlippers } from './flippers.plan';
 
 /** The flippers area, as the kits take it (see AreaModule). */
 export const flippersModule = areaModule({
@@ -11,4 +12,5 @@ export const flippersModule = areaModule({
   resolvers: [FlippersResolver],
   tables: flippersTables,
   kept: { flippers: FLIPPERS_KEPT },
+  datasetPlan: planFlippers,
 });

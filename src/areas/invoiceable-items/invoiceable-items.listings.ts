@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { InvoiceableItem } from '../../contract';
+import * as InvoiceableItem from './invoiceable-item.contract';
 import { listingVersion, type ListingRow, type ListingSource } from '../../store/listings';
 import { isPostgres } from '../../store/dialect';
 import type { Db } from '../../store/database';

@@ -7,6 +7,7 @@ import { invoiceableItemsTables } from './invoiceable-items.tables';
 import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
 import { INVOICEABLE_ITEM_LISTINGS } from './invoiceable-items.listings';
 import { INVOICEABLE_ITEMS_ENTITIES } from './invoiceable-items.entities';
+import { planInvoiceableItems } from './invoiceable-items.plan';
 
 /** The invoiceable-items area, as the kits take it (see AreaModule). */
 export const invoiceableItemsModule = areaModule({
@@ -19,4 +20,5 @@ export const invoiceableItemsModule = areaModule({
   tables: invoiceableItemsTables,
   kept: { invoiceableItems: INVOICEABLE_ITEMS_KEPT },
   listings: INVOICEABLE_ITEM_LISTINGS,
+  datasetPlan: planInvoiceableItems,
 });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { INVOICEABLE_ITEMS_KEPT } from './invoiceable-items.kept';
-import { InvoiceableItem } from '../../contract';
+import * as InvoiceableItem from './invoiceable-item.contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { ITEM_PAGE_LIMITS } from './invoiceable-items.service';
 import type { InvoiceableItemList, PricedItem } from './invoiceable-items.types';

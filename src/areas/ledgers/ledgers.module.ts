@@ -7,6 +7,7 @@ import { ledgersLoaders } from './ledgers.loaders';
 import { ledgersTables } from './ledgers.tables';
 import { LEDGERS_KEPT } from './ledgers.kept';
 import { LEDGERS_ENTITIES } from './ledgers.entities';
+import { planLedgers } from './ledgers.plan';
 
 /** The ledgers area, as the kits take it (see AreaModule). */
 export const ledgersModule = areaModule({
@@ -18,4 +19,5 @@ export const ledgersModule = areaModule({
   entities: LEDGERS_ENTITIES,
   tables: ledgersTables,
   kept: { ledgers: LEDGERS_KEPT },
+  datasetPlan: planLedgers,
 });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { LEDGERS_KEPT } from './ledgers.kept';
-import { LedgerDiscount, LedgerInsurance, LedgerService } from '../../contract';
+import { LedgerInsurance, LedgerService } from './ledger-charges.contract';
+import * as LedgerDiscount from './ledger-discount.contract';
 import { NullableRefTo, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MoveInReview } from '../../contract';
+import * as MoveInReview from './move-in-review.contract';
 import { Nullable, RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOk } from '../../rest/envelope';

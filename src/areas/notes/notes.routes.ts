@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NoteEvent } from '../../contract';
+import * as NoteEvent from './note-event.contract';
 import { Nullable, RefTo } from '../../contract/kit';
 import { DomainError, problem, type Problem } from '../../kernel/errors';
 import type { CreateNoteCommand } from './notes.types';

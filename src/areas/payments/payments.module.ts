@@ -4,6 +4,7 @@ import { PaymentsResolver, EventPaymentResolver } from './payments.resolver';
 import { PAYMENT_ROUTES } from './payments.routes';
 import * as PaymentEvent from './payment-event.contract';
 import { paymentsTables } from './payments.tables';
+import { planPaymentMethods } from './payments.plan';
 
 /** The payments area, as the kits take it (see AreaModule). */
 export const paymentsModule = areaModule({
@@ -13,4 +14,5 @@ export const paymentsModule = areaModule({
   schemas: [PaymentEvent.schema],
   tables: paymentsTables,
   events: PAYMENTS_EVENTS,
+  datasetPlan: planPaymentMethods,
 });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PaymentEvent as PaymentEventContract } from '../../contract';
+import * as PaymentEventContract from './payment-event.contract';
 import { Nullable, RefTo } from '../../contract/kit';
 import { DomainError, problem, type Problem } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';

@@ -9,6 +9,7 @@ import { rateAppliedActionsTables } from './rate-applied-actions.tables';
 import { RATE_APPLIED_ACTIONS_KEPT } from './rate-applied-actions.kept';
 import { RATE_APPLIED_ACTIONS_ENTITIES } from './rate-applied-actions.entities';
 import { rateAppliedActionsLoaders } from './rate-applied-actions.loaders';
+import { planRateAppliedActions } from './rate-applied-actions.plan';
 
 /** The rate-applied-actions area, as the kits take it (see AreaModule). */
 export const rateAppliedActionsModule = areaModule({
@@ -20,4 +21,5 @@ export const rateAppliedActionsModule = areaModule({
   entities: RATE_APPLIED_ACTIONS_ENTITIES,
   tables: rateAppliedActionsTables,
   kept: { rateAppliedActions: RATE_APPLIED_ACTIONS_KEPT },
+  datasetPlan: planRateAppliedActions,
 });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { RATE_APPLIED_ACTIONS_KEPT } from './rate-applied-actions.kept';
-import { RateAppliedAction } from '../../contract';
+import * as RateAppliedAction from './rate-applied-action.contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized, serializeFragment } from '../../rest/envelope';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { RateChangeUpdate } from '../../contract';
+import * as RateChangeUpdate from './rate-change-update.contract';
 import { listingVersion, type ListingRow, type ListingSource } from '../../store/listings';
 import { isPostgres } from '../../store/dialect';
 import type { Db } from '../../store/database';

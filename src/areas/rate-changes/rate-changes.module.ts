@@ -7,6 +7,7 @@ import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
 import { RATE_CHANGE_LISTINGS } from './rate-changes.listings';
 import { RATE_CHANGES_ENTITIES } from './rate-changes.entities';
 import { rateChangesLoaders } from './rate-changes.loaders';
+import { planRateChanges } from './rate-changes.plan';
 
 /** The rate-changes area, as the kits take it (see AreaModule). */
 export const rateChangesModule = areaModule({
@@ -19,4 +20,5 @@ export const rateChangesModule = areaModule({
   tables: rateChangesTables,
   kept: { rateChangeUpdates: RATE_CHANGE_UPDATES_KEPT },
   listings: RATE_CHANGE_LISTINGS,
+  datasetPlan: planRateChanges,
 });

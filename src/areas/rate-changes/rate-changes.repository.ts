@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { RateChangeUpdate } from '../../contract';
+import * as RateChangeUpdate from './rate-change-update.contract';
 import type {
   RateChangeListingPage,
   RateChangePage,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { RATE_CHANGE_UPDATES_KEPT } from './rate-changes.kept';
-import { RateChangeUpdate } from '../../contract';
+import * as RateChangeUpdate from './rate-change-update.contract';
 import { RefTo } from '../../contract/kit';
 import { contractRoute, type ContractRoute } from '../../rest/contract-routes';
 import { sendOkSerialized } from '../../rest/envelope';

@@ -3,6 +3,7 @@ import { FacilityTenantsResolver, TenantsResolver, UnitsResolver } from './tenan
 import { tenantsLoaders } from './tenants.loaders';
 import { tenantsTables } from './tenants.tables';
 import { TENANTS_ENTITIES } from './tenants.entities';
+import { planTenantsAndUnits } from './tenants.plan';
 
 /** The tenants area, as the kits take it (see AreaModule). */
 export const tenantsModule = areaModule({
@@ -11,4 +12,5 @@ export const tenantsModule = areaModule({
   loaders: tenantsLoaders,
   entities: TENANTS_ENTITIES,
   tables: tenantsTables,
+  datasetPlan: planTenantsAndUnits,
 });

@@ -3,11 +3,11 @@ import type { SecretBox } from '../../kernel/secret-box';
 import type { Store } from '../database';
 import { runWritePlan } from './bulk-writer';
 import { checkFile } from './import.check';
-import { planWrites, type ImportCounts } from './import.plan';
+import { planWrites, type DatasetPlan, type ImportCounts } from './import.plan';
 import { resolveReferences } from './import.references';
 
 export { storedInstant } from './import.check';
-export { sortKey, type ImportCounts } from './import.plan';
+export { sortKey, type DatasetPlan, type ImportCounts } from './import.plan';
 
 /** The file was refused; nothing was written. Each problem names the record and field at fault. */
 export class DatasetError extends Error {
@@ -34,10 +34,12 @@ export interface ImportOptions {
  * Loads a dataset file in four stages: check the file on its own (its shape and the rules within
  * it), resolve what it names (in the file or the database), plan the writes table by table, and
  * apply them in one transaction. Every problem of the first two stages is reported together, each
- * once; a refused file writes nothing. Importing the same ids again updates those records.
+ * once; a refused file writes nothing. Importing the same ids again updates those records. The
+ * writes are the areas' `plans`, in the order given (`DATASET_PLANS` of src/modules.ts).
  */
 export async function importDataset(
   store: Store,
+  plans: readonly DatasetPlan[],
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportCounts> {
@@ -46,7 +48,7 @@ export async function importDataset(
   const resolved = await resolveReferences(store, file);
   const problems = [...file.problems, ...resolved.problems];
   if (problems.length > 0) throw new DatasetError(problems);
-  const plan = planWrites(file.data, resolved, new Date().toISOString(), options.secrets);
+  const plan = planWrites(plans, file.data, resolved, new Date().toISOString(), options.secrets);
   await runWritePlan(store, plan.steps);
   return plan.counts;
 }

@@ -1,6 +1,11 @@
 import os from 'node:os';
 import type { Store } from '../database';
-import { importDataset, refreshPlannerStatistics, type ImportCounts } from '../dataset/dataset.import';
+import {
+  importDataset,
+  refreshPlannerStatistics,
+  type DatasetPlan,
+  type ImportCounts,
+} from '../dataset/dataset.import';
 import { demoDatasetParts, type DemoOptions } from './demo-data';
 
 export interface SeedResult {
@@ -32,6 +37,7 @@ function seedCacheKib(): number {
  */
 export async function seedDemoData(
   store: Store,
+  plans: readonly DatasetPlan[],
   options: DemoOptions,
   onProgress?: SeedProgress,
 ): Promise<SeedResult> {
@@ -40,7 +46,7 @@ export async function seedDemoData(
   let records = 0;
   const loadAll = async () => {
     for (const part of demoDatasetParts(options)) {
-      const partCounts = await importDataset(store, part, { shapeTrusted: true });
+      const partCounts = await importDataset(store, plans, part, { shapeTrusted: true });
       for (const [table, count] of Object.entries(partCounts)) {
         counts[table] = (counts[table] ?? 0) + count;
         records += count;

@@ -5,7 +5,7 @@ import { importDataset } from '../../../src/store/dataset/dataset.import';
 import { openStore } from '../../../src/store/database';
 import { migrateToLatest } from '../../../src/store/migrator';
 import { SqlWebhookEndpointsRepository } from '../../../src/areas/webhooks/webhooks.repository';
-import { WEBHOOK_EVENT_TYPES } from '../../../src/modules';
+import { DATASET_PLANS, WEBHOOK_EVENT_TYPES } from '../../../src/modules';
 import { secretBoxFor } from '../../../src/adapters/secrets/aes-gcm.secret-box';
 import { buildWorld, worldDataset, type World } from '../../support/factories';
 import { tempDir, testIo } from '../../cli/cli-support';
@@ -22,7 +22,7 @@ describe('facility-ops webhooks', () => {
     const store = openStore(databaseUrl);
     await migrateToLatest(store.db);
     world = buildWorld();
-    await importDataset(store, worldDataset(world));
+    await importDataset(store, DATASET_PLANS, worldDataset(world));
     await store.close();
   });
   afterEach(() => remove());

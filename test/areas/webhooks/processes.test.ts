@@ -6,6 +6,7 @@ import { buildApp, type App } from '../../../src/app';
 import { loadConfig } from '../../../src/config';
 import { startOutboxWorker, type RunningOutboxWorker } from '../../../src/outbox.runtime';
 import { importDataset } from '../../../src/store/dataset/dataset.import';
+import { DATASET_PLANS } from '../../../src/modules';
 import { openStore, type Store } from '../../../src/store/database';
 import { migrateToLatest } from '../../../src/store/migrator';
 import { tempDir } from '../../cli/cli-support';
@@ -25,7 +26,7 @@ async function eventually(done: () => Promise<boolean> | boolean): Promise<void>
 async function loadWorld(store: Store): Promise<{ world: World; unitId: string }> {
   const world = buildWorld();
   const unit = buildUnit({ facility_id: world.facility.id });
-  await importDataset(store, { ...worldDataset(world), units: [unit] });
+  await importDataset(store, DATASET_PLANS, { ...worldDataset(world), units: [unit] });
   return { world, unitId: unit.id };
 }
 

@@ -1,14 +1,10 @@
-import { InvoiceableItem } from '../../../contract';
-import {
-  ITEM_LISTING_COLUMNS,
-  invoiceableAmounts,
-  invoiceableItems,
-} from '../../../areas/invoiceable-items/invoiceable-items.tables';
-import { rowCodec } from '../../rows';
-import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../../schema';
-import { datasetSchema } from '../dataset.schema';
-import type { Dataset } from '../dataset.types';
-import { cents, datasetRowOf, lower, type PlanBuilder } from './plan-builder';
+import * as InvoiceableItem from './invoiceable-item.contract';
+import { ITEM_LISTING_COLUMNS, invoiceableAmounts, invoiceableItems } from './invoiceable-items.tables';
+import { rowCodec } from '../../store/rows';
+import type { InvoiceableAmountsTable, InvoiceableItemsTable } from '../../store/schema';
+import { datasetSchema } from '../../store/dataset/dataset.schema';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import { cents, datasetRowOf, lower, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 const itemRowOf = datasetRowOf(
   invoiceableItems,

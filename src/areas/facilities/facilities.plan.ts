@@ -1,5 +1,5 @@
-import type { Dataset } from '../dataset.types';
-import { flag, lower, type PlanBuilder } from './plan-builder';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import { flag, lower, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 /** Companies and their facilities. */
 export function planFacilities(plan: PlanBuilder, data: Dataset): void {

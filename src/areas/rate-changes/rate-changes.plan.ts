@@ -1,17 +1,27 @@
-import { RateChangeUpdate } from '../../../contract';
-import { LISTING_SOURCE, listingOfRow } from '../../../areas/rate-changes/rate-changes.repository';
-import { rateChanges } from '../../../areas/rate-changes/rate-changes.tables';
-import type { RateChange } from '../../../areas/rate-changes/rate-changes.types';
-import { rowCodec } from '../../rows';
-import type { Dataset } from '../dataset.types';
-import type { ResolvedReferences } from '../import.references';
-import { cents, instant, lower, sortKey, type PlanBuilder } from './plan-builder';
+import * as RateChangeUpdate from './rate-change-update.contract';
+import { LISTING_SOURCE, listingOfRow } from './rate-changes.repository';
+import { rateChanges } from './rate-changes.tables';
+import type { RateChange } from './rate-changes.types';
+import { rowCodec } from '../../store/rows';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import type { PlanContext } from '../../store/dataset/import.plan';
+import type { ResolvedReferences } from '../../store/dataset/import.references';
+import { cents, instant, lower, sortKey, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 /** A rate change's own columns; the company, sort keys and listing are the import's to write. */
 const rateChangeCodec = rowCodec(rateChanges, ['company_id', 'facility_sort', 'tenant_sort', 'listing']);
 
+/**
+ * Rate changes, with the names, sort keys and listing of each kept beside it; then the rate changes
+ * already stored kept in step with the facilities, tenants and units the file renames.
+ */
+export function planRateChanges(plan: PlanBuilder, data: Dataset, { resolved }: PlanContext): void {
+  planRateChangeRows(plan, data, resolved);
+  planRateChangesInStep(plan, data, resolved);
+}
+
 /** Rate changes, with the names, sort keys and listing of each kept beside it. */
-export function planRateChanges(plan: PlanBuilder, data: Dataset, resolved: ResolvedReferences): void {
+function planRateChangeRows(plan: PlanBuilder, data: Dataset, resolved: ResolvedReferences): void {
   plan.upsertRows(
     'rate_changes',
     (data.rate_changes ?? []).map((r) => {
@@ -69,7 +79,7 @@ function rewriteListings(plan: PlanBuilder, column: string, ids: string[]): void
  * name (or company, or zone) can have stale rows. A facility's name and company are kept in its
  * rate changes' rows, its name and zone in their listings; each write follows only what changed.
  */
-export function planRateChangesInStep(plan: PlanBuilder, data: Dataset, resolved: ResolvedReferences): void {
+function planRateChangesInStep(plan: PlanBuilder, data: Dataset, resolved: ResolvedReferences): void {
   if (!resolved.stored) return;
   const stored = resolved.stored;
   const facilities = data.facilities ?? [];

@@ -1,7 +1,7 @@
-import { ledgerCharge, ledgerDiscounts, ledgers } from '../../../areas/ledgers/ledgers.tables';
-import { datasetSchema } from '../dataset.schema';
-import type { Dataset } from '../dataset.types';
-import { datasetRowOf, type PlanBuilder } from './plan-builder';
+import { ledgerCharge, ledgerDiscounts, ledgers } from './ledgers.tables';
+import { datasetSchema } from '../../store/dataset/dataset.schema';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import { datasetRowOf, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 const { properties } = datasetSchema;
 const ledgerRowOf = datasetRowOf(ledgers, properties.ledgers.items.properties);

@@ -1,7 +1,7 @@
-import { tenants, units } from '../../../areas/tenants/tenants.tables';
-import { datasetSchema } from '../dataset.schema';
-import type { Dataset } from '../dataset.types';
-import { datasetRowOf, type PlanBuilder } from './plan-builder';
+import { tenants, units } from './tenants.tables';
+import { datasetSchema } from '../../store/dataset/dataset.schema';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import { datasetRowOf, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 const tenantRowOf = datasetRowOf(tenants, datasetSchema.properties.tenants.items.properties);
 const unitRowOf = datasetRowOf(units, datasetSchema.properties.units.items.properties);

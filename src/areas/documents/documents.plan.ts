@@ -1,5 +1,5 @@
-import type { Dataset } from '../dataset.types';
-import { flag, instant, lower, type PlanBuilder } from './plan-builder';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import { flag, instant, lower, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 /** Events and their documents. */
 export function planEventsAndDocuments(plan: PlanBuilder, data: Dataset): void {

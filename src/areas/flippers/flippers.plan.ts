@@ -1,6 +1,6 @@
-import type { FlipperActorsTable } from '../../schema';
-import type { Dataset } from '../dataset.types';
-import { flag, lower, type PlanBuilder } from './plan-builder';
+import type { FlipperActorsTable } from '../../store/schema';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import { flag, lower, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 /** Flippers, each with its list of companies and facilities replaced whole. */
 export function planFlippers(plan: PlanBuilder, data: Dataset): void {

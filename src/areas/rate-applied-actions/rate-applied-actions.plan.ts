@@ -1,5 +1,5 @@
-import type { Dataset } from '../dataset.types';
-import { cents, instant, lower, type PlanBuilder } from './plan-builder';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import { cents, instant, lower, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 /** Rate applied actions (move-ins and transfers at a rate). */
 export function planRateAppliedActions(plan: PlanBuilder, data: Dataset): void {

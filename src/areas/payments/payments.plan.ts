@@ -1,11 +1,12 @@
-import type { Dataset } from '../dataset.types';
-import { flag, lower, type PlanBuilder } from './plan-builder';
+import type { Dataset } from '../../store/dataset/dataset.types';
+import type { PlanContext } from '../../store/dataset/import.plan';
+import { flag, lower, type PlanBuilder } from '../../store/dataset/plans/plan-builder';
 
 /**
  * Stored payment methods (card last four and type only; no card number is ever in a dataset). A
  * method imported again keeps its gateway token, which no dataset carries.
  */
-export function planPaymentMethods(plan: PlanBuilder, data: Dataset, now: string): void {
+export function planPaymentMethods(plan: PlanBuilder, data: Dataset, { now }: PlanContext): void {
   plan.upsertRows(
     'payment_methods',
     (data.payment_methods ?? []).map((p) => ({
