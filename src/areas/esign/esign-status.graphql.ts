@@ -1,7 +1,9 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { ConnectionType, EdgeType } from '../../graphql/connection';
+import type { Keyset } from '../../kernel/connections';
 import { Cost } from '../../graphql/cost-directives';
 import type { SliceLimits } from '../../graphql/pagination';
-import type { DocumentEsignStatus } from './esign.state';
+import { KIND_ORDER, type DocumentEsignStatus } from './esign.state';
 import type { EsignAuditEvent, EsignState, SigningLink } from './esign.types';
 import { formatInstant } from '../../kernel/time';
 import { OutboxChannelEnum } from '../outbox/outbox.graphql';
@@ -93,6 +95,10 @@ export interface DocumentEsignView {
   signedSha256: string | null;
   links: EsignLinkView[];
   auditTrail: EsignAuditEntryView[];
+  /** The document's id and each entry's place in its list's order, for the lists' cursors. */
+  documentId: string;
+  linkPositions: Keyset[];
+  auditPositions: Keyset[];
 }
 
 export function documentEsignView(
@@ -109,6 +115,11 @@ export function documentEsignView(
     signedSha256: status.signed?.sha256 ?? null,
     links: status.links.map((link) => esignLinkView(link, linkStates.get(link.messageId) ?? 'sent', zone)),
     auditTrail: status.trail.map((event) => auditEntryView(event, zone)),
+    documentId: status.documentId,
+    // The orders of eventEsignStatus: a link's creation (UTC) then its message; an entry's
+    // instant (UTC), its kind's order, then its id.
+    linkPositions: status.links.map((link) => [link.createdAt, link.messageId]),
+    auditPositions: status.trail.map((event) => [event.at, KIND_ORDER[event.kind], event.id]),
   };
 }
 
@@ -245,3 +256,24 @@ export class DocumentEsignObject {
 
   auditTrail: EsignAuditEntryView[];
 }
+
+@ObjectType('EsignLinkEdge', { simpleResolvers: true, description: 'A signing link and its cursor.' })
+export class EsignLinkEdgeObject extends EdgeType(EsignLinkObject) {}
+
+@ObjectType('EsignLinkConnection', {
+  simpleResolvers: true,
+  description: 'A slice of the links that offered a document, walked by cursor.',
+})
+export class EsignLinkConnectionObject extends ConnectionType(EsignLinkEdgeObject, 'signing links') {}
+
+@ObjectType('EsignAuditEntryEdge', { simpleResolvers: true, description: 'An audit entry and its cursor.' })
+export class EsignAuditEntryEdgeObject extends EdgeType(EsignAuditEntryObject) {}
+
+@ObjectType('EsignAuditEntryConnection', {
+  simpleResolvers: true,
+  description: "A slice of a document's e-sign audit trail, walked by cursor.",
+})
+export class EsignAuditEntryConnectionObject extends ConnectionType(
+  EsignAuditEntryEdgeObject,
+  'audit entries',
+) {}

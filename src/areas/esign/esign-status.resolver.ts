@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
 import type { DocumentView, EventView } from '../documents/event-document.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
@@ -8,7 +8,9 @@ import {
   documentEsignView,
   ESIGN_AUDIT_LIMITS,
   ESIGN_LINK_LIMITS,
+  EsignAuditEntryConnectionObject,
   EsignAuditEntryObject,
+  EsignLinkConnectionObject,
   EsignLinkObject,
   esignLinkView,
   EsignStateEnum,
@@ -22,6 +24,37 @@ import { UUIDScalar } from '../../graphql/scalars';
 import { Cost } from '../../graphql/cost-directives';
 import { sliceCost, sliceDescriptions, sliceOf } from '../../graphql/pagination';
 import { parseSliceRequest } from '../../kernel/pagination';
+import {
+  ConnectionArgsType,
+  connectionCost,
+  connectionOfLoaded,
+  type ConnectionView,
+} from '../../graphql/connection';
+import type { Keyset } from '../../kernel/connections';
+
+/**
+ * A list of a document's signing walked by cursor: the views with their places in the list's
+ * order, cursors bound to the list and the document.
+ */
+function esignConnection<T>(
+  views: readonly T[],
+  positions: readonly Keyset[],
+  list: { list: string; owner: string; arity: number; defaultFirst: number },
+  args: ConnectionArgsType,
+): ConnectionView<T> {
+  const placed = views.map((view, i) => ({ view, position: positions[i] }));
+  return connectionOfLoaded(
+    placed,
+    args,
+    {
+      scope: { list: list.list, owner: list.owner },
+      keyOf: (entry) => entry.position,
+      arity: list.arity,
+      defaultFirst: list.defaultFirst,
+    },
+    (entry) => entry.view,
+  );
+}
 
 const LINK_ARGUMENTS = sliceDescriptions(ESIGN_LINK_LIMITS);
 const AUDIT_ARGUMENTS = sliceDescriptions(ESIGN_AUDIT_LIMITS);
@@ -67,6 +100,32 @@ export class DocumentEsignListsResolver {
     @Arg('offset', () => Int, { nullable: true, description: AUDIT_ARGUMENTS.offset }) offset: number | null,
   ): EsignAuditEntryView[] {
     return sliceOf(esign.auditTrail, parseSliceRequest({ first, offset }, ESIGN_AUDIT_LIMITS));
+  }
+
+  @FieldResolver(() => EsignLinkConnectionObject, {
+    description:
+      'The links that offered it walked by cursor (Relay connection): oldest first, sent then message id.',
+  })
+  @Cost(connectionCost())
+  linksConnection(
+    @Root() esign: DocumentEsignView,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): ConnectionView<EsignLinkView> {
+    const list = { list: 'DocumentEsign.links', owner: esign.documentId, arity: 2 };
+    return esignConnection(esign.links, esign.linkPositions, { ...list, defaultFirst: 10 }, args);
+  }
+
+  @FieldResolver(() => EsignAuditEntryConnectionObject, {
+    description:
+      'Its audit trail walked by cursor (Relay connection): oldest first, by instant, step, then id.',
+  })
+  @Cost(connectionCost())
+  auditTrailConnection(
+    @Root() esign: DocumentEsignView,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): ConnectionView<EsignAuditEntryView> {
+    const list = { list: 'DocumentEsign.auditTrail', owner: esign.documentId, arity: 3 };
+    return esignConnection(esign.auditTrail, esign.auditPositions, { ...list, defaultFirst: 20 }, args);
   }
 }
 

@@ -46,7 +46,7 @@ export interface EventEsignStatus {
 // An unsigned document or event shows its liveliest link: one being looked at, one waiting, then dead ones.
 const UNSIGNED_ORDER: readonly EsignState[] = ['viewed', 'sent', 'expired', 'revoked'];
 
-const KIND_ORDER: Readonly<Record<EsignAuditEvent['kind'], number>> = {
+export const KIND_ORDER: Readonly<Record<EsignAuditEvent['kind'], number>> = {
   sent: 0,
   viewed: 1,
   signed: 2,

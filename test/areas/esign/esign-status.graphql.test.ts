@@ -360,4 +360,102 @@ describeEachDialect('GraphQL e-sign state and audit trail', (dialect) => {
     expect(codesOf(bad)).toEqual(expect.arrayContaining(['BAD_USER_INPUT']));
     expect(bad.errors![0].extensions.parameter).toBe('first');
   });
+
+  it("walks a document's links and audit trail by cursor, both ways, as their slices list them", async () => {
+    const { event } = await newEvent();
+    for (let i = 0; i < 12; i++) {
+      await sendLink(t, event.id, { email: `walker${String(i).padStart(2, '0')}@example.com` });
+      t.clock.advance(1000);
+    }
+    interface Walked {
+      edges: { cursor: string; node: { recipient: string } }[];
+      pageInfo: {
+        hasNextPage: boolean;
+        hasPreviousPage: boolean;
+        startCursor: string | null;
+        endCursor: string | null;
+      };
+      totalCount: number;
+    }
+    interface Esign {
+      head: { recipient: string }[];
+      tail: { recipient: string }[];
+      trail: { recipient: string; kind: string }[];
+      links: Walked;
+      audit: Walked;
+    }
+    // The event's every document answers the fields; a cursor of the lease's is refused by the others.
+    const ask = (linkArgs: string, auditArgs: string) =>
+      postGraphql<{
+        facility: { event: { documents: { entries: { description: string; esign: Esign | null }[] } } };
+      }>(
+        t.app,
+        {
+          query: `query ($facilityId: UUID!, $eventId: UUID!) {
+            facility(id: $facilityId) { event(id: $eventId) { documents { entries { description esign {
+              head: links(first: 10) { recipient }
+              tail: links(first: 10, offset: 10) { recipient }
+              trail: auditTrail(first: 20) { recipient kind }
+              links: linksConnection(${linkArgs}) {
+                edges { cursor node { recipient } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount
+              }
+              audit: auditTrailConnection(${auditArgs}) {
+                edges { cursor node { recipient } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount
+              }
+            } } } } }
+          }`,
+          variables: { facilityId: t.world.facility.id, eventId: event.id },
+        },
+        { bearer: t.world.client.bearer_token },
+      );
+    const leaseOf = async (linkArgs: string, auditArgs: string) => {
+      const res = await ask(linkArgs, auditArgs);
+      const entries = res.data!.facility.event.documents.entries;
+      const index = entries.findIndex((d) => d.description === 'Lease agreement');
+      expect((res.errors ?? []).filter((e) => e.path?.[4] === index)).toEqual([]);
+      return entries[index].esign!;
+    };
+    const walk = (field: 'links' | 'audit', args: string) =>
+      field === 'links' ? leaseOf(args, 'first: 1') : leaseOf('first: 1', args);
+
+    const first = await leaseOf('first: 7', 'first: 7');
+    const links = [...first.head, ...first.tail].map((l) => l.recipient);
+    const trail = first.trail.map((e) => e.recipient);
+    expect(links).toHaveLength(12);
+    expect(trail.length).toBeGreaterThanOrEqual(12);
+
+    for (const [field, expected] of [
+      ['links', links],
+      ['audit', trail],
+    ] as const) {
+      const forward: string[] = [];
+      let page: Walked = first[field];
+      for (;;) {
+        expect(page.totalCount).toBe(expected.length);
+        forward.push(...page.edges.map((e) => e.node.recipient));
+        if (!page.pageInfo.hasNextPage) break;
+        page = (await walk(field, `first: 7, after: "${page.pageInfo.endCursor}"`))[field];
+      }
+      expect(forward).toEqual(expected);
+
+      const backward: string[] = [];
+      page = (await walk(field, 'last: 7'))[field];
+      for (;;) {
+        backward.push(...page.edges.map((e) => e.node.recipient).reverse());
+        if (!page.pageInfo.hasPreviousPage) break;
+        page = (await walk(field, `last: 7, before: "${page.pageInfo.startCursor}"`))[field];
+      }
+      expect(backward).toEqual([...expected].reverse());
+    }
+
+    // A cursor of the lease's links is no position in its audit trail: refused, naming the argument.
+    const refused = await ask('first: 1', `first: 7, after: "${first.links.pageInfo.endCursor}"`);
+    const lease = refused.data!.facility.event.documents.entries.findIndex(
+      (d) => d.description === 'Lease agreement',
+    );
+    const own = refused.errors!.filter((e) => e.path?.[4] === lease);
+    expect(own.map((e) => [e.path?.[6], e.extensions.code, e.extensions.parameter])).toEqual([
+      ['audit', 'BAD_USER_INPUT', 'after'],
+    ]);
+  });
 });
