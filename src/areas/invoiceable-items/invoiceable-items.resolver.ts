@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import {
@@ -7,7 +7,7 @@ import {
   type InvoiceableItemsService,
 } from './invoiceable-items.service';
 import {
-  CONNECTION_ARGUMENTS,
+  ConnectionArgsType,
   connectionCost,
   connectionOf,
   type ConnectionView,
@@ -73,15 +73,8 @@ export class FacilityInvoiceableItemsResolver {
   async invoiceableItemsConnection(
     @Root() facility: Facility,
     @Arg('list', () => InvoiceableItemListEnum, { defaultValue: 'all' }) list: InvoiceableItemList,
-    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first })
-    first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after })
-    after?: string | null,
-    @Arg('last', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.last }) last?: number | null,
-    @Arg('before', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.before })
-    before?: string | null,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
   ): Promise<ConnectionView<InvoiceableItemObject>> {
-    const args = { first, after, last, before };
     const slice = await this.services.invoiceableItems.connection(facility, list, args);
     const scope = { list: ITEM_CURSOR_LIST, owner: normalizeId(facility.id) };
     return connectionOf(slice, scope, args, itemObject);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { Cost } from '../../graphql/cost-directives';
 import type { Company, Facility } from '../facilities/facilities.types';
 import {
@@ -8,7 +8,7 @@ import {
   type RateChangesService,
 } from './rate-changes.service';
 import {
-  CONNECTION_ARGUMENTS,
+  ConnectionArgsType,
   connectionCost,
   connectionOf,
   type ConnectionView,
@@ -87,16 +87,9 @@ export class CompanyRateChangesResolver {
     @Arg('updatedBefore', () => DateTimeScalar, { description: 'End of the window, exclusive.' })
     updatedBefore: string,
     @Arg('createdBy', () => Int, { nullable: true, description: 'Only changes made by this user.' })
-    createdBy?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.first })
-    first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.after })
-    after?: string | null,
-    @Arg('last', () => Int, { nullable: true, description: CONNECTION_ARGUMENTS.last }) last?: number | null,
-    @Arg('before', () => String, { nullable: true, description: CONNECTION_ARGUMENTS.before })
-    before?: string | null,
+    createdBy: number | null | undefined,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
   ): Promise<ConnectionView<RateChangeUpdateView>> {
-    const args = { first, after, last, before };
     const slice = await this.services.rateChanges.updatesConnection(
       company,
       { updatedAfter, updatedBefore, createdBy },
