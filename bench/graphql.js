@@ -122,13 +122,9 @@ const DEPTH_CONNECTION_QUERY = `query BenchDepthConnection($id: UUID!, $after: D
   }
 }`;
 
-/**
- * The deep company's 100 rate changes at depth 100,000 by `page` and by connection, page cache off
- * (a kept page would answer from memory): the connection's cursor is found by walking there, and
- * both answers are checked to hold the same rate changes.
- */
-async function measureDepth(dist, file, deep, options) {
-  const cold = await startService(dist, {
+/** The service on `file` with the page cache off, as the cold measurements ask it. */
+function startColdService(dist, file) {
+  return startService(dist, {
     DATABASE_URL: `sqlite:${file}`,
     ...PRODUCTION,
     LOG_LEVEL: 'warn',
@@ -136,6 +132,15 @@ async function measureDepth(dist, file, deep, options) {
     OUTBOX_WORKER: 'false',
     PAGE_CACHE_MB: '0',
   });
+}
+
+/**
+ * The deep company's 100 rate changes at depth 100,000 by `page` and by connection, page cache off
+ * (a kept page would answer from memory): the connection's cursor is found by walking there, and
+ * both answers are checked to hold the same rate changes.
+ */
+async function measureDepth(dist, file, deep, options) {
+  const cold = await startColdService(dist, file);
   try {
     const headers = { authorization: `Bearer ${deep.token}`, 'content-type': 'application/json' };
     const window = { after: '2000-01-01T00:00:00Z', before: '2100-01-01T00:00:00Z' };
@@ -300,14 +305,7 @@ const okJson = async (res) => {
  * the same data (the list, then every ledger at once). Both are checked to hold the same data.
  */
 async function measureNavigation(dist, file, world, options) {
-  const cold = await startService(dist, {
-    DATABASE_URL: `sqlite:${file}`,
-    ...PRODUCTION,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    OUTBOX_WORKER: 'false',
-    PAGE_CACHE_MB: '0',
-  });
+  const cold = await startColdService(dist, file);
   try {
     const auth = { authorization: `Bearer ${world.token}` };
     const f = `${cold.address}/v1/${world.facilityId}`;

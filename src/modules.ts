@@ -1,3 +1,5 @@
+// First: the area modules it composes declare TypeGraphQL classes, whose decorators read it.
+import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import type {
   AreaModule,
