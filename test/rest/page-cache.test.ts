@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -373,6 +374,37 @@ describeEachDialect('revision counters', (dialect) => {
       const after = await revisions.token(scope);
       await pending;
       expect(after).not.toBe(before);
+    });
+
+  // A read that never answers must not hold the requests queued behind it.
+  if (dialect === 'postgres')
+    it('gives up on a shared read that does not answer within its deadline, and reads again after it', async () => {
+      const stalled = new RevisionsRepository(t.db.store.db, null, 300);
+      const scope = `items:${t.world.facility.id}` as const;
+      let locked!: () => void;
+      let release!: () => void;
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const locking = t.db.store.db.transaction().execute(async (trx) => {
+        await sql`lock table data_revisions in access exclusive mode`.execute(trx);
+        locked();
+        await held;
+      });
+      await isLocked;
+      try {
+        const first = stalled.token(scope);
+        const queued = stalled.token('credentials');
+        await expect(first).rejects.toThrow('the revision counters were not read within 300 ms');
+        await expect(queued).rejects.toThrow('the revision counters were not read within 300 ms');
+      } finally {
+        release();
+        await locking;
+      }
+      expect(await stalled.token(scope)).toMatch(/^\d+\.\d+$/);
     });
 });
 

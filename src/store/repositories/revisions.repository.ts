@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { RevisionScope, RevisionTokens } from '../../kernel/revisions';
 import type { Db } from '../database';
+import { withDeadline } from '../../kernel/deadline';
 
 export type { RevisionScope };
 
@@ -10,6 +11,9 @@ export type { RevisionScope };
  * on the same file (`facility-ops import` into a running service) shows within this time.
  */
 export const SQLITE_TOKEN_MAX_AGE_MS = 50;
+
+/** PostgreSQL: how long a shared token read is waited for (see RevisionsRepository). */
+export const TOKEN_READ_DEADLINE_MS = 5_000;
 
 /** Scopes whose last token is remembered on SQLite; beyond this the memory starts over. */
 const MAX_REMEMBERED_SCOPES = 10_000;
@@ -40,6 +44,11 @@ export class RevisionsRepository implements RevisionTokens {
     private readonly db: Db,
     /** The raw SQLite handle, for the read every cached request makes; null on PostgreSQL. */
     private readonly sqlite: SqliteDatabase.Database | null = null,
+    /**
+     * PostgreSQL: how long a shared read is waited for. The requests that asked meanwhile wait for
+     * it to end before theirs begins, so a read that never answers must not hold them all.
+     */
+    private readonly readDeadlineMs = TOKEN_READ_DEADLINE_MS,
   ) {}
 
   /**
@@ -112,7 +121,11 @@ export class RevisionsRepository implements RevisionTokens {
     if (batch === null) return;
     this.waiting = null;
     this.reading = true;
-    const read = this.readTokens([...batch.scopes]);
+    const read = withDeadline(
+      this.readTokens([...batch.scopes]),
+      this.readDeadlineMs,
+      `the revision counters were not read within ${this.readDeadlineMs} ms`,
+    );
     batch.settle(read);
     void read
       .catch(() => undefined)
