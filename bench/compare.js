@@ -17,7 +17,9 @@
  * table and writes it to bench/results/compare.md.
  *
  * Options (after `npm run bench:compare --`): --base REF (required), --scale N (1), --duration S (5:
- * seconds of each side in each round), --rounds N (3), --warm-up S (5), --connections N (10),
+ * seconds of each side in each round), --rounds N (3), --processes N (1: pairs of new processes per
+ * scenario, one after the other; the row is the median of the pairs' ratios, with their spread),
+ * --warm-up S (5), --connections N (10),
  * --only TEXT (the scenarios whose name holds TEXT), --store postgres (each side seeds and serves a schema of its own
  * in the PostgreSQL at 127.0.0.1:5432, dropped at the end), --base-env and --head-env NAME=VALUE[,...]
  * (settings of that side's service only: `--base HEAD --base-env FAST_PATHS=off` measures one
@@ -62,6 +64,7 @@ function parseArgs(argv) {
     scale: 1,
     duration: 5,
     rounds: 3,
+    processes: 1,
     'warm-up': 5,
     connections: 10,
     only: '',
@@ -73,6 +76,8 @@ function parseArgs(argv) {
   });
   if (options.base === '') throw new Error('--base <git ref> is required: the commit to compare head with');
   if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store must be sqlite or postgres');
+  if (!Number.isInteger(options.processes) || options.processes < 1)
+    throw new Error('--processes must be a whole number of at least 1');
   options.sideEnv = {
     base: settingsOf('--base-env', options['base-env']),
     head: settingsOf('--head-env', options['head-env']),
@@ -364,32 +369,51 @@ async function main() {
     const loadBefore = os.loadavg()[0];
     for (const [index, pair] of measured.entries()) {
       const bare = { url: `${constant.address}/constant/${index}`, headers: {} };
-      const started = {};
-      for (const key of index % 2 === 0 ? ['base', 'head'] : ['head', 'base'])
-        started[key] = await fresh(pair, key);
-      pair.base = started.base.target;
-      pair.head = started.head.target;
-      log(`warming up: ${pair.name}`);
-      for (const target of [bare, pair.base, pair.head]) await load(target, options['warm-up']);
-      const rounds = [];
-      for (let round = 0; round < options.rounds; round++) {
-        const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
-        log(
-          `measuring (round ${round + 1}/${options.rounds}, bare route, ${order.join(', ')}): ${pair.name}`,
-        );
-        const results = { floor: await load(bare, options.duration) };
-        for (const key of order) results[key] = await load(pair[key], options.duration);
-        rounds.push(results);
+      // One pair of new processes after another (which side starts first alternating): a process can
+      // run the same build 20-30% faster or slower than the next one for its whole life, so with more
+      // than one pair the row is the median of the pairs' ratios, and its spread is shown.
+      const processes = [];
+      for (let run = 0; run < options.processes; run++) {
+        const label = options.processes === 1 ? '' : ` (processes ${run + 1}/${options.processes})`;
+        const started = {};
+        for (const key of (index + run) % 2 === 0 ? ['base', 'head'] : ['head', 'base'])
+          started[key] = await fresh(pair, key);
+        const targets = { base: started.base.target, head: started.head.target };
+        log(`warming up${label}: ${pair.name}`);
+        for (const target of [bare, targets.base, targets.head]) await load(target, options['warm-up']);
+        const rounds = [];
+        for (let round = 0; round < options.rounds; round++) {
+          const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
+          log(
+            `measuring (round ${round + 1}/${options.rounds}${label}, bare route, ${order.join(', ')}): ${pair.name}`,
+          );
+          const results = { floor: await load(bare, options.duration) };
+          for (const key of order) results[key] = await load(targets[key], options.duration);
+          rounds.push(results);
+        }
+        for (const { instance } of Object.values(started)) await stopped(instance.child);
+        processes.push(rounds);
       }
-      for (const { instance } of Object.values(started)) await stopped(instance.child);
-      const ratio = (key, over) => median(rounds.map((r) => rate(r[key]) / rate(r[over])));
+      const all = processes.flat();
+      const ratio = (rounds, key, over) => median(rounds.map((r) => rate(r[key]) / rate(r[over])));
+      const perPair = processes.map((rounds) => {
+        const [base, head] = [
+          summarizeSide(rounds.map((r) => r.base)),
+          summarizeSide(rounds.map((r) => r.head)),
+        ];
+        return {
+          rate: ratio(rounds, 'head', 'base'),
+          cpu: base.cpu === null || head.cpu === null ? null : head.cpu / base.cpu,
+        };
+      });
       pair.summary = {
-        base: summarizeSide(rounds.map((r) => r.base)),
-        head: summarizeSide(rounds.map((r) => r.head)),
-        floorRate: mean(rounds.map((r) => rate(r.floor))),
-        headOverBase: ratio('head', 'base'),
-        baseShare: ratio('base', 'floor'),
-        headShare: ratio('head', 'floor'),
+        base: summarizeSide(all.map((r) => r.base)),
+        head: summarizeSide(all.map((r) => r.head)),
+        floorRate: mean(all.map((r) => rate(r.floor))),
+        headOverBase: median(perPair.map((p) => p.rate)),
+        pairs: perPair,
+        baseShare: ratio(all, 'base', 'floor'),
+        headShare: ratio(all, 'head', 'floor'),
       };
     }
     const loadAfter = os.loadavg()[0];
@@ -398,16 +422,23 @@ async function main() {
     const table = pairs.map((pair) => {
       if (pair.error)
         return `| ${cell(pair.name)} | | | | | | | | | | | | | | **not measured: ${cell(pair.error)}** |`;
-      const { base, head, floorRate, headOverBase, baseShare, headShare } = pair.summary;
+      const { base, head, floorRate, headOverBase, pairs: perPair, baseShare, headShare } = pair.summary;
+      const spread = (values) =>
+        values.length === 1 ? '' : ` (${fmt(Math.min(...values), 2)}-${fmt(Math.max(...values), 2)})`;
+      const cpuRatios = perPair.map((p) => p.cpu).filter((value) => value !== null);
       const cells = [
         pair.name,
         fmt(pair.bytes),
         fmt(base.rate, 1),
         fmt(head.rate, 1),
-        fmt(headOverBase, 2),
+        `${fmt(headOverBase, 2)}${spread(perPair.map((p) => p.rate))}`,
         base.cpu === null ? '' : fmt(base.cpu, 1),
         head.cpu === null ? '' : fmt(head.cpu, 1),
-        base.cpu === null || head.cpu === null ? '' : fmt(head.cpu / base.cpu, 2),
+        cpuRatios.length !== perPair.length
+          ? ''
+          : perPair.length === 1
+            ? fmt(head.cpu / base.cpu, 2)
+            : `${fmt(median(cpuRatios), 2)}${spread(cpuRatios)}`,
         fmt(floorRate, 1),
         percent(baseShare),
         percent(headShare),
@@ -442,8 +473,11 @@ async function main() {
         'NODE_ENV=production, LOG_LEVEL=warn, rate limit off, outbox worker off; bearer authentication. ' +
         `autocannon on the same machine, ${options.connections} connections.`,
       '',
-      'Each scenario: a new `facility-ops serve` of each side (started for that scenario, stopped after ' +
-        `it), a ${options['warm-up']} s warm-up of the bare route (\`bench/constant-server.js\`, a constant body of the ` +
+      'Each scenario: ' +
+        (options.processes === 1
+          ? 'a new `facility-ops serve` of each side (started for that scenario, stopped after it)'
+          : `${options.processes} pairs of new \`facility-ops serve\` processes, one of each side, one pair after the other (each started for it and stopped after it); in each pair`) +
+        `, a ${options['warm-up']} s warm-up of the bare route (\`bench/constant-server.js\`, a constant body of the ` +
         `same size), base and head, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ` +
         `${options.duration} s of each: the bare route, then base and head, base first in odd rounds and ` +
         'head first in even ones. req/s are means over the rounds; head/base is the median of the ' +
@@ -453,7 +487,12 @@ async function main() {
         "with their request ids blanked. CPU µs/req is the user and system CPU time each side's process " +
         'spent per request answered (from /proc, the mean over the rounds), and CPU head/base their ratio: ' +
         'it leaves out the time a side waited for a core, so it moves less from run to run than req/s ' +
-        '(below 1, head costs less).',
+        '(below 1, head costs less).' +
+        (options.processes === 1
+          ? ''
+          : ` With ${options.processes} pairs of processes, head/base and CPU head/base are the medians of ` +
+            "the pairs' own ratios, with the lowest and highest pair in brackets; req/s and CPU µs/req " +
+            'are over every round of every pair.'),
       '',
       ...(differing.length === 0
         ? []
