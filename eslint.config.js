@@ -57,12 +57,12 @@ const OUTSIDE_DOMAIN = [
 
 /**
  * An area's files (src/areas/<area>/) are of the kind their suffix names: `.routes` (REST) and
- * `.resolver`/`.graphql`/`.loaders`/`.navigation`/`.entities` (GraphQL) are transport, `.presenter` serializes for every transport,
+ * `.resolver`/`.graphql`/`.loaders`/`.entities` (GraphQL) are transport, `.presenter` serializes for every transport,
  * `.repository`, `.writer`, `.listings` and `.plan` are the store's; the signing page is e-sign's own transport; every
  * other file of an area is its domain.
  */
 const AREA_TRANSPORT = [
-  'src/areas/*/*.{routes,resolver,graphql,loaders,navigation,entities}.ts',
+  'src/areas/*/*.{routes,resolver,graphql,loaders,entities}.ts',
   'src/areas/esign/signing/**/*.ts',
 ];
 /** An area's module (`<area>.module.ts`): what the kits take of it, listed by the composition root (src/modules.ts). */
@@ -221,108 +221,44 @@ const KITS = [
 
 /**
  * Between areas, only an area's public declarations may be imported: its `*.types.ts` (records,
- * commands), `*.ports.ts` (what it asks of others and what it offers them) and `*.events.ts` (the
- * events it reports). Anything else of an area (its services, repositories, resolvers, contracts)
- * is its own; another area declares the port it needs, and the composition root hands it over.
+ * commands), `*.ports.ts` (what it asks of others and what it offers them), `*.events.ts` (the
+ * events it reports) and `*.graphql.ts` (its GraphQL object, input and enum types, the classes that
+ * `implements` its views). The GraphQL classes are public because, in one graph, a field of one
+ * area's type that returns another area's record names that record's class: TypeGraphQL resolves a
+ * field's type by class reference, and a type named by string would lose the compile-time link. So
+ * a `*.graphql.ts` holds declarations only: its types, the views they implement and how its records
+ * map to them (the contract's `present`, as a static of the class); no resolver, service or
+ * repository (GRAPHQL_RESOLVING and GRAPHQL_NOT_DECLARATIONS below), and of other areas only what
+ * is public. Anything else of an area (its services, repositories, resolvers, contracts) is its
+ * own: another area declares the port it needs, and the composition root hands it over. There is
+ * no exception.
  */
-const AREA_PUBLIC = /\.(types|ports|events)$/;
+const AREA_PUBLIC = /\.(types|ports|events|graphql)$/;
 
-/**
- * Imports between areas that still reach past the public declarations, each `from file: [area/file
- * it imports]`: every other import between areas is refused, so the list only shrinks.
- */
-const CROSS_AREA_IMPORTS_STILL_ALLOWED = {
-  // GraphQL: a resolver adds fields to another area's object types, or returns them, and presents
-  // another area's records with its contract's `present` (the classes and views are that area's).
-  'src/areas/documents/documents.resolver.ts': [
-    'esign/esign-status.graphql',
-    'facilities/facilities.graphql',
-  ],
-  'src/areas/esign/esign-status.graphql.ts': ['outbox/outbox.graphql'],
-  'src/areas/esign/esign-status.resolver.ts': [
-    'documents/documents.graphql',
-    'documents/event-document.contract',
-    'outbox/outbox.graphql',
-  ],
-  'src/areas/esign/esign.resolver.ts': ['outbox/outbox.graphql'],
-  'src/areas/flippers/flippers.resolver.ts': ['facilities/facilities.graphql'],
-  'src/areas/invoiceable-items/invoiceable-items.resolver.ts': [
-    'facilities/facilities.graphql',
-    'payments/payments.graphql',
-  ],
-  'src/areas/ledgers/ledgers.resolver.ts': [
-    'documents/documents.graphql',
-    'documents/event-document.contract',
-    'facilities/facilities.graphql',
-    'facilities/facilities.navigation',
-    'notes/note-event.contract',
-    'notes/notes.graphql',
-    'notes/notes.resolver',
-    'tenants/tenants.graphql',
-  ],
-  'src/areas/live/live.graphql.ts': [
-    'documents/documents.graphql',
-    'documents/event-document.contract',
-    'notes/note-event.contract',
-    'notes/notes.graphql',
-    'outbox/outbox.graphql',
-    'payments/payments.graphql',
-  ],
-  'src/areas/live/live.resolver.ts': [
-    'documents/documents.graphql',
-    'documents/event-document.contract',
-    'notes/note-event.contract',
-    'outbox/outbox.graphql',
-    'payments/payment-event.contract',
-    'payments/payments.graphql',
-    'webhooks/webhooks.graphql',
-  ],
-  'src/areas/move-ins/move-ins.resolver.ts': [
-    'documents/documents.graphql',
-    'documents/event-document.contract',
-  ],
-  'src/areas/notes/notes.resolver.ts': [
-    'facilities/facilities.graphql',
-    'facilities/facilities.navigation',
-    'ledgers/ledgers.graphql',
-    'tenants/tenants.graphql',
-  ],
-  'src/areas/outbox/outbox.resolver.ts': ['facilities/facilities.graphql'],
-  'src/areas/payments/payments.resolver.ts': [
-    'documents/documents.graphql',
-    'documents/event-document.contract',
-    'facilities/facilities.graphql',
-    'facilities/facilities.navigation',
-    'tenants/tenants.graphql',
-  ],
-  'src/areas/rate-applied-actions/rate-applied-actions.resolver.ts': [
-    'facilities/facilities.graphql',
-    'ledgers/ledgers.graphql',
-    'tenants/tenants.graphql',
-  ],
-  'src/areas/rate-changes/rate-changes.resolver.ts': [
-    'facilities/facilities.graphql',
-    'tenants/tenants.graphql',
-  ],
-  'src/areas/tenants/tenants.resolver.ts': [
-    'facilities/facilities.graphql',
-    'facilities/facilities.navigation',
-    'ledgers/ledgers.graphql',
-    'ledgers/ledgers.resolver',
-    'notes/note-event.contract',
-    'notes/notes.graphql',
-    'notes/notes.resolver',
-  ],
-  'src/areas/webhooks/webhooks.graphql.ts': ['outbox/outbox.graphql'],
-  'src/areas/webhooks/webhooks.resolver.ts': ['facilities/facilities.graphql', 'outbox/outbox.graphql'],
-  // The store: a repository reading rows another area's repository or tables declare the codec of.
-  'src/areas/esign/esign.repository.ts': ['outbox/outbox.repository'],
-  'src/areas/events/events.repository.ts': ['documents/documents.tables'],
-  'src/areas/notes/notes.repository.ts': ['ledgers/ledgers.repository'],
-  'src/areas/webhooks/webhooks.repository.ts': ['outbox/outbox.repository'],
-  // The domain: the move-ins' PDFs are filled with the documents' template functions.
-  'src/areas/move-ins/move-ins.service.ts': ['documents/pdf.template'],
-};
+/** What makes a resolver (type-graphql's decorators of resolvers and their arguments), refused in `*.graphql.ts`. */
+const GRAPHQL_RESOLVING = [
+  'Resolver',
+  'FieldResolver',
+  'Query',
+  'Mutation',
+  'Subscription',
+  'Root',
+  'Ctx',
+  'Arg',
+  'Args',
+  'Info',
+  'PubSub',
+];
+/** The files of an area a resolver calls or is, refused in `*.graphql.ts`. */
+const GRAPHQL_NOT_DECLARATIONS = [
+  '**/*.resolver',
+  '**/*.service',
+  '**/*.repository',
+  '**/*.writer',
+  '**/*.loaders',
+  '**/*.routes',
+  '**/services',
+];
 
 /** The rule: an import of `src/areas/<a>/` from `src/areas/<b>/` names a public declaration of <a>. */
 const areaImports = {
@@ -330,7 +266,7 @@ const areaImports = {
     type: 'problem',
     messages: {
       private:
-        "{{target}} is the {{area}} area's own: import only its *.types, *.ports or *.events, or declare the port you need (docs/architecture.md)",
+        "{{target}} is the {{area}} area's own: import only its *.types, *.ports, *.events or *.graphql, or declare the port you need (docs/architecture.md)",
     },
     schema: [],
   },
@@ -338,7 +274,6 @@ const areaImports = {
     const file = path.relative(__dirname, context.filename).split(path.sep).join('/');
     const from = /^src\/areas\/([^/]+)\//.exec(file);
     if (!from) return {};
-    const allowed = new Set(CROSS_AREA_IMPORTS_STILL_ALLOWED[file] ?? []);
     const check = (node) => {
       const source = node && node.type === 'Literal' && typeof node.value === 'string' ? node.value : null;
       if (!source || !source.startsWith('.')) return;
@@ -349,7 +284,7 @@ const areaImports = {
         .replace(/\.ts$/, '');
       if (target.startsWith('..')) return;
       const area = target.split('/')[0];
-      if (area === from[1] || AREA_PUBLIC.test(target) || allowed.has(target)) return;
+      if (area === from[1] || AREA_PUBLIC.test(target)) return;
       context.report({ node, messageId: 'private', data: { target, area } });
     };
     return {
@@ -506,6 +441,33 @@ module.exports = tseslint.config(
     files: ['src/areas/**/*.ts'],
     plugins: { areas: { rules: { 'public-imports': areaImports } } },
     rules: { 'areas/public-imports': 'error' },
+  },
+  {
+    // An area's GraphQL types are public (AREA_PUBLIC), so they are declarations only: no resolver,
+    // nor what a resolver calls. A separate rule from the layers' (no-restricted-imports), which it adds to.
+    files: ['src/areas/*/*.graphql.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'type-graphql',
+              importNames: GRAPHQL_RESOLVING,
+              message:
+                "An area's *.graphql.ts declares types: resolve fields in its *.resolver.ts (docs/architecture.md).",
+            },
+          ],
+          patterns: [
+            {
+              group: GRAPHQL_NOT_DECLARATIONS,
+              message:
+                "An area's *.graphql.ts declares types: resolve fields in its *.resolver.ts (docs/architecture.md).",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // A kit imports no area (type-only imports included): it declares the port or shape it needs,

@@ -6,7 +6,7 @@ require('../scripts/swc-register');
 require('reflect-metadata');
 const { randomUUID } = require('node:crypto');
 const { renderPdf } = require('../src/adapters/pdf/pdfkit.renderer');
-const { fillTemplate } = require('../src/areas/documents/pdf.template');
+const { fillTemplate } = require('../src/kernel/templates');
 const { MOVE_IN_TEMPLATES } = require('../src/areas/move-ins/move-in.templates');
 const { buildApp } = require('../src/app');
 const { loadConfig } = require('../src/config');

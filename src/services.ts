@@ -35,14 +35,14 @@ import type { Store } from './store/database';
 import { SqlClientsRepository } from './store/repositories/clients.repository';
 import { SqlDocumentsRepository } from './areas/documents/documents.repository';
 import { SqlEsignRepository } from './areas/esign/esign.repository';
-import { SqlEventsRepository } from './areas/events/events.repository';
+import { SqlEventsRepository } from './areas/documents/events.repository';
 import { SqlFacilitiesRepository } from './areas/facilities/facilities.repository';
 import { SqlFlippersRepository } from './areas/flippers/flippers.repository';
 import { SqlInvoiceableItemsRepository } from './areas/invoiceable-items/invoiceable-items.repository';
 import { SqlLedgersRepository } from './areas/ledgers/ledgers.repository';
 import { SqlMoveInsRepository } from './areas/move-ins/move-ins.repository';
 import { SqlNotesRepository } from './areas/notes/notes.repository';
-import { SqlOutboxRepository } from './areas/outbox/outbox.repository';
+import { outboxRows, SqlOutboxRepository } from './areas/outbox/outbox.repository';
 import { SqlPaymentsRepository } from './areas/payments/payments.repository';
 import { SqlRateAppliedActionsRepository } from './areas/rate-applied-actions/rate-applied-actions.repository';
 import { SqlRateChangesRepository } from './areas/rate-changes/rate-changes.repository';
@@ -202,20 +202,22 @@ export function createServices(
   const secrets = secretBoxFor(config.secrets);
   // Tenants and units are looked up by several areas; one repository serves them all.
   const people = new SqlTenantsRepository(db);
+  // A ledger is read by its own service and looked up by the notes' (LedgerLookup).
+  const ledgersRepository = new SqlLedgersRepository(db);
   const pdfs = new PdfkitRenderer();
   const documentsRepository = new SqlDocumentsRepository(db);
   const documents = new DocumentsService(documentsRepository, clock);
   const domainEvents = domainEventBus();
   const outboxQueue = new SqlOutboxRepository(db, domainEvents);
   const outbox = new OutboxService(outboxQueue, clock);
-  const esignRepository = new SqlEsignRepository(db, domainEvents);
+  const esignRepository = new SqlEsignRepository(db, domainEvents, outboxRows);
   const documentPdfs = new DocumentPdfsService(documentsRepository, pdfs, esignRepository);
   const facilities = new FacilitiesService(new SqlFacilitiesRepository(db), clock);
   const revisions = new RevisionsRepository(db, store.sqlite);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
   const seal = new DocumentSeal(new SqlSealingKeysRepository(db, secrets), config.seal);
-  const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets, WEBHOOK_EVENT_TYPES);
+  const webhookEndpoints = new SqlWebhookEndpointsRepository(db, secrets, WEBHOOK_EVENT_TYPES, outboxRows);
   const upstream = config.upstream
     ? new HttpUpstream(config.upstream, clock, options.upstreamLog ?? (() => undefined), cacheMemory)
     : null;
@@ -261,8 +263,8 @@ export function createServices(
     facilities,
     flippers: new FlippersService(new SqlFlippersRepository(db)),
     rateAppliedActions: new RateAppliedActionsService(new SqlRateAppliedActionsRepository(db), clock),
-    ledgers: new LedgersService(new SqlLedgersRepository(db), clock),
-    notes: new NotesService(new SqlNotesRepository(db, domainEvents), people, clock, {
+    ledgers: new LedgersService(ledgersRepository, clock),
+    notes: new NotesService(new SqlNotesRepository(db, domainEvents), people, ledgersRepository, clock, {
       ...notesEvents,
       announce,
     }),

@@ -10,6 +10,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../areas/webhooks/webhook
 import type { Store } from '../store/database';
 import { findCompany } from '../store/lookups';
 import { SqlWebhookEndpointsRepository } from '../areas/webhooks/webhooks.repository';
+import { outboxRows } from '../areas/outbox/outbox.repository';
 import { WEBHOOK_EVENT_TYPES } from '../modules';
 import { CommandFailure, parseCommandArgs, UsageError } from './args';
 import { withMigratedStore } from './context';
@@ -52,7 +53,12 @@ export async function webhooksCommand(config: Config, io: CliIo, argv: string[])
   const clock: Clock = { now: () => clockNow(io) };
   const service = (store: Store) =>
     new WebhooksService(
-      new SqlWebhookEndpointsRepository(store.db, secretBoxFor(config.secrets), WEBHOOK_EVENT_TYPES),
+      new SqlWebhookEndpointsRepository(
+        store.db,
+        secretBoxFor(config.secrets),
+        WEBHOOK_EVENT_TYPES,
+        outboxRows,
+      ),
       new DnsHostResolver(),
       clock,
       // A running server's worker finds replayed deliveries on its next poll.

@@ -43,6 +43,20 @@ export function ownedBy<T>(companyId: string, companyOf: (record: T) => string) 
     records.map((record) => (record !== null && companyOf(record) === companyId ? record : null));
 }
 
+/**
+ * The facility of a record already checked to be the caller's (through the facilities loader,
+ * cached for the request), for its time zone or to navigate to it: a missing one is a data fault.
+ */
+export async function facilityOf<F>(
+  ctx: { readonly loaders: { readonly facilities: DataLoader<string, F | null> } },
+  record: { id: string; facilityId: string },
+  what: string,
+): Promise<F> {
+  const facility = await ctx.loaders.facilities.load(record.facilityId);
+  if (!facility) throw new Error(`facility ${record.facilityId} of ${what} ${record.id} is missing`);
+  return facility;
+}
+
 const OPTIONS = { maxBatchSize: MAX_BATCH_SIZE } as const;
 
 /** With tracing on, each batch is a span (`dataloader ledgers`, its key count); off, the function itself. */

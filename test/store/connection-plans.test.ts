@@ -1,8 +1,8 @@
 import type { CompiledQuery } from 'kysely';
 import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { SqlRateChangesRepository } from '../../src/areas/rate-changes/rate-changes.repository';
-import { SqlEventsRepository } from '../../src/areas/events/events.repository';
-import { SqlOutboxRepository } from '../../src/areas/outbox/outbox.repository';
+import { SqlEventsRepository } from '../../src/areas/documents/events.repository';
+import { outboxRows, SqlOutboxRepository } from '../../src/areas/outbox/outbox.repository';
 import { SqlWebhookEndpointsRepository } from '../../src/areas/webhooks/webhooks.repository';
 import type { SecretBox } from '../../src/kernel/secret-box';
 import type { SliceRequest } from '../../src/kernel/connections';
@@ -150,7 +150,12 @@ describeEachDialect('connection plans', (dialect) => {
 
   it.each(slices)('webhook deliveries: %s along outbox_messages_recipient_order', async (_name, slice) => {
     // Deliveries are read without their endpoint's secrets: no box is opened.
-    const repository = new SqlWebhookEndpointsRepository(t.store.db, {} as SecretBox, WEBHOOK_EVENT_TYPES);
+    const repository = new SqlWebhookEndpointsRepository(
+      t.store.db,
+      {} as SecretBox,
+      WEBHOOK_EVENT_TYPES,
+      outboxRows,
+    );
     const shown = await genericPlan(() => repository.deliverySlice(FACILITY, { ...slice, from: POSITION }));
     expect(shown).toMatch(/outbox_messages_recipient_order/);
     expect(shown).not.toMatch(/TEMP B-TREE|Sort/);

@@ -222,7 +222,7 @@ async function areaProblems(file: string, code: string): Promise<string[]> {
     .map((m) => m.message.split(':')[0]);
 }
 
-describe("between areas, only an area's types, ports and events are imported", () => {
+describe("between areas, only an area's types, ports, events and GraphQL types are imported", () => {
   it.each([
     [
       'src/areas/ledgers/probe.ts',
@@ -249,11 +249,36 @@ describe("between areas, only an area's types, ports and events are imported", (
       "export async function later() { return import('../webhooks/webhooks.service'); }",
       "webhooks/webhooks.service is the webhooks area's own",
     ],
-    // A file still allowed to reach past another area's declarations is allowed only what it reaches now.
+    // No file is let past another area's declarations, not even those that once were.
     [
       'src/areas/ledgers/ledgers.resolver.ts',
       "import type { PaymentsService } from '../payments/payments.service';",
       "payments/payments.service is the payments area's own",
+    ],
+    [
+      'src/areas/tenants/tenants.resolver.ts',
+      "import { NotesResolver } from '../notes/notes.resolver';",
+      "notes/notes.resolver is the notes area's own",
+    ],
+    [
+      'src/areas/live/live.resolver.ts',
+      "import { present } from '../documents/event-document.contract';",
+      "documents/event-document.contract is the documents area's own",
+    ],
+    [
+      'src/areas/events/events.service.ts',
+      "import { events } from '../documents/documents.tables';",
+      "documents/documents.tables is the documents area's own",
+    ],
+    [
+      'src/areas/esign/esign.repository.ts',
+      "import { outboxRows } from '../outbox/outbox.repository';",
+      "outbox/outbox.repository is the outbox area's own",
+    ],
+    [
+      'src/areas/notes/notes.graphql.ts',
+      "import type { LedgersService } from '../ledgers/ledgers.service';",
+      "ledgers/ledgers.service is the ledgers area's own",
     ],
   ])('refuses, in %s: %s', async (file, code, refused) => {
     expect(await areaProblems(file, `${code}\nexport {};\n`)).toEqual([refused]);
@@ -263,10 +288,55 @@ describe("between areas, only an area's types, ports and events are imported", (
     ['src/areas/ledgers/probe.ts', "import type { NoteEvent } from '../notes/notes.types';"],
     ['src/areas/ledgers/probe.ts', "import type { NoteReads } from '../notes/notes.ports';"],
     ['src/areas/ledgers/probe.ts', "import { NOTES_EVENTS } from '../notes/notes.events';"],
+    ['src/areas/ledgers/probe.resolver.ts', "import { NoteEventObject } from '../notes/notes.graphql';"],
+    ['src/areas/live/probe.graphql.ts', "import type { NoteEventView } from '../notes/notes.graphql';"],
     ['src/areas/notes/probe.ts', "import { NotesService } from './notes.service';"],
     ['src/rest/probe.ts', "import type { NotesService } from '../areas/notes/notes.service';"],
   ])('allows, in %s: %s', async (file, code) => {
     expect(await areaProblems(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+});
+
+/** What the rule of an area's GraphQL types (declarations only) says of a file with these imports. */
+async function declarationProblems(file: string, code: string): Promise<string[]> {
+  return (await lintMessages(file, code))
+    .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((m) => m.message);
+}
+
+describe("an area's GraphQL types are declarations only", () => {
+  const REFUSED = "An area's *.graphql.ts declares types";
+  it.each([
+    "import { FieldResolver } from 'type-graphql';",
+    "import { Resolver, Root } from 'type-graphql';",
+    "import { NotesResolver } from './notes.resolver';",
+    "import type { NotesService } from './notes.service';",
+    "import { SqlNotesRepository } from './notes.repository';",
+    "import { notesLoaders } from './notes.loaders';",
+  ])('refuses, in src/areas/notes/probe.graphql.ts: %s', async (code) => {
+    const problems = await declarationProblems('src/areas/notes/probe.graphql.ts', `${code}\nexport {};\n`);
+    expect(problems).not.toEqual([]);
+    for (const problem of problems) expect(problem).toContain(REFUSED);
+  });
+
+  it.each([
+    "import { Field, ObjectType, registerEnumType } from 'type-graphql';",
+    "import type { NoteEvent } from './notes.types';",
+    "import { present } from './note-event.contract';",
+    "import { TenantObject } from '../tenants/tenants.graphql';",
+  ])('allows, in src/areas/notes/probe.graphql.ts: %s', async (code) => {
+    expect(await declarationProblems('src/areas/notes/probe.graphql.ts', `${code}\nexport {};\n`)).toEqual(
+      [],
+    );
+  });
+
+  it('allows a resolver its decorators', async () => {
+    expect(
+      await declarationProblems(
+        'src/areas/notes/probe.resolver.ts',
+        "import { FieldResolver, Resolver } from 'type-graphql';\nexport {};\n",
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import type { Facility } from '../facilities/facilities.types';
 import { isUuid, normalizeId } from '../../kernel/ids';
 import { localDate } from '../../kernel/time';
 import type { PdfRenderer, SignedPdfs } from './pdf.ports';
-import { fillTemplate, pdfFilename, personName } from './pdf.template';
+import { fillTemplate, pdfFilename, personName } from '../../kernel/templates';
 import type { RenderedDocument, RenderedPdf } from './pdf.types';
 
 /** Event documents as PDFs (contract 4.6). */

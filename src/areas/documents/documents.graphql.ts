@@ -1,6 +1,6 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import type { EventType } from './documents.types';
-import type { DocumentView, EventView } from './event-document.contract';
+import { present, presentEvent, type DocumentView, type EventView } from './event-document.contract';
 import { PageType } from '../../graphql/pagination';
 import { ConnectionType, EdgeType } from '../../graphql/connection';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
@@ -12,6 +12,9 @@ export const EventTypeEnum = {
   SUCCESSFUL_PAYMENT_EVENT: 'successful_payment_event',
 } as const;
 
+/** An event and a document as GraphQL shows them (the contract's views), which other areas' fields return. */
+export type { DocumentView, EventView };
+
 registerEnumType(EventTypeEnum, {
   name: 'EventType',
   description: 'The events that own documents.',
@@ -22,6 +25,9 @@ registerEnumType(EventTypeEnum, {
   description: 'A move-in, move-out or successful payment event of a facility; it owns documents.',
 })
 export class EventObject implements Omit<EventView, 'facilityId' | 'timeZone'> {
+  /** An event as this type answers it, instants in its facility's zone (the contract's `presentEvent`). */
+  static readonly present = presentEvent;
+
   @Field(() => UUIDScalar)
   id: string;
 
@@ -40,6 +46,9 @@ export class EventObject implements Omit<EventView, 'facilityId' | 'timeZone'> {
   description: 'A PDF document of an event (REST 2.6), downloadable at GET /v1/:facility_id/documents/:id.',
 })
 export class DocumentObject implements Omit<DocumentView, 'eventId' | 'timeZone'> {
+  /** A document as this type answers it, instants in its facility's zone (the contract's `present`). */
+  static readonly present = present;
+
   @Field(() => UUIDScalar)
   id: string;
 

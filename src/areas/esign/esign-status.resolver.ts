@@ -1,8 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
-import type { DocumentView, EventView } from '../documents/event-document.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { EsignService } from './esign.service';
-import { DocumentObject, EventObject } from '../documents/documents.graphql';
+import {
+  DocumentObject,
+  EventObject,
+  type DocumentView,
+  type EventView,
+} from '../documents/documents.graphql';
 import {
   DocumentEsignObject,
   documentEsignView,

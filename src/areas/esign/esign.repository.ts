@@ -8,14 +8,19 @@ import type {
   SignedDocumentInfo,
   SigningLink,
 } from './esign.types';
+import type { OutboxRows } from '../outbox/outbox.ports';
 import type { OutboxMessage } from '../outbox/outbox.types';
 import type { SignedPdfs } from '../documents/pdf.ports';
 import type { RenderedPdf } from '../documents/pdf.types';
 import type { Db, StoreEvents } from '../../store/database';
 import { rowCodec } from '../../store/rows';
-import type { Database, EsignLinkDocumentsTable, EsignLinksTable } from '../../store/schema';
+import type {
+  Database,
+  EsignLinkDocumentsTable,
+  EsignLinksTable,
+  OutboxMessagesTable,
+} from '../../store/schema';
 import type { DomainEvent } from '../../kernel/domain-events';
-import { messageStored } from '../outbox/outbox.repository';
 
 /** A link's columns but its token's hash, which only finds it. */
 const linkColumns = rowCodec(esignLinks, ['token_hash']);
@@ -38,6 +43,8 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
   constructor(
     private readonly db: Db,
     private readonly events: StoreEvents,
+    /** The outbox's rows: a link's message is written with the link. */
+    private readonly outboxRows: OutboxRows<OutboxMessagesTable>,
   ) {}
 
   async insertMessageWithLink(
@@ -48,7 +55,7 @@ export class SqlEsignRepository implements EsignRepository, SignedPdfs {
     events: readonly DomainEvent[] = [],
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('outbox_messages').values(messageStored(message)).execute();
+      await trx.insertInto('outbox_messages').values(this.outboxRows.write(message)).execute();
       await trx
         .insertInto('esign_links')
         .values({ ...linkColumns.write(link), token_hash: tokenHash })

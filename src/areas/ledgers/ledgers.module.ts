@@ -1,5 +1,11 @@
 import { areaModule } from '../../area-module';
-import { FacilityLedgersResolver, LedgersResolver, EventLedgerResolver } from './ledgers.resolver';
+import {
+  FacilityLedgersResolver,
+  LedgersResolver,
+  EventLedgerResolver,
+  TenantLedgersResolver,
+  UnitLedgersResolver,
+} from './ledgers.resolver';
 import { LEDGERS_ROUTES } from './ledgers.routes';
 import { LedgerInsurance, LedgerService } from './ledger-charges.contract';
 import * as LedgerDiscount from './ledger-discount.contract';
@@ -13,7 +19,13 @@ import { planLedgers } from './ledgers.plan';
 export const ledgersModule = areaModule({
   name: 'ledgers',
   routes: LEDGERS_ROUTES,
-  resolvers: [FacilityLedgersResolver, LedgersResolver, EventLedgerResolver],
+  resolvers: [
+    FacilityLedgersResolver,
+    LedgersResolver,
+    EventLedgerResolver,
+    TenantLedgersResolver,
+    UnitLedgersResolver,
+  ],
   schemas: [LedgerInsurance.schema, LedgerService.schema, LedgerDiscount.schema],
   loaders: ledgersLoaders,
   entities: LEDGERS_ENTITIES,

@@ -6,6 +6,12 @@ export interface PoliciesInZone {
   policies: LedgerInsurance[];
 }
 
+/** A ledger of a facility, looked up by the areas that name one (`SqlLedgersRepository` implements it). */
+export interface LedgerLookup {
+  /** The ledger, if it is one of this facility's. */
+  ledgerInFacility(facilityId: string, ledgerId: string): Promise<Ledger | undefined>;
+}
+
 /** Where ledgers and what is attached to them are read from; lists come in key order. */
 export interface LedgersRepository {
   findLedger(id: string): Promise<Ledger | undefined>;

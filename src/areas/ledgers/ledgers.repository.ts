@@ -1,4 +1,4 @@
-import type { LedgersRepository, PoliciesInZone } from './ledgers.ports';
+import type { LedgerLookup, LedgersRepository, PoliciesInZone } from './ledgers.ports';
 import { insuranceTerms, ledgerCharge, ledgerDiscounts, ledgers, serviceTerms } from './ledgers.tables';
 import type { Ledger, LedgerCharge, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
 import type { Columns, RecordOfTable, RowOf } from '../../kernel/columns';
@@ -7,8 +7,7 @@ import { rowCodec } from '../../store/rows';
 import type { LedgerDiscountsTable, LedgerInsurancesTable, LedgerServicesTable } from '../../store/schema';
 import { compareCodePoints } from '../../kernel/compare';
 
-/** The store's codec of ledgers, shared with the areas that find a ledger themselves. */
-export const ledgerCodec = rowCodec(ledgers);
+const ledgerCodec = rowCodec(ledgers);
 const discountCodec = rowCodec(ledgerDiscounts);
 const chargeCodec = rowCodec(ledgerCharge);
 
@@ -44,11 +43,21 @@ const byEffectiveDate = (
 const byStartDate = (a: LedgerDiscountsTable, b: LedgerDiscountsTable) =>
   compareCodePoints(a.start_date, b.start_date) || byId(a, b);
 
-export class SqlLedgersRepository implements LedgersRepository {
+export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
   constructor(private readonly db: Db) {}
 
   async findLedger(id: string): Promise<Ledger | undefined> {
     const row = await this.db.selectFrom('ledgers').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && ledgerCodec.read(row);
+  }
+
+  async ledgerInFacility(facilityId: string, ledgerId: string): Promise<Ledger | undefined> {
+    const row = await this.db
+      .selectFrom('ledgers')
+      .selectAll()
+      .where('id', '=', ledgerId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
     return row && ledgerCodec.read(row);
   }
 

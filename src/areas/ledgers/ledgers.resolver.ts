@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Cost, type CostHint } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { Ledger, LedgerDiscount } from './ledgers.types';
@@ -11,8 +11,8 @@ import {
 import type { LedgersService } from './ledgers.service';
 import type { Tenant, Unit } from '../tenants/tenants.types';
 import type { GraphqlContext } from '../../graphql/context';
-import type { EventView } from '../documents/event-document.contract';
-import { EventObject } from '../documents/documents.graphql';
+import { facilityOf } from '../../graphql/loaders';
+import { EventObject, type EventView } from '../documents/documents.graphql';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import {
   LedgerDiscountObject,
@@ -20,21 +20,11 @@ import {
   LedgerObject,
   LedgerServiceObject,
 } from './ledgers.graphql';
-import { facilityOf } from '../facilities/facilities.navigation';
-import type { NoteEventView } from '../notes/note-event.contract';
-import {
-  NOTES_LIST_COST,
-  NoteEventConnectionObject,
-  NoteEventObject,
-  NoteSliceArgs,
-} from '../notes/notes.graphql';
-import { noteEventConnection, noteEventSlice } from '../notes/notes.resolver';
-import { ConnectionArgsType, connectionCost, type ConnectionView } from '../../graphql/connection';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject, UnitObject } from '../tenants/tenants.graphql';
 
 /** Cost hints: how many of each a ledger usually has (see demand-control.ts). */
-export const LEDGER_LIST_COST: CostHint = { assumedSize: 10 };
+const LEDGER_LIST_COST: CostHint = { assumedSize: 10 };
 
 /** Loads a record a ledger names; the ledger was the caller's, so a missing one is a data fault. */
 function required<T>(record: T | null, what: string, ledger: Ledger): T {
@@ -98,41 +88,6 @@ export class LedgersResolver {
   discounts(@Root() ledger: Ledger, @Ctx() ctx: GraphqlContext): Promise<LedgerDiscount[]> {
     return ctx.loaders.ledgerDiscounts.load(ledger.id);
   }
-
-  @FieldResolver(() => [NoteEventObject], {
-    description:
-      'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
-  })
-  @Cost(NOTES_LIST_COST)
-  notes(
-    @Root() ledger: Ledger,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
-  ): Promise<NoteEventView[]> {
-    return noteEventSlice(
-      args,
-      () => ctx.loaders.notesByLedger.load(ledger.id),
-      () => facilityOf(ctx, ledger, 'ledger'),
-    );
-  }
-
-  @FieldResolver(() => NoteEventConnectionObject, {
-    description:
-      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
-  })
-  @Cost(connectionCost())
-  notesConnection(
-    @Root() ledger: Ledger,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
-  ): Promise<ConnectionView<NoteEventView>> {
-    return noteEventConnection(
-      args,
-      { list: 'Ledger.notes', owner: ledger.id },
-      () => ctx.loaders.notesByLedger.load(ledger.id),
-      () => facilityOf(ctx, ledger, 'ledger'),
-    );
-  }
 }
 
 @Resolver(() => EventObject)
@@ -143,5 +98,25 @@ export class EventLedgerResolver {
   })
   async ledger(@Root() event: EventView, @Ctx() ctx: GraphqlContext): Promise<Ledger | null> {
     return event.ledgerId === null ? null : ctx.loaders.ledgers.load(event.ledgerId);
+  }
+}
+
+/** A tenant's ledgers. */
+@Resolver(() => TenantObject)
+export class TenantLedgersResolver {
+  @FieldResolver(() => [LedgerObject], { description: "The tenant's ledgers, by id." })
+  @Cost(LEDGER_LIST_COST)
+  ledgers(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
+    return ctx.loaders.ledgersByTenant.load(tenant.id);
+  }
+}
+
+/** A unit's ledgers, past and present. */
+@Resolver(() => UnitObject)
+export class UnitLedgersResolver {
+  @FieldResolver(() => [LedgerObject], { description: "The unit's ledgers (past and present), by id." })
+  @Cost(LEDGER_LIST_COST)
+  ledgers(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
+    return ctx.loaders.ledgersByUnit.load(unit.id);
   }
 }

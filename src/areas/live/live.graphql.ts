@@ -1,8 +1,11 @@
 import { createUnionType, Field, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
-import type { DocumentView, EventView } from '../documents/event-document.contract';
-import type { NoteEventView } from '../notes/note-event.contract';
-import { DocumentObject, EventObject } from '../documents/documents.graphql';
-import { NoteEventObject } from '../notes/notes.graphql';
+import {
+  DocumentObject,
+  EventObject,
+  type DocumentView,
+  type EventView,
+} from '../documents/documents.graphql';
+import { NoteEventObject, type NoteEventView } from '../notes/notes.graphql';
 import { OutboxMessageObject, type OutboxMessageView } from '../outbox/outbox.graphql';
 import { SuccessfulPaymentEventObject, type PaymentObjectView } from '../payments/payments.graphql';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';

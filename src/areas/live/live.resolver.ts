@@ -8,17 +8,10 @@ import type { OutboxAccess } from '../outbox/outbox.ports';
 import type { PaymentReads } from '../payments/payments.ports';
 import type { WebhookReads } from '../webhooks/webhooks.ports';
 import { formatInstant } from '../../kernel/time';
-import {
-  present as presentDocument,
-  presentEvent,
-  type EventView,
-} from '../documents/event-document.contract';
-import { present as presentNoteEvent } from '../notes/note-event.contract';
-import { present as presentPayment } from '../payments/payment-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { LoaderSource } from '../../graphql/loaders';
 import { resolverOf } from '../../graphql/resolver-instances';
-import { EventObject } from '../documents/documents.graphql';
+import { DocumentObject, EventObject, type EventView } from '../documents/documents.graphql';
 import {
   DocumentChangedObject,
   EsignMessageChangedObject,
@@ -31,8 +24,9 @@ import {
   PaymentSucceededObject,
   type FacilityActivityType,
 } from './live.graphql';
+import { NoteEventObject } from '../notes/notes.graphql';
 import { outboxMessageView } from '../outbox/outbox.graphql';
-import { paymentObject } from '../payments/payments.graphql';
+import { SuccessfulPaymentEventObject } from '../payments/payments.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 import { WebhookDeliveryObject, webhookDeliveryView } from '../webhooks/webhooks.graphql';
 
@@ -114,13 +108,13 @@ async function activityOf(
     case 'payment.succeeded': {
       const [payment] = event.eventId ? await services.payments.paymentsByIds([event.eventId]) : [null];
       return Object.assign(new PaymentSucceededObject(), base, {
-        payment: payment ? paymentObject(presentPayment(payment, zone)) : null,
+        payment: payment ? SuccessfulPaymentEventObject.present(payment, zone) : null,
       });
     }
     case 'note.created': {
       const [note] = id ? await services.notes.noteEventsByIds([id]) : [null];
       return Object.assign(new NoteCreatedObject(), base, {
-        noteEvent: note ? presentNoteEvent(note, zone) : null,
+        noteEvent: note ? NoteEventObject.present(note, zone) : null,
       });
     }
     case 'esign.sent':
@@ -130,7 +124,7 @@ async function activityOf(
       const [owner] = event.eventId ? await services.documents.eventsByIds([event.eventId]) : [null];
       return Object.assign(new EsignMessageChangedObject(), base, {
         message: message ? outboxMessageView(message, zone) : null,
-        event: owner ? presentEvent(owner, zone) : null,
+        event: owner ? EventObject.present(owner, zone) : null,
       });
     }
     case 'document.viewed':
@@ -140,7 +134,7 @@ async function activityOf(
         : [[]];
       const document = documents.find((candidate) => candidate.id === id);
       return Object.assign(new DocumentChangedObject(), base, {
-        document: document ? presentDocument(document, zone) : null,
+        document: document ? DocumentObject.present(document, zone) : null,
       });
     }
     default:
@@ -217,7 +211,7 @@ export class LiveResolver {
     return {
       cursor: change ? String(change.seq) : null,
       cause: change ? (change.type as FacilityActivityType) : null,
-      event: presentEvent(owner, facility.timeZone),
+      event: EventObject.present(owner, facility.timeZone),
     };
   }
 
@@ -258,7 +252,7 @@ export class LiveResolver {
     this.freshLoaders(ctx);
     const facility = await ctx.loaders.facility(facilityId, ['facilityId']);
     const owner = await this.services.documents.eventFor(facility, eventId, ['eventId']);
-    return presentEvent(owner, facility.timeZone);
+    return EventObject.present(owner, facility.timeZone);
   }
 
   /** Subscription.eventDocuments's items, once the event is found in the caller's facility. */

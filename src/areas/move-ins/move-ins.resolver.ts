@@ -1,9 +1,8 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import type { DocumentView, EventView } from '../documents/event-document.contract';
 import { documentDownloadPath, present, type MoveInReviewView } from './move-in-review.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import type { MoveInsService } from './move-ins.service';
-import { DocumentObject } from '../documents/documents.graphql';
+import { DocumentObject, type DocumentView, type EventView } from '../documents/documents.graphql';
 import { withArgumentNames } from '../../graphql/errors';
 import { MoveInReviewInput, MoveInReviewObject } from './move-ins.graphql';
 import { UUIDScalar } from '../../graphql/scalars';

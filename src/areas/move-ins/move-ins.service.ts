@@ -2,7 +2,7 @@ import type { Clock } from '../../kernel/clock';
 import { DomainError, problem, type Problem } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import type { PdfRenderer } from '../documents/pdf.ports';
-import { fillTemplate, personName, pdfFilename } from '../documents/pdf.template';
+import { fillTemplate, personName, pdfFilename } from '../../kernel/templates';
 import type { RenderedPdf } from '../documents/pdf.types';
 import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../../kernel/ids';
 import { formatInstant, isValidDate, localDate, toStoredInstant } from '../../kernel/time';

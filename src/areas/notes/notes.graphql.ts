@@ -3,8 +3,11 @@ import { Cost, type CostHint } from '../../graphql/cost-directives';
 import { sliceCost, sliceDescriptions, type SliceLimits } from '../../graphql/pagination';
 import { ConnectionType, EdgeType } from '../../graphql/connection';
 import type { CreateNoteCommand } from './notes.types';
-import type { NoteEventView, NoteView } from './note-event.contract';
+import { present, type NoteEventView, type NoteView } from './note-event.contract';
 import { DateTimeScalar, UUIDScalar } from '../../graphql/scalars';
+
+/** A note event as GraphQL shows it (the contract's view), which other areas' fields return. */
+export type { NoteEventView };
 
 /**
  * The note events a ledger, tenant or unit answers: clients write them without limit, so a list
@@ -55,6 +58,9 @@ export class NoteAuthorObject implements NoteAuthorView {
   description: 'Notes written together on a tenant, unit and/or ledger (REST 2.5).',
 })
 export class NoteEventObject implements Omit<NoteEventView, 'facilityId'> {
+  /** A note event as this type answers it, instants in its facility's zone (the contract's `present`). */
+  static readonly present = present;
+
   @Field(() => UUIDScalar)
   id: string;
 

@@ -1,6 +1,6 @@
 import { areaModule } from '../../area-module';
 import { NOTES_EVENTS } from './notes.events';
-import { NotesResolver } from './notes.resolver';
+import { LedgerNotesResolver, NotesResolver, TenantNotesResolver, UnitNotesResolver } from './notes.resolver';
 import { NOTES_ROUTES } from './notes.routes';
 import * as NoteEvent from './note-event.contract';
 import { notesLoaders } from './notes.loaders';
@@ -11,7 +11,7 @@ import { NOTES_ENTITIES } from './notes.entities';
 export const notesModule = areaModule({
   name: 'notes',
   routes: NOTES_ROUTES,
-  resolvers: [NotesResolver],
+  resolvers: [NotesResolver, LedgerNotesResolver, TenantNotesResolver, UnitNotesResolver],
   schemas: [NoteEvent.schema],
   loaders: notesLoaders,
   entities: NOTES_ENTITIES,

@@ -1,12 +1,9 @@
 import type { Facility } from '../facilities/facilities.types';
-import type { Ledger } from '../ledgers/ledgers.types';
 import type { DomainEvent } from '../../kernel/domain-events';
 import type { NoteEvent } from './notes.types';
 
 /** Where note events are written and read back; lists come in key order, oldest first. */
 export interface NotesRepository {
-  /** The ledger, if it is one of this facility's. */
-  findLedger(facilityId: string, ledgerId: string): Promise<Ledger | undefined>;
   /** Writes the note event, its notes and the webhook events reporting it in one transaction. */
   insertNoteEvent(event: NoteEvent, events?: readonly DomainEvent[]): Promise<void>;
   /** Note events by id, null for a missing id. */

@@ -1,11 +1,9 @@
-import type { Ledger } from '../ledgers/ledgers.types';
 import type { NotesRepository } from './notes.ports';
 import { noteEvents, notes } from './notes.tables';
 import type { NoteEvent } from './notes.types';
 import { compareCodePoints } from '../../kernel/compare';
 import type { Db, StoreEvents } from '../../store/database';
 import { rowCodec } from '../../store/rows';
-import { ledgerCodec } from '../ledgers/ledgers.repository';
 import type { DomainEvent } from '../../kernel/domain-events';
 
 // The author is stored by id and read with its client application's name (NoteEvent.createdBy).
@@ -26,16 +24,6 @@ export class SqlNotesRepository implements NotesRepository {
     private readonly db: Db,
     private readonly events: StoreEvents,
   ) {}
-
-  async findLedger(facilityId: string, ledgerId: string): Promise<Ledger | undefined> {
-    const row = await this.db
-      .selectFrom('ledgers')
-      .selectAll()
-      .where('id', '=', ledgerId)
-      .where('facility_id', '=', facilityId)
-      .executeTakeFirst();
-    return row && ledgerCodec.read(row);
-  }
 
   async insertNoteEvent(event: NoteEvent, events: readonly DomainEvent[] = []): Promise<void> {
     const eventRow = { ...noteEventCodec.write(event), created_by_client_id: event.createdBy.id };

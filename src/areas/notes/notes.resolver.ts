@@ -1,4 +1,5 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Cost } from '../../graphql/cost-directives';
 import type { Facility } from '../facilities/facilities.types';
 import type { NotesService } from './notes.service';
 import type { Ledger } from '../ledgers/ledgers.types';
@@ -6,13 +7,25 @@ import type { Tenant, Unit } from '../tenants/tenants.types';
 import { present as presentNoteEvent, type NoteEventView } from './note-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
 import { withArgumentNames } from '../../graphql/errors';
+import { facilityOf } from '../../graphql/loaders';
 import { FacilityObject } from '../facilities/facilities.graphql';
 import { LedgerObject } from '../ledgers/ledgers.graphql';
-import { facilityOf } from '../facilities/facilities.navigation';
-import { CreateNoteInput, NOTE_LIST_LIMITS, NoteEventObject, type NoteSliceArgs } from './notes.graphql';
+import {
+  CreateNoteInput,
+  NOTE_LIST_LIMITS,
+  NOTES_LIST_COST,
+  NoteEventConnectionObject,
+  NoteEventObject,
+  NoteSliceArgs,
+} from './notes.graphql';
 import type { NoteEvent } from './notes.types';
 import { sliceOf } from '../../graphql/pagination';
-import { connectionOfLoaded, type ConnectionView } from '../../graphql/connection';
+import {
+  ConnectionArgsType,
+  connectionCost,
+  connectionOfLoaded,
+  type ConnectionView,
+} from '../../graphql/connection';
 import type { ConnectionArgs } from '../../kernel/connections';
 import { parseSliceRequest } from '../../kernel/pagination';
 import { UUIDScalar } from '../../graphql/scalars';
@@ -37,7 +50,7 @@ interface ResolverServices {
  * The note events of one ledger, tenant or unit that a query asked for: `first` of them from
  * `offset` (the slice is checked before anything is read), in the facility's time zone.
  */
-export async function noteEventSlice(
+async function noteEventSlice(
   args: NoteSliceArgs,
   events: () => Promise<readonly NoteEvent[]>,
   facility: () => Promise<Facility>,
@@ -51,7 +64,7 @@ export async function noteEventSlice(
  * The note events of one ledger, tenant or unit walked by cursor (created_at, then id), bound to
  * the list (`list`, the parent's field) and its parent; 20 when neither first nor last is given.
  */
-export async function noteEventConnection(
+async function noteEventConnection(
   args: ConnectionArgs,
   list: { list: string; owner: string },
   events: () => Promise<readonly NoteEvent[]>,
@@ -110,5 +123,121 @@ export class NotesResolver {
   @FieldResolver(() => LedgerObject, { nullable: true })
   ledger(@Root() event: NoteEventView, @Ctx() ctx: GraphqlContext): Promise<Ledger | null> | null {
     return event.ledgerId === null ? null : ctx.loaders.ledgers.load(event.ledgerId);
+  }
+}
+
+/** The note events written on a ledger: its `notes` and `notesConnection`. */
+@Resolver(() => LedgerObject)
+export class LedgerNotesResolver {
+  @FieldResolver(() => [NoteEventObject], {
+    description:
+      'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
+  })
+  @Cost(NOTES_LIST_COST)
+  notes(
+    @Root() ledger: Ledger,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
+  ): Promise<NoteEventView[]> {
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByLedger.load(ledger.id),
+      () => facilityOf(ctx, ledger, 'ledger'),
+    );
+  }
+
+  @FieldResolver(() => NoteEventConnectionObject, {
+    description:
+      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
+  })
+  @Cost(connectionCost())
+  notesConnection(
+    @Root() ledger: Ledger,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): Promise<ConnectionView<NoteEventView>> {
+    return noteEventConnection(
+      args,
+      { list: 'Ledger.notes', owner: ledger.id },
+      () => ctx.loaders.notesByLedger.load(ledger.id),
+      () => facilityOf(ctx, ledger, 'ledger'),
+    );
+  }
+}
+
+/** The note events written on a tenant: its `notes` and `notesConnection`. */
+@Resolver(() => TenantObject)
+export class TenantNotesResolver {
+  @FieldResolver(() => [NoteEventObject], {
+    description:
+      'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
+  })
+  @Cost(NOTES_LIST_COST)
+  notes(
+    @Root() tenant: Tenant,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
+  ): Promise<NoteEventView[]> {
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByTenant.load(tenant.id),
+      () => facilityOf(ctx, tenant, 'tenant'),
+    );
+  }
+
+  @FieldResolver(() => NoteEventConnectionObject, {
+    description:
+      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
+  })
+  @Cost(connectionCost())
+  notesConnection(
+    @Root() tenant: Tenant,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): Promise<ConnectionView<NoteEventView>> {
+    return noteEventConnection(
+      args,
+      { list: 'Tenant.notes', owner: tenant.id },
+      () => ctx.loaders.notesByTenant.load(tenant.id),
+      () => facilityOf(ctx, tenant, 'tenant'),
+    );
+  }
+}
+
+/** The note events written on a unit: its `notes` and `notesConnection`. */
+@Resolver(() => UnitObject)
+export class UnitNotesResolver {
+  @FieldResolver(() => [NoteEventObject], {
+    description: 'Note events written on the unit, oldest first: `first` of them (at most 20) from `offset`.',
+  })
+  @Cost(NOTES_LIST_COST)
+  notes(
+    @Root() unit: Unit,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
+  ): Promise<NoteEventView[]> {
+    return noteEventSlice(
+      args,
+      () => ctx.loaders.notesByUnit.load(unit.id),
+      () => facilityOf(ctx, unit, 'unit'),
+    );
+  }
+
+  @FieldResolver(() => NoteEventConnectionObject, {
+    description:
+      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
+  })
+  @Cost(connectionCost())
+  notesConnection(
+    @Root() unit: Unit,
+    @Ctx() ctx: GraphqlContext,
+    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+  ): Promise<ConnectionView<NoteEventView>> {
+    return noteEventConnection(
+      args,
+      { list: 'Unit.notes', owner: unit.id },
+      () => ctx.loaders.notesByUnit.load(unit.id),
+      () => facilityOf(ctx, unit, 'unit'),
+    );
   }
 }

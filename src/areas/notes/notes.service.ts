@@ -4,6 +4,7 @@ import { DomainError, field, problem, type Problem } from '../../kernel/errors';
 import type { Facility } from '../facilities/facilities.types';
 import { isBlank, isUuid, newId, normalizeId, storedKeys } from '../../kernel/ids';
 import { toStoredInstant } from '../../kernel/time';
+import type { LedgerLookup } from '../ledgers/ledgers.ports';
 import type { TenantsRepository } from '../tenants/tenants.ports';
 import type { NoteReads, NotesEvents, NotesRepository } from './notes.ports';
 import {
@@ -81,6 +82,7 @@ export class NotesService implements NoteReads {
   constructor(
     private readonly repository: NotesRepository,
     private readonly people: TenantsRepository,
+    private readonly ledgers: LedgerLookup,
     private readonly clock: Clock,
     /** Writes `note.created` with each note event; none when absent. */
     private readonly events?: NotesEvents,
@@ -99,7 +101,7 @@ export class NotesService implements NoteReads {
     const ledger =
       valid.ledgerId === undefined
         ? undefined
-        : await this.repository.findLedger(facility.id, valid.ledgerId);
+        : await this.ledgers.ledgerInFacility(facility.id, valid.ledgerId);
     if (valid.ledgerId !== undefined && !ledger) {
       throw DomainError.notFound(['ledgerId'], 'ledger', valid.ledgerId);
     }

@@ -110,3 +110,16 @@ export interface OutboxAccess {
   /** Messages by id, in key order, null for a missing one (DataLoader batch shape). */
   messagesByIds(ids: readonly string[]): Promise<(OutboxMessage | null)[]>;
 }
+
+/**
+ * A message as a row of the outbox's table, for another area's repository that writes one in its
+ * own transaction (an e-sign link's message) or reads some in its own statements (a webhook
+ * endpoint's deliveries). The outbox's repository makes it (`outboxRows`) and the composition root
+ * hands it over; `Row` is the store's row, which the domain does not name.
+ */
+export interface OutboxRows<Row> {
+  /** The stored message of a row, its payload read as its channel has it. */
+  read(row: Row): OutboxMessage;
+  /** The row of a message, its content (or webhook event) written as the payload. */
+  write(message: OutboxMessage): Row;
+}

@@ -5,7 +5,7 @@ import {
   type QueryCreator,
   type RawBuilder,
 } from 'kysely';
-import type { AttemptFailure, ClaimRequest, OutboxRepository, SentRecord } from './outbox.ports';
+import type { AttemptFailure, ClaimRequest, OutboxRepository, OutboxRows, SentRecord } from './outbox.ports';
 import { parseOutboxContent, parseOutboxWebhook } from './outbox.service';
 import { outboxMessages } from './outbox.tables';
 import type { OutboxMessage, OutboxStatus } from './outbox.types';
@@ -49,7 +49,7 @@ const messageColumns = rowCodec(outboxMessages, ['payload']);
  * payload's two fields are set on it rather than the record copied into another object: claims
  * read every message they take this way.
  */
-export function storedMessage(row: OutboxMessageRow): OutboxMessage {
+function storedMessage(row: OutboxMessageRow): OutboxMessage {
   const message = messageColumns.read(row) as OutboxMessage;
   const webhook = row.channel === 'webhook';
   message.content = webhook ? null : parseOutboxContent(row.payload);
@@ -58,12 +58,15 @@ export function storedMessage(row: OutboxMessageRow): OutboxMessage {
 }
 
 /** A message as stored, its content (or webhook event) written as the payload. */
-export function messageStored(message: OutboxMessage): OutboxMessageRow {
+function messageStored(message: OutboxMessage): OutboxMessageRow {
   return {
     ...messageColumns.write(message),
     payload: JSON.stringify(message.channel === 'webhook' ? message.webhook : message.content),
   };
 }
+
+/** The outbox's rows as other areas' repositories write and read them (handed over by src/services.ts). */
+export const outboxRows: OutboxRows<OutboxMessageRow> = { read: storedMessage, write: messageStored };
 
 /** Due now: pending and its time has come, or claimed by a worker whose lease ran out. */
 function isDue(eb: ExpressionBuilder<Database, 'outbox_messages'>, now: string) {

@@ -2,12 +2,18 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphq
 import type {
   BillingAddress,
   BillingAddressCommand,
+  PaymentEvent,
   PaymentKind,
   PaymentMethodCommand,
   PayRetailCommand,
   RetailLineCommand,
 } from './payments.types';
-import type { PaymentLineView, PaymentMethodView, PaymentView } from './payment-event.contract';
+import {
+  present as presentPayment,
+  type PaymentLineView,
+  type PaymentMethodView,
+  type PaymentView,
+} from './payment-event.contract';
 import { DateTimeScalar, MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 
 /** Payment kinds in GraphQL's spelling; the values are the stored (REST) ones. */
@@ -261,6 +267,11 @@ export class SuccessfulPaymentEventObject implements Omit<
   PaymentObjectView,
   'facilityId' | 'tenantId' | 'paidAt' | 'timeZone'
 > {
+  /** A payment as this type answers it: the contract's view, its billing address in typed fields. */
+  static present(event: PaymentEvent, timeZone: string): PaymentObjectView {
+    return paymentObject(presentPayment(event, timeZone));
+  }
+
   @Field(() => UUIDScalar, { description: 'Also the id of its Event.' })
   id: string;
 
@@ -298,7 +309,7 @@ function addressFields(address: BillingAddress): BillingAddressObject {
 /** A payment as GraphQL answers it: the presented payment, its billing address in typed fields. */
 export type PaymentObjectView = Omit<PaymentView, 'paymentMethod'> & { paymentMethod: PaymentMethodObject };
 
-export function paymentObject(view: PaymentView): PaymentObjectView {
+function paymentObject(view: PaymentView): PaymentObjectView {
   const address = view.paymentMethod.billingAddress;
   return {
     ...view,

@@ -5,19 +5,12 @@ import { readIdempotencyKey } from './idempotency';
 import type { PaymentEvent } from './payments.types';
 import type { PaymentsService } from './payments.service';
 import type { Tenant } from '../tenants/tenants.types';
-import { presentEvent, type EventView } from '../documents/event-document.contract';
-import { present as presentPayment } from './payment-event.contract';
 import type { GraphqlContext } from '../../graphql/context';
-import { EventObject } from '../documents/documents.graphql';
+import { EventObject, type EventView } from '../documents/documents.graphql';
 import { withArgumentNames } from '../../graphql/errors';
+import { facilityOf } from '../../graphql/loaders';
 import { FacilityObject } from '../facilities/facilities.graphql';
-import { facilityOf } from '../facilities/facilities.navigation';
-import {
-  paymentObject,
-  RetailPaymentInput,
-  SuccessfulPaymentEventObject,
-  type PaymentObjectView,
-} from './payments.graphql';
+import { RetailPaymentInput, SuccessfulPaymentEventObject, type PaymentObjectView } from './payments.graphql';
 import { UUIDScalar } from '../../graphql/scalars';
 import { TenantObject } from '../tenants/tenants.graphql';
 
@@ -75,19 +68,19 @@ export class PaymentsResolver {
         idempotency: key ? { key, scope: 'graphql' } : undefined,
       });
     });
-    if (!outcome.replayed) return paymentObject(presentPayment(outcome.event, facility.timeZone));
+    if (!outcome.replayed) return SuccessfulPaymentEventObject.present(outcome.event, facility.timeZone);
     // GraphQL keeps no answer of its own: the payment is answered again from what was recorded.
     const id = outcome.paymentEventId;
     const [event] = id ? await this.services.payments.paymentsByIds([id]) : [null];
     if (!event) throw new Error(`payment ${id} of an idempotency key is missing`);
-    return paymentObject(presentPayment(event, facility.timeZone));
+    return SuccessfulPaymentEventObject.present(event, facility.timeZone);
   }
 
   @FieldResolver(() => EventObject, {
     description: 'The event of the payment, with its documents (the receipt).',
   })
   event(@Root() payment: PaymentObjectView): EventView {
-    return presentEvent(
+    return EventObject.present(
       {
         id: payment.id,
         facilityId: payment.facilityId,
@@ -127,6 +120,6 @@ export class EventPaymentResolver {
   ): Promise<PaymentObjectView | null> {
     if (event.type !== 'successful_payment_event') return null;
     const payment = await paymentLoader(ctx, this.services.payments).load(event.id);
-    return payment ? paymentObject(presentPayment(payment, event.timeZone)) : null;
+    return payment ? SuccessfulPaymentEventObject.present(payment, event.timeZone) : null;
   }
 }

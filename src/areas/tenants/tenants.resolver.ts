@@ -1,23 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { Cost } from '../../graphql/cost-directives';
+import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Facility } from '../facilities/facilities.types';
-import type { Ledger } from '../ledgers/ledgers.types';
 import type { Tenant, Unit } from './tenants.types';
 import type { TenantsService } from './tenants.service';
 import type { GraphqlContext } from '../../graphql/context';
+import { facilityOf } from '../../graphql/loaders';
 import { FacilityObject } from '../facilities/facilities.graphql';
-import { LEDGER_LIST_COST } from '../ledgers/ledgers.resolver';
-import { LedgerObject } from '../ledgers/ledgers.graphql';
-import { facilityOf } from '../facilities/facilities.navigation';
-import type { NoteEventView } from '../notes/note-event.contract';
-import {
-  NOTES_LIST_COST,
-  NoteEventConnectionObject,
-  NoteEventObject,
-  NoteSliceArgs,
-} from '../notes/notes.graphql';
-import { noteEventConnection, noteEventSlice } from '../notes/notes.resolver';
-import { ConnectionArgsType, connectionCost, type ConnectionView } from '../../graphql/connection';
 import { MoneyScalar, UUIDScalar } from '../../graphql/scalars';
 import { centsToAmount } from '../../kernel/money';
 import { TenantObject, UnitObject } from './tenants.graphql';
@@ -59,47 +46,6 @@ export class TenantsResolver {
   facility(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<Facility> {
     return facilityOf(ctx, tenant, 'tenant');
   }
-
-  @FieldResolver(() => [LedgerObject], { description: "The tenant's ledgers, by id." })
-  @Cost(LEDGER_LIST_COST)
-  ledgers(@Root() tenant: Tenant, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
-    return ctx.loaders.ledgersByTenant.load(tenant.id);
-  }
-
-  @FieldResolver(() => [NoteEventObject], {
-    description:
-      'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
-  })
-  @Cost(NOTES_LIST_COST)
-  notes(
-    @Root() tenant: Tenant,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
-  ): Promise<NoteEventView[]> {
-    return noteEventSlice(
-      args,
-      () => ctx.loaders.notesByTenant.load(tenant.id),
-      () => facilityOf(ctx, tenant, 'tenant'),
-    );
-  }
-
-  @FieldResolver(() => NoteEventConnectionObject, {
-    description:
-      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
-  })
-  @Cost(connectionCost())
-  notesConnection(
-    @Root() tenant: Tenant,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
-  ): Promise<ConnectionView<NoteEventView>> {
-    return noteEventConnection(
-      args,
-      { list: 'Tenant.notes', owner: tenant.id },
-      () => ctx.loaders.notesByTenant.load(tenant.id),
-      () => facilityOf(ctx, tenant, 'tenant'),
-    );
-  }
 }
 
 @Resolver(() => UnitObject)
@@ -112,45 +58,5 @@ export class UnitsResolver {
   @FieldResolver(() => FacilityObject)
   facility(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<Facility> {
     return facilityOf(ctx, unit, 'unit');
-  }
-
-  @FieldResolver(() => [LedgerObject], { description: "The unit's ledgers (past and present), by id." })
-  @Cost(LEDGER_LIST_COST)
-  ledgers(@Root() unit: Unit, @Ctx() ctx: GraphqlContext): Promise<Ledger[]> {
-    return ctx.loaders.ledgersByUnit.load(unit.id);
-  }
-
-  @FieldResolver(() => [NoteEventObject], {
-    description: 'Note events written on the unit, oldest first: `first` of them (at most 20) from `offset`.',
-  })
-  @Cost(NOTES_LIST_COST)
-  notes(
-    @Root() unit: Unit,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
-  ): Promise<NoteEventView[]> {
-    return noteEventSlice(
-      args,
-      () => ctx.loaders.notesByUnit.load(unit.id),
-      () => facilityOf(ctx, unit, 'unit'),
-    );
-  }
-
-  @FieldResolver(() => NoteEventConnectionObject, {
-    description:
-      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
-  })
-  @Cost(connectionCost())
-  notesConnection(
-    @Root() unit: Unit,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
-  ): Promise<ConnectionView<NoteEventView>> {
-    return noteEventConnection(
-      args,
-      { list: 'Unit.notes', owner: unit.id },
-      () => ctx.loaders.notesByUnit.load(unit.id),
-      () => facilityOf(ctx, unit, 'unit'),
-    );
   }
 }

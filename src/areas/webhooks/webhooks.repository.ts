@@ -9,7 +9,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
 } from './webhooks.types';
-import { storedMessage } from '../outbox/outbox.repository';
+import type { OutboxRows } from '../outbox/outbox.ports';
 import type { OutboxMessage } from '../outbox/outbox.types';
 import { webhookEndpoints } from './webhooks.tables';
 import type { SecretBox, SecretPlace } from '../../kernel/secret-box';
@@ -18,7 +18,7 @@ import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';
 import { keysetParts, sliceOfRows } from '../../store/keyset';
 import type { Slice, SliceRequest } from '../../kernel/connections';
-import type { WebhookEndpointsTable } from '../../store/schema';
+import type { OutboxMessagesTable, WebhookEndpointsTable } from '../../store/schema';
 
 /** Where an endpoint's secret (`secret`) or the one a rotation replaced (`previous_secret`) is stored. */
 export function webhookSecretPlace(endpointId: string, column: 'secret' | 'previous_secret'): SecretPlace {
@@ -72,6 +72,8 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
     private readonly secrets: SecretBox,
     /** The event types endpoints may ask for (a stored one no longer among them is not read). */
     private readonly eventTypes: WebhookCatalogue,
+    /** The outbox's rows: an endpoint's deliveries are its webhook messages. */
+    private readonly outboxRows: OutboxRows<OutboxMessagesTable>,
   ) {
     this.postgres = isPostgres(db);
   }
@@ -215,7 +217,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .orderBy(this.binary('id'), 'desc')
       .limit(rowLimit(limit))
       .execute();
-    return rows.map((row) => deliveryOf(storedMessage(row)));
+    return rows.map((row) => deliveryOf(this.outboxRows.read(row)));
   }
 
   /**
@@ -244,7 +246,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
     ]);
     const { rows: kept, more } = sliceOfRows(rows, slice);
     return {
-      entries: kept.map((row) => deliveryOf(storedMessage(row))),
+      entries: kept.map((row) => deliveryOf(this.outboxRows.read(row))),
       keys: kept.map((row) => [row.created_at, row.id]),
       more,
       total: Number(counted.count),
@@ -258,7 +260,7 @@ export class SqlWebhookEndpointsRepository implements WebhookEndpointsRepository
       .where('id', '=', id)
       .where('channel', '=', 'webhook')
       .executeTakeFirst();
-    return row && deliveryOf(storedMessage(row));
+    return row && deliveryOf(this.outboxRows.read(row));
   }
 
   async requeueDelivery(id: string, at: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { printableText, renderPdf } from '../../../src/adapters/pdf/pdfkit.renderer';
-import { fillTemplate, pdfFilename, personName } from '../../../src/areas/documents/pdf.template';
+import { fillTemplate, pdfFilename, personName } from '../../../src/kernel/templates';
 import { pdfText } from '../../support/pdf-text';
 
 describe('fillTemplate', () => {

@@ -5,6 +5,7 @@ import { importDataset } from '../../../src/store/dataset/dataset.import';
 import { openStore } from '../../../src/store/database';
 import { migrateToLatest } from '../../../src/store/migrator';
 import { SqlWebhookEndpointsRepository } from '../../../src/areas/webhooks/webhooks.repository';
+import { outboxRows } from '../../../src/areas/outbox/outbox.repository';
 import { DATASET_PLANS, WEBHOOK_EVENT_TYPES } from '../../../src/modules';
 import { secretBoxFor } from '../../../src/adapters/secrets/aes-gcm.secret-box';
 import { buildWorld, worldDataset, type World } from '../../support/factories';
@@ -190,6 +191,7 @@ describe('facility-ops webhooks', () => {
         store.db,
         secretBoxFor({ storage: 'clear', keys: null }),
         WEBHOOK_EVENT_TYPES,
+        outboxRows,
       );
       await endpoints.recordFailure(failing.id, '2026-11-20T09:00:00.000Z', '2026-11-15T09:00:00.000Z');
       await endpoints.recordFailure(dead.id, '2026-11-14T09:00:00.000Z', '2026-11-14T09:00:00.000Z');

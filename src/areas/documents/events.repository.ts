@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { EventFilter, EventsRepository } from '../documents/documents.ports';
-import { events } from '../documents/documents.tables';
-import type { DocumentEvent } from '../documents/documents.types';
+import type { EventFilter, EventsRepository } from './documents.ports';
+import { events } from './documents.tables';
+import type { DocumentEvent } from './documents.types';
 import type { Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { rowCodec } from '../../store/rows';

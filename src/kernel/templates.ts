@@ -1,3 +1,6 @@
+// The text of the PDFs areas render (an event's documents, a move-in's session documents): their
+// templates filled in, the names they print, the file names they download under.
+
 /**
  * Document templates are plain text with `{{name}}` placeholders. Filling is one pass over the
  * template, so a value that itself looks like a placeholder (a tenant named "{{unit_name}}") is
