@@ -1,5 +1,5 @@
 'use strict';
-/* global fetch, performance, setTimeout, setInterval, clearInterval, URL */
+/* global fetch, setTimeout, setInterval, clearInterval, URL */
 /**
  * `node bench/subscriptions.js` (after `npm run build`): GraphQL subscriptions under load. Seeds a
  * database (one facility, a retail item, a tenant: a temporary SQLite file, or with `--store
@@ -17,20 +17,30 @@
  *    subscriber received every payment exactly once.
  *
  * The subscribers are bare protocol clients (graphql-transport-ws over `ws`, or SSE over
- * node:http) that read each event's payment id and time it, so the bench process spends as little
- * as it can of the machine the service shares. Prints a Markdown table (also written to
- * bench/results/subscriptions.md).
+ * node:http, bench/subscription-clients.js) that read each event's payment id and time it. By
+ * default they run in the bench's own process, as they always did, so runs stay comparable; their
+ * work (parsing every frame) then takes its share of the cores the service runs on, which remote
+ * subscribers never do. `--clients-processes N` runs them in N child processes instead, and
+ * `--clients-nice K` lowers those processes' priority (every thread's nice value), so the service
+ * (and the payments' driver, which stays here at normal priority) gets the cores first, as it would
+ * with its subscribers on other machines. Every time is read on CLOCK_MONOTONIC (process.hrtime),
+ * one clock for every process of the machine on Linux, checked against each child before the run:
+ * a receipt in a child is timed against the payment's answer here. Each subscriber must have
+ * received each payment exactly once, wherever it ran. Prints a Markdown table (also written to
+ * bench/results/subscriptions.md) that names where the clients ran and their processes' CPU.
  *
  * Options: --subscribers N (default 1000), --payments N (100), --concurrency N (10), --transport
- * ws|sse (ws), --store sqlite|postgres (sqlite), --instances N (1; more needs postgres), --dist DIR
+ * ws|sse (ws), --store sqlite|postgres (sqlite), --instances N (1; more needs postgres),
+ * --clients-processes N (none: in the bench's process), --clients-nice K (1-19; none), --dist DIR
  * (the built service, default dist/), --keep. Unknown options throw.
  */
-const http = require('node:http');
+const { fork } = require('node:child_process');
 const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT, PRODUCTION, fmt, loadAverage, log, parseOptions, startService } = require('./common');
+const { Clients, CONNECTING_AT_ONCE, now } = require('./subscription-clients');
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -42,9 +52,14 @@ function parseArgs(argv) {
     transport: 'ws',
     store: 'sqlite',
     instances: 1,
+    'clients-processes': 0,
+    'clients-nice': 0,
     dist: path.join(ROOT, 'dist'),
     keep: false,
   });
+  if (options['clients-nice'] > 19) throw new Error('--clients-nice is 1 to 19');
+  if (options['clients-nice'] > 0 && options['clients-processes'] === 0)
+    throw new Error('--clients-nice needs --clients-processes');
   if (!['ws', 'sse'].includes(options.transport)) throw new Error('--transport is ws or sse');
   if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store is sqlite or postgres');
   if (options.instances > 1 && options.store !== 'postgres')
@@ -162,91 +177,99 @@ function cpuSeconds(pid) {
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-const ACTIVITY = `subscription Activity($facilityId: UUID!) {
-  facilityActivity(facilityId: $facilityId, types: [PAYMENT_SUCCEEDED]) {
-    ... on PaymentSucceeded { cursor payment { id amount } }
+/** The lowest nice value of a process's threads (Linux: each thread has its own). */
+function niceOf(pid) {
+  const nices = [];
+  for (const thread of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
+      nices.push(Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[16]));
+    } catch {
+      // The thread ended meanwhile.
+    }
   }
-}`;
-
-const PAYMENT_ID = /"payment":\{"id":"([^"]+)"/;
+  return Math.min(...nices);
+}
 
 /**
- * One subscriber's receipts: per payment id, when it arrived (ms, performance.now()), and how many
- * times (more than once is a failure the report names).
+ * A clients' process (`--clients-processes`): bench/subscription-clients.js forked, running its share
+ * of the subscribers, asked one thing at a time.
  */
-class Receipts {
-  constructor() {
-    this.at = new Map();
-    this.duplicates = 0;
-    this.count = 0;
+class ClientsProcess {
+  constructor(plan, nice) {
+    this.plan = plan;
+    this.nice = nice;
+    this.child = fork(path.join(__dirname, 'subscription-clients.js'), [], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.exited = new Promise((resolve) => this.child.once('exit', resolve));
   }
 
-  note(text) {
-    const match = PAYMENT_ID.exec(text);
-    if (!match) throw new Error(`unexpected event ${text.slice(0, 200)}`);
-    if (this.at.has(match[1])) this.duplicates += 1;
-    else this.at.set(match[1], performance.now());
-    this.count += 1;
+  /** Sends `message` and resolves with the child's answer (its `error` rejects). */
+  request(message) {
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        this.child.off('message', onMessage);
+        this.child.off('exit', onExit);
+      };
+      const onMessage = (reply) => {
+        cleanup();
+        if (reply.type === 'error') reject(new Error(`a clients' process: ${reply.message}`));
+        else resolve(reply);
+      };
+      const onExit = (code) => {
+        cleanup();
+        reject(new Error(`a clients' process exited with ${code}`));
+      };
+      this.child.on('message', onMessage);
+      this.child.once('exit', onExit);
+      this.child.send(message);
+    });
   }
-}
 
-/** A graphql-transport-ws subscriber over a bare WebSocket: resolves once its subscribe is sent. */
-function wsSubscriber(address, token, variables, receipts, failed) {
-  const WebSocket = require('ws');
-  const socket = new WebSocket(`${address.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', {
-    perMessageDeflate: false,
-  });
-  return new Promise((resolve, reject) => {
-    socket.on('open', () =>
-      socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } })),
-    );
-    socket.on('message', (data) => {
-      const text = data.toString();
-      if (text.startsWith('{"id"') && text.includes('"type":"next"')) return receipts.note(text);
-      const message = JSON.parse(text);
-      if (message.type === 'connection_ack') {
-        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: ACTIVITY, variables } }));
-        resolve({ close: () => socket.terminate() });
-      } else if (message.type === 'ping') socket.send('{"type":"pong"}');
-      else failed(`subscriber got ${text.slice(0, 300)}`);
-    });
-    socket.on('error', reject);
-    socket.on('close', (code, reason) => failed(`a subscriber's connection closed ${code} ${reason}`));
-  });
-}
+  /**
+   * Checks that the child's clock is this process's: a reading it takes between two of ours must
+   * fall between them, so the two clocks differ by less than that round trip. Resolves with the
+   * shortest round trip of a few (the bound on their difference), in ms.
+   */
+  async checkClock() {
+    let narrowest = Infinity;
+    for (let i = 0; i < 5; i += 1) {
+      const sent = now();
+      const { at } = await this.request({ type: 'clock' });
+      const received = now();
+      if (!(sent <= at && at <= received))
+        throw new Error(
+          `a clients' process's clock read ${at}, outside this process's ${sent} to ${received}`,
+        );
+      narrowest = Math.min(narrowest, received - sent);
+    }
+    return narrowest;
+  }
 
-/** A GraphQL-over-SSE subscriber over node:http: resolves once the stream answered 200. */
-function sseSubscriber(address, token, variables, receipts, failed) {
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${address}/graphql`, {
-      method: 'POST',
-      agent: false,
-      headers: {
-        accept: 'text/event-stream',
-        'content-type': 'application/json',
-        authorization: `Bearer ${token}`,
-      },
-    });
-    request.on('response', (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`SSE answered ${response.statusCode}`));
-      response.setEncoding('utf8');
-      let buffer = '';
-      response.on('data', (chunk) => {
-        buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.includes('event: next')) receipts.note(block);
-          else if (block.includes('event: complete')) failed('a stream completed');
-        }
-      });
-      response.on('end', () => failed('a stream ended'));
-      resolve({ close: () => request.destroy() });
-    });
-    request.on('error', reject);
-    request.end(JSON.stringify({ query: ACTIVITY, variables }));
-  });
+  async connect() {
+    await this.request({ type: 'start', plan: this.plan, nice: this.nice });
+    if (this.nice > 0 && niceOf(this.child.pid) < this.nice)
+      throw new Error(`a clients' process runs at nice ${niceOf(this.child.pid)}, not ${this.nice}`);
+  }
+
+  async until(count, ms) {
+    await this.request({ type: 'until', count, ms });
+  }
+
+  report(ids) {
+    return this.request({ type: 'report', ids });
+  }
+
+  cpu() {
+    return cpuSeconds(this.child.pid);
+  }
+
+  async close() {
+    if (this.child.connected) this.child.send({ type: 'close' });
+    await this.exited;
+  }
 }
 
 async function main() {
@@ -254,7 +277,7 @@ async function main() {
   const database = await createDatabase(options);
   const world = await seed(options.dist, database.url, options.payments * 3 + 50);
   const services = [];
-  const subscribers = [];
+  let fleet = [];
   try {
     for (let i = 0; i < options.instances; i += 1) {
       services.push(
@@ -287,7 +310,7 @@ async function main() {
     let paid = 0;
     const pay = async () => {
       const { address } = services[paid++ % services.length];
-      const at = performance.now();
+      const at = now();
       const res = await fetch(`${address}/v1/${world.facilityId}/invoiceable_items/retail_payment`, {
         method: 'POST',
         headers: { authorization: `Bearer ${world.token}`, 'content-type': 'application/json' },
@@ -295,7 +318,7 @@ async function main() {
       });
       const json = await res.json();
       if (res.status !== 200) throw new Error(`payment answered ${res.status}: ${JSON.stringify(json)}`);
-      return { id: json.successful_payment_event.id, at, answeredAt: performance.now() };
+      return { id: json.successful_payment_event.id, at, answeredAt: now() };
     };
     /** P payments, `concurrency` at a time: each one's id, request and answer times. */
     const burst = async (count) => {
@@ -318,68 +341,82 @@ async function main() {
     const cpuAlone = cpu() - cpuAloneStarted;
     const rssBefore = rss();
 
-    const failures = [];
-    const failed = (why) => failures.length < 5 && failures.push(why);
-    const receipts = Array.from({ length: options.subscribers }, () => new Receipts());
-    const subscribe = options.transport === 'ws' ? wsSubscriber : sseSubscriber;
-    const variables = { facilityId: world.facilityId };
-    const started = Date.now();
-    // A few hundred at a time: a real fleet of screens does not connect in one instant either.
-    for (let i = 0; i < options.subscribers; i += 200) {
-      subscribers.push(
-        ...(await Promise.all(
-          receipts
-            .slice(i, i + 200)
-            .map((r, k) =>
-              subscribe(services[(i + k) % services.length].address, world.token, variables, r, failed),
-            ),
-        )),
+    // The subscribers: in this process, or shared out between the clients' processes.
+    const plan = {
+      addresses: services.map((service) => service.address),
+      token: world.token,
+      variables: { facilityId: world.facilityId },
+      transport: options.transport,
+    };
+    const processes = options['clients-processes'];
+    if (processes === 0) {
+      fleet = [new Clients({ ...plan, from: 0, to: options.subscribers, atOnce: CONNECTING_AT_ONCE })];
+    } else {
+      const atOnce = Math.max(1, Math.ceil(CONNECTING_AT_ONCE / processes));
+      fleet = Array.from({ length: processes }, (_, i) => {
+        const from = Math.floor((options.subscribers * i) / processes);
+        const to = Math.floor((options.subscribers * (i + 1)) / processes);
+        return new ClientsProcess({ ...plan, from, to, atOnce }, options['clients-nice']);
+      });
+      const bounds = await Promise.all(fleet.map((clients) => clients.checkClock()));
+      log(
+        `${processes} clients' processes read this process's monotonic clock (within ${Math.max(...bounds).toFixed(3)} ms)`,
       );
     }
+    const clientsCpu = () => fleet.reduce((sum, clients) => sum + (clients.cpu?.() ?? 0), 0);
+    const started = Date.now();
+    await Promise.all(fleet.map((clients) => clients.connect()));
     log(`${options.subscribers} subscribers connected in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    // Connected is not yet subscribed: a probe payment reaches every subscriber once all are.
+    // Connected is not yet subscribed: a probe payment reaches every subscriber once all are (the
+    // only event they are sent before the burst).
     const probe = await pay();
-    const waitFor = async (what, condition, ms) => {
-      const since = Date.now();
-      while (!condition()) {
-        if (failures.length > 0) throw new Error(failures.join('; '));
-        if (Date.now() - since > ms) throw new Error(`waited ${ms} ms for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    await waitFor('the probe at every subscriber', () => receipts.every((r) => r.at.has(probe.id)), 240_000);
+    await Promise.all(fleet.map((clients) => clients.until(1, 240_000)));
     // Idle: let the service settle before its memory is read.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const rssSubscribed = rss();
 
     let rssPeak = rssSubscribed;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rss())), 50);
-    const burstStarted = performance.now();
+    const burstStarted = now();
     const cpuStarted = cpu();
+    const clientsCpuStarted = clientsCpu();
     const benchCpuStarted = process.cpuUsage();
     const shared = await burst(options.payments);
-    await waitFor(
-      'every payment at every subscriber',
-      () => receipts.every((r) => r.at.size === options.payments + 1),
-      300_000,
-    );
-    const burstMs = performance.now() - burstStarted;
+    await Promise.all(fleet.map((clients) => clients.until(options.payments + 1, 300_000)));
     const cpuShared = cpu() - cpuStarted;
+    const clientsCpuShared = clientsCpu() - clientsCpuStarted;
     const benchCpu = process.cpuUsage(benchCpuStarted);
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, rss());
-    if (failures.length > 0) throw new Error(failures.join('; '));
-    const duplicates = receipts.reduce((sum, r) => sum + r.duplicates, 0);
 
+    // Every subscriber's receipt of every payment (and of the probe): each exactly once.
+    const ids = [probe.id, ...shared.map((payment) => payment.id)];
+    const reports = await Promise.all(fleet.map((clients) => clients.report(ids)));
+    const duplicates = reports.reduce((sum, r) => sum + r.duplicates, 0);
+    const unexpected = reports.reduce((sum, r) => sum + r.unexpected, 0);
     const fromAnswer = [];
     const fromRequest = [];
-    for (const payment of shared) {
-      for (const r of receipts) {
-        const at = r.at.get(payment.id);
-        fromAnswer.push(at - payment.answeredAt);
-        fromRequest.push(at - payment.at);
+    let missing = 0;
+    let lastDelivery = burstStarted;
+    for (const { times } of reports) {
+      for (let s = 0; s < times.length; s += ids.length) {
+        if (Number.isNaN(times[s])) missing += 1;
+        shared.forEach((payment, e) => {
+          const at = times[s + e + 1];
+          if (Number.isNaN(at)) {
+            missing += 1;
+            return;
+          }
+          fromAnswer.push(at - payment.answeredAt);
+          fromRequest.push(at - payment.at);
+          lastDelivery = Math.max(lastDelivery, at);
+        });
       }
     }
+    if (missing > 0 || unexpected > 0)
+      throw new Error(`${missing} receipts missing, ${unexpected} events no payment of the burst made`);
+    const burstMs = lastDelivery - burstStarted;
+
     const sorted = (values) => values.sort((a, b) => a - b);
     sorted(fromAnswer);
     sorted(fromRequest);
@@ -387,21 +424,25 @@ async function main() {
     const requestsShared = sorted(shared.map((p) => p.answeredAt - p.at));
     const perSubscriptionKiB = ((rssSubscribed - rssBefore) * 1024) / options.subscribers;
     const where = `${options.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${options.instances} instance${options.instances > 1 ? 's' : ''}`;
+    const clientsMode =
+      processes === 0
+        ? "in the bench's process"
+        : `${processes} process${processes > 1 ? 'es' : ''}${options['clients-nice'] > 0 ? `, nice ${options['clients-nice']}` : ''}`;
     const lines = [
-      `Subscriptions: ${fmt(options.subscribers)} ${options.transport === 'ws' ? 'graphql-ws' : 'SSE'} subscribers of one facility, a burst of ${fmt(options.payments)} cash payments over REST (${options.concurrency} at a time), ${where}, ${os.cpus().length} cores, load average ${loadAverage()} at the end`,
+      `Subscriptions: ${fmt(options.subscribers)} ${options.transport === 'ws' ? 'graphql-ws' : 'SSE'} subscribers of one facility (clients ${clientsMode}), a burst of ${fmt(options.payments)} cash payments over REST (${options.concurrency} at a time), ${where}, ${os.cpus().length} cores, load average ${loadAverage()} at the end`,
       '',
-      '| deliveries (duplicates) | from answer p50 / p99 / max ms | from request p50 / p99 ms | payments alone p50 / p99 ms | payments with subscribers p50 / p99 ms | burst to last delivery s | service CPU s alone / with subscribers (bench process) | KiB per idle subscription | RSS before / subscribed / peak MiB |',
-      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-      `| ${fmt(fromAnswer.length)} (${duplicates}) | ${fmt(percentile(fromAnswer, 50))} / ${fmt(percentile(fromAnswer, 99))} / ${fmt(fromAnswer.at(-1))} | ${fmt(percentile(fromRequest, 50))} / ${fmt(percentile(fromRequest, 99))} | ${fmt(percentile(requestsAlone, 50))} / ${fmt(percentile(requestsAlone, 99))} | ${fmt(percentile(requestsShared, 50))} / ${fmt(percentile(requestsShared, 99))} | ${fmt(burstMs / 1000, 1)} | ${fmt(cpuAlone, 1)} / ${fmt(cpuShared, 1)} (${fmt((benchCpu.user + benchCpu.system) / 1e6, 1)}) | ${fmt(perSubscriptionKiB, 1)} | ${fmt(rssBefore)} / ${fmt(rssSubscribed)} / ${fmt(rssPeak)} |`,
+      "| clients | deliveries (duplicates) | from answer p50 / p99 / max ms | from request p50 / p99 ms | payments alone p50 / p99 ms | payments with subscribers p50 / p99 ms | burst to last delivery s | service CPU s alone / with subscribers (bench process) | clients' processes CPU s | KiB per idle subscription | RSS before / subscribed / peak MiB |",
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      `| ${clientsMode} | ${fmt(fromAnswer.length)} (${duplicates}) | ${fmt(percentile(fromAnswer, 50))} / ${fmt(percentile(fromAnswer, 99))} / ${fmt(fromAnswer.at(-1))} | ${fmt(percentile(fromRequest, 50))} / ${fmt(percentile(fromRequest, 99))} | ${fmt(percentile(requestsAlone, 50))} / ${fmt(percentile(requestsAlone, 99))} | ${fmt(percentile(requestsShared, 50))} / ${fmt(percentile(requestsShared, 99))} | ${fmt(burstMs / 1000, 1)} | ${fmt(cpuAlone, 1)} / ${fmt(cpuShared, 1)} (${fmt((benchCpu.user + benchCpu.system) / 1e6, 1)}) | ${processes === 0 ? '(in the bench process)' : fmt(clientsCpuShared, 1)} | ${fmt(perSubscriptionKiB, 1)} | ${fmt(rssBefore)} / ${fmt(rssSubscribed)} / ${fmt(rssPeak)} |`,
       '',
-      "From answer: from the payment's REST answer to the event's receipt by a subscriber (negative when the event came first); from request: from the payment's request sent.",
+      "From answer: from the payment's REST answer to the event's receipt by a subscriber (negative when the event came first); from request: from the payment's request sent. CPU: user + system time during the burst and its delivery; the bench process's own (the payments, and the subscribers when they run in it) in brackets.",
     ];
     const text = lines.join('\n');
     process.stdout.write(`${text}\n`);
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'bench/results/subscriptions.md'), `${text}\n`);
   } finally {
-    for (const subscriber of subscribers) subscriber.close();
+    await Promise.all(fleet.map((clients) => clients.close()));
     for (const { child } of services) child.kill('SIGTERM');
     await Promise.all(services.map(({ child }) => new Promise((resolve) => child.once('exit', resolve))));
     if (!options.keep) await database.drop();

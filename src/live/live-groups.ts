@@ -10,6 +10,7 @@ import type { LiveEvent, LiveItem } from './live.ports';
 import type { ContextServices, GraphqlContext } from '../graphql/context';
 import { formattedResult, liveContext, type LiveLog } from './live-operations';
 import { LiveSubscriber } from './live-subscriber';
+import { WorkSlices } from './work-slices';
 
 /** One result as the transports write it: its JSON, made once for every member of a group. */
 export interface SharedResult {
@@ -46,12 +47,10 @@ export function scopeOf(caller: Caller): string {
 }
 
 /**
- * Members the fan-out writes to before it lets other work (requests) run: about 2 ms of writing on
- * an idle core. Counted rather than timed: on a busy machine a slice of time is mostly the time the
- * process was not running, and each turn of the event loop (every ready request) takes long there,
- * so a small group's events would wait on it for nothing.
+ * How long the fan-out writes before it lets other work (requests) run: a few hundred members on an
+ * idle core.
  */
-const WRITES_PER_TURN = 500;
+const WRITING_MS_PER_TURN = 1;
 
 function isAsyncIterable(value: AsyncIterable<unknown> | ExecutionResult): value is AsyncIterable<unknown> {
   return Symbol.asyncIterator in value;
@@ -237,15 +236,17 @@ class OwnMember extends LiveMembership {
  * Live subscriptions grouped by what they would compute: the same document, variables and caller
  * scope share one execution per event, serialized once, and the same bytes go to every member.
  * Each event is executed as soon as a group's member is offered it; once done, the group waits in
- * a queue of groups, written out a group at a time, letting other work run every 500 members
- * written, so a burst of events never holds the requests that made them.
+ * a queue of groups, written out a group at a time from a turn of the event loop of its own (never
+ * inside the turn of the request whose commit made the event, which answers first), letting other
+ * work run after every millisecond of writing, so a burst of events never holds the requests that
+ * made them.
  */
 export class LiveGroups {
   private readonly groups = new Map<string, LiveGroup>();
   private readonly queue: LiveGroup[] = [];
   private running = false;
-  /** Members written to since the fan-out last let other work run. */
-  private written = 0;
+  /** The fan-out's slices of time, over groups: many small ones add up. */
+  private readonly slices = new WorkSlices(WRITING_MS_PER_TURN);
   private executionCount = 0;
 
   constructor(private readonly services: ContextServices) {}
@@ -326,10 +327,12 @@ export class LiveGroups {
     this.queue.push(group);
     if (this.running) return;
     this.running = true;
-    void this.drain();
+    // From a turn of its own: the request (or read) whose event this is ends its turn first.
+    setImmediate(() => void this.drain());
   }
 
   private async drain(): Promise<void> {
+    this.slices.begin();
     try {
       for (let group = this.queue.shift(); group; group = this.queue.shift()) {
         group.scheduled = false;
@@ -338,12 +341,6 @@ export class LiveGroups {
     } finally {
       this.running = false;
     }
-  }
-
-  /** Lets every request ready to run, run: a turn of the event loop. */
-  private async letOthersRun(): Promise<void> {
-    this.written = 0;
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Executes an event for the group at once; once done, its members are written to. */
@@ -368,7 +365,7 @@ export class LiveGroups {
   private async flush(group: LiveGroup): Promise<void> {
     for (const member of [...group.members]) {
       member.pump();
-      if (++this.written >= WRITES_PER_TURN) await this.letOthersRun();
+      if (this.slices.spent()) await this.slices.next();
     }
   }
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../kernel/clock';
 import type { LiveEvent, LiveFeed, LiveFilter, LiveItem, LiveJournal } from './live.ports';
 import { LiveSubscriber } from './live-subscriber';
 import type { LiveSource, SourceLog } from './live-sources';
+import { WorkSlices } from './work-slices';
 
 export interface LiveHubSettings {
   /** Events one subscription may have waiting unread before it is dropped. */
@@ -15,6 +16,8 @@ export interface LiveHubSettings {
 
 /** How often old journal rows are deleted. */
 const PRUNE_EVERY_MS = 60_000;
+/** How long the hub offers events to subscribers before requests run (see WorkSlices). */
+const OFFERING_MS_PER_TURN = 1;
 
 /**
  * This instance's subscribers of live events, fed by one source (the journal after commit): each
@@ -26,6 +29,10 @@ export class LiveHub implements LiveFeed {
   private starting: Promise<void> | null = null;
   private pruneTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Events read and not yet offered to every subscriber, in order. */
+  private readonly toOffer: LiveEvent[] = [];
+  private offering = false;
+  private readonly slices = new WorkSlices(OFFERING_MS_PER_TURN);
 
   constructor(
     private readonly journal: LiveJournal,
@@ -122,11 +129,34 @@ export class LiveHub implements LiveFeed {
     });
   }
 
+  /**
+   * Offers the events to their subscribers, in order, after those read before them. Offering an
+   * event to ten thousand subscribers takes milliseconds, and a read may bring several: it is done
+   * in slices, requests running between two. A subscriber that joins meanwhile may miss the rest of
+   * an event committed before it joined (with `since`, its replay has it).
+   */
   private deliver(events: readonly LiveEvent[]): void {
-    const anyFacility = this.byFacility.get(null);
-    for (const event of events) {
-      for (const subscriber of this.byFacility.get(event.facilityId) ?? []) subscriber.offer(event);
-      for (const subscriber of anyFacility ?? []) subscriber.offer(event);
+    this.toOffer.push(...events);
+    if (this.offering) return;
+    this.offering = true;
+    this.offerAll().catch((error: unknown) =>
+      this.log.warn({ err: error }, 'live events could not be offered to their subscribers'),
+    );
+  }
+
+  private async offerAll(): Promise<void> {
+    this.slices.begin();
+    try {
+      for (let event = this.toOffer.shift(); event; event = this.toOffer.shift()) {
+        for (const subscribers of [this.byFacility.get(event.facilityId), this.byFacility.get(null)]) {
+          for (const subscriber of subscribers ?? []) {
+            subscriber.offer(event);
+            if (this.slices.spent()) await this.slices.next();
+          }
+        }
+      }
+    } finally {
+      this.offering = false;
     }
   }
 

@@ -29,6 +29,8 @@ export class PollingSource implements LiveSource {
   private timer: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
   private again = false;
+  /** A read waits for its turn: what commits meanwhile, it reads too. */
+  private waitingTurn = false;
   private deliver: (events: LiveEvent[]) => void = () => undefined;
 
   constructor(
@@ -45,12 +47,19 @@ export class PollingSource implements LiveSource {
   }
 
   wake(): void {
-    if (this.timer === null) return;
+    if (this.timer === null || this.waitingTurn) return;
     if (this.reading) {
       this.again = true;
       return;
     }
-    this.reading = this.readAll()
+    // In a turn of its own: the requests whose commits woke it answer first (offering an event to
+    // thousands of subscribers takes a while), and the commits of one turn are read together.
+    this.waitingTurn = true;
+    this.reading = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => {
+        this.waitingTurn = false;
+        return this.timer === null ? undefined : this.readAll();
+      })
       .catch((error: unknown) => this.log.warn({ err: error }, 'live events could not be read'))
       .finally(() => {
         this.reading = null;

@@ -15,6 +15,7 @@ import type { ContextServices } from '../graphql/context';
 import type { TrustedDocumentGate } from '../graphql/trusted-documents';
 import type { AuthService } from '../auth/auth.service';
 import type { LiveHub } from './live-hub';
+import { WorkSlices } from './work-slices';
 import {
   LiveMembership,
   type LiveGroups,
@@ -80,6 +81,9 @@ interface LiveShared {
 export const TRY_AGAIN_LATER = 1013;
 
 const NEXT_END = Buffer.from('}');
+
+/** How long the heartbeats ping before requests run (see WorkSlices). */
+const PINGING_MS_PER_TURN = 1;
 
 /**
  * A graphql-ws operation's results: its `next` message is the group's JSON inside this operation's
@@ -250,18 +254,32 @@ export function registerWebSocketTransport(
     sockets,
   );
 
-  // Heartbeats: a connection that did not answer the last ping is gone (its subscriptions end).
-  const heartbeat = setInterval(() => {
-    for (const socket of sockets.clients) {
-      const state = stateOf(socket);
-      if (!state.alive) {
-        socket.terminate();
-        continue;
+  // Heartbeats: a connection that did not answer the last ping is gone (its subscriptions end). A
+  // ping is a write of its own: ten thousand connections are pinged in slices, requests running
+  // between them, as the fan-out writes.
+  let pinging = false;
+  const pingAll = async () => {
+    if (pinging) return;
+    pinging = true;
+    const slices = new WorkSlices(PINGING_MS_PER_TURN);
+    try {
+      for (const socket of [...sockets.clients]) {
+        if (slices.spent()) await slices.next();
+        // Closed while an earlier slice ran.
+        if (socket.readyState === WebSocket.CLOSED) continue;
+        const state = stateOf(socket);
+        if (!state.alive) {
+          socket.terminate();
+          continue;
+        }
+        state.alive = false;
+        socket.ping();
       }
-      state.alive = false;
-      socket.ping();
+    } finally {
+      pinging = false;
     }
-  }, live.heartbeatMs);
+  };
+  const heartbeat = setInterval(() => void pingAll(), live.heartbeatMs);
   heartbeat.unref();
   sockets.on('connection', (socket) => socket.on('pong', () => (stateOf(socket).alive = true)));
 
