@@ -34,12 +34,16 @@ interface StoredResponse {
   body: Buffer;
   /** The headers Apollo sent with them, once its answer is complete (see `noteHeaders`). */
   headers: Array<[string, string]> | null;
+  /** The name of the operation that ran (null: anonymous), for the request span of a kept answer. */
+  operationName: string | null;
 }
 
 /** What a kept response is answered with before Apollo runs. */
 export interface KeptAnswer {
   body: Buffer;
   headers: Array<[string, string]>;
+  /** The query's operation name, as Apollo resolved it when it ran (null: anonymous). */
+  operationName: string | null;
 }
 
 /** The parts of a POST body a response is kept under. */
@@ -127,8 +131,9 @@ function fieldReadsOnlyKept(schema: GraphQLSchema, parent: GraphQLCompositeType,
  *
  * A kept response is also answered before Apollo runs (`keptAnswer`, from the POST body): Apollo's
  * request pipeline and a request context cost more than the answer itself (measured:
- * bench/graphql.js, a 168 KB rate change page at a third of the rate through the pipeline). What
- * may be kept is still decided inside the pipeline, once per query text.
+ * bench/graphql.js, a 168 KB rate change page at a third of the rate through the pipeline); and
+ * without a promise when its tokens can be read at once (`keptAnswerNow`: SQLite). What may be
+ * kept is still decided inside the pipeline, once per query text.
  */
 export class GraphqlResponseCache {
   /** By the parsed document Apollo's document cache hands back for the same query text. */
@@ -158,7 +163,7 @@ export class GraphqlResponseCache {
           if (rc.request.extensions?.[COST_EXTENSION] !== undefined) return;
           if (this.mode === 'upstream') return; // kept when answered: see willSendResponse
           if (!this.keepable(rc.document, rc.operationName ?? null)) return;
-          rc.contextValue.trace = new ResponseTrace(this.keyOf(rc), this.revisions);
+          rc.contextValue.trace = new ResponseTrace(this.keyOf(rc), this.revisions, rc.operationName ?? null);
         },
         responseForOperation: async (rc) => {
           const trace = rc.contextValue.trace;
@@ -237,7 +242,24 @@ export class GraphqlResponseCache {
       return null;
     }
     this.memory.onLookup('graphql', true);
-    return { body: kept.body, headers: kept.headers };
+    return { body: kept.body, headers: kept.headers, operationName: kept.operationName };
+  }
+
+  /**
+   * `keptAnswer` without a promise: the kept answer of a current response under the key when every
+   * token it was kept under can be read at once (RevisionTokens.tokenNow: SQLite, outside a
+   * transaction), else null, and `keptAnswer` then decides (PostgreSQL; a token that changed: the
+   * miss is counted inside Apollo). Gateway mode's tokens are the upstream's: always null.
+   */
+  keptAnswerNow(key: string): KeptAnswer | null {
+    if (this.mode !== 'revisions') return null;
+    const kept = this.memory.get<StoredResponse>(key);
+    if (kept === undefined || kept.headers === null) return null;
+    for (const [scope, token] of kept.tokens) {
+      if (this.revisions.tokenNow(scope as RevisionScope) !== token) return null;
+    }
+    this.memory.onLookup('graphql', true);
+    return { body: kept.body, headers: kept.headers, operationName: kept.operationName };
   }
 
   /** After Apollo answered the request under the key: the headers it sent, for `keptAnswer`. */
@@ -251,14 +273,18 @@ export class GraphqlResponseCache {
     const reads = rc.contextValue.upstream;
     if (this.mode !== 'upstream' || !this.enabled || rc.operation?.operation !== 'query' || !reads)
       return null;
-    return { key: this.keyOf(rc), tokens: () => reads.validators() };
+    return {
+      key: this.keyOf(rc),
+      operationName: rc.operationName ?? null,
+      tokens: () => reads.validators(),
+    };
   }
 
   private keep(trace: Keeping, body: string): void {
     const tokens = trace.tokens();
     if (tokens === null || tokens.length === 0) return;
     const bytes = Buffer.from(body);
-    const stored: StoredResponse = { tokens, body: bytes, headers: null };
+    const stored: StoredResponse = { tokens, body: bytes, headers: null, operationName: trace.operationName };
     this.memory.set(trace.key, stored, bytes.length);
   }
 

@@ -6,9 +6,13 @@ import type { RevisionScope, RevisionTokens } from '../kernel/revisions';
  */
 export type Tokens = Array<[string, string]>;
 
-/** What keeping a response needs of its execution: its key, and its tokens (null: not keepable). */
+/**
+ * What keeping a response needs of its execution: its key, its tokens (null: not keepable), and
+ * the name of the operation it ran (what a kept answer's request span is named after).
+ */
 export interface Keeping {
   readonly key: string;
+  readonly operationName: string | null;
   tokens(): Tokens | null;
 }
 
@@ -22,6 +26,7 @@ export class ResponseTrace implements Keeping {
   constructor(
     readonly key: string,
     private readonly revisions: RevisionTokens,
+    readonly operationName: string | null = null,
   ) {}
 
   /** Reads the scope's token before the field reads its data. */

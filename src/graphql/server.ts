@@ -38,13 +38,13 @@ import {
 } from './errors';
 import { DEFAULT_QUERY_LIMITS, queryLimitsRule, type QueryLimits } from './limits';
 import { jitGateway } from './jit-executor';
-import { GraphqlResponseCache } from './response-cache';
+import { GraphqlResponseCache, type KeptAnswer } from './response-cache';
 import { servedSchema } from './schema';
 import { federatedSchema, type EntityReferences } from './federation';
 import type { ResolverClassOf } from './resolver-instances';
 import { noNulInStrings, redactSensitiveValues } from './input-safety';
 import type { KnownRoutes } from '../edge/known-routes';
-import { TrustedDocumentGate } from './trusted-documents';
+import { TrustedDocumentGate, type Admission } from './trusted-documents';
 import { demandControl } from './demand-control';
 import { ExecutionGuard, executionLimits, guardExecution } from './execution-guard';
 import { nameGraphqlSpan } from '../telemetry/request-spans';
@@ -312,24 +312,73 @@ export async function registerGraphql<S extends GraphqlServices>(
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<unknown>;
-  /** A kept response answered at once; anything else through Apollo, noting what it sent. */
-  async function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  /** Sends a kept answer: the headers Apollo sent with it, then its bytes as they were first sent. */
+  function sendKept(reply: FastifyReply, operation: string, kept: KeptAnswer): FastifyReply {
+    countOperation(operation, 'hit');
+    if (tracing) nameGraphqlSpan(tracing, 'query', kept.operationName);
+    for (const [name, value] of kept.headers) reply.header(name, value);
+    return reply.code(200).send(kept.body);
+  }
+
+  /**
+   * POST /graphql, without a promise as far as memory takes it: the trusted-documents gate's
+   * decision from the documents it holds (TrustedDocumentGate.admitNow), then a kept answer whose
+   * tokens can be read at once (GraphqlResponseCache.keptAnswerNow: SQLite). What must wait (a
+   * document only the store holds, PostgreSQL's tokens, the upstream's ETags) or execute goes on
+   * with promises, deciding the same way. The caller was authenticated and counted against the
+   * rate limit before (the route's preValidation hook); a kept response is the one of its caller's
+   * company, Accept header, operation name, query text and variables, and passed the document
+   * limits, cost and execution bounds when it was built.
+   */
+  function post(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     // A document id becomes the client's document text; in `require` mode nothing else passes.
-    const admission = trusted.concerns(request.body)
-      ? await trusted.admit(request.caller!.clientId, request.body)
-      : null;
+    if (!trusted.concerns(request.body)) return answer.call(this, request, reply, null);
+    const admission = trusted.admitNow(request.caller!.clientId, request.body);
+    if (admission === null) return admitThenAnswer.call(this, request, reply);
+    return answer.call(this, request, reply, admission);
+  }
+
+  async function admitThenAnswer(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    const admission = await trusted.admit(request.caller!.clientId, request.body);
+    return answer.call(this, request, reply, admission);
+  }
+
+  /** After the gate: its refusal, a kept answer read at once, or `execute`. */
+  function answer(
+    this: FastifyInstance,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    admission: Admission | null,
+  ): Promise<unknown> | undefined {
     if (admission?.refusal) {
       const { refusal } = admission;
-      return reply
+      reply
         .code(400)
         .type('application/json; charset=utf-8')
         .send(transportErrorBody(refusal.message, refusal.extensions));
+      return undefined;
     }
     // Named in metrics only when it runs a trusted document: other names are the caller's to choose.
     const operation = operationLabel(admission?.operationNames ?? null, request.body);
     if (eventStream !== null && asksForEventStream(request.headers.accept))
       return eventStream(request, reply);
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
+    const kept = key === null ? null : responses.keptAnswerNow(key);
+    if (kept !== null) {
+      sendKept(reply, operation, kept);
+      return undefined;
+    }
+    return execute.call(this, request, reply, key, operation);
+  }
+
+  /** A kept response whose tokens are read with a promise; anything else through Apollo, noting what it sent. */
+  async function execute(
+    this: FastifyInstance,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string | null,
+    operation: string,
+  ) {
     if (key !== null) {
       // Gateway mode: sent again as it is while every read it made is within its bound; else its
       // reads asked again, conditionally, and when one changed, the execution that follows uses
@@ -339,11 +388,7 @@ export async function registerGraphql<S extends GraphqlServices>(
         key,
         reads ? async (tokens) => reads.fresh(tokens) || reads.unchanged(tokens) : undefined,
       );
-      if (kept !== null) {
-        countOperation(operation, 'hit');
-        for (const [name, value] of kept.headers) reply.header(name, value);
-        return reply.code(200).send(kept.body);
-      }
+      if (kept !== null) return sendKept(reply, operation, kept);
     }
     const before = new Set(Object.keys(reply.getHeaders()));
     const body = await runApollo.call(this, request, reply);

@@ -88,22 +88,51 @@ export class TrustedDocumentGate {
 
   /** Rewrites the body to carry the document's text, or refuses the request. */
   async admit(clientId: string, body: unknown): Promise<Admission> {
+    const decided = this.decide(clientId, body, null);
+    if (!('lookup' in decided)) return decided;
+    const document = await this.read(clientId, decided.lookup);
+    return this.decide(clientId, body, { id: decided.lookup, document }) as Admission;
+  }
+
+  /**
+   * `admit` without a promise, when memory can decide: the documents read before, and the ids the
+   * store did not hold a moment ago (MISS_MEMORY_MS). Null when only the store can say: `admit`
+   * then asks it. The same decision either way (one `decide` makes both).
+   */
+  admitNow(clientId: string, body: unknown): Admission | null {
+    const decided = this.decide(clientId, body, null);
+    return 'lookup' in decided ? null : decided;
+  }
+
+  /**
+   * The gate's decision from what memory holds of each id, and what the store answered of the one
+   * it was asked (`read`); or the id to ask the store for first.
+   */
+  private decide(
+    clientId: string,
+    body: unknown,
+    read: { id: string; document: KnownDocument | null } | null,
+  ): Admission | StoreLookup {
+    const known = (id: string) =>
+      read !== null && read.id === id ? read.document : this.known(clientId, id);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return admitted(null);
     const request = body as OperationBody;
-    if (request.documentId !== undefined) return this.byDocumentId(clientId, request);
+    if (request.documentId !== undefined) return this.byDocumentId(request, known);
     if (this.mode === 'off') return admitted(null);
     const hash = request.extensions?.persistedQuery?.sha256Hash;
     if (typeof request.query !== 'string') {
       // An automatic persisted query sent by hash alone: a trusted document of that hash answers it.
       if (typeof hash !== 'string' || !DOCUMENT_ID.test(hash)) return admitted(null);
-      const document = await this.find(clientId, hash);
+      const document = known(hash);
+      if (document === undefined) return { lookup: hash };
       if (document !== null) request.query = document.body;
       else if (this.mode === 'require') return refused(notFound(hash));
       return admitted(document);
     }
     if (this.mode !== 'require') return admitted(null);
     const id = documentIdOf(request.query);
-    const document = await this.find(clientId, id);
+    const document = known(id);
+    if (document === undefined) return { lookup: id };
     if (document !== null) return admitted(document);
     return refused({
       message:
@@ -115,7 +144,10 @@ export class TrustedDocumentGate {
     });
   }
 
-  private async byDocumentId(clientId: string, request: OperationBody): Promise<Admission> {
+  private byDocumentId(
+    request: OperationBody,
+    known: (id: string) => KnownDocument | null | undefined,
+  ): Admission | StoreLookup {
     const raw = request.documentId;
     if (this.mode === 'off') {
       return refused({
@@ -132,31 +164,47 @@ export class TrustedDocumentGate {
       );
     }
     if (request.query !== undefined) return refused(badRequest('Send "documentId" or "query", not both.'));
-    const document = await this.find(clientId, match[1]);
+    const document = known(match[1]);
+    if (document === undefined) return { lookup: match[1] };
     if (document === null) return refused(notFound(match[1]));
     request.query = document.body;
     delete request.documentId;
     return admitted(document);
   }
 
-  private async find(clientId: string, documentId: string): Promise<KnownDocument | null> {
-    const id = documentId.replace(/^sha256:/, '');
-    const key = `${clientId}\n${id}`;
+  /**
+   * What memory holds of an id: its document, null while the store's miss is remembered, or
+   * undefined (only the store can say).
+   */
+  private known(clientId: string, documentId: string): KnownDocument | null | undefined {
+    const key = memoryKey(clientId, documentId);
     const kept = this.kept.get(key);
     if (kept !== undefined) return kept;
-    const now = this.now();
     const missedUntil = this.missed.get(key);
-    if (missedUntil !== undefined && missedUntil > now) return null;
+    if (missedUntil !== undefined && missedUntil > this.now()) return null;
+    return undefined;
+  }
+
+  /** Asks the store for a document memory holds nothing current of, and remembers the answer. */
+  private async read(clientId: string, documentId: string): Promise<KnownDocument | null> {
+    const id = documentId.replace(/^sha256:/, '');
+    const key = memoryKey(clientId, id);
     const document = await this.documents.find(clientId, id);
-    if (document !== null) {
-      this.missed.delete(key);
-      remember(this.kept, key, document, KEPT_DOCUMENTS);
-    } else {
-      this.missed.delete(key);
-      remember(this.missed, key, now + MISS_MEMORY_MS, REMEMBERED_MISSES);
-    }
+    this.missed.delete(key);
+    if (document !== null) remember(this.kept, key, document, KEPT_DOCUMENTS);
+    else remember(this.missed, key, this.now() + MISS_MEMORY_MS, REMEMBERED_MISSES);
     return document;
   }
+}
+
+/** What `admit` must ask the store for before it decides: the document of this id. */
+interface StoreLookup {
+  readonly lookup: string;
+}
+
+/** A document's key in the gate's memory: the client application's, by id (without `sha256:`). */
+function memoryKey(clientId: string, documentId: string): string {
+  return `${clientId}\n${documentId.replace(/^sha256:/, '')}`;
 }
 
 /** Sets a key in a map kept to `most` entries, the oldest first out. */

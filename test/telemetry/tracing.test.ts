@@ -137,6 +137,48 @@ describe('tracing', () => {
       expect(own.every((s) => s.spanContext().traceId === TRACE_ID)).toBe(true);
     });
 
+    it("names a kept GraphQL answer's span after its operation, as the executed one's", async () => {
+      exporter.reset();
+      const payload = JSON.stringify({
+        query: 'query KeptFlags($id: UUID!) { facility(id: $id) { id flippers } }',
+        variables: { id: t.world.facility.id },
+      });
+      // The first executes; the second is answered from memory, before Apollo.
+      const traces = ['4bf92f3577b34da6a3ce929d0e0e4701', '4bf92f3577b34da6a3ce929d0e0e4702'];
+      const bodies: string[] = [];
+      for (const traceId of traces) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${t.world.client.bearer_token}`,
+            traceparent: `00-${traceId}-${CALLER_SPAN}-01`,
+          },
+          payload,
+        });
+        expect(res.statusCode).toBe(200);
+        bodies.push(res.body);
+      }
+      expect(bodies[1]).toBe(bodies[0]);
+      for (const traceId of traces) {
+        const server = await until(
+          () =>
+            exporter
+              .getFinishedSpans()
+              .find((s) => s.spanContext().traceId === traceId && parentOf(s) === CALLER_SPAN),
+          'the request span',
+        );
+        expect(server.name).toBe('query KeptFlags');
+        expect(server.attributes).toMatchObject({
+          'http.route': '/graphql',
+          'graphql.operation.type': 'query',
+          'graphql.operation.name': 'KeptFlags',
+          'http.response.status_code': 200,
+        });
+      }
+    });
+
     it('has the statements of a REST list page as spans, those of the row readers too', async () => {
       await t.load({
         invoiceable_items: [buildItem({ facility_id: t.world.facility.id, description: 'Lock' })],

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_QUERY_LIMITS, queryLimitsRule } from '../../src/graphql/limits';
+import { GraphqlResponseCache } from '../../src/graphql/response-cache';
+import { MAX_TOKENS } from '../../src/graphql/server';
+import { checkManifest } from '../../src/graphql/trusted-documents';
+import { graphqlSchema } from '../../src/modules';
+import { SqlTrustedDocumentsRepository } from '../../src/store/repositories/trusted-documents.repository';
+import { buildClient, buildItem, buildTenant } from '../support/factories';
+import { describeEachDialect } from '../support/harness';
+import { createInstance, createTestApp, type TestApp } from '../support/http';
+import { cash, line, payment } from '../support/payments';
+import { codesOf, postGraphql } from './graphql-client';
+
+const ITEMS = `query KeptItems($id: UUID!) {
+  facility(id: $id) {
+    id
+    invoiceableItems(list: RETAIL) {
+      entries { id description ... on RetailItem { quantity } invoiceableAmounts { amount } }
+      pagination { totalEntries }
+    }
+  }
+}`;
+
+interface ItemsData {
+  facility: { id: string; invoiceableItems: { entries: Array<{ id: string; quantity?: number }> } };
+}
+
+/** The manifest GraphQL Code Generator's client preset writes for the test operations (npm run codegen). */
+const MANIFEST = fs.readFileSync(
+  path.join(__dirname, '../generated/persisted/persisted-documents.json'),
+  'utf8',
+);
+
+/** The headers of an answer that are the same for every request of it (not its request id or date). */
+function sameHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const { 'x-request-id': _id, date: _date, ...rest } = headers;
+  return rest;
+}
+
+/**
+ * A repeated operation whose kept answer is current is answered before Apollo's pipeline, without
+ * a promise where the revision tokens can be read at once (SQLite); each rule of the request still
+ * applies: its caller's company, the trusted documents, the rate limit.
+ */
+describeEachDialect('GraphQL kept answers before the pipeline', (dialect) => {
+  let t: TestApp;
+  let item: ReturnType<typeof buildItem>;
+  let tenant: ReturnType<typeof buildTenant>;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    tenant = buildTenant({ facility_id: t.world.facility.id });
+    item = buildItem({ facility_id: t.world.facility.id, description: 'Padlock', quantity: 20 });
+    await t.load({ tenants: [tenant], invoiceable_items: [item] });
+  });
+  afterAll(() => t.close());
+
+  const ask = (
+    app: FastifyInstance,
+    bearer: string | null | undefined,
+    headers: Record<string, string> = {},
+  ) =>
+    postGraphql<ItemsData>(
+      app,
+      { query: ITEMS, variables: { id: t.world.facility.id } },
+      { bearer, headers },
+    );
+  const quantityIn = (data: ItemsData | null | undefined) =>
+    data?.facility.invoiceableItems.entries.find((entry) => entry.id === item.id)?.quantity;
+
+  it('sends a kept answer byte for byte as the executed one, with its headers and its own request id, making no context', async () => {
+    const bearer = t.world.client.bearer_token;
+    const executed = await ask(t.app, bearer, { 'x-request-id': 'executed-1' });
+    expect(executed.errors).toBeUndefined();
+    const now = jest.spyOn(GraphqlResponseCache.prototype, 'keptAnswerNow');
+    const later = jest.spyOn(GraphqlResponseCache.prototype, 'keptAnswer');
+    const loaders = jest.spyOn(t.services, 'loaders');
+    try {
+      const kept = await ask(t.app, bearer, { 'x-request-id': 'kept-1' });
+      expect(kept.raw.body).toBe(executed.raw.body);
+      expect(sameHeaders(kept.raw.headers)).toEqual(sameHeaders(executed.raw.headers));
+      expect(kept.raw.headers['x-request-id']).toBe('kept-1');
+      // Neither Apollo's context nor a request's loaders were made for it.
+      expect(loaders).not.toHaveBeenCalled();
+      if (dialect === 'sqlite') {
+        // Answered at once: the tokens were read without a promise.
+        expect(now.mock.results.map((result) => result.value !== null)).toEqual([true]);
+        expect(later).not.toHaveBeenCalled();
+      } else {
+        // PostgreSQL's tokens are read with a promise.
+        expect(now.mock.results.map((result) => result.value)).toEqual([null]);
+        expect(later).toHaveBeenCalledTimes(1);
+      }
+    } finally {
+      now.mockRestore();
+      later.mockRestore();
+      loaders.mockRestore();
+    }
+  });
+
+  it('answers the write just made: after a sale the next answer shows the stock it took', async () => {
+    const bearer = t.world.client.bearer_token;
+    await ask(t.app, bearer);
+    const before = quantityIn((await ask(t.app, bearer)).data)!;
+    const paid = await t.postJson(
+      `/v1/${t.world.facility.id}/invoiceable_items/retail_payment`,
+      payment([line(item, 2)], cash('100'), { tenant_id: tenant.id }),
+    );
+    expect(paid.statusCode).toBe(200);
+    const after = await ask(t.app, bearer);
+    expect(quantityIn(after.data)).toBe(before - 2);
+    // Kept anew, and answered so.
+    const again = await ask(t.app, bearer);
+    expect(again.raw.body).toBe(after.raw.body);
+  });
+
+  it("answers another client of the company the same bytes, and never another company's", async () => {
+    const sibling = buildClient({ company_id: t.world.company.id, name: 'Second Desk' });
+    await t.load({ client_applications: [sibling] });
+    const kept = await ask(t.app, t.world.client.bearer_token);
+    expect((await ask(t.app, t.world.client.bearer_token)).raw.body).toBe(kept.raw.body);
+    expect((await ask(t.app, sibling.bearer_token)).raw.body).toBe(kept.raw.body);
+    for (let i = 0; i < 2; i++) {
+      const other = await ask(t.app, t.world.otherClient.bearer_token);
+      expect(other.raw.body).not.toBe(kept.raw.body);
+      expect(other.data?.facility ?? null).toBeNull();
+      expect(codesOf(other)).toEqual(['FORBIDDEN']);
+    }
+  });
+
+  it('in trusted-documents require mode, refuses the text of a document kept for another client', async () => {
+    const check = checkManifest(MANIFEST, graphqlSchema(), [queryLimitsRule(DEFAULT_QUERY_LIMITS)], {
+      maxTokens: MAX_TOKENS,
+      now: new Date().toISOString(),
+    });
+    expect(check.problems).toEqual([]);
+    await new SqlTrustedDocumentsRepository(t.db.store.db).add(t.world.client.id, check.documents);
+    const overview = check.documents.find((document) => document.body.startsWith('query FacilityOverview('))!;
+    const stranger = buildClient({ company_id: t.world.company.id, name: 'No Documents' });
+    await t.load({ client_applications: [stranger] });
+    const { app: required } = await createInstance(t.db.store, { env: { TRUSTED_DOCUMENTS: 'require' } });
+    try {
+      const variables = { facilityId: t.world.facility.id };
+      const byId = { documentId: overview.documentId, variables };
+      const first = await postGraphql(required, byId, { bearer: t.world.client.bearer_token });
+      expect(first.errors).toBeUndefined();
+      const kept = await postGraphql(required, byId, { bearer: t.world.client.bearer_token });
+      expect(kept.raw.body).toBe(first.raw.body);
+      // The same text, variables and company: the kept answer's key, but not this client's document.
+      for (let i = 0; i < 2; i++) {
+        const refused = await postGraphql(
+          required,
+          { query: overview.body, variables },
+          { bearer: stranger.bearer_token },
+        );
+        expect(refused.status).toBe(400);
+        expect(codesOf(refused)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+        expect(refused.data).toBeUndefined();
+        const byItsId = await postGraphql(required, byId, { bearer: stranger.bearer_token });
+        expect(codesOf(byItsId)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+      }
+      // Its own client's text is answered from memory still.
+      const text = await postGraphql(
+        required,
+        { query: overview.body, variables },
+        { bearer: t.world.client.bearer_token },
+      );
+      expect(text.raw.body).toBe(first.raw.body);
+    } finally {
+      await required.close();
+    }
+  });
+
+  it('refuses a caller over the rate limit, however its answer is kept', async () => {
+    const { app: limited } = await createInstance(t.db.store, { env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const bearer = t.world.client.bearer_token;
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await ask(limited, bearer));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(answers[2].raw.body).toBe(answers[0].raw.body);
+      const over = await ask(limited, bearer);
+      expect(over.status).toBe(429);
+      expect(codesOf(over)).toEqual(['RATE_LIMITED']);
+      expect(over.raw.headers['retry-after']).toBeDefined();
+      expect(over.data).toBeUndefined();
+    } finally {
+      await limited.close();
+    }
+  });
+});
