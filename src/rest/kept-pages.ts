@@ -80,7 +80,8 @@ export function keptPagesHook(
 /**
  * The handler of a kept route: the route's own, and the page slot it was given failed when it
  * fails (with its error: requests waiting for the page get the same) or answers without sending
- * the page (sendOkSerialized fills the slot).
+ * the page (sendOkSerialized fills the slot and takes it off the request, so an answer that sent
+ * its page makes no error here).
  */
 export function keepingHandler(handler: RouteHandlerMethod): RouteHandlerMethod {
   return async function keeping(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
