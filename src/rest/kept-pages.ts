@@ -96,6 +96,22 @@ export function keepingHandler(handler: RouteHandlerMethod): RouteHandlerMethod 
   };
 }
 
+/**
+ * The handler of a kept route when no page is kept (PAGE_CACHE_MB=0), which has no kept pages'
+ * hook: the route's `page` reads the request (a bad parameter is refused here, as the hook refuses
+ * it, before the handler runs), then the route's own handler builds the page and sends it. Neither
+ * a lookup nor a slot, so no promise beyond the handler's own.
+ */
+export function askingHandler(
+  handler: RouteHandlerMethod,
+  pageOf: (request: FastifyRequest) => KeptPageRequest,
+): RouteHandlerMethod {
+  return function asking(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    request.envelope.asked = pageOf(request).query;
+    return handler.call(this, request, reply);
+  };
+}
+
 /** What the route's `page` read the request into (`query`), for its handler building the page. */
 export function askedQuery<Query>(request: FastifyRequest): Query {
   return request.envelope.asked as Query;
