@@ -42,6 +42,14 @@ export class PageCache {
     private readonly memory: CacheMemory,
   ) {}
 
+  /**
+   * Whether pages are kept at all (PAGE_CACHE_MB=0 keeps none): fixed for the process's life, so a
+   * route may be registered without any lookup when it is not.
+   */
+  get keeps(): boolean {
+    return this.memory.enabled;
+  }
+
   /** Bytes held now by every cache sharing this memory (for tests and metrics). */
   get size(): number {
     return this.memory.size;

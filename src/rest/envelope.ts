@@ -202,7 +202,12 @@ export function sendOkSerialized(
   fragment: Uint8Array | readonly Uint8Array[],
   pagination?: PageMeta,
 ): FastifyReply {
-  request.envelope.keeping?.keep({ bytes: fragment, meta: pagination });
+  const keeping = request.envelope.keeping;
+  if (keeping !== undefined) {
+    // Filled once: the kept route's handler then finds no slot left to fail (see keepingHandler).
+    request.envelope.keeping = undefined;
+    keeping.keep({ bytes: fragment, meta: pagination });
+  }
   const parts = fragment instanceof Uint8Array ? [fragment] : fragment;
   const version = request.envelope.version;
   if (version === undefined || request.body !== undefined) {

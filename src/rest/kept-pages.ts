@@ -80,7 +80,8 @@ export function keptPagesHook(
 /**
  * The handler of a kept route: the route's own, and the page slot it was given failed when it
  * fails (with its error: requests waiting for the page get the same) or answers without sending
- * the page (sendOkSerialized fills the slot).
+ * the page (sendOkSerialized fills the slot and takes it off the request, so an answer that sent
+ * its page makes no error here).
  */
 export function keepingHandler(handler: RouteHandlerMethod): RouteHandlerMethod {
   return async function keeping(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
@@ -92,6 +93,22 @@ export function keepingHandler(handler: RouteHandlerMethod): RouteHandlerMethod 
       request.envelope.keeping?.fail(error);
       throw error;
     }
+  };
+}
+
+/**
+ * The handler of a kept route when no page is kept (PAGE_CACHE_MB=0), which has no kept pages'
+ * hook: the route's `page` reads the request (a bad parameter is refused here, as the hook refuses
+ * it, before the handler runs), then the route's own handler builds the page and sends it. Neither
+ * a lookup nor a slot, so no promise beyond the handler's own.
+ */
+export function askingHandler(
+  handler: RouteHandlerMethod,
+  pageOf: (request: FastifyRequest) => KeptPageRequest,
+): RouteHandlerMethod {
+  return function asking(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    request.envelope.asked = pageOf(request).query;
+    return handler.call(this, request, reply);
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { registerContractRoutes, type ContractRoute } from './contract-routes';
 import { sendError } from './errors';
-import { keepingHandler, keptPagesHook } from './kept-pages';
+import { askingHandler, keepingHandler, keptPagesHook } from './kept-pages';
 import type { PageCache } from '../caching/page-cache';
 
 /**
@@ -39,7 +39,8 @@ export async function registerV1(
  * The system of record's /v1 routes, answered from the services (src/modules.ts lists the routes),
  * in the plugin given: each run of routes under a scope (`scopes`) in a plugin of its own with the
  * scope's hooks, in the routes' order (the order of /v1/openapi.json's paths); a kept route (its
- * `page`) with the kept pages' hook (see keptPagesHook).
+ * `page`) with the kept pages' hook (see keptPagesHook), or, when no page is kept
+ * (PAGE_CACHE_MB=0), with no hook: its handler reads the request itself (see askingHandler).
  */
 export async function registerV1Routes<S>(
   v1: FastifyInstance,
@@ -47,9 +48,13 @@ export async function registerV1Routes<S>(
   services: S & { readonly pages: PageCache },
   scopes: readonly V1Scope<S>[] = [],
 ): Promise<void> {
-  const handlerOf = (route: ContractRoute<S>) =>
-    route.page ? keepingHandler(route.handler(services)) : route.handler(services);
-  const kept = routes.map((route) => keptRoute(route, services));
+  const keeps = services.pages.keeps;
+  const handlerOf = (route: ContractRoute<S>) => {
+    const handler = route.handler(services);
+    if (!route.page) return handler;
+    return keeps ? keepingHandler(handler) : askingHandler(handler, route.page(services));
+  };
+  const kept = routes.map((route) => keptRoute(route, services, keeps));
   for (const { scope, routes: run } of runsOf(kept, scopes)) {
     if (scope === null) {
       registerContractRoutes(v1, run, handlerOf);
@@ -62,13 +67,18 @@ export async function registerV1Routes<S>(
   }
 }
 
-/** A kept route with the kept pages' hook after its scopes' (a route's own hooks run after its plugins'). */
+/**
+ * A kept route with the kept pages' hook after its scopes' (a route's own hooks run after its
+ * plugins'); as it is when no page is kept (`keeps` false), since the hook would only ever miss.
+ */
 function keptRoute<S>(
   route: ContractRoute<S>,
   services: S & { readonly pages: PageCache },
+  keeps: boolean,
 ): ContractRoute<S> {
   if (!route.page) return route;
   if (!route.options.config?.kept) throw new Error(`${route.url} reads pages but names no kept list`);
+  if (!keeps) return route;
   const hook = keptPagesHook(services.pages, route.page(services));
   return { ...route, options: { ...route.options, preHandler: hook } };
 }
