@@ -20,7 +20,8 @@
  * seconds of each side in each round), --rounds N (3), --processes N (1: pairs of new processes per
  * scenario, one after the other; the row is the median of the pairs' ratios, with their spread),
  * --warm-up S (5), --connections N (10),
- * --only TEXT (the scenarios whose name holds TEXT), --store postgres (each side seeds and serves a schema of its own
+ * --only TEXT (the scenarios whose name holds TEXT, or one of its parts between `|`), --cold-only (of
+ * the kept lists chosen, only their rows with the page cache off), --store postgres (each side seeds and serves a schema of its own
  * in the PostgreSQL at 127.0.0.1:5432, dropped at the end), --base-env and --head-env NAME=VALUE[,...]
  * (settings of that side's service only: `--base HEAD --base-env FAST_PATHS=off` measures one
  * commit with and without its fast paths), --keep (keep the temporary databases), --clean (remove the
@@ -68,6 +69,7 @@ function parseArgs(argv) {
     'warm-up': 5,
     connections: 10,
     only: '',
+    'cold-only': false,
     store: 'sqlite',
     'base-env': '',
     'head-env': '',
@@ -315,6 +317,7 @@ async function main() {
           head: off('head'),
         });
       }
+      if (options['cold-only']) pairs.splice(0, pairs.length, ...pairs.filter((pair) => pair.uncached));
     }
 
     // Both sides must give the same answer; a row that cannot be measured says why.

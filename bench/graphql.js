@@ -555,7 +555,11 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  log(error.stack ?? String(error));
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    log(error.stack ?? String(error));
+    process.exit(1);
+  });
+}
+
+module.exports = { ITEMS_QUERY };

@@ -12,7 +12,7 @@
  * time, and writes it to bench/results/profile-<store>[-kept].md.
  *
  * Options: --store sqlite|postgres (sqlite), --scenario NAME (every one: flippers, rate-changes,
- * items, graphql-navigation), --kept, --duration S (10), --connections N (10), --dist DIR, --keep
+ * items, graphql-items: the same page as bench/graphql.js asks it, graphql-navigation), --kept, --duration S (10), --connections N (10), --dist DIR, --keep
  * (keep the profiles). Unknown options throw.
  */
 const { randomBytes, randomUUID } = require('node:crypto');
@@ -22,6 +22,7 @@ const path = require('node:path');
 const { URLSearchParams } = require('node:url');
 const { ROOT, PRODUCTION, cannon, fmt, loadAverage, log, parseOptions, startService } = require('./common');
 const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
+const { ITEMS_QUERY } = require('./graphql');
 
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -171,6 +172,15 @@ function scenarios(world, address) {
     items: {
       name: 'GET invoiceable_items (40 items)',
       request: { url: `${address}/v1/${world.facilityId}/invoiceable_items`, headers: auth },
+    },
+    'graphql-items': {
+      name: 'GraphQL invoiceable items (40 items)',
+      request: {
+        url: `${address}/graphql`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: ITEMS_QUERY, variables: { id: world.facilityId } }),
+      },
     },
     'graphql-navigation': {
       name: 'GraphQL rate applied actions -> ledgers (30 actions)',

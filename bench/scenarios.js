@@ -392,10 +392,16 @@ function scenarioList(address, world, tokens) {
   ];
 }
 
-/** The positions of the scenarios whose name holds `only` (all when it is empty); none is an error. */
+/**
+ * The positions of the scenarios whose name holds `only`, or one of its parts between `|` (all when
+ * it is empty); none is an error.
+ */
 function choose(scenarios, only) {
   if (only === '') return scenarios.map((_, index) => index);
-  const chosen = scenarios.flatMap((s, index) => (s.name.includes(only) ? [index] : []));
+  const parts = only.split('|');
+  const chosen = scenarios.flatMap((s, index) =>
+    parts.some((part) => s.name.includes(part)) ? [index] : [],
+  );
   if (chosen.length === 0) throw new Error(`--only ${only}: no scenario has that in its name`);
   return chosen;
 }

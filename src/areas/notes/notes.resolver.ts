@@ -126,118 +126,64 @@ export class NotesResolver {
   }
 }
 
-/** The note events written on a ledger: its `notes` and `notesConnection`. */
-@Resolver(() => LedgerObject)
-export class LedgerNotesResolver {
-  @FieldResolver(() => [NoteEventObject], {
-    description:
-      'Note events written on the ledger, oldest first: `first` of them (at most 20) from `offset`.',
-  })
-  @Cost(NOTES_LIST_COST)
-  notes(
-    @Root() ledger: Ledger,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
-  ): Promise<NoteEventView[]> {
-    return noteEventSlice(
-      args,
-      () => ctx.loaders.notesByLedger.load(ledger.id),
-      () => facilityOf(ctx, ledger, 'ledger'),
-    );
-  }
+/**
+ * The resolver of a record's note events, its `notes` and `notesConnection` (the same two fields
+ * on Ledger, Tenant and Unit): `what` names the record in the schema's descriptions and its
+ * errors, `type` is its object type, `notesOf` its loader of note events.
+ */
+function recordNotesResolver(
+  type: typeof LedgerObject | typeof TenantObject | typeof UnitObject,
+  what: 'ledger' | 'tenant' | 'unit',
+  notesOf: (ctx: GraphqlContext, id: string) => Promise<readonly NoteEvent[]>,
+) {
+  const list = `${what[0].toUpperCase()}${what.slice(1)}.notes`;
 
-  @FieldResolver(() => NoteEventConnectionObject, {
-    description:
-      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
-  })
-  @Cost(connectionCost())
-  notesConnection(
-    @Root() ledger: Ledger,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
-  ): Promise<ConnectionView<NoteEventView>> {
-    return noteEventConnection(
-      args,
-      { list: 'Ledger.notes', owner: ledger.id },
-      () => ctx.loaders.notesByLedger.load(ledger.id),
-      () => facilityOf(ctx, ledger, 'ledger'),
-    );
+  @Resolver(() => type)
+  class RecordNotesResolver {
+    @FieldResolver(() => [NoteEventObject], {
+      description: `Note events written on the ${what}, oldest first: \`first\` of them (at most 20) from \`offset\`.`,
+    })
+    @Cost(NOTES_LIST_COST)
+    notes(
+      @Root() record: Ledger | Tenant | Unit,
+      @Ctx() ctx: GraphqlContext,
+      @Args(() => NoteSliceArgs) args: NoteSliceArgs,
+    ): Promise<NoteEventView[]> {
+      return noteEventSlice(
+        args,
+        () => notesOf(ctx, record.id),
+        () => facilityOf(ctx, record, what),
+      );
+    }
+
+    @FieldResolver(() => NoteEventConnectionObject, {
+      description:
+        'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
+    })
+    @Cost(connectionCost())
+    notesConnection(
+      @Root() record: Ledger | Tenant | Unit,
+      @Ctx() ctx: GraphqlContext,
+      @Args(() => ConnectionArgsType) args: ConnectionArgsType,
+    ): Promise<ConnectionView<NoteEventView>> {
+      return noteEventConnection(
+        args,
+        { list, owner: record.id },
+        () => notesOf(ctx, record.id),
+        () => facilityOf(ctx, record, what),
+      );
+    }
   }
+  return RecordNotesResolver;
 }
 
-/** The note events written on a tenant: its `notes` and `notesConnection`. */
-@Resolver(() => TenantObject)
-export class TenantNotesResolver {
-  @FieldResolver(() => [NoteEventObject], {
-    description:
-      'Note events written on the tenant, oldest first: `first` of them (at most 20) from `offset`.',
-  })
-  @Cost(NOTES_LIST_COST)
-  notes(
-    @Root() tenant: Tenant,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
-  ): Promise<NoteEventView[]> {
-    return noteEventSlice(
-      args,
-      () => ctx.loaders.notesByTenant.load(tenant.id),
-      () => facilityOf(ctx, tenant, 'tenant'),
-    );
-  }
-
-  @FieldResolver(() => NoteEventConnectionObject, {
-    description:
-      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
-  })
-  @Cost(connectionCost())
-  notesConnection(
-    @Root() tenant: Tenant,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
-  ): Promise<ConnectionView<NoteEventView>> {
-    return noteEventConnection(
-      args,
-      { list: 'Tenant.notes', owner: tenant.id },
-      () => ctx.loaders.notesByTenant.load(tenant.id),
-      () => facilityOf(ctx, tenant, 'tenant'),
-    );
-  }
-}
-
-/** The note events written on a unit: its `notes` and `notesConnection`. */
-@Resolver(() => UnitObject)
-export class UnitNotesResolver {
-  @FieldResolver(() => [NoteEventObject], {
-    description: 'Note events written on the unit, oldest first: `first` of them (at most 20) from `offset`.',
-  })
-  @Cost(NOTES_LIST_COST)
-  notes(
-    @Root() unit: Unit,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => NoteSliceArgs) args: NoteSliceArgs,
-  ): Promise<NoteEventView[]> {
-    return noteEventSlice(
-      args,
-      () => ctx.loaders.notesByUnit.load(unit.id),
-      () => facilityOf(ctx, unit, 'unit'),
-    );
-  }
-
-  @FieldResolver(() => NoteEventConnectionObject, {
-    description:
-      'The note events of notes walked by cursor (Relay connection): oldest first, created_at then id.',
-  })
-  @Cost(connectionCost())
-  notesConnection(
-    @Root() unit: Unit,
-    @Ctx() ctx: GraphqlContext,
-    @Args(() => ConnectionArgsType) args: ConnectionArgsType,
-  ): Promise<ConnectionView<NoteEventView>> {
-    return noteEventConnection(
-      args,
-      { list: 'Unit.notes', owner: unit.id },
-      () => ctx.loaders.notesByUnit.load(unit.id),
-      () => facilityOf(ctx, unit, 'unit'),
-    );
-  }
-}
+/** The note events written on a ledger, a tenant, a unit. */
+export const LedgerNotesResolver = recordNotesResolver(LedgerObject, 'ledger', (ctx, id) =>
+  ctx.loaders.notesByLedger.load(id),
+);
+export const TenantNotesResolver = recordNotesResolver(TenantObject, 'tenant', (ctx, id) =>
+  ctx.loaders.notesByTenant.load(id),
+);
+export const UnitNotesResolver = recordNotesResolver(UnitObject, 'unit', (ctx, id) =>
+  ctx.loaders.notesByUnit.load(id),
+);
