@@ -81,9 +81,10 @@ function startService(dist, env, execArgv = []) {
 
 /**
  * Command line options against their defaults: a boolean default makes a flag, a number one a
- * whole number >= 1, `dist` a path, anything else a string. An unknown option throws.
+ * whole number >= 1 (>= 0 for the options `mayBeZero` names), `dist` a path, anything else a
+ * string. An unknown option throws.
  */
-function parseOptions(argv, defaults) {
+function parseOptions(argv, defaults, mayBeZero = []) {
   const options = { ...defaults };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
@@ -92,7 +93,9 @@ function parseOptions(argv, defaults) {
     if (typeof defaults[name] === 'boolean') options[name] = true;
     else if (typeof defaults[name] === 'number') {
       const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number >= 1`);
+      const least = mayBeZero.includes(name) ? 0 : 1;
+      if (!Number.isInteger(value) || value < least)
+        throw new Error(`--${name} must be a whole number >= ${least}`);
       options[name] = value;
     } else if (name === 'dist') options[name] = path.resolve(String(argv[++i] ?? ''));
     else options[name] = String(argv[++i] ?? '');

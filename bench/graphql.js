@@ -37,15 +37,19 @@ const {
 const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
 
 function parseArgs(argv) {
-  return parseOptions(argv, {
-    facilities: 20,
-    deep: 1000,
-    duration: 5,
-    rounds: 3,
-    connections: 10,
-    dist: path.join(ROOT, 'dist'),
-    keep: false,
-  });
+  return parseOptions(
+    argv,
+    {
+      facilities: 20,
+      deep: 1000,
+      duration: 5,
+      rounds: 3,
+      connections: 10,
+      dist: path.join(ROOT, 'dist'),
+      keep: false,
+    },
+    ['deep'],
+  );
 }
 
 async function seed(dist, file, facilities) {
