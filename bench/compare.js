@@ -317,7 +317,10 @@ async function main() {
           head: off('head'),
         });
       }
-      if (options['cold-only']) pairs.splice(0, pairs.length, ...pairs.filter((pair) => pair.uncached));
+    }
+    if (options['cold-only']) {
+      pairs.splice(0, pairs.length, ...pairs.filter((pair) => pair.uncached));
+      if (pairs.length === 0) throw new Error('--cold-only: none of the scenarios chosen is a kept list');
     }
 
     // Both sides must give the same answer; a row that cannot be measured says why.

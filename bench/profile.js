@@ -157,6 +157,13 @@ function scenarios(world, address) {
     updated_before: '2100-01-01T00:00:00Z',
     per_page: '500',
   };
+  /** A GraphQL POST of `query` with `variables`, by the same caller. */
+  const graphqlPost = (query, variables) => ({
+    url: `${address}/graphql`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   return {
     flippers: {
       name: 'GET flippers',
@@ -175,26 +182,16 @@ function scenarios(world, address) {
     },
     'graphql-items': {
       name: 'GraphQL invoiceable items (40 items)',
-      request: {
-        url: `${address}/graphql`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: ITEMS_QUERY, variables: { id: world.facilityId } }),
-      },
+      request: graphqlPost(ITEMS_QUERY, { id: world.facilityId }),
     },
     'graphql-navigation': {
       name: 'GraphQL rate applied actions -> ledgers (30 actions)',
-      request: {
-        url: `${address}/graphql`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query: `query ($id: UUID!, $day: LocalDate!) { facility(id: $id) {
+      request: graphqlPost(
+        `query ($id: UUID!, $day: LocalDate!) { facility(id: $id) {
             rateAppliedActions(startDate: $day, endDate: $day) { newLedgerId timeCompleted
             newLedger { insurance { id amount effectiveDate } services { id amount } discounts { id name } } } } }`,
-          variables: { id: world.facilityId, day: ACTIONS_DAY },
-        }),
-      },
+        { id: world.facilityId, day: ACTIONS_DAY },
+      ),
     },
   };
 }
