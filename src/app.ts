@@ -269,6 +269,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     upstreamLog: (details, message) => logger.warn(details, message),
     secretsLog: { error: (details, message) => logger.error(details, message) },
     liveLog: { warn: (details, message) => logger.warn(details, message) },
+    revisionsLog: { warn: (details, message) => logger.warn(details, message) },
   });
   const edge: EdgeContext = {
     routes: new KnownRoutes(),
@@ -295,6 +296,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onClose', () => rateLimits.close());
   app.addHook('onClose', () => services.signatureReader.close());
   app.addHook('onClose', () => services.pdfSigner.close());
+  if (services.revisionNotices) {
+    const notices = services.revisionNotices;
+    await notices.start();
+    app.addHook('onClose', () => notices.close());
+  }
   if (config.redisUrl && rateLimits.check) {
     const problem = await rateLimits.check();
     if (problem !== null)

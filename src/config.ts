@@ -379,6 +379,15 @@ const SETTINGS = {
       doc: 'the longest a drawing may take, its wait included; a late worker answers 503',
     }),
   }),
+  /**
+   * PostgreSQL: how long an instance trusts the revision tokens it has heard of without asking the
+   * database; 0 reads the token for every kept answer (see store/revision-notices.ts).
+   */
+  revisions: onlyIn('record', {
+    leaseMs: int('REVISION_LEASE_MS', 2000, 0, 60_000, {
+      doc: 'PostgreSQL: how long (in ms) an instance serves kept answers on the revision tokens it heard of, without reading them, after its last pulse came back; a write waits for the other instances to hear it, at most this long (`0` reads a token per kept answer); see [Performance](performance.md#kept-answers-on-postgresql-without-a-round-trip)',
+    }),
+  }),
   /** Memory for serialized list pages kept between requests, in bytes; 0 turns the cache off. */
   pageCacheBytes: int('PAGE_CACHE_MB', 64, 0, 64 * 1024, {
     doc: 'memory for kept list pages and GraphQL responses, in MiB (`0` turns keeping off); see [Performance](performance.md)',

@@ -47,7 +47,8 @@ import { SqlPaymentsRepository } from './areas/payments/payments.repository';
 import { SqlRateAppliedActionsRepository } from './areas/rate-applied-actions/rate-applied-actions.repository';
 import { SqlRateChangesRepository } from './areas/rate-changes/rate-changes.repository';
 import { SqlSealingKeysRepository } from './areas/esign/sealing-keys.repository';
-import { RevisionsRepository } from './store/repositories/revisions.repository';
+import { RevisionsRepository, TOKEN_READ_DEADLINE_MS } from './store/repositories/revisions.repository';
+import { noticeTimes, RevisionNotices, type RevisionNoticeLog } from './store/revision-notices';
 import { SqlTenantsRepository } from './areas/tenants/tenants.repository';
 import { HttpUpstream, type UpstreamLog } from './gateway/http-upstream';
 import { DnsHostResolver } from './adapters/webhooks/http-webhook.transport';
@@ -122,6 +123,8 @@ export interface Services {
   readonly pages: PageCache;
   /** The revision counters kept answers are checked against. */
   readonly revisions: RevisionTokens;
+  /** PostgreSQL: the tokens this instance hears of (started and closed with the app); null otherwise. */
+  readonly revisionNotices: RevisionNotices | null;
   /** Memory shared by every cache of serialized answers (REST pages, GraphQL responses). */
   readonly cacheMemory: CacheMemory;
   /** Gateway mode: the deployment of the contract this instance stands in front of; null otherwise. */
@@ -178,6 +181,7 @@ export function createServices(
     | 'live'
     | 'payments'
     | 'signatureWorkers'
+    | 'revisions'
   >,
   options: {
     /** Resolves endpoint host names; the system resolver when none is given. */
@@ -190,6 +194,8 @@ export function createServices(
     secretsLog?: AuthLog;
     /** Where the live events' source says what failed (a lost LISTEN connection, a failed read). */
     liveLog?: SourceLog;
+    /** Where the revision notices say what failed (a lost LISTEN connection, a notice not read). */
+    revisionsLog?: RevisionNoticeLog;
     /** The signature workers' module and `workerData` (tests wrap the real one); the real one by default. */
     signatureWorker?: { file: string; workerData?: unknown };
     /** The PDF signing workers' module and `workerData` (tests wrap the real one); the real one by default. */
@@ -213,7 +219,17 @@ export function createServices(
   const esignRepository = new SqlEsignRepository(db, domainEvents, outboxRows);
   const documentPdfs = new DocumentPdfsService(documentsRepository, pdfs, esignRepository);
   const facilities = new FacilitiesService(new SqlFacilitiesRepository(db), clock);
-  const revisions = new RevisionsRepository(db, store.sqlite);
+  // PostgreSQL, as the system of record: tokens heard of by notification, not read per kept answer.
+  const revisionNotices =
+    store.dialect === 'postgres' && !config.upstream && config.revisions.leaseMs > 0
+      ? new RevisionNotices(
+          store.pgPool!,
+          store.afterCommit,
+          noticeTimes(config.revisions.leaseMs),
+          options.revisionsLog ?? { warn: () => undefined },
+        )
+      : null;
+  const revisions = new RevisionsRepository(db, store.sqlite, TOKEN_READ_DEADLINE_MS, revisionNotices);
   const cacheMemory = new CacheMemory(config.pageCacheBytes);
   const hostResolver = options.hostResolver ?? new DnsHostResolver();
   const seal = new DocumentSeal(new SqlSealingKeysRepository(db, secrets), config.seal);
@@ -330,6 +346,7 @@ export function createServices(
     hostResolver,
     pages: new PageCache(revisions, cacheMemory),
     revisions,
+    revisionNotices,
     cacheMemory,
     upstream,
     live,

@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import { Pool, types, type QueryArrayConfig } from 'pg';
 import { SchemaScopedPostgresDialect } from './postgres-dialect';
+import { AfterCommit } from './revision-notices';
 import { pgByteRows } from '../fast-paths';
 import { sqliteByteRows, type ByteRows } from './byte-rows';
 import type { ArrayRows, Db } from './db';
@@ -72,6 +73,11 @@ export interface Store {
   readonly arrays: ArrayRows;
   /** Runs a read whose rows come back as each column's bytes (see ByteRows). */
   readonly bytes: ByteRows;
+  /**
+   * PostgreSQL: what a commit that wrote waits for (the instances hearing it, see
+   * revision-notices.ts); Kysely's queries wait by themselves, a bulk write on `pgPool` calls it.
+   */
+  readonly afterCommit: AfterCommit;
   close(): Promise<void>;
 }
 
@@ -135,10 +141,12 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       pgPool: null,
       arrays,
       bytes: sqliteByteRows(arrays),
+      afterCommit: new AfterCommit(),
       close: () => db.destroy(),
     };
   }
 
+  const afterCommit = new AfterCommit();
   const pool = new Pool({
     connectionString: url,
     max: 10,
@@ -147,7 +155,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({
-    dialect: new SchemaScopedPostgresDialect({ pool }),
+    dialect: new SchemaScopedPostgresDialect({ pool, afterCommit }),
     plugins: options.plugins,
     log,
   });
@@ -174,6 +182,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     bytes: tracing
       ? traceBytes(pgByteRows(db, pool, options.onQuery), db, tracing, system)
       : pgByteRows(db, pool, options.onQuery),
+    afterCommit,
     close: () => db.destroy(),
   };
 }

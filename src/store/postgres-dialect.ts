@@ -3,16 +3,23 @@ import {
   DEFAULT_MIGRATION_TABLE,
   PostgresAdapter,
   PostgresDialect,
+  PostgresDriver,
   sql,
+  type CompiledQuery,
+  type DatabaseConnection,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
   type DialectAdapter,
   type Kysely,
+  type Driver,
   type MigrationLockOptions,
+  type PostgresDialectConfig,
+  type QueryResult,
   type SchemaMetadata,
   type TableMetadata,
 } from 'kysely';
+import type { AfterCommit } from './revision-notices';
 
 /**
  * PostgreSQL as Kysely speaks it, kept to this instance's own schemas. Kysely's introspector reads
@@ -22,12 +29,104 @@ import {
  * two schemas waited on each other's migrations. Here both are scoped to the search path.
  */
 export class SchemaScopedPostgresDialect extends PostgresDialect {
+  constructor(private readonly settings: PostgresDialectConfig & { afterCommit: AfterCommit }) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new CommitWaitingDriver(this.settings, this.settings.afterCommit);
+  }
+
   override createAdapter(): DialectAdapter {
     return new SchemaScopedPostgresAdapter();
   }
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SearchPathIntrospector(db);
+  }
+}
+
+/**
+ * Kysely's driver, with one addition: a connection that wrote and did not roll back is given back
+ * to the pool, then the caller waits for `afterCommit` (the other instances hearing the write, see
+ * `revision-notices.ts`) before its query or transaction returns. The connection is not held while
+ * it waits.
+ */
+class CommitWaitingDriver extends PostgresDriver {
+  private readonly watched = new WeakMap<DatabaseConnection, WatchedConnection>();
+
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly afterCommit: AfterCommit,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const inner = await super.acquireConnection();
+    let connection = this.watched.get(inner);
+    if (connection === undefined) {
+      connection = new WatchedConnection(inner);
+      this.watched.set(inner, connection);
+    }
+    connection.written = null;
+    return connection;
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.rollbackTransaction(connection);
+    (connection as WatchedConnection).written = null;
+  }
+
+  override async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const watched = connection as WatchedConnection;
+    await super.releaseConnection(watched.inner as Parameters<PostgresDriver['releaseConnection']>[0]);
+    const written = watched.written;
+    if (written === null) return;
+    watched.written = null;
+    await this.afterCommit.wait(written);
+  }
+}
+
+/** Statements that only read, among those Kysely sends as raw text. */
+const READING_TEXT = /^\s*(select|begin|commit|rollback|savepoint|release|show|set|listen|explain|values)\b/i;
+
+/** The table an INSERT, UPDATE, DELETE or MERGE as Kysely writes it names first. */
+const WRITTEN_TABLE = /^(?:insert into|update|delete from|merge into) "([^"]+)"/;
+
+/** A pooled connection that notes the tables the statements it ran may have written. */
+class WatchedConnection implements DatabaseConnection {
+  /** Null when nothing was written; `*` stands for a table the statement's text does not name. */
+  written: Set<string> | null = null;
+
+  constructor(readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.inner.executeQuery<R>(query);
+    const table = writtenTable(query, result);
+    if (table !== null) (this.written ??= new Set()).add(table);
+    return result;
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+/** The table a statement wrote, `*` when it may have written one it does not name, else null. */
+function writtenTable(query: CompiledQuery, result: QueryResult<unknown>): string | null {
+  // INSERT, UPDATE, DELETE and MERGE report the rows they touched, whatever built them.
+  if (result.numAffectedRows !== undefined) return WRITTEN_TABLE.exec(query.sql)?.[1] ?? '*';
+  switch (query.query.kind) {
+    case 'SelectQueryNode':
+      // A data-modifying WITH reports as a SELECT.
+      return query.query.with !== undefined && /\b(insert|update|delete|merge)\b/i.test(query.sql)
+        ? '*'
+        : null;
+    case 'RawNode':
+      return READING_TEXT.test(query.sql) ? null : '*';
+    default:
+      return null;
   }
 }
 

@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Store } from '../database';
+import { ANY_TABLE } from '../revision-notices';
 
 /** One step of a write plan; every step of a plan runs in one transaction. */
 export type WriteStep =
@@ -153,4 +154,6 @@ export async function runWritePlan(store: Store, plan: WriteStep[]): Promise<voi
   } finally {
     client.release();
   }
+  // Committed: the instances that keep tokens hear it before the import is done.
+  await store.afterCommit.wait(ANY_TABLE);
 }

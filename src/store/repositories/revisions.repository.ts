@@ -2,6 +2,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { RevisionScope, RevisionTokens } from '../../kernel/revisions';
 import type { Db } from '../database';
 import { withDeadline } from '../../kernel/deadline';
+import type { RevisionMemory } from '../revision-notices';
 
 export type { RevisionScope };
 
@@ -49,6 +50,11 @@ export class RevisionsRepository implements RevisionTokens {
      * it to end before theirs begins, so a read that never answers must not hold them all.
      */
     private readonly readDeadlineMs = TOKEN_READ_DEADLINE_MS,
+    /**
+     * PostgreSQL: the tokens this instance heard of (RevisionNotices), served without a read while
+     * its lease holds; null reads a token for every kept answer.
+     */
+    private readonly memory: RevisionMemory | null = null,
   ) {}
 
   /**
@@ -56,12 +62,12 @@ export class RevisionsRepository implements RevisionTokens {
    * written has no row yet and counts as 0.
    */
   async token(scope: RevisionScope): Promise<string> {
-    if (this.sqlite === null) return this.readShared(scope);
+    if (this.sqlite === null) return this.memory?.known(scope) ?? this.readShared(scope);
     return this.readSqlite(this.sqlite, scope) ?? (await this.readTokens([scope])).get(scope)!;
   }
 
   tokenNow(scope: RevisionScope): string | null {
-    return this.sqlite === null ? null : this.readSqlite(this.sqlite, scope);
+    return this.sqlite === null ? (this.memory?.known(scope) ?? null) : this.readSqlite(this.sqlite, scope);
   }
 
   /**
@@ -121,6 +127,8 @@ export class RevisionsRepository implements RevisionTokens {
     if (batch === null) return;
     this.waiting = null;
     this.reading = true;
+    // A change heard while the read is out may have committed after its snapshot: not remembered.
+    const generation = this.memory?.generation ?? 0;
     const read = withDeadline(
       this.readTokens([...batch.scopes]),
       this.readDeadlineMs,
@@ -128,6 +136,9 @@ export class RevisionsRepository implements RevisionTokens {
     );
     batch.settle(read);
     void read
+      .then((tokens) => {
+        if (this.memory) for (const [scope, token] of tokens) this.memory.remember(scope, token, generation);
+      })
       .catch(() => undefined)
       .finally(() => {
         this.reading = false;
