@@ -5,6 +5,7 @@ import { listingStates, rebuildListings, isStale } from '../store/listings';
 import { LISTING_SOURCES } from '../modules';
 import { migrateToLatest } from '../store/migrator';
 import { refuseNewerDatabase } from '../store/schema-check';
+import { noticeTimes, RevisionNotices } from '../store/revision-notices';
 import { resealSecrets } from '../store/secret-columns';
 import type { CliIo } from './io';
 
@@ -15,10 +16,23 @@ export async function withMigratedStore<T>(
   work: (store: Store) => Promise<T>,
 ): Promise<T> {
   const store = openStore(config.databaseUrl);
+  let notices: RevisionNotices | null = null;
   try {
     await migrate(store, config, io);
+    // PostgreSQL: what this command writes is heard by the running instances before it ends.
+    if (store.pgPool && config.revisions.leaseMs > 0) {
+      notices = new RevisionNotices(
+        store.pgPool,
+        store.afterCommit,
+        noticeTimes(config.revisions.leaseMs),
+        { warn: (_details, message) => io.err(message) },
+        false,
+      );
+      await notices.start();
+    }
     return await work(store);
   } finally {
+    await notices?.close();
     await store.close();
   }
 }

@@ -156,6 +156,11 @@ export class RevisionNotices implements RevisionMemory {
     private readonly afterCommit: AfterCommit,
     private readonly times: RevisionNoticeTimes,
     private readonly log: RevisionNoticeLog,
+    /**
+     * False for a process that writes and serves nothing (a command line's `import`): it sends
+     * barriers and hears their answers, but neither registers nor pulses, so no write waits for it.
+     */
+    private readonly serves = true,
   ) {}
 
   get generation(): number {
@@ -373,6 +378,7 @@ export class RevisionNotices implements RevisionMemory {
     this.retryMs = RECONNECT_MIN_MS;
     // What was remembered before this connection listened may have missed a notice.
     this.forget();
+    if (!this.serves) return;
     this.pulse();
     this.pulseTimer = setInterval(() => this.pulse(), this.times.pulseMs);
     this.pulseTimer.unref();
@@ -463,7 +469,7 @@ export class RevisionNotices implements RevisionMemory {
     const seq = Number(parts[2]);
     if (parts.length === 3 && kind === 'b:' && Number.isSafeInteger(seq) && seq > 0) {
       if (parts[1] === this.id) this.heardBarrier(seq);
-      else this.answer(parts[1]!, seq);
+      else if (this.serves) this.answer(parts[1]!, seq);
       return;
     }
     if (parts.length === 3 && kind === 'a:') {

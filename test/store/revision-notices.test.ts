@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { buildApp, type App } from '../../src/app';
+import { importCommand } from '../../src/cli/import.command';
+import type { CliIo } from '../../src/cli/io';
 import { loadConfig } from '../../src/config';
 import { openStore, type Store } from '../../src/store/database';
 import { REVISIONS_CHANNEL_PREFIX } from '../../src/store/revision-notices';
@@ -190,45 +195,78 @@ describeOnPostgres('kept answers on PostgreSQL, current without asking (revision
     expect(tokenReads(other.queries)).toBe(0);
   });
 
+  /**
+   * Runs `work` while the instance hears nothing: its next pulse waits for a lock on its
+   * registration, and PostgreSQL delivers no notification to a connection inside a statement.
+   */
+  const hearingLate = async <T>(instance: Instance, work: () => Promise<T>): Promise<T> => {
+    const notices = instance.services.revisionNotices!;
+    const holder = new Client({ connectionString: POSTGRES_URL });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`select 1 from ${schema}.revision_listeners where id = $1 for update`, [
+        notices.registration,
+      ]);
+      const pid = notices.backendPid;
+      await waitFor(
+        async () =>
+          (
+            await admin.query(`select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`, [
+              pid,
+            ])
+          ).rowCount === 1,
+        'the pulse to wait for the lock',
+      );
+      return await work();
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await holder.end();
+    }
+  };
+
   it('stays current while it hears late: a write waits for it, or for its lease to end', async () => {
     await leased(other);
-    const notices = other.services.revisionNotices!;
     let expected = await restQuantity(t.app);
     const seen: boolean[] = [];
     for (let i = 0; i < 3; i++) {
       await restQuantity(other.app);
       await graphqlQuantity(other.app);
-      // Its next pulse waits for a lock on its registration; PostgreSQL delivers no notification to
-      // a connection inside a statement, so it hears nothing of the write until the lock is gone.
-      const holder = new Client({ connectionString: POSTGRES_URL });
-      await holder.connect();
-      try {
-        await holder.query('begin');
-        await holder.query(`select 1 from ${schema}.revision_listeners where id = $1 for update`, [
-          notices.registration,
-        ]);
-        const pid = notices.backendPid;
-        await waitFor(
-          async () =>
-            (
-              await admin.query(
-                `select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`,
-                [pid],
-              )
-            ).rowCount === 1,
-          'the pulse to wait for the lock',
-        );
-        await pay();
-        expected -= 2;
-        seen.push(
-          (await restQuantity(other.app)) === expected && (await graphqlQuantity(other.app)) === expected,
-        );
-      } finally {
-        await holder.query('rollback').catch(() => undefined);
-        await holder.end();
-      }
+      seen.push(
+        await hearingLate(other, async () => {
+          await pay();
+          expected -= 2;
+          return (
+            (await restQuantity(other.app)) === expected && (await graphqlQuantity(other.app)) === expected
+          );
+        }),
+      );
     }
     expect(seen).toEqual([true, true, true]);
+  });
+
+  it("shows what the command line's import wrote in the very next read, however late it hears", async () => {
+    await leased(other);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'revision-notices-')), 'stock.json');
+    fs.writeFileSync(file, JSON.stringify({ version: 1, invoiceable_items: [{ ...item, quantity: 7 }] }));
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    });
+    const lines: string[] = [];
+    const io: CliIo = {
+      out: (line) => lines.push(line),
+      err: (line) => lines.push(line),
+      env: {},
+      stopRequested: () => new Promise<string>(() => undefined),
+    };
+    await restQuantity(other.app);
+    const shown = await hearingLate(other, async () => {
+      expect(await importCommand(config, io, file)).toBe(0);
+      return restQuantity(other.app);
+    });
+    expect(shown).toBe(7);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 
   it('reads the tokens again after a notification it cannot read, and says so', async () => {
