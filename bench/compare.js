@@ -27,7 +27,6 @@
  * commit with and without its fast paths), --keep (keep the temporary databases), --clean (remove the
  * base's worktree and build when done: `git worktree remove --force`). Unknown options throw.
  */
-const { Buffer } = require('node:buffer');
 const { spawnSync } = require('node:child_process');
 const { setTimeout, clearTimeout } = require('node:timers');
 const fs = require('node:fs');
@@ -55,6 +54,8 @@ const {
   loadOf,
   pgAdmin,
   storeFor,
+  normalized,
+  difference,
 } = require('./scenarios');
 
 const CACHE = path.join(os.tmpdir(), 'facility-ops-compare');
@@ -199,20 +200,6 @@ function removeBase(dir) {
   run('git', ['worktree', 'remove', '--force', dir], ROOT, true);
   fs.rmSync(`${dir}.json`, { force: true });
   log(`removed the worktree ${dir}`);
-}
-
-/** A body with its request id blanked: the one part two answers of the same page may differ in. */
-const normalized = (body) => body.toString('utf8').replace(/"request_id":"[^"]*"/g, '"request_id":""');
-
-/** Where two normalized bodies part, as a short account for the report. */
-function difference(base, head) {
-  let at = 0;
-  while (at < base.length && at < head.length && base[at] === head[at]) at++;
-  const excerpt = (text) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 60));
-  return (
-    `with request ids blanked, base ${fmt(Buffer.byteLength(base))} bytes, head ${fmt(Buffer.byteLength(head))} bytes; ` +
-    `first difference at character ${fmt(at)}: base ${excerpt(base)}, head ${excerpt(head)}`
-  );
 }
 
 /** Resolves when `child` has exited (SIGTERM, then SIGKILL if it has not after 10 s). */

@@ -3,7 +3,7 @@
 /**
  * What `bench/run.js` and `bench/compare.js` share: the command line of one checkout (its
  * `bin/facility-ops.js`), the seeded database and what the scenarios need from it, the scenario
- * list, the child processes, autocannon and the rows' statistics.
+ * list, the child processes, autocannon, the rows' statistics and the comparison of two answers.
  */
 const { Buffer } = require('node:buffer');
 const { spawn, spawnSync } = require('node:child_process');
@@ -195,6 +195,23 @@ async function fetchOnce(url, headers) {
   const body = Buffer.from(await res.arrayBuffer());
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body.toString().slice(0, 300)}`);
   return body;
+}
+
+/** A body with its request id blanked: the one part two answers of the same page may differ in. */
+const normalized = (body) => body.toString('utf8').replace(/"request_id":"[^"]*"/g, '"request_id":""');
+
+/**
+ * Where two normalized bodies part, as a short account for the report; `names` are the two sides'
+ * (base and head unless told).
+ */
+function difference(first, second, names = ['base', 'head']) {
+  let at = 0;
+  while (at < first.length && at < second.length && first[at] === second[at]) at++;
+  const excerpt = (text) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 60));
+  return (
+    `with request ids blanked, ${names[0]} ${fmt(Buffer.byteLength(first))} bytes, ${names[1]} ${fmt(Buffer.byteLength(second))} bytes; ` +
+    `first difference at character ${fmt(at)}: ${names[0]} ${excerpt(first)}, ${names[1]} ${excerpt(second)}`
+  );
 }
 
 /** Read-only queries of the seeded database: `?` placeholders, rows as objects. */
@@ -449,6 +466,8 @@ module.exports = {
   cpuPerRequest,
   cpuTimes,
   fetchOnce,
+  normalized,
+  difference,
   reader,
   survey,
   seedDatabase,
