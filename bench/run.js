@@ -217,7 +217,7 @@ async function planLines(file, world) {
     [`one day (${world.day})`, await explainPage(file, windowOf(oneDay))],
   ];
   return plans.flatMap(([label, statements]) => [
-    `## Query plans of one page: ${rowsLabel(large)}, ${label}`,
+    `## Query plans of one page: ${rowsLabel(large, 'demo')}, ${label}`,
     '',
     ...statements.flatMap((p) => ['```sql', p.sql, '```', '', ...p.plan.map((line) => `    ${line}`), '']),
   ]);

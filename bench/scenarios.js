@@ -323,7 +323,8 @@ async function seedDatabase({ env, store, scale, dir, root = ROOT }) {
   return { world, tokens, seedSeconds };
 }
 
-const rowsLabel = (company) => `company of ${fmt(company.rows)} rows`;
+/** The demo company (seeded) or the imported one, and its rows: the two are told apart at any scale. */
+const rowsLabel = (company, which) => `${which} company of ${fmt(company.rows)} rows`;
 
 /** The windows the rate change scenarios ask for. */
 function windows(world) {
@@ -368,33 +369,33 @@ function scenarioList(address, world, tokens) {
       kept: true,
     },
     {
-      name: `GET rate_change_updates, per_page 500, ${rowsLabel(world.small)}, whole history`,
+      name: `GET rate_change_updates, per_page 500, ${rowsLabel(world.small, 'imported')}, whole history`,
       url: rcu(world.small, whole),
       headers: bearer(tokens.small),
       counted: true,
       kept: true,
     },
     {
-      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large)}, whole history`,
+      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large, 'demo')}, whole history`,
       url: rcu(large, whole),
       headers: bearer(tokens.large),
       counted: true,
       kept: true,
     },
     {
-      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large)}, created_by=${world.createdBy}`,
+      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large, 'demo')}, created_by=${world.createdBy}`,
       url: rcu(large, { ...whole, created_by: String(world.createdBy) }),
       headers: bearer(tokens.large),
       counted: true,
     },
     {
-      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large)}, one day (${world.day})`,
+      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large, 'demo')}, one day (${world.day})`,
       url: rcu(large, oneDay),
       headers: bearer(tokens.large),
       counted: true,
     },
     {
-      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large)}, a random day per request`,
+      name: `GET rate_change_updates, per_page 500, ${rowsLabel(large, 'demo')}, a random day per request`,
       url: rcu(large, oneDay),
       headers: bearer(tokens.large),
       randomPath: randomDayPath,

@@ -150,6 +150,8 @@ export class RevisionNotices implements RevisionMemory {
   /** Answers to send: each writer's last barrier heard. */
   private readonly answers = new Map<string, number>();
   private answering = false;
+  /** The last statement sent on the listening connection (see inTurn). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly pool: Pool,
@@ -228,9 +230,9 @@ export class RevisionNotices implements RevisionMemory {
     this.client = null;
     if (client) {
       // Others' writes stop waiting for this instance at once, not when its registration lapses.
-      await client
-        .query('delete from revision_listeners where id = $1', [this.listenerId])
-        .catch(() => undefined);
+      await this.inTurn(client, 'delete from revision_listeners where id = $1', [this.listenerId]).catch(
+        () => undefined,
+      );
       await client.end().catch(() => undefined);
     }
   }
@@ -375,6 +377,8 @@ export class RevisionNotices implements RevisionMemory {
     this.client = client;
     this.channel = channel;
     this.listenerId = randomUUID();
+    // A statement still out on a lost connection must not hold this one's back.
+    this.turn = Promise.resolve();
     this.retryMs = RECONNECT_MIN_MS;
     // What was remembered before this connection listened may have missed a notice.
     this.forget();
@@ -430,26 +434,25 @@ export class RevisionNotices implements RevisionMemory {
     if (client === null || this.pulsesOut.size >= MAX_PULSES_OUT) return;
     const seq = ++this.pulseSeq;
     this.pulsesOut.set(seq, performance.now());
-    client
-      .query(
-        `with registered as (
+    this.inTurn(
+      client,
+      `with registered as (
            insert into revision_listeners (id, alive_until, lease_ms)
            values ($1, clock_timestamp() + $2 * interval '1 millisecond', $5)
            on conflict (id) do update set alive_until = excluded.alive_until
            returning id)
          select pg_notify($3, $4) from registered`,
-        [
-          this.listenerId,
-          this.times.registrationMs,
-          this.channel,
-          `p:${this.listenerId}:${seq}`,
-          this.times.leaseMs,
-        ],
-      )
-      .catch((error: unknown) => {
-        this.pulsesOut.delete(seq);
-        if (this.client === client) this.log.warn({ err: error }, 'revision notices: a pulse failed');
-      });
+      [
+        this.listenerId,
+        this.times.registrationMs,
+        this.channel,
+        `p:${this.listenerId}:${seq}`,
+        this.times.leaseMs,
+      ],
+    ).catch((error: unknown) => {
+      this.pulsesOut.delete(seq);
+      if (this.client === client) this.log.warn({ err: error }, 'revision notices: a pulse failed');
+    });
   }
 
   private heard(payload: string): void {
@@ -517,6 +520,16 @@ export class RevisionNotices implements RevisionMemory {
     queueMicrotask(() => this.sendAnswers());
   }
 
+  /**
+   * Runs a statement on the listening connection after those sent before it: pulses and answers
+   * are sent from timers and notifications, and the driver wants one statement at a time.
+   */
+  private inTurn(client: Client, text: string, values: unknown[]): Promise<unknown> {
+    const turn = this.turn.then(() => client.query(text, values));
+    this.turn = turn.catch(() => undefined);
+    return turn;
+  }
+
   private sendAnswers(): void {
     this.answering = false;
     const client = this.client;
@@ -525,7 +538,7 @@ export class RevisionNotices implements RevisionMemory {
     if (client === null) return;
     for (let start = 0; start < entries.length; start += ACKS_PER_NOTICE) {
       const payload = `a:${this.listenerId}:${entries.slice(start, start + ACKS_PER_NOTICE).join(',')}`;
-      client.query('select pg_notify($1, $2)', [this.channel, payload]).catch((error: unknown) => {
+      this.inTurn(client, 'select pg_notify($1, $2)', [this.channel, payload]).catch((error: unknown) => {
         if (this.client === client) this.log.warn({ err: error }, 'revision notices: an answer failed');
       });
     }

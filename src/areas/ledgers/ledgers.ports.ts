@@ -29,4 +29,13 @@ export interface LedgersRepository {
   servicesByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerService[][]>;
   /** Every discount of each ledger, by start_date then id. */
   discountsByLedgerIds(ledgerIds: readonly string[]): Promise<LedgerDiscount[][]>;
+  /** The ledger with all its policies, services and discounts, ordered as above; undefined when none. */
+  ledgerWithCharges(id: string): Promise<LedgerWithCharges | undefined>;
+}
+
+export interface LedgerWithCharges {
+  ledger: Ledger;
+  insurances: LedgerInsurance[];
+  services: LedgerService[];
+  discounts: LedgerDiscount[];
 }

@@ -54,13 +54,12 @@ export class LedgersService {
     facility: Facility,
     ledgerId: string,
   ): Promise<LedgerInsuranceServicesAndDiscounts> {
-    const ledger = await this.ledgerFor(facility, ledgerId);
-    const keys = [ledger.id];
-    const [[insurances], [services], [discounts]] = await Promise.all([
-      this.repository.insurancesByLedgerIds(keys),
-      this.repository.servicesByLedgerIds(keys),
-      this.repository.discountsByLedgerIds(keys),
-    ]);
+    if (!isUuid(ledgerId)) throw DomainError.notFound(['ledgerId'], 'ledger', ledgerId);
+    const found = await this.repository.ledgerWithCharges(normalizeId(ledgerId));
+    if (!found || found.ledger.facilityId !== facility.id) {
+      throw DomainError.notFound(['ledgerId'], 'ledger', ledgerId);
+    }
+    const { ledger, insurances, services, discounts } = found;
     const today = localDate(this.clock.now(), facility.timeZone);
     return { ledger, insurance: currentInsurance(insurances, today), services, discounts };
   }
