@@ -42,11 +42,28 @@ export class LedgersService {
 
   /** The ledger, if it exists and belongs to the facility; otherwise 404/9 naming the parameter. */
   async ledgerFor(facility: Facility, ledgerId: string, parameter: Path = ['ledgerId']): Promise<Ledger> {
+    return this.inFacility(
+      facility,
+      ledgerId,
+      parameter,
+      (id) => this.repository.findLedger(id),
+      (ledger) => ledger,
+    );
+  }
+
+  /** What `read` finds for the ledger id, if the ledger exists and belongs to the facility; else 404/9. */
+  private async inFacility<T>(
+    facility: Facility,
+    ledgerId: string,
+    parameter: Path,
+    read: (id: string) => Promise<T | undefined>,
+    ledgerOf: (found: T) => Ledger,
+  ): Promise<T> {
     if (!isUuid(ledgerId)) throw DomainError.notFound(parameter, 'ledger', ledgerId);
-    const ledger = await this.repository.findLedger(normalizeId(ledgerId));
-    if (!ledger || ledger.facilityId !== facility.id)
+    const found = await read(normalizeId(ledgerId));
+    if (found === undefined || ledgerOf(found).facilityId !== facility.id)
       throw DomainError.notFound(parameter, 'ledger', ledgerId);
-    return ledger;
+    return found;
   }
 
   /** The ledger's current insurance, and all its services and discounts (contract 4.4). */
@@ -54,12 +71,13 @@ export class LedgersService {
     facility: Facility,
     ledgerId: string,
   ): Promise<LedgerInsuranceServicesAndDiscounts> {
-    if (!isUuid(ledgerId)) throw DomainError.notFound(['ledgerId'], 'ledger', ledgerId);
-    const found = await this.repository.ledgerWithCharges(normalizeId(ledgerId));
-    if (!found || found.ledger.facilityId !== facility.id) {
-      throw DomainError.notFound(['ledgerId'], 'ledger', ledgerId);
-    }
-    const { ledger, insurances, services, discounts } = found;
+    const { ledger, insurances, services, discounts } = await this.inFacility(
+      facility,
+      ledgerId,
+      ['ledgerId'],
+      (id) => this.repository.ledgerWithCharges(id),
+      (found) => found.ledger,
+    );
     const today = localDate(this.clock.now(), facility.timeZone);
     return { ledger, insurance: currentInsurance(insurances, today), services, discounts };
   }
