@@ -107,8 +107,9 @@ interface Batch {
  * - **A barrier after each write.** A commit that wrote waits (`AfterCommit`) until every registered
  *   instance has heard it: the writer notifies `b:<id>:<n>` and lists the live registrations in one
  *   statement, begun after the commit; each instance answers `a:<its id>:<writer>=<n>` once it heard
- *   the barrier, which comes after the write. An instance that does not answer within `leaseMs`
- *   has heard no pulse since the write, so its lease ended by then. One missing from the list
+ *   the barrier, which comes after the write. An instance that does not answer within the longest
+ *   lease listed (each registration carries its own) has heard no pulse since the write, so its
+ *   lease ended by then. One missing from the list
  *   registered after the write committed, so it hears the write before any pulse of its own; or its
  *   registration lapsed, which is longer than its lease.
  *
