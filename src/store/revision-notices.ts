@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, type ClientConfig, type Pool } from 'pg';
+import { withDeadline } from '../kernel/deadline';
 
 /** The channel's name before the schema's (migration `20261129090000_revision_notices`). */
 export const REVISIONS_CHANNEL_PREFIX = 'facility_ops_revisions_';
@@ -13,6 +14,9 @@ const RECONNECT_MAX_MS = 5_000;
 
 /** Tokens remembered; beyond this the memory starts over. */
 const MAX_REMEMBERED_SCOPES = 10_000;
+
+/** How long a statement at start or close (the tables, the registration's removal) is waited for. */
+const STATEMENT_DEADLINE_MS = 5_000;
 
 /** Pulses out and not heard back beyond which no more are sent: the connection is behind. */
 const MAX_PULSES_OUT = 8;
@@ -203,7 +207,11 @@ export class RevisionNotices implements RevisionMemory {
   async start(): Promise<void> {
     this.stopWaiting = this.afterCommit.use((written) => (this.moves(written) ? this.barrier() : DONE));
     try {
-      this.revisionTables = await this.readRevisionTables();
+      this.revisionTables = await withDeadline(
+        this.readRevisionTables(),
+        STATEMENT_DEADLINE_MS,
+        `not read within ${STATEMENT_DEADLINE_MS} ms`,
+      );
     } catch (error) {
       this.log.warn(
         { err: error },
@@ -231,9 +239,11 @@ export class RevisionNotices implements RevisionMemory {
     this.client = null;
     if (client) {
       // Others' writes stop waiting for this instance at once, not when its registration lapses.
-      await this.inTurn(client, 'delete from revision_listeners where id = $1', [this.listenerId]).catch(
-        () => undefined,
-      );
+      await withDeadline(
+        this.inTurn(client, 'delete from revision_listeners where id = $1', [this.listenerId]),
+        STATEMENT_DEADLINE_MS,
+        'not deleted in time',
+      ).catch(() => undefined);
       await client.end().catch(() => undefined);
     }
   }
@@ -302,11 +312,17 @@ export class RevisionNotices implements RevisionMemory {
     };
     this.rounds.set(seq, round);
     try {
-      const { rows } = await this.pool.query<{ ids: string[]; lease_ms: number | null }>(
-        `select array(select id from revision_listeners where alive_until > clock_timestamp()) as ids,
-           (select max(lease_ms) from revision_listeners where alive_until > clock_timestamp()) as lease_ms,
-           pg_notify(left($1 || current_schema(), 63), $2)`,
-        [REVISIONS_CHANNEL_PREFIX, `b:${this.id}:${seq}`],
+      // A statement that waits for a pooled connection or the database no longer than the round:
+      // the barriers asked for meanwhile are sent after it, each bounded by its own round.
+      const { rows } = await withDeadline(
+        this.pool.query<{ ids: string[]; lease_ms: number | null }>(
+          `select array(select id from revision_listeners where alive_until > clock_timestamp()) as ids,
+             (select max(lease_ms) from revision_listeners where alive_until > clock_timestamp()) as lease_ms,
+             pg_notify(left($1 || current_schema(), 63), $2)`,
+          [REVISIONS_CHANNEL_PREFIX, `b:${this.id}:${seq}`],
+        ),
+        this.times.leaseMs,
+        `the barrier was not sent within ${this.times.leaseMs} ms`,
       );
       for (const id of rows[0]?.ids ?? []) {
         if (id !== this.listenerId && (this.answered.get(id) ?? 0) < seq) round.remaining.add(id);
