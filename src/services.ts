@@ -209,7 +209,7 @@ export function createServices(
   // Tenants and units are looked up by several areas; one repository serves them all.
   const people = new SqlTenantsRepository(db);
   // A ledger is read by its own service and looked up by the notes' (LedgerLookup).
-  const ledgersRepository = new SqlLedgersRepository(db);
+  const ledgersRepository = new SqlLedgersRepository(db, store.arrays);
   const pdfs = new PdfkitRenderer();
   const documentsRepository = new SqlDocumentsRepository(db);
   const documents = new DocumentsService(documentsRepository, clock);

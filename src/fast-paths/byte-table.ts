@@ -12,7 +12,7 @@ import type { CompiledQuery } from 'kysely';
  * (`joined` gives bytes of their own).
  */
 export type ByteRowsOf<D> = <T>(
-  query: { compile(db: D): CompiledQuery },
+  query: { compile(db: D): CompiledQuery; readonly reusable?: boolean },
   read: (table: ByteTable) => T,
 ) => Promise<T>;
 

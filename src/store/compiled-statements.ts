@@ -21,7 +21,8 @@ interface Compiled {
  * shape, which the caller names. `build` makes the statement from stand-ins (`slot(i)` for the i-th
  * of the call's values) and runs once per shape; each call then binds its own values in the order
  * the compiled text wants them. Everything that changes the text (a filter present or not, a
- * literal such as a rowLimit) must be part of the shape.
+ * literal such as a rowLimit) must be part of the shape. A statement is reusable: on PostgreSQL it
+ * is kept prepared (src/fast-paths/pg-prepared.ts), so its plan must not depend on its values.
  */
 export class CompiledStatements {
   private readonly compiled = new Map<string, Compiled>();
@@ -33,7 +34,7 @@ export class CompiledStatements {
     shape: string,
     values: readonly unknown[],
     build: (slot: (index: number) => unknown) => RawBuilder<unknown>,
-  ): { compile(): CompiledQuery } {
+  ): { compile(): CompiledQuery; readonly reusable: true } {
     let compiled = this.compiled.get(shape);
     if (compiled === undefined) {
       const query = build((index) => new Slot(index)).compile(this.db);
@@ -53,6 +54,18 @@ export class CompiledStatements {
           sql,
           order.map((index) => values[index]),
         ),
+      reusable: true,
     };
   }
+}
+
+/**
+ * `query` marked reusable: on PostgreSQL it is kept prepared (src/fast-paths/pg-prepared.ts). Only
+ * for a text fixed per shape whose plan does not depend on its values (a read by key).
+ */
+export function reusable(query: RawBuilder<unknown>): {
+  compile(db: Db): CompiledQuery;
+  readonly reusable: true;
+} {
+  return { compile: (db) => query.compile(db), reusable: true };
 }

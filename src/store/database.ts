@@ -13,7 +13,7 @@ import {
 import { Pool, types, type QueryArrayConfig } from 'pg';
 import { SchemaScopedPostgresDialect } from './postgres-dialect';
 import { AfterCommit } from './revision-notices';
-import { pgByteRows } from '../fast-paths';
+import { pgByteRows, PreparedNames } from '../fast-paths';
 import { sqliteByteRows, type ByteRows } from './byte-rows';
 import type { ArrayRows, Db } from './db';
 import type { Database } from './schema';
@@ -159,12 +159,16 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     plugins: options.plugins,
     log,
   });
+  // Reusable reads (a page of items, a ledger's charges) are kept prepared on each connection.
+  const names = new PreparedNames();
   const plainArrays: ArrayRows = async <R extends readonly unknown[]>(query: {
     compile(db: Db): CompiledQuery;
+    readonly reusable?: boolean;
   }) => {
     const compiled = query.compile(db);
     options.onQuery?.(compiled.sql);
     const config: QueryArrayConfig = {
+      name: names.nameOf(query, compiled.sql),
       text: compiled.sql,
       values: compiled.parameters as unknown[],
       rowMode: 'array',
@@ -180,8 +184,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     pgPool: pool,
     arrays,
     bytes: tracing
-      ? traceBytes(pgByteRows(db, pool, options.onQuery), db, tracing, system)
-      : pgByteRows(db, pool, options.onQuery),
+      ? traceBytes(pgByteRows(db, pool, names, options.onQuery), db, tracing, system)
+      : pgByteRows(db, pool, names, options.onQuery),
     afterCommit,
     close: () => db.destroy(),
   };

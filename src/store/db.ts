@@ -13,6 +13,8 @@ export type Db = Kysely<Database>;
  */
 export type ArrayRows = <R extends readonly unknown[]>(query: {
   compile(db: Db): CompiledQuery;
+  /** The text is fixed per shape and its plan does not depend on the values (see Statement). */
+  readonly reusable?: boolean;
 }) => Promise<R[]>;
 
 /**

@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import { Pool, type PoolClient } from 'pg';
+import { pgByteRows } from '../../src/fast-paths';
+import { pgCopyByteRows } from '../../src/fast-paths/pg-binary-copy';
+import { PreparedNames, TextTable } from '../../src/fast-paths/pg-prepared';
+import type { ByteRows, ByteTable } from '../../src/store/byte-rows';
+import { reusable } from '../../src/store/compiled-statements';
+import { activeDialects, createTestStore, itOnPostgres, type TestStore } from '../support/harness';
+import { POSTGRES_URL } from '../support/dialects';
+
+/** Each row's values as texts, and the second column joined by commas. */
+const asTexts = (table: ByteTable) => ({
+  values: Array.from({ length: table.rows }, (_, row) =>
+    [0, 1].map((column) => table.value(row, column)?.toString() ?? null),
+  ),
+  joined: table.rows === 0 ? '' : table.joined(1, 0x2c).toString(),
+});
+
+/** The prepared statements of the connection `client` holds, by name. */
+async function preparedOn(client: PoolClient): Promise<Map<string, string>> {
+  const { rows } = await client.query<{ name: string; statement: string }>(
+    `select name, statement from pg_prepared_statements where name like 'facility_ops_%'`,
+  );
+  return new Map(rows.map((row) => [row.name, row.statement]));
+}
+
+/**
+ * The prepared statements of every connection of `pool`, each connection taken at once (so every
+ * idle one is among them): one map per connection.
+ */
+async function preparedOnEveryConnection(pool: Pool, connections: number): Promise<Map<string, string>[]> {
+  const clients = await Promise.all(Array.from({ length: connections }, () => pool.connect()));
+  try {
+    return await Promise.all(clients.map(preparedOn));
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
+describe('reusable reads kept prepared on PostgreSQL', () => {
+  let db: TestStore;
+  let schema: string;
+  // Per test, a pool of one connection (so the statements it holds can be read on it) and its names.
+  let pool: Pool;
+  beforeAll(async () => {
+    if (!activeDialects().includes('postgres')) return;
+    db = await createTestStore('postgres');
+    schema = (await db.store.pgPool!.query<{ s: string }>('select current_schema() as s')).rows[0].s;
+    await db.store.db.schema
+      .createTable('prepared_rows')
+      .addColumn('id', 'integer')
+      .addColumn('listing', 'text')
+      .execute();
+    await db.store.db
+      .insertInto('prepared_rows' as never)
+      .values(
+        Array.from({ length: 300 }, (_, id) => ({
+          id,
+          listing: `{"id":${id},"name":"Zoë 東京 ${'é'.repeat(id % 7)}"}`,
+        })) as never,
+      )
+      .execute();
+  });
+  beforeEach(() => {
+    if (schema)
+      pool = new Pool({ connectionString: POSTGRES_URL, max: 1, options: `-c search_path=${schema}` });
+  });
+  afterEach(async () => pool?.end());
+  afterAll(async () => db?.close());
+
+  // The page size written into the text, as rowLimit writes it.
+  const page = (from: number, size: number) =>
+    sql`select cast(count(*) over () as text) as "total", listing from prepared_rows
+      where id >= ${from} order by id limit ${sql.lit(size)}`;
+
+  itOnPostgres(
+    'reads the same bytes as the binary COPY, prepared once and reused for other values',
+    async () => {
+      const names = new PreparedNames();
+      const prepared: ByteRows = pgByteRows(db.store.db, pool, names);
+      const copy: ByteRows = pgCopyByteRows(db.store.db, pool);
+      for (const from of [0, 17, 250, 400]) {
+        const read = await prepared(reusable(page(from, 100)), asTexts);
+        expect(read).toEqual(await copy(page(from, 100), asTexts));
+        expect(read.values.length).toBe(Math.max(0, Math.min(100, 300 - from)));
+      }
+      const client = await pool.connect();
+      try {
+        expect([...(await preparedOn(client)).keys()]).toEqual(['facility_ops_0']);
+      } finally {
+        client.release();
+      }
+      expect(names.size).toBe(1);
+    },
+  );
+
+  itOnPostgres('prepares no read that is not marked reusable', async () => {
+    const names = new PreparedNames();
+    const bytes: ByteRows = pgByteRows(db.store.db, pool, names);
+    const read = await bytes(page(5, 3), asTexts);
+    expect(read.values.map((row) => row[1])).toEqual([
+      '{"id":5,"name":"Zoë 東京 ééééé"}',
+      '{"id":6,"name":"Zoë 東京 éééééé"}',
+      '{"id":7,"name":"Zoë 東京 "}',
+    ]);
+    expect(names.size).toBe(0);
+    const client = await pool.connect();
+    try {
+      expect((await preparedOn(client)).size).toBe(0);
+    } finally {
+      client.release();
+    }
+  });
+
+  itOnPostgres(
+    'keeps at most its limit of statements; a read past it runs unnamed and answers alike',
+    async () => {
+      const names = new PreparedNames(2);
+      const bytes: ByteRows = pgByteRows(db.store.db, pool, names);
+      // Each page size is a text of its own, as a caller choosing its page size makes them.
+      const sizes = [1, 2, 3, 4, 5];
+      for (const size of sizes) {
+        const read = await bytes(reusable(page(0, size)), asTexts);
+        expect(read.values.map((row) => row[0])).toEqual(Array(size).fill('300'));
+      }
+      expect(names.size).toBe(2);
+      const client = await pool.connect();
+      try {
+        const held = await preparedOn(client);
+        expect([...held.keys()].sort()).toEqual(['facility_ops_0', 'facility_ops_1']);
+        expect(held.get('facility_ops_1')).toContain('limit 2');
+      } finally {
+        client.release();
+      }
+    },
+  );
+
+  itOnPostgres(
+    'a reusable read through the store stays right after a column is added to its table',
+    async () => {
+      // As the ledger's charges are read: each row as its JSON text.
+      const read = () =>
+        db.store.arrays<[string]>(
+          reusable(sql`select row_to_json(p)::text as "row" from prepared_rows p where id = ${42}`),
+        );
+      const before = await Promise.all(Array.from({ length: 20 }, read));
+      expect(before[0]).toEqual([['{"id":42,"listing":"{\\"id\\":42,\\"name\\":\\"Zoë 東京 \\"}"}']]);
+      const held = await preparedOnEveryConnection(db.store.pgPool!, 10);
+      expect(
+        held.some((statements) => [...statements.values()].some((text) => text.includes('row_to_json(p)'))),
+      ).toBe(true);
+      // A migration run by another instance while this one serves: the kept statements are planned again.
+      await db.store.db.schema.alterTable('prepared_rows').addColumn('added', 'text').execute();
+      const after = await Promise.all(Array.from({ length: 20 }, read));
+      for (const rows of after) {
+        expect(rows.map(([row]) => JSON.parse(row))).toEqual([
+          { ...JSON.parse(before[0][0][0]), added: null },
+        ]);
+      }
+    },
+  );
+
+  it('joins a column of texts as the bytes of each text and the separator, on either store', () => {
+    const table = new TextTable([
+      ['1', 'Zoë'],
+      ['2', null],
+      ['3', '🚚'],
+    ]);
+    expect(table.joined(1, 0x2c).equals(Buffer.from('Zoë,,🚚'))).toBe(true);
+    expect(table.value(2, 1)?.equals(Buffer.from('🚚'))).toBe(true);
+    expect(table.value(1, 1)).toBeNull();
+    expect(() => table.joined(1, 0xe9)).toThrow(/not ASCII/);
+  });
+});
