@@ -63,7 +63,7 @@ export class CompiledStatements {
  * `query` marked reusable: on PostgreSQL it is kept prepared (src/fast-paths/pg-prepared.ts). Only
  * for a text fixed per shape whose plan does not depend on its values (a read by key).
  */
-export function reusable(query: RawBuilder<unknown>): {
+export function reusable(query: { compile(db: Db): CompiledQuery }): {
   compile(db: Db): CompiledQuery;
   readonly reusable: true;
 } {

@@ -3,7 +3,7 @@ import type { InvoiceableItemsRepository, ItemFilter } from './invoiceable-items
 import { ITEM_LISTING_COLUMNS, invoiceableAmounts, invoiceableItems } from './invoiceable-items.tables';
 import type { InvoiceableAmount, InvoiceableItem, PricedItem } from './invoiceable-items.types';
 import { countedListings } from '../../store/byte-rows';
-import { CompiledStatements } from '../../store/compiled-statements';
+import { CompiledStatements, reusable } from '../../store/compiled-statements';
 import type { ArrayRows, ByteRows, Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { arrayReader, rowCodec } from '../../store/rows';
@@ -115,11 +115,14 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
   ): Promise<{ total: number; entries: PricedItem[] }> {
     const where = this.matching(facilityId, filter);
     const count = sql`select count(*) from "invoiceable_items" where ${where}`;
-    const rows = await this.arrays<unknown[]>(sql`
+    // Kept prepared on PostgreSQL, as every read of one facility's items may be.
+    const rows = await this.arrays<unknown[]>(
+      reusable(sql`
       select ${ITEM_SELECT}, (${count}) as "total" from "invoiceable_items" where ${where}
-      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${offset}`);
+      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${offset}`),
+    );
     if (rows.length === 0) {
-      const [[total]] = await this.arrays<[number]>(count);
+      const [[total]] = await this.arrays<[number]>(reusable(count));
       return { total: Number(total), entries: [] };
     }
     const items = rows.map(itemOf);
@@ -213,12 +216,15 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     const ids = this.postgres
       ? sql`= any(${unique}::text[])`
       : sql`in (select value from json_each(${JSON.stringify(unique)}))`;
+    // The ids go as one parameter, so one text whatever their number: kept prepared on PostgreSQL.
     const rows = await this.arrays<unknown[]>(
-      this.db
-        .selectFrom('invoiceable_amounts')
-        .select(TIER_COLUMNS)
-        .where(sql<SqlBool>`invoiceable_item_id ${ids}`)
-        .orderBy('position'),
+      reusable(
+        this.db
+          .selectFrom('invoiceable_amounts')
+          .select(TIER_COLUMNS)
+          .where(sql<SqlBool>`invoiceable_item_id ${ids}`)
+          .orderBy('position'),
+      ),
     );
     const byItem = new Map<string, InvoiceableAmount[]>();
     for (const row of rows) {
