@@ -2,24 +2,17 @@ import type { CompiledQuery } from 'kysely';
 import type { Pool, QueryArrayConfig } from 'pg';
 import type { ByteTable } from './byte-table';
 
-/**
- * A read whose text is one of a few fixed per shape (CompiledStatements' statements, a read marked
- * `reusable`), so PostgreSQL may keep it prepared on each connection: parsed once, and planned once
- * when its generic plan is as good as a custom one. Only reads whose best plan does not depend on
- * their values are marked: a generic plan is chosen by average selectivities, which suits a page
- * of one facility's items or one ledger's charges, not a window of a company that may hold a
- * million rate changes.
- */
-export interface Statement<D> {
-  compile(db: D): CompiledQuery;
-  /** The text is fixed per shape and the plan does not depend on the values. */
-  readonly reusable?: boolean;
-}
-
 /** Names of prepared statements a pool keeps at most (per connection), whoever asks for them. */
 export const MAX_PREPARED = 64;
 
 /**
+ * A read marked `reusable` (CompiledStatements' statements, `reusable()`) has a text that is one of
+ * a few fixed per shape, so PostgreSQL may keep it prepared on each connection: parsed once, and
+ * planned once when its generic plan is as good as a custom one. Only reads whose best plan does not
+ * depend on their values are marked: a generic plan is chosen by average selectivities, which suits
+ * a page of one facility's items or one ledger's charges, not a window of a company that may hold a
+ * million rate changes.
+ *
  * The names of a pool's prepared statements, one per text, the same on every connection. Names are
  * never reused for another text and at most `max` are handed out: pg keeps a connection's prepared
  * statements for its life, so a caller able to make many shapes (page sizes, filters) must not make
