@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { ValueTable, type ByteRowsOf } from './byte-table';
 
 /** Every column as the text PostgreSQL sent, undecoded (no number or date parsing). */
-const AS_TEXT = { getTypeParser: () => (value: string) => value };
+export const AS_TEXT = { getTypeParser: () => (value: string) => value };
 
 /**
  * ByteRows on PostgreSQL, the plain way: an ordinary parameterized query whose values pg decodes

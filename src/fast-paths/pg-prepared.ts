@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { Pool, QueryArrayConfig } from 'pg';
 import type { ByteTable } from './byte-table';
+import { AS_TEXT } from './pg-plain-query';
 
 /** Names of prepared statements a pool keeps at most (per connection), whoever asks for them. */
 export const MAX_PREPARED = 64;
@@ -39,9 +40,6 @@ export class PreparedNames {
     return this.names.size;
   }
 }
-
-/** Every column as the text PostgreSQL sent, undecoded (no number or date parsing). */
-const AS_TEXT = { getTypeParser: () => (value: string) => value };
 
 /**
  * Reads a prepared statement's rows as texts (one array a row). pg decodes them into strings; on

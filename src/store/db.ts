@@ -13,7 +13,7 @@ export type Db = Kysely<Database>;
  */
 export type ArrayRows = <R extends readonly unknown[]>(query: {
   compile(db: Db): CompiledQuery;
-  /** The text is fixed per shape and its plan does not depend on the values (see Statement). */
+  /** The text is fixed per shape and its plan does not depend on the values (see PreparedNames). */
   readonly reusable?: boolean;
 }) => Promise<R[]>;
 

@@ -5,6 +5,7 @@ import { pgCopyByteRows } from '../../src/fast-paths/pg-binary-copy';
 import { PreparedNames, TextTable } from '../../src/fast-paths/pg-prepared';
 import type { ByteRows, ByteTable } from '../../src/store/byte-rows';
 import { reusable } from '../../src/store/compiled-statements';
+import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { activeDialects, createTestStore, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
 
@@ -157,6 +158,29 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
           { ...JSON.parse(before[0][0][0]), added: null },
         ]);
       }
+    },
+  );
+
+  itOnPostgres(
+    'an item page prepares one statement whatever its page size, so callers cannot use up the names',
+    async () => {
+      const items = new SqlInvoiceableItemsRepository(db.store.db, db.store.arrays, db.store.bytes);
+      const facilityId = '00000000-0000-4000-8000-0000000000f1';
+      for (let size = 1; size <= 80; size++) {
+        expect(await items.listingPage(facilityId, {}, size, 0)).toEqual({
+          total: 0,
+          listings: Buffer.alloc(0),
+        });
+        expect(await items.pricedPage(facilityId, {}, size, 0)).toEqual({ total: 0, entries: [] });
+      }
+      // Past MAX_PREPARED texts, the pages would run unnamed; 80 sizes made four: the REST page and
+      // its count, GraphQL's page and its count.
+      const texts = new Set(
+        (await preparedOnEveryConnection(db.store.pgPool!, 10)).flatMap((statements) =>
+          [...statements.values()].filter((text) => text.includes('invoiceable_items')),
+        ),
+      );
+      expect(texts.size).toBe(4);
     },
   );
 

@@ -70,6 +70,15 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     return sql.join(this.orderExpressions());
   }
 
+  /**
+   * A page's LIMIT for a statement kept prepared: a parameter on PostgreSQL, so one text serves
+   * every page size and callers choosing sizes cannot use up the pool's prepared names
+   * (src/fast-paths/pg-prepared.ts); written into the text on SQLite (see rowLimit).
+   */
+  private pageLimit(limit: number): RawBuilder<unknown> {
+    return this.postgres ? sql`${limit}` : rowLimit(limit);
+  }
+
   /** The list order's expressions, one by one (a position of the list holds their values). */
   private orderExpressions(): RawBuilder<string>[] {
     return [this.binary('kind'), this.binary('description', true), this.binary('id')];
@@ -119,7 +128,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     const rows = await this.arrays<unknown[]>(
       reusable(sql`
       select ${ITEM_SELECT}, (${count}) as "total" from "invoiceable_items" where ${where}
-      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${offset}`),
+      order by ${this.listOrder()} limit ${this.pageLimit(limit)} offset ${offset}`),
     );
     if (rows.length === 0) {
       const [[total]] = await this.arrays<[number]>(reusable(count));
@@ -143,9 +152,11 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
     limit: number,
     offset: number,
   ): Promise<{ total: number; listings: Uint8Array }> {
-    // Compiled once per shape: the filters present and the page size.
-    const shape = `${filter.kind ? 'kind' : '-'} ${filter.rentalCenterEligible ? 'eligible' : '-'} ${limit}`;
-    const values = [facilityId, filter.kind, offset];
+    // Compiled once per shape: the filters present and, on SQLite, the page size (a literal there;
+    // a parameter on PostgreSQL, the fourth value).
+    const filters = `${filter.kind ? 'kind' : '-'} ${filter.rentalCenterEligible ? 'eligible' : '-'}`;
+    const shape = this.postgres ? filters : `${filters} ${limit}`;
+    const values = [facilityId, filter.kind, offset, limit];
     const count = (slot: (index: number) => unknown) =>
       sql`(select count(*) from "invoiceable_items" where ${this.matching(slot(0), filter, slot(1))})`;
     const quantity = this.postgres ? sql`"quantity"::text` : sql`"quantity"`;
@@ -153,7 +164,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
       else coalesce(${quantity}, 'null') || "listing_rest" end`;
     const page = (slot: (index: number) => unknown) => sql`from "invoiceable_items"
       where ${this.matching(slot(0), filter, slot(1))}
-      order by ${this.listOrder()} limit ${rowLimit(limit)} offset ${slot(2)}`;
+      order by ${this.listOrder()} limit ${this.postgres ? sql`${slot(3)}` : rowLimit(limit)} offset ${slot(2)}`;
     if (this.postgres) {
       // PostgreSQL: the listings as rows, each with the count, joined by the store.
       const rows = this.statements.statement(
