@@ -11,14 +11,17 @@
  * it with its own `facility-ops serve`; both must answer every chosen scenario byte for byte alike
  * (request ids aside), and a row says so when they do not. Each scenario is measured on a new
  * `serve` of each side, started for it and stopped after it (so no row inherits the heap, kept pages
- * or collector debt of the rows before it): a warm-up of the bare route, base and head, then rounds of the bare
- * route, base and head, base first in one round and head first in the next, so a drift in the
- * machine's load falls on both. Prints a Markdown
+ * or collector debt of the rows before it): a warm-up of the bare route and the two sides, then rounds
+ * of the bare route and the two sides, the side first in one round second in the next, so a drift in
+ * the machine's load falls on both. The side that starts first warms up first and leads the first
+ * round; the next pair of processes mirrors the whole order, so an even --processes is neutral
+ * between the sides (one build against itself then reads 1.00). Prints a Markdown
  * table and writes it to bench/results/compare.md.
  *
  * Options (after `npm run bench:compare --`): --base REF (required), --scale N (1), --duration S (5:
- * seconds of each side in each round), --rounds N (3), --processes N (1: pairs of new processes per
- * scenario, one after the other; the row is the median of the pairs' ratios, with their spread),
+ * seconds of each side in each round), --rounds N (3), --processes N (2: pairs of new processes per
+ * scenario, one after the other, each the mirror of the one before; the row is the median of the
+ * pairs' ratios, with their spread),
  * --warm-up S (5), --connections N (10),
  * --only TEXT (the scenarios whose name holds TEXT, or one of its parts between `|`), --cold-only (of
  * the kept lists chosen, only their rows with the page cache off), --store postgres (each side seeds and serves a schema of its own
@@ -66,7 +69,7 @@ function parseArgs(argv) {
     scale: 1,
     duration: 5,
     rounds: 3,
-    processes: 1,
+    processes: 2,
     'warm-up': 5,
     connections: 10,
     only: '',
@@ -368,15 +371,20 @@ async function main() {
       const processes = [];
       for (let run = 0; run < options.processes; run++) {
         const label = options.processes === 1 ? '' : ` (processes ${run + 1}/${options.processes})`;
+        // The side that starts first also warms up first and leads the first round, and the next pair
+        // mirrors it all: a side warmed first and measured first fares differently for the process's
+        // life from the one warmed second (one build against itself read 0.87-0.92 when base always
+        // warmed first), so only the mirrored pairs together are neutral.
+        const first = (index + run) % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
         const started = {};
-        for (const key of (index + run) % 2 === 0 ? ['base', 'head'] : ['head', 'base'])
-          started[key] = await fresh(pair, key);
+        for (const key of first) started[key] = await fresh(pair, key);
         const targets = { base: started.base.target, head: started.head.target };
         log(`warming up${label}: ${pair.name}`);
-        for (const target of [bare, targets.base, targets.head]) await load(target, options['warm-up']);
+        for (const target of [bare, ...first.map((key) => targets[key])])
+          await load(target, options['warm-up']);
         const rounds = [];
         for (let round = 0; round < options.rounds; round++) {
-          const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
+          const order = round % 2 === 0 ? first : [...first].reverse();
           log(
             `measuring (round ${round + 1}/${options.rounds}${label}, bare route, ${order.join(', ')}): ${pair.name}`,
           );
@@ -471,9 +479,10 @@ async function main() {
           ? 'a new `facility-ops serve` of each side (started for that scenario, stopped after it)'
           : `${options.processes} pairs of new \`facility-ops serve\` processes, one of each side, one pair after the other (each started for it and stopped after it); in each pair`) +
         `, a ${options['warm-up']} s warm-up of the bare route (\`bench/constant-server.js\`, a constant body of the ` +
-        `same size), base and head, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ` +
-        `${options.duration} s of each: the bare route, then base and head, base first in odd rounds and ` +
-        'head first in even ones. req/s are means over the rounds; head/base is the median of the ' +
+        `same size) and the two sides, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ` +
+        `${options.duration} s of each: the bare route, then the two sides. The side started first warms up ` +
+        'first and leads the odd rounds, the other leads the even ones, and each pair of processes mirrors ' +
+        'the order of the pair before it (the first side alternates from row to row as well). req/s are means over the rounds; head/base is the median of the ' +
         'per-round ratios, and so is each side\'s "of bare route" (its req/s over the bare route\'s in the ' +
         'same round); p99 comes from the round whose req/s is the median (the lower middle one if the ' +
         'rounds are even); failed is summed over the rounds. "answers" compares the two sides\' bodies ' +
