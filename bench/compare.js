@@ -15,7 +15,7 @@
  * of the bare route and the two sides, the side first in one round second in the next, so a drift in
  * the machine's load falls on both. The side that starts first warms up first and leads the first
  * round; the next pair of processes mirrors the whole order, so an even --processes is neutral
- * between the sides (one build against itself then reads 1.00). Prints a Markdown
+ * between the sides (one build against itself then read 1.01 on six pairs). Prints a Markdown
  * table and writes it to bench/results/compare.md.
  *
  * Options (after `npm run bench:compare --`): --base REF (required), --scale N (1), --duration S (5:
@@ -84,6 +84,10 @@ function parseArgs(argv) {
   if (!['sqlite', 'postgres'].includes(options.store)) throw new Error('--store must be sqlite or postgres');
   if (!Number.isInteger(options.processes) || options.processes < 1)
     throw new Error('--processes must be a whole number of at least 1');
+  if (options.processes % 2 === 1 && options.processes > 1)
+    log(
+      `--processes ${options.processes}: an odd number of pairs leaves one order unmirrored, so the rows lean to one side`,
+    );
   options.sideEnv = {
     base: settingsOf('--base-env', options['base-env']),
     head: settingsOf('--head-env', options['head-env']),
