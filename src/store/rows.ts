@@ -58,15 +58,18 @@ export function rowCodec<Declared extends Columns, Left extends keyof Declared &
 /**
  * A reader of rows that come as arrays of a declared table's columns in the declared order (the
  * positional fast paths: ArrayRows, a select of `rowCodec(...).columns`), the columns `left` names
- * left out; extra values after them (a count, say) are passed over. Compiled like the codec, so it
+ * left out, starting at `from`; other values around them (a count, say) are passed over. Compiled like the codec, so it
  * costs what a hand-written positional reader costs.
  */
 export function arrayReader<Declared extends Columns, Left extends keyof Declared & string = never>(
   declared: Declared,
   left: readonly Left[] = [],
+  /** Where the table's first column is in the array (after another table's columns, say). */
+  from = 0,
 ): (row: readonly unknown[]) => RecordOfTable<Declared, Left> {
+  if (!Number.isSafeInteger(from) || from < 0) throw new Error(`not a position: ${from}`);
   const reads = rowCodec(declared, left).columns.map(
-    (name, index) => `${camelCase(name)}: ${readOf(`row[${index}]`, declared[name])}`,
+    (name, index) => `${camelCase(name)}: ${readOf(`row[${index + from}]`, declared[name])}`,
   );
   return new Function('row', `return { ${reads.join(', ')} };`) as (
     row: readonly unknown[],

@@ -4,8 +4,8 @@ import { insuranceTerms, ledgerCharge, ledgerDiscounts, ledgers, serviceTerms } 
 import type { Ledger, LedgerCharge, LedgerDiscount, LedgerInsurance, LedgerService } from './ledgers.types';
 import type { Columns, RecordOfTable, RowOf } from '../../kernel/columns';
 import type { ArrayRows, Db } from '../../store/database';
-import { reusable } from '../../store/compiled-statements';
-import { rowCodec } from '../../store/rows';
+import { CompiledStatements, reusable } from '../../store/compiled-statements';
+import { arrayReader, rowCodec } from '../../store/rows';
 import { isPostgres } from '../../store/dialect';
 import type {
   LedgerDiscountsTable,
@@ -30,6 +30,42 @@ function chargeReader<Terms extends Columns>(
 const insuranceOf: (row: LedgerInsurancesTable) => LedgerInsurance = chargeReader(insuranceTerms);
 const serviceOf: (row: LedgerServicesTable) => LedgerService = chargeReader(serviceTerms);
 
+/** A policy's or a service's row as an array (the charge's columns, then the terms'), read into its charge. */
+function chargeArrayReader<Terms extends Columns>(
+  terms: Terms,
+): (row: readonly unknown[]) => LedgerCharge<RecordOfTable<Terms>> {
+  const charge = arrayReader(ledgerCharge);
+  const data = arrayReader(terms, [], chargeCodec.columns.length);
+  return (row) => ({ ...charge(row), data: data(row) });
+}
+
+/**
+ * SQLite's reads of a ledger's page, each a table's declared columns (in ArrayRows' order) by one
+ * key: compiled once and prepared on the raw handle, where Kysely built and compiled four queries a
+ * page.
+ */
+const PAGE_READS = {
+  ledger: { table: 'ledgers', key: 'id', columns: ledgerCodec.columns, read: arrayReader(ledgers) },
+  insurances: {
+    table: 'ledger_insurances',
+    key: 'ledger_id',
+    columns: [...chargeCodec.columns, ...rowCodec(insuranceTerms).columns],
+    read: chargeArrayReader(insuranceTerms),
+  },
+  services: {
+    table: 'ledger_services',
+    key: 'ledger_id',
+    columns: [...chargeCodec.columns, ...rowCodec(serviceTerms).columns],
+    read: chargeArrayReader(serviceTerms),
+  },
+  discounts: {
+    table: 'ledger_discounts',
+    key: 'ledger_id',
+    columns: discountCodec.columns,
+    read: arrayReader(ledgerDiscounts),
+  },
+} as const;
+
 /** Rows grouped by a key column, one list per key in key order (empty for a missing key). */
 function groupInKeyOrder<R>(keys: readonly string[], rows: R[], keyOf: (row: R) => string): R[][] {
   const groups = new Map<string, R[]>();
@@ -50,12 +86,34 @@ const byEffectiveDate = (
 ) => compareCodePoints(a.effective_date, b.effective_date) || byId(a, b);
 const byStartDate = (a: LedgerDiscountsTable, b: LedgerDiscountsTable) =>
   compareCodePoints(a.start_date, b.start_date) || byId(a, b);
+// The same orders, of records read from arrays.
+const chargesInOrder = (a: LedgerCharge<unknown>, b: LedgerCharge<unknown>) =>
+  compareCodePoints(a.effectiveDate, b.effectiveDate) || compareCodePoints(a.id, b.id);
+const discountsInOrder = (a: LedgerDiscount, b: LedgerDiscount) =>
+  compareCodePoints(a.startDate, b.startDate) || compareCodePoints(a.id, b.id);
 
 export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
+  private readonly statements: CompiledStatements;
+
   constructor(
     private readonly db: Db,
     private readonly arrays: ArrayRows,
-  ) {}
+  ) {
+    this.statements = new CompiledStatements(db);
+  }
+
+  /** SQLite: the rows of one of a ledger's page reads (PAGE_READS), as arrays. */
+  private pageRows(part: keyof typeof PAGE_READS, id: string): Promise<unknown[][]> {
+    const { table, key, columns } = PAGE_READS[part];
+    return this.arrays<unknown[]>(
+      this.statements.statement(
+        part,
+        [id],
+        (slot) =>
+          sql`select ${sql.join(columns.map((column) => sql.ref(column)))} from ${sql.table(table)} where ${sql.ref(key)} = ${slot(0)}`,
+      ),
+    );
+  }
 
   async findLedger(id: string): Promise<Ledger | undefined> {
     const row = await this.db.selectFrom('ledgers').selectAll().where('id', '=', id).executeTakeFirst();
@@ -152,18 +210,23 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
   /**
    * PostgreSQL: the ledger and its three lists in one statement (each row as its JSON text, all
    * columns being text or integer), one round trip where four took two. SQLite reads them as four
-   * statements, which cost no round trip there.
+   * prepared statements (PAGE_READS), which cost no round trip there.
    */
   async ledgerWithCharges(id: string): Promise<LedgerWithCharges | undefined> {
     if (!isPostgres(this.db)) {
-      const ledger = await this.findLedger(id);
-      if (!ledger) return undefined;
-      const [[insurances], [services], [discounts]] = await Promise.all([
-        this.insurancesByLedgerIds([id]),
-        this.servicesByLedgerIds([id]),
-        this.discountsByLedgerIds([id]),
+      const [ledger] = await this.pageRows('ledger', id);
+      if (ledger === undefined) return undefined;
+      const [insurances, services, discounts] = await Promise.all([
+        this.pageRows('insurances', id),
+        this.pageRows('services', id),
+        this.pageRows('discounts', id),
       ]);
-      return { ledger, insurances, services, discounts };
+      return {
+        ledger: PAGE_READS.ledger.read(ledger),
+        insurances: insurances.map(PAGE_READS.insurances.read).sort(chargesInOrder),
+        services: services.map(PAGE_READS.services.read).sort(chargesInOrder),
+        discounts: discounts.map(PAGE_READS.discounts.read).sort(discountsInOrder),
+      };
     }
     // Kept prepared: its plan (four reads by key) is the same for every ledger.
     const rows = await this.arrays<[number, string]>(
