@@ -73,10 +73,11 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
   /**
    * A page's LIMIT for a statement kept prepared: a parameter on PostgreSQL, so one text serves
    * every page size and callers choosing sizes cannot use up the pool's prepared names
-   * (src/fast-paths/pg-prepared.ts); written into the text on SQLite (see rowLimit).
+   * (src/fast-paths/pg-prepared.ts); written into the text on SQLite (see rowLimit). `value` is
+   * what PostgreSQL binds: the limit, or a compiled statement's slot for it.
    */
-  private pageLimit(limit: number): RawBuilder<unknown> {
-    return this.postgres ? sql`${limit}` : rowLimit(limit);
+  private pageLimit(limit: number, value: unknown = limit): RawBuilder<unknown> {
+    return this.postgres ? sql`${value}` : rowLimit(limit);
   }
 
   /** The list order's expressions, one by one (a position of the list holds their values). */
@@ -164,7 +165,7 @@ export class SqlInvoiceableItemsRepository implements InvoiceableItemsRepository
       else coalesce(${quantity}, 'null') || "listing_rest" end`;
     const page = (slot: (index: number) => unknown) => sql`from "invoiceable_items"
       where ${this.matching(slot(0), filter, slot(1))}
-      order by ${this.listOrder()} limit ${this.postgres ? sql`${slot(3)}` : rowLimit(limit)} offset ${slot(2)}`;
+      order by ${this.listOrder()} limit ${this.pageLimit(limit, slot(3))} offset ${slot(2)}`;
     if (this.postgres) {
       // PostgreSQL: the listings as rows, each with the count, joined by the store.
       const rows = this.statements.statement(
