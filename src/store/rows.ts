@@ -58,8 +58,8 @@ export function rowCodec<Declared extends Columns, Left extends keyof Declared &
 /**
  * A reader of rows that come as arrays of a declared table's columns in the declared order (the
  * positional fast paths: ArrayRows, a select of `rowCodec(...).columns`), the columns `left` names
- * left out, starting at `from`; other values around them (a count, say) are passed over. Compiled like the codec, so it
- * costs what a hand-written positional reader costs.
+ * left out, starting at `from`; other values around them (a count, say) are passed over. Compiled
+ * like the codec, so it costs what a hand-written positional reader costs.
  */
 export function arrayReader<Declared extends Columns, Left extends keyof Declared & string = never>(
   declared: Declared,

@@ -30,13 +30,22 @@ function chargeReader<Terms extends Columns>(
 const insuranceOf: (row: LedgerInsurancesTable) => LedgerInsurance = chargeReader(insuranceTerms);
 const serviceOf: (row: LedgerServicesTable) => LedgerService = chargeReader(serviceTerms);
 
-/** A policy's or a service's row as an array (the charge's columns, then the terms'), read into its charge. */
-function chargeArrayReader<Terms extends Columns>(
+/**
+ * A policy's or a service's row as an array: the columns it is selected by (the charge's, then the
+ * terms') and the reader of such an array into its charge.
+ */
+function chargeArrays<Terms extends Columns>(
   terms: Terms,
-): (row: readonly unknown[]) => LedgerCharge<RecordOfTable<Terms>> {
+): {
+  columns: readonly string[];
+  read: (row: readonly unknown[]) => LedgerCharge<RecordOfTable<Terms>>;
+} {
   const charge = arrayReader(ledgerCharge);
   const data = arrayReader(terms, [], chargeCodec.columns.length);
-  return (row) => ({ ...charge(row), data: data(row) });
+  return {
+    columns: [...chargeCodec.columns, ...rowCodec(terms).columns],
+    read: (row) => ({ ...charge(row), data: data(row) }),
+  };
 }
 
 /**
@@ -46,18 +55,8 @@ function chargeArrayReader<Terms extends Columns>(
  */
 const PAGE_READS = {
   ledger: { table: 'ledgers', key: 'id', columns: ledgerCodec.columns, read: arrayReader(ledgers) },
-  insurances: {
-    table: 'ledger_insurances',
-    key: 'ledger_id',
-    columns: [...chargeCodec.columns, ...rowCodec(insuranceTerms).columns],
-    read: chargeArrayReader(insuranceTerms),
-  },
-  services: {
-    table: 'ledger_services',
-    key: 'ledger_id',
-    columns: [...chargeCodec.columns, ...rowCodec(serviceTerms).columns],
-    read: chargeArrayReader(serviceTerms),
-  },
+  insurances: { table: 'ledger_insurances', key: 'ledger_id', ...chargeArrays(insuranceTerms) },
+  services: { table: 'ledger_services', key: 'ledger_id', ...chargeArrays(serviceTerms) },
   discounts: {
     table: 'ledger_discounts',
     key: 'ledger_id',
@@ -80,17 +79,10 @@ function groupInKeyOrder<R>(keys: readonly string[], rows: R[], keyOf: (row: R) 
 
 // Sorting happens here, by code point, so the order never depends on a PostgreSQL collation.
 const byId = (a: { id: string }, b: { id: string }) => compareCodePoints(a.id, b.id);
-const byEffectiveDate = (
-  a: LedgerServicesTable | LedgerInsurancesTable,
-  b: LedgerServicesTable | LedgerInsurancesTable,
-) => compareCodePoints(a.effective_date, b.effective_date) || byId(a, b);
-const byStartDate = (a: LedgerDiscountsTable, b: LedgerDiscountsTable) =>
-  compareCodePoints(a.start_date, b.start_date) || byId(a, b);
-// The same orders, of records read from arrays.
-const chargesInOrder = (a: LedgerCharge<unknown>, b: LedgerCharge<unknown>) =>
-  compareCodePoints(a.effectiveDate, b.effectiveDate) || compareCodePoints(a.id, b.id);
-const discountsInOrder = (a: LedgerDiscount, b: LedgerDiscount) =>
-  compareCodePoints(a.startDate, b.startDate) || compareCodePoints(a.id, b.id);
+const byEffectiveDate = (a: LedgerCharge<unknown>, b: LedgerCharge<unknown>) =>
+  compareCodePoints(a.effectiveDate, b.effectiveDate) || byId(a, b);
+const byStartDate = (a: LedgerDiscount, b: LedgerDiscount) =>
+  compareCodePoints(a.startDate, b.startDate) || byId(a, b);
 
 export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
   private readonly statements: CompiledStatements;
@@ -150,9 +142,7 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
       .selectAll()
       .where('tenant_id', 'in', [...new Set(tenantIds)])
       .execute();
-    return groupInKeyOrder(tenantIds, rows.sort(byId), (row) => row.tenant_id).map((g) =>
-      g.map(ledgerCodec.read),
-    );
+    return groupInKeyOrder(tenantIds, rows.map(ledgerCodec.read).sort(byId), (ledger) => ledger.tenantId);
   }
 
   /** Each unit's ledgers, in key order, sorted by id. */
@@ -163,9 +153,7 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
       .selectAll()
       .where('unit_id', 'in', [...new Set(unitIds)])
       .execute();
-    return groupInKeyOrder(unitIds, rows.sort(byId), (row) => row.unit_id).map((g) =>
-      g.map(ledgerCodec.read),
-    );
+    return groupInKeyOrder(unitIds, rows.map(ledgerCodec.read).sort(byId), (ledger) => ledger.unitId);
   }
 
   /** Every insurance policy of each ledger, in key order, sorted by effective_date then id. */
@@ -176,8 +164,10 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
       .selectAll()
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((g) =>
-      g.map(insuranceOf),
+    return groupInKeyOrder(
+      ledgerIds,
+      rows.map(insuranceOf).sort(byEffectiveDate),
+      (policy) => policy.ledgerId,
     );
   }
 
@@ -189,8 +179,10 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
       .selectAll()
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((g) =>
-      g.map(serviceOf),
+    return groupInKeyOrder(
+      ledgerIds,
+      rows.map(serviceOf).sort(byEffectiveDate),
+      (service) => service.ledgerId,
     );
   }
 
@@ -202,8 +194,10 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
       .selectAll()
       .where('ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byStartDate), (row) => row.ledger_id).map((g) =>
-      g.map(discountCodec.read),
+    return groupInKeyOrder(
+      ledgerIds,
+      rows.map(discountCodec.read).sort(byStartDate),
+      (discount) => discount.ledgerId,
     );
   }
 
@@ -223,9 +217,9 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
       ]);
       return {
         ledger: PAGE_READS.ledger.read(ledger),
-        insurances: insurances.map(PAGE_READS.insurances.read).sort(chargesInOrder),
-        services: services.map(PAGE_READS.services.read).sort(chargesInOrder),
-        discounts: discounts.map(PAGE_READS.discounts.read).sort(discountsInOrder),
+        insurances: insurances.map(PAGE_READS.insurances.read).sort(byEffectiveDate),
+        services: services.map(PAGE_READS.services.read).sort(byEffectiveDate),
+        discounts: discounts.map(PAGE_READS.discounts.read).sort(byStartDate),
       };
     }
     // Kept prepared: its plan (four reads by key) is the same for every ledger.
@@ -247,9 +241,9 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
     if (ledgerRows.length === 0) return undefined;
     return {
       ledger: ledgerCodec.read(ledgerRows[0]!),
-      insurances: insuranceRows.sort(byEffectiveDate).map(insuranceOf),
-      services: serviceRows.sort(byEffectiveDate).map(serviceOf),
-      discounts: discountRows.sort(byStartDate).map(discountCodec.read),
+      insurances: insuranceRows.map(insuranceOf).sort(byEffectiveDate),
+      services: serviceRows.map(serviceOf).sort(byEffectiveDate),
+      discounts: discountRows.map(discountCodec.read).sort(byStartDate),
     };
   }
 
@@ -263,8 +257,10 @@ export class SqlLedgersRepository implements LedgersRepository, LedgerLookup {
       .select('f.time_zone')
       .where('i.ledger_id', 'in', [...new Set(ledgerIds)])
       .execute();
-    return groupInKeyOrder(ledgerIds, rows.sort(byEffectiveDate), (row) => row.ledger_id).map((group) =>
-      group.length === 0 ? null : { timeZone: group[0].time_zone, policies: group.map(insuranceOf) },
+    return groupInKeyOrder(ledgerIds, rows, (row) => row.ledger_id).map((group) =>
+      group.length === 0
+        ? null
+        : { timeZone: group[0].time_zone, policies: group.map(insuranceOf).sort(byEffectiveDate) },
     );
   }
 }
