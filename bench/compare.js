@@ -22,7 +22,9 @@
  * seconds of each side in each round), --rounds N (3), --processes N (2: pairs of new processes per
  * scenario, one after the other, each the mirror of the one before; the row is the median of the
  * pairs' ratios, with their spread),
- * --warm-up S (5), --connections N (10),
+ * --warm-up S (20: a new process keeps getting faster for its first 15 s or so, and one measured
+ * before it settles reads far from its twin; one build against itself on the kept random day read
+ * 0.75-1.07 a pair after 5 s, 0.89-1.03 after 20 s), --connections N (10),
  * --only TEXT (the scenarios whose name holds TEXT, or one of its parts between `|`), --cold-only (of
  * the kept lists chosen, only their rows with the page cache off), --store postgres (each side seeds and serves a schema of its own
  * in the PostgreSQL at 127.0.0.1:5432, dropped at the end), --base-env and --head-env NAME=VALUE[,...]
@@ -70,7 +72,7 @@ function parseArgs(argv) {
     duration: 5,
     rounds: 3,
     processes: 2,
-    'warm-up': 5,
+    'warm-up': 20,
     connections: 10,
     only: '',
     'cold-only': false,
