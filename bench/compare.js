@@ -24,7 +24,8 @@
  * pairs' ratios, with their spread),
  * --warm-up S (20: a new process keeps getting faster for its first 15 s or so, and one measured
  * before it settles reads far from its twin; one build against itself on the kept random day read
- * 0.75-1.07 a pair after 5 s, 0.89-1.03 after 20 s), --connections N (10),
+ * 0.89-1.03 a pair after 20 s, where an earlier run on another machine read 0.75-1.07 after 5 s:
+ * not measured in one run), --connections N (10),
  * --only TEXT (the scenarios whose name holds TEXT, or one of its parts between `|`), --cold-only (of
  * the kept lists chosen, only their rows with the page cache off), --store postgres (each side seeds and serves a schema of its own
  * in the PostgreSQL at 127.0.0.1:5432, dropped at the end), --base-env and --head-env NAME=VALUE[,...]
