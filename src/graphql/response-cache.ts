@@ -154,6 +154,11 @@ export class GraphqlResponseCache {
     return this.memory.enabled;
   }
 
+  /** Whether `keptAnswerNow` may ever answer: responses are kept, under revision tokens. */
+  get answersAtOnce(): boolean {
+    return this.mode === 'revisions' && this.enabled;
+  }
+
   plugin(): ApolloServerPlugin<GraphqlContext> {
     return {
       requestDidStart: async () => ({

@@ -6,17 +6,14 @@ import {
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  preValidationHookHandler,
-} from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Config } from '../config';
 import { DomainError } from '../kernel/errors';
 import { toErrorBody } from '../rest/errors';
+import type { AuthenticationHook } from '../rest/authentication';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import type { CacheMemory } from '../caching/cache-memory';
 import type { RevisionTokens } from '../kernel/revisions';
@@ -47,9 +44,10 @@ import type { KnownRoutes } from '../edge/known-routes';
 import { TrustedDocumentGate, type Admission } from './trusted-documents';
 import { demandControl } from './demand-control';
 import { ExecutionGuard, executionLimits, guardExecution } from './execution-guard';
-import { nameGraphqlSpan } from '../telemetry/request-spans';
+import { inRequestContext, nameGraphqlSpan } from '../telemetry/request-spans';
 import { activeTracing, type ActiveTracing } from '../telemetry/tracing';
 import { registerExplorer } from './explorer/explorer.routes';
+import { KeptBodies, mayAnswerFromText, readBody, streamOf } from './kept-bodies';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -89,7 +87,7 @@ export interface GraphqlOptions<S> {
   /** Where GraphQL's path declares how its wrong methods are answered. */
   routes?: KnownRoutes;
   /** The authentication of POST's callers (src/rest/authentication.ts): the explorer's GET needs none. */
-  authenticate: preValidationHookHandler;
+  authenticate: AuthenticationHook;
   /**
    * Subscriptions' transports over the schema served (src/live): graphql-ws is mounted by it, and
    * the handler it answers takes the POSTs that accept `text/event-stream` (GraphQL over SSE).
@@ -304,6 +302,8 @@ export async function registerGraphql<S extends GraphqlServices>(
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
     sendTransportError(error, request, reply);
 
+  // The texts of bodies answered from kept responses, for keptLane.
+  const keptBodies = new KeptBodies();
   // One gate, and one memory of documents, for POST and the subscriptions' transports.
   const trusted = new TrustedDocumentGate(config.trustedDocuments, services.trustedDocuments);
   const eventStream = options.live?.(schema, trusted) ?? null;
@@ -312,12 +312,22 @@ export async function registerGraphql<S extends GraphqlServices>(
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<unknown>;
-  /** Sends a kept answer: the headers Apollo sent with it, then its bytes as they were first sent. */
+  /**
+   * Sends a kept answer: the headers Apollo sent with it, then its bytes as they were first sent,
+   * written as REST writes a kept page (sendParts): past Fastify's send, whose onSend hooks (the
+   * closing flag's, done here) have nothing to change; the finish and onResponse hooks stay.
+   */
   function sendKept(reply: FastifyReply, operation: string, kept: KeptAnswer): FastifyReply {
     countOperation(operation, 'hit');
     if (tracing) nameGraphqlSpan(tracing, 'query', kept.operationName);
-    for (const [name, value] of kept.headers) reply.header(name, value);
-    return reply.code(200).send(kept.body);
+    const headers = reply.getHeaders();
+    for (const [name, value] of kept.headers) headers[name] = value;
+    headers['content-length'] = kept.body.length;
+    if (reply.server.closing) headers.connection = 'close';
+    reply.hijack();
+    reply.raw.writeHead(200, headers as OutgoingHttpHeaders);
+    reply.raw.end(kept.body);
+    return reply;
   }
 
   /**
@@ -365,6 +375,9 @@ export async function registerGraphql<S extends GraphqlServices>(
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     const kept = key === null ? null : responses.keptAnswerNow(key);
     if (kept !== null) {
+      // Decided by the body's text alone when no trusted document was looked up: kept for keptLane.
+      if (admission === null && request.graphqlText !== null && mayAnswerFromText(request, GRAPHQL_PATH))
+        keptBodies.remember(request, request.graphqlText, request.caller!.companyId, key!, operation);
       sendKept(reply, operation, kept);
       return undefined;
     }
@@ -402,7 +415,48 @@ export async function registerGraphql<S extends GraphqlServices>(
     return body;
   }
 
-  app.post(GRAPHQL_PATH, { schema: { hide: true }, errorHandler, preValidation: options.authenticate }, post);
+  /**
+   * POST /graphql before its body is parsed: a body whose text the whole path already answered
+   * from a kept response (KeptBodies) is answered again from it when its caller is known at once
+   * and its kept answer is still current; anything else is handed on to the parser, unchanged.
+   * Nothing the whole path checks is skipped: the text decides its shape, JSON, trusted-document
+   * and key the same as before, and the caller, its rate limit and the answer's tokens are asked
+   * again. A known caller over its rate limit gets the hook's refusal from here.
+   */
+  function keptLane(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: Readable,
+    done: (error: Error | null, payload?: Readable) => void,
+  ): void {
+    if (keptBodies.size === 0 || !mayAnswerFromText(request, GRAPHQL_PATH)) return done(null, payload);
+    readBody(payload, (error, body) => {
+      if (error !== null) return done(error);
+      const known = keptBodies.find(request, body.toString('utf8'));
+      const caller = known === undefined ? false : options.authenticate.atOnce(request);
+      if (caller instanceof Error) {
+        reply.send(caller);
+        return;
+      }
+      const key = caller ? known!.keys.get(request.caller!.companyId) : undefined;
+      const kept = key === undefined ? null : responses.keptAnswerNow(key);
+      if (kept === null) return done(null, streamOf(body));
+      inRequestContext(tracing, request, () => sendKept(reply, known!.operation, kept));
+    });
+  }
+
+  await app.register(async (scope) => {
+    // The body's text is kept with the request, for KeptBodies; it is parsed as the app parses JSON.
+    scope.decorateRequest('graphqlText', null);
+    const parseJson = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      request.graphqlText = body as string;
+      parseJson(request, body as string, done);
+    });
+    const route = { schema: { hide: true }, errorHandler, preValidation: options.authenticate };
+    scope.post(GRAPHQL_PATH, responses.answersAtOnce ? { ...route, preParsing: keptLane } : route, post);
+  });
 
   // Public, so a browser opens the explorer without credentials; it then sends them on each POST.
   app.get(

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, preValidationHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { AuthService } from '../auth/auth.service';
 import { DomainError } from '../kernel/errors';
 import { retryAfterOf, retryAfterOverLimit, type RateLimitStore } from '../ops/rate-limit';
@@ -13,6 +13,17 @@ export interface AuthenticationOptions {
   readonly log: FastifyBaseLogger;
 }
 
+/** The authentication hook, and what it can tell before a request's body is read. */
+export interface AuthenticationHook extends preValidationHookHandler {
+  /**
+   * A caller known at once (a bearer token seen in the last seconds) and counted against the rate
+   * limit as the hook counts it: `request.caller` is set, and the hook then passes the request
+   * without counting it again. Returns the refusal when over the limit, true when the caller is
+   * set, and false, with nothing counted, when only the hook can tell.
+   */
+  atOnce(request: FastifyRequest): true | false | DomainError;
+}
+
 /**
  * The authentication of a request and the rate limit of its client, as a preValidation hook:
  * added by the plugins that answer callers (/v1's, and the GraphQL POST route), never at the root,
@@ -20,7 +31,7 @@ export interface AuthenticationOptions {
  * parsed, since OAuth 1.0 signs form-encoded body parameters, and after the root's check of what
  * was sent (its shape); the route's own validation runs after it.
  */
-export function authenticationHook(options: AuthenticationOptions): preValidationHookHandler {
+export function authenticationHook(options: AuthenticationOptions): AuthenticationHook {
   const { auth, limit, rateLimits, log } = options;
   const rateLimited = (retryAfter: number) =>
     new DomainError(
@@ -38,15 +49,21 @@ export function authenticationHook(options: AuthenticationOptions): preValidatio
   const hitNow = limit > 0 ? rateLimits.hitNow?.bind(rateLimits) : undefined;
   const countsAtOnce = limit === 0 || hitNow !== undefined;
 
-  // A hook that need not wait takes `done`: an async hook costs every request a promise and a tick.
-  return function authenticate(request, _reply, done) {
+  const atOnce = (request: FastifyRequest): true | false | DomainError => {
     // A bearer token seen in the last seconds is known at once: no promise to wait for.
     const known = countsAtOnce ? auth.knownCaller(request.raw.socket, request.headers.authorization) : null;
-    if (known !== null) {
-      request.caller = known;
-      const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
-      return done(retryAfter === null ? undefined : rateLimited(retryAfter));
-    }
+    if (known === null) return false;
+    request.caller = known;
+    const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
+    return retryAfter === null ? true : rateLimited(retryAfter);
+  };
+
+  // A hook that need not wait takes `done`: an async hook costs every request a promise and a tick.
+  const hook: preValidationHookHandler = function authenticate(request, _reply, done) {
+    // Known and counted before its body was read (atOnce): not counted twice.
+    if (request.caller !== null) return done();
+    const now = atOnce(request);
+    if (now !== false) return done(now === true ? undefined : now);
     const credentials = {
       method: request.method,
       protocol: request.protocol,
@@ -63,4 +80,5 @@ export function authenticationHook(options: AuthenticationOptions): preValidatio
       })
       .then(() => done(), done);
   };
+  return Object.assign(hook, { atOnce });
 }

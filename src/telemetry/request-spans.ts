@@ -70,3 +70,13 @@ export function nameGraphqlSpan(
   span.setAttribute('graphql.operation.type', operationType);
   if (operationName !== null) span.setAttribute('graphql.operation.name', operationName);
 }
+
+/**
+ * Runs `run` as the handler runs: inside the request's trace context (the preHandler hook enters it
+ * again after the body was read; an answer sent before that enters it here). Without tracing, or
+ * for a request without a span, `run` is called as it is.
+ */
+export function inRequestContext<T>(tracing: ActiveTracing | null, request: FastifyRequest, run: () => T): T {
+  const trace = tracing === null ? undefined : traces.get(request);
+  return trace === undefined ? run() : tracing!.api.context.with(trace.context, run);
+}
