@@ -143,24 +143,40 @@ describe('tracing', () => {
         query: 'query KeptFlags($id: UUID!) { facility(id: $id) { id flippers } }',
         variables: { id: t.world.facility.id },
       });
-      // The first executes; the second is answered from memory, before Apollo.
-      const traces = ['4bf92f3577b34da6a3ce929d0e0e4701', '4bf92f3577b34da6a3ce929d0e0e4702'];
+      // The first executes; the second is answered from memory, before Apollo; the third and
+      // fourth from its text, before its body is parsed (the fourth through a socket, whose body
+      // events come outside the request's context).
+      const traces = [
+        '4bf92f3577b34da6a3ce929d0e0e4701',
+        '4bf92f3577b34da6a3ce929d0e0e4702',
+        '4bf92f3577b34da6a3ce929d0e0e4703',
+        '4bf92f3577b34da6a3ce929d0e0e4704',
+      ];
+      const headersOf = (traceId: string) => ({
+        'content-type': 'application/json',
+        authorization: `Bearer ${t.world.client.bearer_token}`,
+        traceparent: `00-${traceId}-${CALLER_SPAN}-01`,
+      });
       const bodies: string[] = [];
-      for (const traceId of traces) {
+      for (const traceId of traces.slice(0, 3)) {
         const res = await t.app.inject({
           method: 'POST',
           url: '/graphql',
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${t.world.client.bearer_token}`,
-            traceparent: `00-${traceId}-${CALLER_SPAN}-01`,
-          },
+          headers: headersOf(traceId),
           payload,
         });
         expect(res.statusCode).toBe(200);
         bodies.push(res.body);
       }
-      expect(bodies[1]).toBe(bodies[0]);
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const overSocket = await fetch(`${address}/graphql`, {
+        method: 'POST',
+        headers: { ...headersOf(traces[3]), accept: '' },
+        body: payload,
+      });
+      expect(overSocket.status).toBe(200);
+      bodies.push(await overSocket.text());
+      expect(bodies.slice(1)).toEqual([bodies[0], bodies[0], bodies[0]]);
       for (const traceId of traces) {
         const server = await until(
           () =>
