@@ -3,15 +3,9 @@ import type { ContractUpstream, UpstreamCall } from './upstream.ports';
 import { registerContractRoutes, type ContractRoute } from '../rest/contract-routes';
 import { sendError } from '../rest/errors';
 import { formPairs } from '../rest/nested-params';
+import { keepJsonText } from '../rest/json-text';
 import { filterSensitive } from '../rest/envelope';
 import { mayHoldCardNumber, maskCardNumbersIn } from '../kernel/card-numbers';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Gateway mode: a JSON body's text as received, forwarded as it is. */
-    rawJson: string | null;
-  }
-}
 
 const isOAuth = ([name]: readonly [string, string]) => name.startsWith('oauth_');
 
@@ -58,13 +52,8 @@ export async function registerGatewayRoutes(
   await app.register(async (scope) => {
     // The app's own handler is set after the routes register, later than this scope would inherit it.
     scope.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-    scope.decorateRequest('rawJson', null);
-    const parseJson = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      request.rawJson = body as string;
-      parseJson(request, body as string, done);
-    });
+    // A JSON body is forwarded as its text came.
+    keepJsonText(scope);
     const forward = forwardTo(upstream);
     registerContractRoutes(scope, routes, () => forward, {
       validatorCompiler: () => () => true,
@@ -80,7 +69,7 @@ function forwardTo(upstream: ContractUpstream) {
     // The caller's own OAuth parameters stay here: the gateway signs with its upstream credentials.
     const query = index < 0 ? [] : formPairs(request.url.slice(index + 1)).filter((pair) => !isOAuth(pair));
     let body: UpstreamCall['body'];
-    if (request.rawJson !== null) body = { type: 'json', text: request.rawJson };
+    if (request.jsonText !== null) body = { type: 'json', text: request.jsonText };
     else if (request.formPairs.length > 0)
       body = { type: 'form', pairs: request.formPairs.filter((pair) => !isOAuth(pair)) };
     const header = (name: string) => {

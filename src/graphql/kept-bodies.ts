@@ -111,10 +111,3 @@ export function streamOf(body: Buffer): Readable {
   stream.end(body);
   return stream;
 }
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** POST /graphql: the body's text as Fastify read it (null until its parser ran). */
-    graphqlText: string | null;
-  }
-}

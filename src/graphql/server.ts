@@ -14,6 +14,7 @@ import type { Config } from '../config';
 import { DomainError } from '../kernel/errors';
 import { toErrorBody } from '../rest/errors';
 import type { AuthenticationHook } from '../rest/authentication';
+import { keepJsonText } from '../rest/json-text';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import type { CacheMemory } from '../caching/cache-memory';
 import type { RevisionTokens } from '../kernel/revisions';
@@ -376,8 +377,8 @@ export async function registerGraphql<S extends GraphqlServices>(
     const kept = key === null ? null : responses.keptAnswerNow(key);
     if (kept !== null) {
       // Decided by the body's text alone when no trusted document was looked up: kept for keptLane.
-      if (admission === null && request.graphqlText !== null && mayAnswerFromText(request, GRAPHQL_PATH))
-        keptBodies.remember(request, request.graphqlText, request.caller!.companyId, key!, operation);
+      if (admission === null && request.jsonText !== null && mayAnswerFromText(request, GRAPHQL_PATH))
+        keptBodies.remember(request, request.jsonText, request.caller!.companyId, key!, operation);
       sendKept(reply, operation, kept);
       return undefined;
     }
@@ -446,14 +447,8 @@ export async function registerGraphql<S extends GraphqlServices>(
   }
 
   await app.register(async (scope) => {
-    // The body's text is kept with the request, for KeptBodies; it is parsed as the app parses JSON.
-    scope.decorateRequest('graphqlText', null);
-    const parseJson = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      request.graphqlText = body as string;
-      parseJson(request, body as string, done);
-    });
+    // The body's text is kept with the request, for KeptBodies.
+    keepJsonText(scope);
     const route = { schema: { hide: true }, errorHandler, preValidation: options.authenticate };
     scope.post(GRAPHQL_PATH, responses.answersAtOnce ? { ...route, preParsing: keptLane } : route, post);
   });
