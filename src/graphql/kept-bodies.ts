@@ -36,9 +36,11 @@ export class KeptBodies {
     return this.byText.size;
   }
 
-  /** After the whole path answered a kept response for this text. */
+  /**
+   * After the whole path answered a kept response for this text; the caller checked
+   * mayAnswerFromText, which bounds its size.
+   */
   remember(request: FastifyRequest, text: string, companyId: string, key: string, operation: string): void {
-    if (Buffer.byteLength(text) > KEPT_BODY_MAX_BYTES) return;
     const id = textId(request, text);
     let known = this.byText.get(id);
     if (known === undefined) {
