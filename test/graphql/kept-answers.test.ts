@@ -273,4 +273,28 @@ describeEachDialect('GraphQL kept answers before the pipeline', (dialect) => {
       await limited.close();
     }
   });
+
+  it('counts a request once when its remembered text finds its answer changed and goes the long way', async () => {
+    const { app: limited } = await createInstance(t.db.store, { env: { RATE_LIMIT_PER_MINUTE: '4' } });
+    try {
+      const desk = buildClient({ company_id: t.world.company.id, name: 'Counted Desk' });
+      await t.load({ client_applications: [desk] });
+      const statuses = [];
+      // Executed, then answered from memory (its text remembered).
+      for (let i = 0; i < 2; i++) statuses.push((await ask(limited, desk.bearer_token)).status);
+      const paid = await t.postJson(
+        `/v1/${t.world.facility.id}/invoiceable_items/retail_payment`,
+        payment([line(item, 1)], cash('100'), { tenant_id: tenant.id }),
+      );
+      expect(paid.statusCode).toBe(200);
+      // Known at once and counted before its body is read, then executed: the third, not the fourth.
+      const changed = await ask(limited, desk.bearer_token);
+      statuses.push(changed.status);
+      statuses.push((await ask(limited, desk.bearer_token)).status);
+      statuses.push((await ask(limited, desk.bearer_token)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
 });
