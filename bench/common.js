@@ -1,6 +1,7 @@
 'use strict';
 /** What the benchmarks share: output, statistics, autocannon, and the built service in a child process. */
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
 const autocannon = require('autocannon');
@@ -49,7 +50,8 @@ const summarize = (results) => {
 
 /**
  * The built service (`dist`) on a free loopback port, in a child process, its heap kept through quiet
- * spells as the command line keeps it (dist/ops/keep-heap); resolves with its address.
+ * spells as the command line keeps it (dist/ops/keep-heap) and started with the command line's
+ * process settings (dist/ops/launch); resolves with its address.
  * `execArgv`: Node's own options for the child (`--cpu-prof`, say).
  */
 function startService(dist, env, execArgv = []) {
@@ -66,9 +68,17 @@ function startService(dist, env, execArgv = []) {
       process.stdout.write(JSON.stringify({ address }) + '\\n');
       process.on('SIGTERM', () => app.close().then(() => store.close()).then(() => process.exit(0)));
     })().catch((error) => { process.stderr.write(String(error.stack) + '\\n'); process.exit(1); });`;
-  const child = spawn(process.execPath, [...execArgv, '-e', script], {
+  // Started as `facility-ops serve` starts (dist/ops/launch.js), where the build has that module.
+  let childArgv = execArgv;
+  let childEnv = { ...process.env, ...env };
+  const launch = path.join(dist, 'ops', 'launch.js');
+  if (fs.existsSync(launch)) {
+    const relaunch = require(launch).relaunchFor(['serve'], execArgv, childEnv);
+    if (relaunch !== null) ({ execArgv: childArgv, env: childEnv } = relaunch);
+  }
+  const child = spawn(process.execPath, [...childArgv, '-e', script], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -22,6 +22,23 @@ if (!fs.existsSync(entry)) {
   );
   process.exit(1);
 }
+// A service command starts again, as the same process, with the settings that only apply from a
+// process's start (dist/ops/launch.js says which and why); a small module, loaded alone.
+const launch = require(path.join(__dirname, '..', 'dist', 'ops', 'launch.js'));
+let relaunch;
+try {
+  relaunch = launch.relaunchFor(process.argv.slice(2), process.execArgv, process.env);
+} catch (error) {
+  process.stderr.write(`facility-ops: ${error.message}\n`);
+  process.exit(1);
+}
+if (relaunch !== null && typeof process.execve === 'function') {
+  process.execve(
+    process.execPath,
+    [process.execPath, ...relaunch.execArgv, process.argv[1], ...process.argv.slice(2)],
+    relaunch.env,
+  );
+}
 let cli;
 try {
   cli = require(entry);

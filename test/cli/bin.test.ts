@@ -101,6 +101,59 @@ describe('bin/facility-ops.js', () => {
     expect(stdout).toContain('SIGTERM: finishing requests in flight, then stopping\nstopped\n');
   }, 60_000);
 
+  /** `serve` with `extra` in its environment, once listening: its pid's command line and environment. */
+  const serveAndRead = async (extra: NodeJS.ProcessEnv) => {
+    const child = spawn(process.execPath, [bin(), 'serve'], { env: { ...env, ...extra } });
+    let stdout = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('facility-ops listening on')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`exited before listening:\n${stdout}`)));
+    });
+    const read = (file: string) => fs.readFileSync(`/proc/${child.pid}/${file}`, 'utf8').split('\0');
+    const seen = { cmdline: read('cmdline'), environ: read('environ') };
+    child.kill('SIGTERM');
+    return { ...seen, code: await exited };
+  };
+  const onLinux = process.platform === 'linux' ? it : it.skip;
+
+  onLinux(
+    'serves as the same process started again with a 16 MB semi-space and glibc malloc settings',
+    async () => {
+      // The pid spawn gave is the one listening: process.execve replaced the program, not a child.
+      const { cmdline, environ, code } = await serveAndRead({});
+      expect(cmdline.slice(1, 4)).toEqual(['--max-semi-space-size=16', bin(), 'serve']);
+      expect(environ).toContain('FACILITY_OPS_RELAUNCHED=1');
+      // glibc's loader cuts the variable at its first ':' as it reads it; the rest took effect too.
+      expect(environ.some((entry) => entry.startsWith('GLIBC_TUNABLES=glibc.malloc.mmap_threshold='))).toBe(
+        true,
+      );
+      expect(code).toBe(0);
+    },
+    60_000,
+  );
+
+  onLinux(
+    'serves as started with FACILITY_OPS_PROCESS_TUNING=off, and refuses a value other than on or off',
+    async () => {
+      const { cmdline, environ, code } = await serveAndRead({ FACILITY_OPS_PROCESS_TUNING: 'off' });
+      expect(cmdline.slice(1, 3)).toEqual([bin(), 'serve']);
+      expect(environ.some((entry) => entry.startsWith('FACILITY_OPS_RELAUNCHED='))).toBe(false);
+      expect(code).toBe(0);
+
+      const bad = spawnSync(process.execPath, [bin(), 'serve'], {
+        encoding: 'utf8',
+        env: { ...env, FACILITY_OPS_PROCESS_TUNING: 'yes' },
+      });
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toBe('facility-ops: FACILITY_OPS_PROCESS_TUNING must be on or off, not "yes"\n');
+    },
+    60_000,
+  );
+
   it('stops and exits 0 on SIGTERM when whoever read its output has gone (a closed pipe)', async () => {
     const child = spawn(process.execPath, [bin(), 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
     let stdout = '';
