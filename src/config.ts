@@ -177,7 +177,7 @@ const SETTINGS = {
   // Read by bin/facility-ops.js before anything loads (src/ops/launch.ts); checked here too, so
   // `facility-ops config` shows it and a wrong value is listed with the others.
   processTuning: oneOf('FACILITY_OPS_PROCESS_TUNING', ['on', 'off'], 'on', {
-    doc: '`serve` and `start` on Linux run again, as the same process, with a 16 MB young generation and glibc malloc settings that keep cold pages out of full collections and page faults; `off` runs them as started; see [Node.js lines](operations.md#process-settings-at-start)',
+    doc: '`serve` and `start` on Linux run again, as the same process, with a 16 MB young generation and glibc malloc settings that keep cold pages out of full collections and page faults; `off` runs them as started; see [Process settings at start](operations.md#process-settings-at-start)',
   }),
   redisUrl: text('REDIS_URL', {
     pattern: '^rediss?://',
