@@ -12,7 +12,7 @@
  * time, and writes it to bench/results/profile-<store>[-kept].md.
  *
  * Options: --store sqlite|postgres (sqlite), --scenario NAME (every one: flippers, rate-changes,
- * items, graphql-items: the same page as bench/graphql.js asks it, graphql-navigation), --kept, --duration S (10), --connections N (10), --dist DIR, --keep
+ * items, insurance (a ledger with a policy, two services and a discount), graphql-items: the same page as bench/graphql.js asks it, graphql-navigation), --kept, --duration S (10), --connections N (10), --dist DIR, --keep
  * (keep the profiles). Unknown options throw.
  */
 const { randomBytes, randomUUID } = require('node:crypto');
@@ -128,7 +128,9 @@ async function seed(options, databaseUrl, dir) {
       }
     };
     for (const part of companyParts(plan)) await load(part);
-    await load(actionsPart(out.facilityId, 30));
+    const actions = actionsPart(out.facilityId, 30);
+    await load(actions);
+    out.ledgerId = actions.ledgers[0].id;
     await refreshPlannerStatistics(store, counts);
     await importDataset(store, DATASET_PLANS, {
       version: 1,
@@ -147,7 +149,7 @@ async function seed(options, databaseUrl, dir) {
     await store.close();
   }
   void dir;
-  return { companyId: out.companyId, facilityId: out.facilityId, token };
+  return { companyId: out.companyId, facilityId: out.facilityId, ledgerId: out.ledgerId, token };
 }
 
 function scenarios(world, address) {
@@ -179,6 +181,13 @@ function scenarios(world, address) {
     items: {
       name: 'GET invoiceable_items (40 items)',
       request: { url: `${address}/v1/${world.facilityId}/invoiceable_items`, headers: auth },
+    },
+    insurance: {
+      name: 'GET insurance_services_and_discounts (a ledger with a policy)',
+      request: {
+        url: `${address}/v1/${world.facilityId}/ledgers/${world.ledgerId}/insurance_services_and_discounts`,
+        headers: auth,
+      },
     },
     'graphql-items': {
       name: 'GraphQL invoiceable items (40 items)',

@@ -230,15 +230,19 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     if (this.postgres) return this.listingPagePostgres(window, offset, limit);
     const { entries, plan, days } = await this.sqlitePagePlan(window, offset, limit);
     if (plan === null) return { totalEntries: entries, listings: NO_LISTINGS };
-    // Along the ordering index, which carries the listing, no row of the table is read. Otherwise
-    // the CROSS JOIN keeps the keys as the outer loop, so group_concat takes the rows in their order.
+    // Along the ordering index and the days' runs, which carry the listing, no row of the table is
+    // read. Along the window's index the CROSS JOIN keeps the keys as the outer loop, so
+    // group_concat takes the rows in their order.
     const joined =
       plan === 'ordering'
         ? sql`select cast(group_concat(p.listing, ',') as blob) as listings
             from (${this.sqliteWalk('rate_changes_order', window, sql`listing`, offset, limit)}) p`
-        : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
-            from ${this.sqliteKeys(window, plan, days, offset, limit)}
-            cross join rate_changes rc on rc.rowid = k."key"`;
+        : plan === 'days' && days !== null
+          ? sql`select cast(group_concat(p.listing, ',') as blob) as listings
+              from (${this.sqliteDays(window, days, sql`listing`, offset, limit)}) p`
+          : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
+              from ${this.sqliteKeys(window, plan, days, offset, limit)}
+              cross join rate_changes rc on rc.rowid = k."key"`;
     const [[listings]] = await this.arrays<[Uint8Array | null]>(joined);
     return { totalEntries: entries, listings: listings ?? NO_LISTINGS };
   }
@@ -290,17 +294,30 @@ export class SqlRateChangesRepository implements RateChangesRepository {
       const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
       return sql`(${this.sqliteWalk(index, window, sql`rowid as "key"`, offset, limit)}) k`;
     }
-    // One run per UTC day, each in the page's order along rate_changes_day. A compound select's
-    // ORDER BY over runs that each come in that order is a merge, which stops at the page's end.
+    return sql`(select "key" from (${this.sqliteDays(window, days, sql`rowid as "key"`, offset, limit)})) k`;
+  }
+
+  /**
+   * SQLite: `first` of the window's page read as one run per UTC day, each in the page's order
+   * along rate_changes_day (which carries the listing, so neither it nor a rowid reads the table).
+   * A compound select's ORDER BY over runs that each come in that order is a merge, which stops at
+   * the page's end.
+   */
+  private sqliteDays(
+    window: RateChangeWindow,
+    days: string[],
+    first: RawBuilder<unknown>,
+    offset: number,
+    limit: number,
+  ) {
     const runs = days.map((day) =>
       this.sqliteEntries(
         'rate_changes_day',
         sql<SqlBool>`${this.inWindow(window)} and substr(changed_at, 1, 10) = ${day}`,
-        sql`rowid as "key"`,
+        first,
       ),
     );
-    return sql`(select "key" from (${sql.join(runs, sql` union all `)}
-      order by 2, 3, 4, 5 limit ${rowLimit(limit)} offset ${offset})) k`;
+    return sql`${sql.join(runs, sql` union all `)} order by 2, 3, 4, 5 limit ${rowLimit(limit)} offset ${offset}`;
   }
 
   /**
