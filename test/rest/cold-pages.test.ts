@@ -249,6 +249,32 @@ describeEachDialect('cold pages built from the database', (dialect) => {
         }),
       );
     }
+    // Windows of one shape asked one after another with other values (a statement compiled once per
+    // shape binds each its own): each answers its own rows and count.
+    const sameShapes: Array<[string, string, string, (c: (typeof expected)[number]) => boolean]> = [
+      ['2026-03-08T00:00:00Z', '2026-03-09T00:00:00Z', '', () => true],
+      ['2026-04-04T00:00:00Z', '2026-04-05T00:00:00Z', '', () => true],
+      ['2026-11-01T00:00:00Z', '2026-11-02T00:00:00Z', '', () => true],
+      ['2026-03-07T07:00:00Z', '2026-03-09T06:00:00Z', '', () => true],
+      ['2026-10-31T06:00:00Z', '2026-11-02T05:00:00Z', '', () => true],
+      ['2026-03-07T07:00:00Z', '2026-03-09T06:00:00Z', '&created_by=7', (c) => c.createdBy === 7],
+      ['2026-10-31T06:00:00Z', '2026-11-02T05:00:00Z', '&created_by=7', (c) => c.createdBy === 7],
+    ];
+    const answered = new Set<number>();
+    for (const [after, before, extra, keep] of sameShapes) {
+      const rows = within(new Date(after).toISOString(), new Date(before).toISOString()).filter(keep);
+      expect(rows.length).toBeGreaterThan(0);
+      answered.add(rows.length);
+      const res = await get(url(after, extra, before));
+      startsWith(
+        res,
+        dataPart({ rate_change_updates: rows.map((c) => contractRateChange(presentRateChange(c))) }),
+      );
+      expect(JSON.parse(res.body).meta.pagination.total_entries).toBe(rows.length);
+    }
+    // The windows of one shape hold different numbers of rows, so a count bound to another
+    // window's values would show.
+    expect(answered.size).toBeGreaterThan(1);
     // Those windows were read along the day index, in runs merged (the plan SQLite chose).
     if (dialect === 'sqlite') expect(t.db.queries.some((q) => q.includes('rate_changes_day'))).toBe(true);
   });

@@ -8,6 +8,7 @@ import type {
 } from './rate-changes.ports';
 import type { RateChange } from './rate-changes.types';
 import { countedListings } from '../../store/byte-rows';
+import { CompiledStatements } from '../../store/compiled-statements';
 import type { ArrayRows, ByteRows, Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { keysetParts, sliceOfRows } from '../../store/keyset';
@@ -195,8 +196,45 @@ export function utcDays(after: string, before: string): string[] | null {
 
 const NO_LISTINGS = new Uint8Array(0);
 
+/** Where a statement's value goes, by its index among the statement's values (CompiledStatements). */
+type Slot = (index: number) => unknown;
+
+/** A slot that is the value itself: the statement built for one call, not kept compiled. */
+const valuesIn =
+  (values: readonly unknown[]): Slot =>
+  (index) =>
+    values[index];
+
+/**
+ * A page's values on SQLite, in the order its statement's slots name them: the window's (see
+ * inWindow), the offset, then the UTC days of a merge of day runs.
+ */
+const pageValues = (window: RateChangeWindow, offset: number, days: readonly string[] | null): unknown[] => [
+  window.companyId,
+  window.after,
+  window.before,
+  window.createdBy,
+  offset,
+  ...(days ?? []),
+];
+const OFFSET_SLOT = 4;
+const FIRST_DAY_SLOT = 5;
+
+/**
+ * A window's count (of one creator when given) as a statement's part: `shape` names the sums it is
+ * made of, `values` their values in order, and `build` the expression with each value at
+ * `slot(from + its index)`. So a statement holding it is compiled once per shape.
+ */
+interface CountOf {
+  readonly shape: string;
+  readonly values: readonly unknown[];
+  build(slot: Slot, from?: number): RawBuilder<number>;
+}
+
 export class SqlRateChangesRepository implements RateChangesRepository {
   private readonly postgres: boolean;
+  /** SQLite's counts and listing pages, compiled once per shape (Kysely built each in 10-20 us). */
+  private readonly statements: CompiledStatements;
 
   constructor(
     db: Db,
@@ -204,6 +242,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     private readonly bytes: ByteRows,
   ) {
     this.postgres = isPostgres(db);
+    this.statements = new CompiledStatements(db);
   }
 
   /**
@@ -233,16 +272,19 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     // Along the ordering index and the days' runs, which carry the listing, no row of the table is
     // read. Along the window's index the CROSS JOIN keeps the keys as the outer loop, so
     // group_concat takes the rows in their order.
-    const joined =
+    const merged = plan === 'days' ? days : null;
+    const shape = `listings ${plan} ${merged?.length ?? '-'} ${window.createdBy === null ? '-' : 'by'} ${limit}`;
+    const joined = this.statements.statement(shape, pageValues(window, offset, merged), (slot) =>
       plan === 'ordering'
         ? sql`select cast(group_concat(p.listing, ',') as blob) as listings
-            from (${this.sqliteWalk('rate_changes_order', window, sql`listing`, offset, limit)}) p`
-        : plan === 'days' && days !== null
+            from (${this.sqliteWalk('rate_changes_order', window, sql`listing`, limit, slot)}) p`
+        : merged !== null
           ? sql`select cast(group_concat(p.listing, ',') as blob) as listings
-              from (${this.sqliteDays(window, days, sql`listing`, offset, limit)}) p`
+              from (${this.sqliteDays(window, merged, sql`listing`, limit, slot)}) p`
           : sql`select cast(group_concat(rc.listing, ',') as blob) as listings
-              from ${this.sqliteKeys(window, plan, days, offset, limit)}
-              cross join rate_changes rc on rc.rowid = k."key"`;
+              from ${this.sqliteKeys(window, plan, null, limit, slot)}
+              cross join rate_changes rc on rc.rowid = k."key"`,
+    );
     const [[listings]] = await this.arrays<[Uint8Array | null]>(joined);
     return { totalEntries: entries, listings: listings ?? NO_LISTINGS };
   }
@@ -257,7 +299,9 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     if (plan === null) return { totalEntries: entries, rateChanges: [] };
     return {
       totalEntries: entries,
-      rateChanges: await this.sqliteRateChanges(this.sqliteKeys(window, plan, days, offset, limit)),
+      rateChanges: await this.sqliteRateChanges(
+        this.sqliteKeys(window, plan, days, limit, valuesIn(pageValues(window, offset, days))),
+      ),
     };
   }
 
@@ -281,20 +325,20 @@ export class SqlRateChangesRepository implements RateChangesRepository {
   /**
    * SQLite: a FROM item `k` whose column `key` gives the page's rowids in order, read along the
    * plan's index. Each index entry carries a rowid, so a row is one B-tree search away instead of
-   * two through the id index.
+   * two through the id index. `slot` places the page's values (pageValues).
    */
   private sqliteKeys(
     window: RateChangeWindow,
     plan: PagePlan,
-    days: string[] | null,
-    offset: number,
+    days: readonly string[] | null,
     limit: number,
+    slot: Slot,
   ): RawBuilder<unknown> {
     if (plan !== 'days' || days === null) {
       const index = plan === 'ordering' ? 'rate_changes_order' : 'rate_changes_window';
-      return sql`(${this.sqliteWalk(index, window, sql`rowid as "key"`, offset, limit)}) k`;
+      return sql`(${this.sqliteWalk(index, window, sql`rowid as "key"`, limit, slot)}) k`;
     }
-    return sql`(select "key" from (${this.sqliteDays(window, days, sql`rowid as "key"`, offset, limit)})) k`;
+    return sql`(select "key" from (${this.sqliteDays(window, days, sql`rowid as "key"`, limit, slot)})) k`;
   }
 
   /**
@@ -305,19 +349,20 @@ export class SqlRateChangesRepository implements RateChangesRepository {
    */
   private sqliteDays(
     window: RateChangeWindow,
-    days: string[],
+    days: readonly string[],
     first: RawBuilder<unknown>,
-    offset: number,
     limit: number,
+    slot: Slot,
   ) {
-    const runs = days.map((day) =>
+    const runs = days.map((_day, i) =>
       this.sqliteEntries(
         'rate_changes_day',
-        sql<SqlBool>`${this.inWindow(window)} and substr(changed_at, 1, 10) = ${day}`,
+        sql<SqlBool>`${this.inWindow(window, slot)} and substr(changed_at, 1, 10) = ${slot(FIRST_DAY_SLOT + i)}`,
         first,
       ),
     );
-    return sql`${sql.join(runs, sql` union all `)} order by 2, 3, 4, 5 limit ${rowLimit(limit)} offset ${offset}`;
+    return sql`${sql.join(runs, sql` union all `)} order by 2, 3, 4, 5
+      limit ${rowLimit(limit)} offset ${slot(OFFSET_SLOT)}`;
   }
 
   /**
@@ -329,11 +374,11 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     index: string,
     window: RateChangeWindow,
     first: RawBuilder<unknown>,
-    offset: number,
     limit: number,
+    slot: Slot,
   ) {
-    return sql`select ${first} from rate_changes indexed by ${sql.id(index)} where ${this.inWindow(window)}
-      order by facility_sort, tenant_sort, changed_at, id limit ${rowLimit(limit)} offset ${offset}`;
+    return sql`select ${first} from rate_changes indexed by ${sql.id(index)} where ${this.inWindow(window, slot)}
+      order by facility_sort, tenant_sort, changed_at, id limit ${rowLimit(limit)} offset ${slot(OFFSET_SLOT)}`;
   }
 
   /** SQLite: `first`, then the four columns of the page's order (2 to 5), along `index`: a run a compound select orders. */
@@ -459,56 +504,106 @@ export class SqlRateChangesRepository implements RateChangesRepository {
     return { entries, keys: positions, more, total: Number(total) };
   }
 
-  private inWindow(window: RateChangeWindow): RawBuilder<SqlBool> {
-    return sql<SqlBool>`company_id = ${window.companyId}
-      and changed_at >= ${window.after} and changed_at < ${window.before}
-      ${window.createdBy === null ? sql`` : sql`and created_by = ${window.createdBy}`}`;
+  /**
+   * The window's condition; `slot` places its values, the first four of pageValues (the values
+   * themselves unless told).
+   */
+  private inWindow(
+    window: RateChangeWindow,
+    slot: Slot = valuesIn(pageValues(window, 0, null)),
+  ): RawBuilder<SqlBool> {
+    return sql<SqlBool>`company_id = ${slot(0)}
+      and changed_at >= ${slot(1)} and changed_at < ${slot(2)}
+      ${window.createdBy === null ? sql`` : sql`and created_by = ${slot(3)}`}`;
+  }
+
+  /** The rows in the window (of one creator when given), as an expression of its values (countOf). */
+  private windowTotal(window: RateChangeWindow, creator: number | null): RawBuilder<number> {
+    const count = this.countOf(window, creator);
+    return count.build(valuesIn(count.values));
   }
 
   /**
    * The rows in the window (of one creator when given): its whole UTC months from the per-month
    * table (per day for a creator), its other whole UTC days from the per-day tables, and the
-   * partial days at its ends.
+   * partial days at its ends. Its first value is the company.
    */
-  private windowTotal(window: RateChangeWindow, creator: number | null): RawBuilder<number> {
-    const { companyId } = window;
+  private countOf(window: RateChangeWindow, creator: number | null): CountOf {
+    const values: unknown[] = [window.companyId];
+    const at = (value: unknown) => values.push(value) - 1;
+    const who = creator === null ? -1 : at(creator);
+    const shape: string[] = [creator === null ? 'all' : 'by'];
+    const sums: Array<(slot: Slot) => RawBuilder<number>> = [];
     const split = splitWindow(window.after, window.before);
     const index = this.postgres ? sql`` : sql`indexed by rate_changes_window`;
-    const exact = (range: readonly [string, string] | null) =>
-      // An empty edge (a window starting or ending at midnight) is not counted, or planned.
-      range === null || Date.parse(range[0]) >= Date.parse(range[1])
-        ? sql`0`
-        : sql`(select count(*) from rate_changes ${index}
-               where company_id = ${companyId} and changed_at >= ${range[0]} and changed_at < ${range[1]}
-               ${creator === null ? sql`` : sql`and created_by = ${creator}`})`;
-    let days = sql`0`;
+    const byCreator = (slot: Slot) => (who < 0 ? sql`` : sql`and created_by = ${slot(who)}`);
     if (split.days !== null && creator !== null) {
-      const [first, end] = split.days;
-      days = sql`(select coalesce(sum(entries), 0) from rate_change_creator_daily_counts
-                 where company_id = ${companyId} and created_by = ${creator} and day >= ${first} and day < ${end})`;
+      const [first, end] = split.days.map(at);
+      shape.push('creator-days');
+      sums.push(
+        (slot) => sql`(select coalesce(sum(entries), 0) from rate_change_creator_daily_counts
+          where company_id = ${slot(0)} and created_by = ${slot(who)} and day >= ${slot(first)} and day < ${slot(end)})`,
+      );
     } else if (split.days !== null) {
       const { months, days: runs } = splitDays(...split.days);
-      const sums = runs.map(
-        ([first, end]) => sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
-          where company_id = ${companyId} and day >= ${first} and day < ${end})`,
-      );
-      if (months !== null) {
-        sums.push(sql`(select coalesce(sum(entries), 0) from rate_change_monthly_counts
-          where company_id = ${companyId} and month >= ${months[0]} and month < ${months[1]})`);
+      for (const run of runs) {
+        const [first, end] = run.map(at);
+        shape.push('days');
+        sums.push(
+          (slot) => sql`(select coalesce(sum(entries), 0) from rate_change_daily_counts
+            where company_id = ${slot(0)} and day >= ${slot(first)} and day < ${slot(end)})`,
+        );
       }
-      days = sql.join(sums, sql` + `);
+      if (months !== null) {
+        const [first, end] = months.map(at);
+        shape.push('months');
+        sums.push(
+          (slot) => sql`(select coalesce(sum(entries), 0) from rate_change_monthly_counts
+            where company_id = ${slot(0)} and month >= ${slot(first)} and month < ${slot(end)})`,
+        );
+      }
     }
-    return sql<number>`(${days} + ${exact(split.head)} + ${exact(split.tail)})`;
+    // An empty edge (a window starting or ending at midnight) is not counted, or planned.
+    for (const range of [split.head, split.tail]) {
+      if (range === null || Date.parse(range[0]) >= Date.parse(range[1])) continue;
+      const [from, to] = range.map(at);
+      shape.push('edge');
+      sums.push(
+        (slot) => sql`(select count(*) from rate_changes ${index}
+          where company_id = ${slot(0)} and changed_at >= ${slot(from)} and changed_at < ${slot(to)}
+          ${byCreator(slot)})`,
+      );
+    }
+    return {
+      shape: shape.join(' '),
+      values,
+      build: (slot, from = 0) => {
+        if (sums.length === 0) return sql<number>`0`;
+        const shifted: Slot = (i) => slot(from + i);
+        return sql<number>`(${sql.join(
+          sums.map((sum) => sum(shifted)),
+          sql` + `,
+        )})`;
+      },
+    };
   }
 
   /** SQLite's counts: the matches, and for its plan choice the window's and the company's rows. */
   private async countWindow(window: RateChangeWindow): Promise<WindowCounts> {
-    const { companyId, createdBy } = window;
-    const [[entries, windowEntries, companyEntries]] = await this.arrays<[number, number, number]>(sql`
-      select ${this.windowTotal(window, createdBy)} as entries,
-             ${createdBy === null ? sql`0` : this.windowTotal(window, null)} as window_entries,
-             (select coalesce(sum(entries), 0) from rate_change_monthly_counts
-              where company_id = ${companyId}) as company_entries`);
+    const { createdBy } = window;
+    // Compiled once per shape: the creator's count, then the window's of every creator.
+    const entriesOf = this.countOf(window, createdBy);
+    const windowOf = createdBy === null ? null : this.countOf(window, null);
+    const counts = this.statements.statement(
+      `counts ${entriesOf.shape} | ${windowOf?.shape ?? '-'}`,
+      windowOf === null ? entriesOf.values : [...entriesOf.values, ...windowOf.values],
+      (slot) => sql`
+        select ${entriesOf.build(slot)} as entries,
+               ${windowOf === null ? sql`0` : windowOf.build(slot, entriesOf.values.length)} as window_entries,
+               (select coalesce(sum(entries), 0) from rate_change_monthly_counts
+                where company_id = ${slot(0)}) as company_entries`,
+    );
+    const [[entries, windowEntries, companyEntries]] = await this.arrays<[number, number, number]>(counts);
     return {
       entries: Number(entries),
       windowEntries: createdBy === null ? Number(entries) : Number(windowEntries),
