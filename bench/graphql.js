@@ -8,6 +8,10 @@
  * then rounds of REST followed by GraphQL) and prints a Markdown table (also written to
  * bench/results/graphql.md).
  *
+ * The item page is measured twice: its query sent as text, and by its trusted document's id as a front
+ * end built with the kit sends it (the document loaded with `facility-ops documents load`). Each row
+ * gives the service's CPU time per request (from /proc) beside req/s.
+ *
  * Then, on a second company of --deep facilities (1,000,000 rate changes), the same 100 rate changes
  * at depth 100,000 by `page` (page 1001 of 100) and by connection (`first: 100` after the cursor of
  * the 100,000th, found by walking there), page cache off, checked equal.
@@ -17,7 +21,7 @@
  * each round), --rounds N (3), --connections N (10), --dist DIR (the built service, default
  * dist/), --keep. Unknown options throw.
  */
-const { randomBytes, randomUUID } = require('node:crypto');
+const { createHash, randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -35,6 +39,7 @@ const {
   summarize,
 } = require('./common');
 const { ACTIONS_DAY, actionsPart, companyParts } = require('./generate');
+const { cannonWithCpu, cli, cpuPerRequest } = require('./scenarios');
 
 function parseArgs(argv) {
   return parseOptions(
@@ -70,12 +75,36 @@ async function seed(dist, file, facilities) {
   const plan = { seed: 42, name: 'Bench Storage', key: 'bench', facilities, tenants: 100, changes: 10, out };
   for (const part of companyParts(plan)) await importDataset(store, DATASET_PLANS, part);
   await importDataset(store, DATASET_PLANS, actionsPart(out.facilityId, 30));
+  const clientId = randomUUID();
   await importDataset(store, DATASET_PLANS, {
     version: 1,
-    client_applications: [{ id: randomUUID(), company_id: out.companyId, name: 'bench', ...client }],
+    client_applications: [{ id: clientId, company_id: out.companyId, name: 'bench', ...client }],
   });
   await store.close();
-  return { companyId: out.companyId, facilityId: out.facilityId, token, rateChanges: facilities * 1000 };
+  return {
+    companyId: out.companyId,
+    facilityId: out.facilityId,
+    clientId,
+    token,
+    rateChanges: facilities * 1000,
+  };
+}
+
+/**
+ * Loads ITEMS_QUERY as a trusted document of the bench's client, as an operator loads a front
+ * end's manifest (`facility-ops documents load`); returns its id as the front end sends it.
+ */
+function loadItemsDocument(dist, file, dir, clientId) {
+  const id = createHash('sha256').update(ITEMS_QUERY).digest('hex');
+  const manifest = path.join(dir, 'persisted-documents.json');
+  fs.writeFileSync(manifest, JSON.stringify({ [id]: ITEMS_QUERY }));
+  cli(
+    ['documents', 'load', '--client', clientId, manifest],
+    { DATABASE_URL: `sqlite:${file}` },
+    false,
+    path.dirname(dist),
+  );
+  return `sha256:${id}`;
 }
 
 /** A second company of `facilities` x 100 tenants x 10 rate changes, with a client of its own. */
@@ -405,6 +434,7 @@ async function main() {
       deep = await seedDeep(options.dist, file, options.deep);
       log(`seeded ${fmt(deep.rateChanges)} rate changes in ${fmt((Date.now() - started) / 1000, 0)} s`);
     }
+    const itemsDocument = loadItemsDocument(options.dist, file, dir, world.clientId);
     service = await startService(options.dist, {
       DATABASE_URL: `sqlite:${file}`,
       ...PRODUCTION,
@@ -415,18 +445,25 @@ async function main() {
     const auth = { authorization: `Bearer ${world.token}` };
     const graphqlHeaders = { ...auth, 'content-type': 'application/json' };
     const window = { after: '2000-01-01T00:00:00Z', before: '2100-01-01T00:00:00Z' };
+    const sameItems = (rest, data) => ({
+      rest: {
+        entries: rest.invoiceable_items.map(restItemAsGraphql),
+        pagination: camelize(rest.meta.pagination),
+      },
+      graphql: data.facility.invoiceableItems,
+    });
     const pairs = [
       {
         name: 'invoiceable items (40 items, per_page 100)',
         rest: `${service.address}/v1/${world.facilityId}/invoiceable_items`,
         graphql: { query: ITEMS_QUERY, variables: { id: world.facilityId } },
-        same: (rest, data) => ({
-          rest: {
-            entries: rest.invoiceable_items.map(restItemAsGraphql),
-            pagination: camelize(rest.meta.pagination),
-          },
-          graphql: data.facility.invoiceableItems,
-        }),
+        same: sameItems,
+      },
+      {
+        name: 'invoiceable items, by trusted document id',
+        rest: `${service.address}/v1/${world.facilityId}/invoiceable_items`,
+        graphql: { documentId: itemsDocument, variables: { id: world.facilityId } },
+        same: sameItems,
       },
       {
         name: `rate change updates (per_page 500 of ${fmt(world.rateChanges)})`,
@@ -477,7 +514,9 @@ async function main() {
         for (const kind of ['REST', 'GraphQL']) {
           log(`measuring ${kind} (round ${round + 1}/${options.rounds}): ${pair.name}`);
           const { connections, duration } = options;
-          rounds[kind].push(await cannon({ ...sides[kind], connections, duration }));
+          rounds[kind].push(
+            await cannonWithCpu({ ...sides[kind], connections, duration }, service.child.pid),
+          );
         }
       }
       const share = median(
@@ -487,8 +526,8 @@ async function main() {
         pair,
         restBytes: restBody.length,
         graphqlBytes: graphqlBody.length,
-        REST: summarize(rounds.REST),
-        GraphQL: summarize(rounds.GraphQL),
+        REST: { ...summarize(rounds.REST), cpu: cpuPerRequest(rounds.REST) },
+        GraphQL: { ...summarize(rounds.GraphQL), cpu: cpuPerRequest(rounds.GraphQL) },
         share,
       });
     }
@@ -498,7 +537,8 @@ async function main() {
 
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     const line = (name, bytes, r) =>
-      `| ${name} | ${fmt(bytes)} | ${fmt(r.rate, 1)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} |`;
+      `| ${name} | ${fmt(bytes)} | ${fmt(r.rate, 1)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.failed} | ` +
+      `${r.cpu === null ? '' : fmt(r.cpu, 1)} |`;
     const report = [
       '# GraphQL against REST, same data',
       '',
@@ -507,12 +547,16 @@ async function main() {
         `then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ${options.duration} s of REST followed by ` +
         `${options.duration} s of GraphQL. req/s is the mean over the rounds; p50/p99 come from the round whose req/s ` +
         'is the median (the lower middle one if the rounds are even); failed is summed over the rounds; the share ' +
-        'is the median of the per-round ratios GraphQL req/s / REST req/s. ' +
+        'is the median of the per-round ratios GraphQL req/s / REST req/s. "CPU µs/req" is the user and system CPU ' +
+        "time the service's process spent per request answered (from /proc), the mean over the rounds: the load " +
+        'generator shares the machine, so a request that costs the generator more lowers req/s without it. ' +
+        'The page by trusted document id is sent as a front end built with the kit sends it ' +
+        '(`{"documentId": ...}`, the document loaded with `facility-ops documents load`). ' +
         'NODE_ENV=production, LOG_LEVEL=warn, rate limit off; bearer authentication. Each GraphQL answer was ' +
         'checked equal to the REST data before measuring.',
       '',
-      '| request | response bytes | req/s | p50 ms | p99 ms | failed |',
-      '|---|---:|---:|---:|---:|---:|',
+      '| request | response bytes | req/s | p50 ms | p99 ms | failed | CPU µs/req |',
+      '|---|---:|---:|---:|---:|---:|---:|',
       ...rows.flatMap(({ pair, restBytes, graphqlBytes, REST, GraphQL }) => [
         line(`REST GET ${pair.name}`, restBytes, REST),
         line(`GraphQL POST ${pair.name}`, graphqlBytes, GraphQL),

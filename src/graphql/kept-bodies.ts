@@ -7,12 +7,17 @@ export const KEPT_BODY_MAX_BYTES = 16 * 1024;
 /** The characters of body texts remembered at most; beyond this the memory starts over. */
 const KEPT_BODIES_MAX_CHARS = 1024 * 1024;
 
-/** Companies remembered for one text; more start that text's list over. */
-const COMPANIES_PER_BODY = 64;
+/** Companies (or client applications) remembered for one text; more start that text's list over. */
+const HOLDERS_PER_BODY = 64;
 
-/** What one POST body's text was found to be, for each company that sent it. */
-interface KeptBody {
-  /** The key its kept response is under, by the caller's company. */
+/** What one POST body's text was found to be, for each company (or client) that sent it. */
+export interface KeptBody {
+  /**
+   * Whether the text runs a trusted document, so that what it was found to be holds for the
+   * client application whose document it is, not for its whole company.
+   */
+  readonly byClient: boolean;
+  /** The key its kept response is under, by the caller's company, or its client when byClient. */
   readonly keys: Map<string, string>;
   /** Its operation's name in metrics. */
   readonly operation: string;
@@ -22,11 +27,13 @@ interface KeptBody {
  * The texts of POST bodies whose kept answer was sent, with the key each company's answer is kept
  * under: the next request with the same text is answered from it before Fastify parses the body
  * (GraphQL's `keptLane` in server.ts). A text is remembered only after the whole path decided it:
- * parsed as JSON, passed the request's shape check, concerned no trusted document, and its key read
- * a current kept answer. Each of those depends only on the text, its Content-Type and Accept
+ * parsed as JSON, passed the request's shape check, passed the trusted-documents gate, and its key
+ * read a current kept answer. Each of those depends only on the text, its Content-Type and Accept
  * headers (part of what is remembered) and the service's settings, so the same text decides the
- * same again; what may change (the caller, its rate limit, whether the answer is still current) is
- * asked again on every request.
+ * same again; a text that ran one of its client's trusted documents (sent by id, or as the text in
+ * `require` mode) is remembered for that client alone, and decides the same again for it because a
+ * client's documents are only ever added. What may change (the caller, its rate limit, whether the
+ * answer is still current) is asked again on every request.
  */
 export class KeptBodies {
   private readonly byText = new Map<string, KeptBody>();
@@ -40,25 +47,40 @@ export class KeptBodies {
    * After the whole path answered a kept response for this text; the caller checked
    * mayAnswerFromText, which bounds its size.
    */
-  remember(request: FastifyRequest, text: string, companyId: string, key: string, operation: string): void {
+  remember(request: FastifyRequest, text: string, holder: Holder, key: string, operation: string): void {
     const id = textId(request, text);
+    const byClient = holder.clientId !== null;
     let known = this.byText.get(id);
-    if (known === undefined) {
+    if (known === undefined || known.byClient !== byClient) {
       if (this.chars + id.length > KEPT_BODIES_MAX_CHARS) {
         this.byText.clear();
         this.chars = 0;
       }
-      known = { keys: new Map(), operation };
+      if (known === undefined) this.chars += id.length;
+      known = { byClient, keys: new Map(), operation };
       this.byText.set(id, known);
-      this.chars += id.length;
-    } else if (known.keys.size >= COMPANIES_PER_BODY) known.keys.clear();
-    known.keys.set(companyId, key);
+    } else if (known.keys.size >= HOLDERS_PER_BODY) known.keys.clear();
+    known.keys.set(byClient ? holder.clientId! : holder.companyId, key);
   }
 
   /** What the text was found to be, sent with these headers; undefined when it was not. */
   find(request: FastifyRequest, text: string): KeptBody | undefined {
     return this.byText.get(textId(request, text));
   }
+}
+
+/**
+ * Whose a remembered text's decision is: its caller's company's, or, when it ran a trusted
+ * document, its client application's (`clientId`, null otherwise).
+ */
+export interface Holder {
+  readonly companyId: string;
+  readonly clientId: string | null;
+}
+
+/** The key a remembered text's answer is kept under for this caller, if it was found for it. */
+export function keyFor(known: KeptBody, caller: { companyId: string; clientId: string }): string | undefined {
+  return known.keys.get(known.byClient ? caller.clientId : caller.companyId);
 }
 
 /** The body's text with the headers that decide how it is read and answered. */

@@ -48,7 +48,7 @@ import { ExecutionGuard, executionLimits, guardExecution } from './execution-gua
 import { inRequestContext, nameGraphqlSpan } from '../telemetry/request-spans';
 import { activeTracing, type ActiveTracing } from '../telemetry/tracing';
 import { registerExplorer } from './explorer/explorer.routes';
-import { KeptBodies, mayAnswerFromText, readBody, streamOf } from './kept-bodies';
+import { KeptBodies, keyFor, mayAnswerFromText, readBody, streamOf } from './kept-bodies';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -376,9 +376,14 @@ export async function registerGraphql<S extends GraphqlServices>(
     const key = responses.requestKey(request.caller!.companyId, request.headers, request.body);
     const kept = key === null ? null : responses.keptAnswerNow(key);
     if (kept !== null) {
-      // Decided by the body's text alone when no trusted document was looked up: kept for keptLane.
-      if (admission === null && request.jsonText !== null && mayAnswerFromText(request, GRAPHQL_PATH))
-        keptBodies.remember(request, request.jsonText, request.caller!.companyId, key!, operation);
+      // Decided by the body's text alone, or by the text and the client's trusted document (which
+      // stays the client's): kept for keptLane.
+      const byText = admission === null || admission.operationNames !== null;
+      if (byText && request.jsonText !== null && mayAnswerFromText(request, GRAPHQL_PATH)) {
+        const { companyId, clientId } = request.caller!;
+        const holder = { companyId, clientId: admission === null ? null : clientId };
+        keptBodies.remember(request, request.jsonText, holder, key!, operation);
+      }
       sendKept(reply, operation, kept);
       return undefined;
     }
@@ -439,7 +444,7 @@ export async function registerGraphql<S extends GraphqlServices>(
         reply.send(caller);
         return;
       }
-      const key = caller ? known!.keys.get(request.caller!.companyId) : undefined;
+      const key = caller ? keyFor(known!, request.caller!) : undefined;
       const kept = key === undefined ? null : responses.keptAnswerNow(key);
       if (kept === null) return done(null, streamOf(body));
       inRequestContext(tracing, request, () => sendKept(reply, known!.operation, kept));

@@ -173,6 +173,51 @@ describeEachDialect('GraphQL kept answers before the pipeline', (dialect) => {
     }
   });
 
+  it('answers a trusted document sent by id from its text, for its own client only', async () => {
+    const check = checkManifest(MANIFEST, graphqlSchema(), [queryLimitsRule(DEFAULT_QUERY_LIMITS)], {
+      maxTokens: MAX_TOKENS,
+      now: new Date().toISOString(),
+    });
+    expect(check.problems).toEqual([]);
+    const owner = buildClient({ company_id: t.world.company.id, name: 'Front End' });
+    const stranger = buildClient({ company_id: t.world.company.id, name: 'Without Documents' });
+    await t.load({ client_applications: [owner, stranger] });
+    await new SqlTrustedDocumentsRepository(t.db.store.db).add(owner.id, check.documents);
+    const overview = check.documents.find((document) => document.body.startsWith('query FacilityOverview('))!;
+    const byId = {
+      documentId: `sha256:${overview.documentId}`,
+      variables: { facilityId: t.world.facility.id },
+    };
+    const notices = t.services.revisionNotices;
+    if (notices) await waitFor(() => notices.current, 'the revision notices to hold a lease');
+    const executed = await postGraphql(t.app, byId, { bearer: owner.bearer_token });
+    expect(executed.errors).toBeUndefined();
+    // The second is answered from memory after the gate, and its text is remembered for its client.
+    expect((await postGraphql(t.app, byId, { bearer: owner.bearer_token })).raw.body).toBe(executed.raw.body);
+    const found = jest.spyOn(KeptBodies.prototype, 'find');
+    const loaders = jest.spyOn(t.services, 'loaders');
+    try {
+      const third = await postGraphql(t.app, byId, { bearer: owner.bearer_token });
+      expect(found.mock.results.map((result) => result.value !== undefined)).toEqual([true]);
+      expect(third.raw.body).toBe(executed.raw.body);
+      expect(sameHeaders(third.raw.headers)).toEqual(sameHeaders(executed.raw.headers));
+      expect(loaders).not.toHaveBeenCalled();
+      // The same text from a client of the same company that does not hold the document.
+      for (let i = 0; i < 3; i++) {
+        const refused = await postGraphql(t.app, byId, { bearer: stranger.bearer_token });
+        expect(refused.status).toBe(400);
+        expect(codesOf(refused)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+        expect(refused.data).toBeUndefined();
+      }
+      expect((await postGraphql(t.app, byId, { bearer: owner.bearer_token })).raw.body).toBe(
+        executed.raw.body,
+      );
+    } finally {
+      found.mockRestore();
+      loaders.mockRestore();
+    }
+  });
+
   it('answers a text it sent from memory before without parsing it again; a text sent otherwise goes its own way', async () => {
     const bearer = t.world.client.bearer_token;
     const executed = await ask(t.app, bearer);
