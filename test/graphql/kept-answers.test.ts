@@ -70,6 +70,12 @@ describeEachDialect('GraphQL kept answers before the pipeline', (dialect) => {
       { query: ITEMS, variables: { id: t.world.facility.id } },
       { bearer, headers },
     );
+  /** The app's address on loopback, listening from the first test that asks on. */
+  const listening = async (): Promise<string> => {
+    const bound = t.app.server.address();
+    if (bound !== null && typeof bound === 'object') return `http://127.0.0.1:${bound.port}`;
+    return t.app.listen({ port: 0, host: '127.0.0.1' });
+  };
   const quantityIn = (data: ItemsData | null | undefined) =>
     data?.facility.invoiceableItems.entries.find((entry) => entry.id === item.id)?.quantity;
 
@@ -269,11 +275,67 @@ describeEachDialect('GraphQL kept answers before the pipeline', (dialect) => {
     expect(refused.data).toBeUndefined();
   });
 
+  it('answers a remembered text that came whole with its headers, or after them, on one kept-alive connection', async () => {
+    const bearer = t.world.client.bearer_token;
+    const kept = await ask(t.app, bearer);
+    await ask(t.app, bearer);
+    const address = await listening();
+    const body = JSON.stringify({ query: ITEMS, variables: { id: t.world.facility.id } });
+    const head =
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${bearer}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+    const socket = net.connect(Number(new URL(address).port), '127.0.0.1');
+    let received: Buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+    });
+    /** The next whole response on the connection: its status and body. */
+    const nextResponse = async (): Promise<{ status: number; body: string }> => {
+      let parsed: { status: number; body: string; rest: Buffer } | null = null;
+      await waitFor(() => {
+        const end = received.indexOf('\r\n\r\n');
+        if (end < 0) return false;
+        const headers = received.subarray(0, end).toString('latin1');
+        const length = Number(/content-length: (\d+)/i.exec(headers)?.[1]);
+        if (received.length < end + 4 + length) return false;
+        const status = Number(headers.split(' ')[1]);
+        const text = received.subarray(end + 4, end + 4 + length).toString('utf8');
+        parsed = { status, body: text, rest: received.subarray(end + 4 + length) };
+        return true;
+      }, 'a whole response');
+      const { status, body: text, rest } = parsed!;
+      received = rest;
+      return { status, body: text };
+    };
+    const found = jest.spyOn(KeptBodies.prototype, 'find');
+    // Read by the route's hook once a request's headers are parsed, before its body is read.
+    const looked = jest.spyOn(KeptBodies.prototype, 'size', 'get');
+    try {
+      // Headers and body in one write, twice on the same connection.
+      for (let i = 0; i < 2; i++) {
+        socket.write(head + body);
+        expect(await nextResponse()).toEqual({ status: 200, body: kept.raw.body });
+      }
+      // The headers first, the body once the service has read them (it answers nothing before).
+      const before = looked.mock.calls.length;
+      socket.write(head);
+      await waitFor(() => looked.mock.calls.length > before, 'the hook to read the headers');
+      expect(found.mock.calls).toHaveLength(2);
+      socket.write(body);
+      expect(await nextResponse()).toEqual({ status: 200, body: kept.raw.body });
+      expect(found.mock.results.map((result) => result.value !== undefined)).toEqual([true, true, true]);
+    } finally {
+      found.mockRestore();
+      looked.mockRestore();
+      socket.destroy();
+    }
+  });
+
   it('answers a client that stops sending its body nothing, and the next one as before', async () => {
     const bearer = t.world.client.bearer_token;
     const kept = await ask(t.app, bearer);
     await ask(t.app, bearer);
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = await listening();
     const { port } = new URL(address);
     const body = JSON.stringify({ query: ITEMS, variables: { id: t.world.facility.id } });
     // Half the body of a remembered text, then the connection ends.
