@@ -18,8 +18,9 @@
  *
  * Options: --facilities N (default 20: 20 x 100 tenants x 10 = 20,000 rate changes), --deep N
  * (1000: the deep company's facilities, 0 leaves it out), --duration S (5: seconds of each side in
- * each round), --rounds N (3), --connections N (10), --dist DIR (the built service, default
- * dist/), --keep. Unknown options throw.
+ * each round), --rounds N (3), --connections N (10), --warm-up S (20: seconds of load over every
+ * side of the pairs before the first is measured, 0 for none), --dist DIR (the built service,
+ * default dist/), --keep. Unknown options throw.
  */
 const { createHash, randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
@@ -50,10 +51,11 @@ function parseArgs(argv) {
       duration: 5,
       rounds: 3,
       connections: 10,
+      'warm-up': 20,
       dist: path.join(ROOT, 'dist'),
       keep: false,
     },
-    ['deep'],
+    ['deep', 'warm-up'],
   );
 }
 
@@ -482,6 +484,27 @@ async function main() {
       },
     ];
 
+    const sidesOf = (pair) => ({
+      REST: { url: pair.rest, headers: auth },
+      GraphQL: {
+        url: `${service.address}/graphql`,
+        method: 'POST',
+        headers: graphqlHeaders,
+        body: JSON.stringify(pair.graphql),
+      },
+    });
+    // A new process keeps getting faster for its first 15 s or so: the pairs are measured after
+    // --warm-up seconds of all of them, so the first is not measured on a colder process.
+    const warmUps = pairs.flatMap((pair) => Object.values(sidesOf(pair)));
+    for (const side of warmUps) {
+      if (options['warm-up'] === 0) break;
+      log(`warming up: ${side.method ?? 'GET'} ${side.url.slice(service.address.length)}`);
+      await cannon({
+        ...side,
+        connections: options.connections,
+        duration: options['warm-up'] / warmUps.length,
+      });
+    }
     const rows = [];
     for (const pair of pairs) {
       const restRes = await fetch(pair.rest, { headers: auth });
@@ -498,15 +521,7 @@ async function main() {
       const { rest, graphql } = pair.same(JSON.parse(restBody), parsed.data);
       if (!isDeepStrictEqual(rest, graphql)) throw new Error(`${pair.name}: GraphQL and REST data differ`);
       // Interleaved rounds, so a change in the machine's load falls on both sides alike.
-      const sides = {
-        REST: { url: pair.rest, headers: auth },
-        GraphQL: {
-          url: `${service.address}/graphql`,
-          method: 'POST',
-          headers: graphqlHeaders,
-          body: JSON.stringify(pair.graphql),
-        },
-      };
+      const sides = sidesOf(pair);
       const rounds = { REST: [], GraphQL: [] };
       for (const kind of Object.keys(sides))
         await cannon({ ...sides[kind], connections: options.connections, duration: 2 });
@@ -543,7 +558,8 @@ async function main() {
       '# GraphQL against REST, same data',
       '',
       `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${os.cpus().length} x ${cpu}; SQLite (WAL); ` +
-        `autocannon on the same machine, ${options.connections} connections; for each pair a 2 s warm-up of each side, ` +
+        `autocannon on the same machine, ${options.connections} connections; ${options['warm-up']} s of warm-up over every ` +
+        'side of the pairs first, then for each pair a 2 s warm-up of each side, ' +
         `then ${options.rounds} round${options.rounds === 1 ? '' : 's'} of ${options.duration} s of REST followed by ` +
         `${options.duration} s of GraphQL. req/s is the mean over the rounds; p50/p99 come from the round whose req/s ` +
         'is the median (the lower middle one if the rounds are even); failed is summed over the rounds; the share ' +
