@@ -52,13 +52,17 @@ export class KeptBodies {
     const byClient = holder.clientId !== null;
     let known = this.byText.get(id);
     if (known === undefined || known.byClient !== byClient) {
+      if (known !== undefined) {
+        this.byText.delete(id);
+        this.chars -= id.length;
+      }
       if (this.chars + id.length > KEPT_BODIES_MAX_CHARS) {
         this.byText.clear();
         this.chars = 0;
       }
-      if (known === undefined) this.chars += id.length;
       known = { byClient, keys: new Map(), operation };
       this.byText.set(id, known);
+      this.chars += id.length;
     } else if (known.keys.size >= HOLDERS_PER_BODY) known.keys.clear();
     known.keys.set(byClient ? holder.clientId! : holder.companyId, key);
   }
