@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../kernel/caller';
 
 /** Bodies up to this size may be answered from their text (an operation's text is rarely larger). */
 export const KEPT_BODY_MAX_BYTES = 16 * 1024;
@@ -47,9 +48,15 @@ export class KeptBodies {
    * After the whole path answered a kept response for this text; the caller checked
    * mayAnswerFromText, which bounds its size.
    */
-  remember(request: FastifyRequest, text: string, holder: Holder, key: string, operation: string): void {
+  remember(
+    request: FastifyRequest,
+    text: string,
+    caller: Caller,
+    byClient: boolean,
+    key: string,
+    operation: string,
+  ): void {
     const id = textId(request, text);
-    const byClient = holder.clientId !== null;
     let known = this.byText.get(id);
     if (known === undefined || known.byClient !== byClient) {
       if (known !== undefined) {
@@ -64,7 +71,7 @@ export class KeptBodies {
       this.byText.set(id, known);
       this.chars += id.length;
     } else if (known.keys.size >= HOLDERS_PER_BODY) known.keys.clear();
-    known.keys.set(byClient ? holder.clientId! : holder.companyId, key);
+    known.keys.set(holderOf(byClient, caller), key);
   }
 
   /** What the text was found to be, sent with these headers; undefined when it was not. */
@@ -74,17 +81,16 @@ export class KeptBodies {
 }
 
 /**
- * Whose a remembered text's decision is: its caller's company's, or, when it ran a trusted
- * document, its client application's (`clientId`, null otherwise).
+ * Whose a remembered text's decision is: the caller's client application's when it ran one of its
+ * trusted documents, else its company's.
  */
-export interface Holder {
-  readonly companyId: string;
-  readonly clientId: string | null;
+function holderOf(byClient: boolean, caller: Caller): string {
+  return byClient ? caller.clientId : caller.companyId;
 }
 
 /** The key a remembered text's answer is kept under for this caller, if it was found for it. */
-export function keyFor(known: KeptBody, caller: { companyId: string; clientId: string }): string | undefined {
-  return known.keys.get(known.byClient ? caller.clientId : caller.companyId);
+export function keyFor(known: KeptBody, caller: Caller): string | undefined {
+  return known.keys.get(holderOf(known.byClient, caller));
 }
 
 /** The body's text with the headers that decide how it is read and answered. */

@@ -379,11 +379,8 @@ export async function registerGraphql<S extends GraphqlServices>(
       // Decided by the body's text alone, or by the text and the client's trusted document (which
       // stays the client's): kept for keptLane.
       const byText = admission === null || admission.operationNames !== null;
-      if (byText && request.jsonText !== null && mayAnswerFromText(request, GRAPHQL_PATH)) {
-        const { companyId, clientId } = request.caller!;
-        const holder = { companyId, clientId: admission === null ? null : clientId };
-        keptBodies.remember(request, request.jsonText, holder, key!, operation);
-      }
+      if (byText && request.jsonText !== null && mayAnswerFromText(request, GRAPHQL_PATH))
+        keptBodies.remember(request, request.jsonText, request.caller!, admission !== null, key!, operation);
       sendKept(reply, operation, kept);
       return undefined;
     }
