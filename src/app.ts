@@ -48,6 +48,7 @@ import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
 import { registerGatewayRoutes } from './gateway/gateway.routes';
 import { registerOpenApi } from './rest/openapi-document';
 import { authenticationHook } from './rest/authentication';
+import { KeptLane, laneServerFactory } from './rest/kept-lane';
 import { registerV1, registerV1Routes } from './rest/v1';
 import { createServices, type Services } from './services';
 import { registerSigningRoutes } from './areas/esign/signing/signing.routes';
@@ -115,8 +116,10 @@ function shapeRefusal(request: FastifyRequest): DomainError | null {
 }
 
 /** Fastify with the service's options: our logger, request ids, parsers and error envelopes. */
-function createFastify(config: Config, logger: Logger, edge: EdgeContext): FastifyInstance {
+function createFastify(config: Config, logger: Logger, edge: EdgeContext, lane: KeptLane): FastifyInstance {
   return Fastify({
+    // Requests are offered to the kept lane before Fastify routes them (see KeptLane).
+    serverFactory: laneServerFactory(lane),
     loggerInstance: logger as FastifyBaseLogger,
     childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
@@ -281,7 +284,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
   };
 
-  const app = createFastify(config, logger, edge);
+  const lane = new KeptLane();
+  const app = createFastify(config, logger, edge, lane);
   edge.routes.listen(app);
   guardServer(app.server, edge);
   registerRequestStart(app);
@@ -317,7 +321,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     log: app.log,
   });
 
-  const registry = registerMetrics(app);
+  const { registry, recordRequest } = registerMetrics(app);
   registerCacheMetrics(registry, services.cacheMemory);
   registerWebhookMetrics(registry, services.webhooks);
   if (services.upstream) registerUpstreamMetrics(registry, services.upstream);
@@ -334,7 +338,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await registerV1(app, authenticate, (v1) => registerGatewayRoutes(v1, upstream, CONTRACT_ROUTES));
     app.addHook('onClose', () => upstream.close());
   } else {
-    await registerV1(app, authenticate, (v1) => registerV1Routes(v1, CONTRACT_ROUTES, services, V1_SCOPES));
+    // The kept lane answers only what Fastify's path would answer alike: not when that path also
+    // logs each request (info and below) or traces it.
+    if (services.pages.keeps && !logger.isLevelEnabled('info') && !tracing) {
+      lane.start({
+        pages: services.pages,
+        auth: authenticate,
+        record: recordRequest,
+        closing: () => app.closing,
+      });
+    }
+    await registerV1(app, authenticate, (v1) =>
+      registerV1Routes(v1, CONTRACT_ROUTES, services, V1_SCOPES, lane.open ? lane : null),
+    );
   }
   // The public signing pages of e-sign links; gateway mode keeps no links (the upstream serves its own).
   if (!upstream) registerSigningRoutes(app, services, config, rateLimits);

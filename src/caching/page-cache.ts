@@ -60,14 +60,30 @@ export class PageCache {
    * RevisionTokens.tokenNow), else null: `get` then answers, and counts the lookup.
    */
   keptNow<M>(scope: RevisionScope, key: string, onToken?: (token: string) => void): CachedPage<M> | null {
+    const entry = this.currentNow(scope, key);
+    if (entry === null) return null;
+    onToken?.(entry.token);
+    this.countKeptAnswer();
+    return entry.page as CachedPage<M>;
+  }
+
+  /**
+   * keptNow without counting the lookup: the page under `key` and the token it is current for,
+   * when both are known at once. The kept lane (KeptLane) counts (countKeptAnswer) what it answers.
+   */
+  currentNow(
+    scope: RevisionScope,
+    key: string,
+  ): { readonly token: string; readonly page: CachedPage<unknown> } | null {
     if (!this.memory.enabled) return null;
     const entry = this.memory.get<Entry>(key);
     if (entry === undefined) return null;
-    const token = this.revisions.tokenNow(scope);
-    if (token !== entry.token) return null;
-    onToken?.(token);
+    return this.revisions.tokenNow(scope) === entry.token ? entry : null;
+  }
+
+  /** Counts a page answered from memory without a promise (keptNow's, the kept lane's). */
+  countKeptAnswer(): void {
     this.memory.onLookup('rest', true);
-    return entry.page as CachedPage<M>;
   }
 
   /**

@@ -121,8 +121,14 @@ function exported(read: () => ExportedMetric): Metric {
   return metric as unknown as Metric;
 }
 
-/** Prometheus metrics of one app instance: request counts and durations by route and status. */
-export function registerMetrics(app: FastifyInstance): Registry {
+/**
+ * Prometheus metrics of one app instance: request counts and durations by route and status. Answers
+ * sent outside Fastify (the kept lane's) are counted by `recordRequest`.
+ */
+export function registerMetrics(app: FastifyInstance): {
+  registry: Registry;
+  recordRequest: (method: string, route: string, status: number, seconds: number) => void;
+} {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new RequestMetrics();
@@ -138,7 +144,10 @@ export function registerMetrics(app: FastifyInstance): Registry {
     );
     done();
   });
-  return registry;
+  return {
+    registry,
+    recordRequest: (method, route, status, seconds) => requests.record(method, route, status, seconds),
+  };
 }
 
 /** Gateway mode: calls of the upstream, sent, shared with one on its way, or answered from a fresh kept answer. */

@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { AuthService } from '../auth/auth.service';
+import type { Caller } from '../kernel/caller';
 import { DomainError } from '../kernel/errors';
 import { retryAfterOf, retryAfterOverLimit, type RateLimitStore } from '../ops/rate-limit';
 
@@ -22,6 +24,24 @@ export interface AuthenticationHook extends preValidationHookHandler {
    * set, and false, with nothing counted, when only the hook can tell.
    */
   atOnce(request: FastifyRequest): true | false | DomainError;
+  /**
+   * For a request Fastify has not seen yet (the kept lane, KeptLane): the caller its connection and
+   * Authorization header make known at once (as atOnce knows it), or null. Counts nothing.
+   */
+  callerNow(connection: object, authorization: string | undefined): Caller | null;
+  /**
+   * Counts such a request of `caller` against the rate limit, as atOnce counts: true when within
+   * it; false when over it, and the request then carries its caller and refusal to the hook, which
+   * answers it without counting it again.
+   */
+  countNow(raw: IncomingMessage, caller: Caller): boolean;
+}
+
+/** What a request counted by countNow and over the limit carries to the hook. */
+const COUNTED = Symbol('counted before Fastify');
+
+interface Counted {
+  [COUNTED]?: { readonly caller: Caller; readonly refusal: DomainError };
 }
 
 /**
@@ -49,13 +69,31 @@ export function authenticationHook(options: AuthenticationOptions): Authenticati
   const hitNow = limit > 0 ? rateLimits.hitNow?.bind(rateLimits) : undefined;
   const countsAtOnce = limit === 0 || hitNow !== undefined;
 
+  const callerNow = (connection: object, authorization: string | undefined): Caller | null =>
+    countsAtOnce ? auth.knownCaller(connection, authorization) : null;
+  const refusalNow = (caller: Caller): DomainError | null => {
+    const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(caller.clientId, 60_000), limit);
+    return retryAfter === null ? null : rateLimited(retryAfter);
+  };
+
   const atOnce = (request: FastifyRequest): true | false | DomainError => {
+    const counted = (request.raw as Counted)[COUNTED];
+    if (counted !== undefined) {
+      request.caller = counted.caller;
+      return counted.refusal;
+    }
     // A bearer token seen in the last seconds is known at once: no promise to wait for.
-    const known = countsAtOnce ? auth.knownCaller(request.raw.socket, request.headers.authorization) : null;
+    const known = callerNow(request.raw.socket, request.headers.authorization);
     if (known === null) return false;
     request.caller = known;
-    const retryAfter = hitNow === undefined ? null : retryAfterOf(hitNow(known.clientId, 60_000), limit);
-    return retryAfter === null ? true : rateLimited(retryAfter);
+    return refusalNow(known) ?? true;
+  };
+
+  const countNow = (raw: IncomingMessage, caller: Caller): boolean => {
+    const refusal = refusalNow(caller);
+    if (refusal === null) return true;
+    (raw as Counted)[COUNTED] = { caller, refusal };
+    return false;
   };
 
   // A hook that need not wait takes `done`: an async hook costs every request a promise and a tick.
@@ -80,5 +118,5 @@ export function authenticationHook(options: AuthenticationOptions): Authenticati
       })
       .then(() => done(), done);
   };
-  return Object.assign(hook, { atOnce });
+  return Object.assign(hook, { atOnce, callerNow, countNow });
 }

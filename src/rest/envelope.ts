@@ -1,4 +1,4 @@
-import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
+import { STATUS_CODES, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { utf8 } from '../fast-paths';
 import type { ErrorBody } from '../edge/error-table';
@@ -137,7 +137,7 @@ export function sendOk(
   return reply.code(200).send(okBody(request, data, pagination));
 }
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const OPEN_BRACE = Buffer.from('{');
 
 /**
@@ -145,7 +145,7 @@ const OPEN_BRACE = Buffer.from('{');
  * same URL while the page and its version last, so made once for them (the meta's objects, its
  * JSON and the tag's hash were a fifth of the work of a kept answer).
  */
-interface KeptEnvelope {
+export interface KeptEnvelope {
   readonly version: string;
   readonly tag: string;
   /** `,"meta":{` up to the request id's value. */
@@ -218,8 +218,27 @@ export function sendOkSerialized(
   reply.header('etag', kept.tag);
   // Unchanged since the caller's copy: no body (RFC 9110 15.4.5).
   if (noneMatchHolds(request.headers['if-none-match'], kept.tag)) return reply.code(304).send();
-  const id = Buffer.from(JSON.stringify(request.id ?? null));
-  return sendParts(request, reply, [OPEN_BRACE, ...parts, kept.before, id, kept.after]);
+  return sendParts(request, reply, keptAnswerParts(fragment, kept, request.id ?? null));
+}
+
+/**
+ * The envelope of a kept page's answer to `url` when it is already made for the page's bytes
+ * (`page`) and `version`, else undefined: the kept lane (KeptLane) answers only what the path
+ * through Fastify answered before it.
+ */
+export function knownKeptEnvelope(page: object, url: string, version: string): KeptEnvelope | undefined {
+  const known = keptEnvelopes.get(page)?.get(url);
+  return known !== undefined && known.version === version ? known : undefined;
+}
+
+/** A kept answer's parts, its page's around its envelope and request id, as sendOkSerialized sends them. */
+export function keptAnswerParts(
+  fragment: Uint8Array | readonly Uint8Array[],
+  kept: KeptEnvelope,
+  requestId: string | null,
+): Uint8Array[] {
+  const parts = fragment instanceof Uint8Array ? [fragment] : fragment;
+  return [OPEN_BRACE, ...parts, kept.before, Buffer.from(JSON.stringify(requestId)), kept.after];
 }
 
 /**
@@ -244,21 +263,34 @@ function sendParts(request: FastifyRequest, reply: FastifyReply, parts: readonly
   headers['content-length'] = length;
   if (request.server.closing) headers.connection = 'close';
   reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, headers as OutgoingHttpHeaders);
-  if (request.method === 'HEAD') {
+  writeParts(reply.raw, headers as OutgoingHttpHeaders, parts, length, request.method === 'HEAD');
+  return reply;
+}
+
+/**
+ * Writes a 200 from its headers (Content-Type and Content-Length among them) and its parts, `length`
+ * bytes in all, with one system call; a HEAD (`headOnly`) gets the headers alone.
+ */
+export function writeParts(
+  res: ServerResponse,
+  headers: OutgoingHttpHeaders,
+  parts: readonly Uint8Array[],
+  length: number,
+  headOnly: boolean,
+): void {
+  res.writeHead(200, headers);
+  if (headOnly) {
     res.end();
-    return reply;
+    return;
   }
   if (length < JOIN_BELOW_BYTES) {
     res.end(Buffer.concat(parts, length));
-    return reply;
+    return;
   }
   res.cork();
   for (let index = 0; index < parts.length - 1; index++) res.write(parts[index]);
   res.end(parts[parts.length - 1]);
   res.uncork();
-  return reply;
 }
 
 /** The members of `data` serialized as `sendOkSerialized` takes them. */

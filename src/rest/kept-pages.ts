@@ -8,7 +8,10 @@ import type {
 import type { KeptList } from '../caching/kept-lists';
 import type { CachedPage, PageCache } from '../caching/page-cache';
 import type { PageMeta } from '../kernel/pagination';
+import type { Caller } from '../kernel/caller';
+import type { RevisionScope } from '../kernel/revisions';
 import { sendOkSerialized } from './envelope';
+import type { KeptLane } from './kept-lane';
 
 /** The page of a kept route a request asks for: whose it is (its kept list's owner), and its key. */
 export interface KeptPageRequest {
@@ -23,6 +26,15 @@ export interface KeptPageRequest {
    * is answered; the handler sets it itself when it builds the page.
    */
   readonly echo?: (meta: PageMeta | undefined) => void;
+}
+
+/** The kept lane as the routes of one scope remember their answers in it (see V1Scope.knownNow). */
+export interface KeptLaneOfScope {
+  readonly lane: KeptLane;
+  /** The path parameter the route's scope reads (`facility_id`); null outside a scope. */
+  readonly param: string | null;
+  /** What the scope finds at once for the caller and the parameter's value, else null. */
+  readonly knownNow: (caller: Caller, id: string) => object | null;
 }
 
 /**
@@ -48,6 +60,8 @@ export type KeptPageOf<S> = (services: S) => (request: FastifyRequest) => KeptPa
 export function keptPagesHook(
   pages: PageCache,
   pageOf: (request: FastifyRequest) => KeptPageRequest,
+  /** Where a GET answered from a kept page is remembered, so the same GET is answered before Fastify. */
+  lane: KeptLaneOfScope | null = null,
 ): preHandlerHookHandler {
   return function keptPages(request, reply, done) {
     let asked: KeptPageRequest;
@@ -65,6 +79,7 @@ export function keptPagesHook(
     const answer = (page: CachedPage<PageMeta | undefined>) => {
       asked.echo?.(page.meta);
       sendOkSerialized(request, reply, page.bytes, page.meta);
+      if (lane !== null && lane.lane.open) rememberAnswer(lane, request, reply.statusCode, scope, pageKey);
     };
     const now = pages.keptNow<PageMeta | undefined>(scope, pageKey, onToken);
     if (now !== null) return answer(now);
@@ -75,6 +90,38 @@ export function keptPagesHook(
       done();
     }, done);
   };
+}
+
+/**
+ * Remembers a kept page's answer to a GET in the kept lane, with what the route's scope found for
+ * the caller (the lane asks it again on every request; see KeptLane). A 304, a HEAD, a request
+ * with a body, and a scope that cannot tell at once are not remembered.
+ */
+function rememberAnswer(
+  lane: KeptLaneOfScope,
+  request: FastifyRequest,
+  status: number,
+  scope: RevisionScope,
+  pageKey: string,
+): void {
+  const caller = request.caller;
+  if (request.method !== 'GET' || status !== 200 || caller === null || request.body !== undefined) return;
+  if (request.routeUrl === null) return;
+  let scopeId: string | null = null;
+  let scopeFound: object | null = null;
+  if (lane.param !== null) {
+    scopeId = (request.params as Record<string, string | undefined>)[lane.param] ?? null;
+    scopeFound = scopeId === null ? null : lane.knownNow(caller, scopeId);
+    if (scopeFound === null) return;
+  }
+  lane.lane.remember(request.url, caller.companyId, {
+    routeUrl: request.routeUrl,
+    scope,
+    pageKey,
+    scopeId,
+    scopeFound,
+    knownNow: lane.knownNow,
+  });
 }
 
 /**

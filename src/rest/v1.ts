@@ -1,8 +1,10 @@
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { registerContractRoutes, type ContractRoute } from './contract-routes';
 import { sendError } from './errors';
-import { askingHandler, keepingHandler, keptPagesHook } from './kept-pages';
+import { askingHandler, keepingHandler, keptPagesHook, type KeptLaneOfScope } from './kept-pages';
 import type { PageCache } from '../caching/page-cache';
+import type { Caller } from '../kernel/caller';
+import type { KeptLane } from './kept-lane';
 
 /**
  * A scope of /v1: the routes whose path holds its parameter (`/v1/:facility_id/...`), registered
@@ -14,6 +16,13 @@ export interface V1Scope<S> {
   readonly param: string;
   /** Adds the scope's hooks to the plugin its routes are registered in, made with the services `S`. */
   readonly plugin: (scope: FastifyInstance, services: S) => void;
+  /**
+   * What the scope's hook would find for `caller` and the parameter's value when it can tell at
+   * once (the facility or company it remembers as the caller's), else null: the kept lane asks it
+   * again on every request it answers (see KeptLane). A scope without it keeps its routes out of
+   * the lane.
+   */
+  readonly knownNow?: (services: S) => (caller: Caller, id: string) => object | null;
 }
 
 /**
@@ -47,6 +56,8 @@ export async function registerV1Routes<S>(
   routes: readonly ContractRoute<S>[],
   services: S & { readonly pages: PageCache },
   scopes: readonly V1Scope<S>[] = [],
+  /** Where a kept route's answers are remembered for the kept lane; none when it is off. */
+  lane: KeptLane | null = null,
 ): Promise<void> {
   const keeps = services.pages.keeps;
   const handlerOf = (route: ContractRoute<S>) => {
@@ -54,15 +65,15 @@ export async function registerV1Routes<S>(
     if (!route.page) return handler;
     return keeps ? keepingHandler(handler) : askingHandler(handler, route.page(services));
   };
-  const kept = routes.map((route) => keptRoute(route, services, keeps));
-  for (const { scope, routes: run } of runsOf(kept, scopes)) {
+  for (const { scope, routes: run } of runsOf(routes, scopes)) {
+    const kept = run.map((route) => keptRoute(route, services, keeps, laneOf(lane, scope, services)));
     if (scope === null) {
-      registerContractRoutes(v1, run, handlerOf);
+      registerContractRoutes(v1, kept, handlerOf);
       continue;
     }
     await v1.register(async (scoped) => {
       scope.plugin(scoped, services);
-      registerContractRoutes(scoped, run, handlerOf);
+      registerContractRoutes(scoped, kept, handlerOf);
     });
   }
 }
@@ -75,12 +86,24 @@ function keptRoute<S>(
   route: ContractRoute<S>,
   services: S & { readonly pages: PageCache },
   keeps: boolean,
+  lane: KeptLaneOfScope | null,
 ): ContractRoute<S> {
   if (!route.page) return route;
   if (!route.options.config?.kept) throw new Error(`${route.url} reads pages but names no kept list`);
   if (!keeps) return route;
-  const hook = keptPagesHook(services.pages, route.page(services));
+  const hook = keptPagesHook(services.pages, route.page(services), lane);
   return { ...route, options: { ...route.options, preHandler: hook } };
+}
+
+/**
+ * The kept lane as a kept route of `scope` remembers its answers in it: with the scope's parameter
+ * and what the scope finds at once. None when the lane is off or the scope cannot tell at once.
+ */
+function laneOf<S>(lane: KeptLane | null, scope: V1Scope<S> | null, services: S): KeptLaneOfScope | null {
+  if (lane === null) return null;
+  if (scope === null) return { lane, param: null, knownNow: () => null };
+  if (scope.knownNow === undefined) return null;
+  return { lane, param: scope.param, knownNow: scope.knownNow(services) };
 }
 
 /** The routes in order, cut into runs of those of one scope (or of none). */

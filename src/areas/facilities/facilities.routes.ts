@@ -45,6 +45,7 @@ export const FACILITY_SCOPE: V1Scope<ScopeServices> = {
       }, done);
     });
   },
+  knownNow: (services) => (caller, id) => services.facilities.knownFacility(caller, id),
 };
 
 /**
@@ -64,4 +65,5 @@ export const COMPANY_SCOPE: V1Scope<ScopeServices> = {
       }, done);
     });
   },
+  knownNow: (services) => (caller, id) => services.facilities.knownCompany(caller, id),
 };

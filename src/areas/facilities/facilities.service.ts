@@ -64,6 +64,12 @@ export class FacilitiesService implements FacilityAccess {
     return facility !== undefined && facility.companyId === caller.companyId ? facility : null;
   }
 
+  /** As knownFacility, the company when it is remembered and the caller's, else null. */
+  knownCompany(caller: Caller, companyId: string): Company | null {
+    const company = this.companyCache.get(companyId);
+    return company !== undefined && company.id === caller.companyId ? company : null;
+  }
+
   /** The company, if it exists (404/9) and is the caller's (403/13). */
   async companyFor(
     caller: Caller,
