@@ -1,6 +1,11 @@
-import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Caller } from '../kernel/caller';
+
+/** What of a request decides how its body is read and answered: its URL and headers (Fastify's or Node's request). */
+interface Asked {
+  readonly url?: string;
+  readonly headers: IncomingHttpHeaders;
+}
 
 /** Bodies up to this size may be answered from their text (an operation's text is rarely larger). */
 export const KEPT_BODY_MAX_BYTES = 16 * 1024;
@@ -49,7 +54,7 @@ export class KeptBodies {
    * mayAnswerFromText, which bounds its size.
    */
   remember(
-    request: FastifyRequest,
+    request: Asked,
     text: string,
     caller: Caller,
     byClient: boolean,
@@ -75,7 +80,7 @@ export class KeptBodies {
   }
 
   /** What the text was found to be, sent with these headers; undefined when it was not. */
-  find(request: FastifyRequest, text: string): KeptBody | undefined {
+  find(request: Asked, text: string): KeptBody | undefined {
     return this.byText.get(textId(request, text));
   }
 }
@@ -94,7 +99,7 @@ export function keyFor(known: KeptBody, caller: Caller): string | undefined {
 }
 
 /** The body's text with the headers that decide how it is read and answered. */
-function textId(request: FastifyRequest, text: string): string {
+function textId(request: Asked, text: string): string {
   return `${request.headers['content-type']}\n${request.headers.accept ?? ''}\n${text}`;
 }
 
@@ -102,46 +107,10 @@ function textId(request: FastifyRequest, text: string): string {
  * Whether a POST may be answered from its text: sent to the path itself (no query string to check),
  * as JSON with its length declared and within KEPT_BODY_MAX_BYTES, not encoded.
  */
-export function mayAnswerFromText(request: FastifyRequest, path: string): boolean {
+export function mayAnswerFromText(request: Asked, path: string): boolean {
   const { headers } = request;
   if (request.url !== path || headers['content-encoding'] !== undefined) return false;
   if (typeof headers['content-type'] !== 'string' || headers['transfer-encoding'] !== undefined) return false;
   const length = Number(headers['content-length']);
   return length >= 0 && length <= KEPT_BODY_MAX_BYTES;
-}
-
-/**
- * Reads a request's body whole, as Fastify's parser would, then calls `read` with its bytes (or
- * the stream's error, with a 400 status as Fastify gives it).
- */
-export function readBody(payload: Readable, read: (error: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  const onData = (chunk: Buffer | string) => {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    chunks.push(bytes);
-    length += bytes.length;
-  };
-  const onEnd = (error?: Error & { statusCode?: number }) => {
-    payload.removeListener('data', onData);
-    payload.removeListener('end', onEnd);
-    payload.removeListener('error', onEnd);
-    if (error != null) {
-      if (!(typeof error.statusCode === 'number' && error.statusCode >= 400)) error.statusCode = 400;
-      read(error, Buffer.alloc(0));
-      return;
-    }
-    read(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
-  };
-  payload.on('data', onData);
-  payload.on('end', onEnd);
-  payload.on('error', onEnd);
-  payload.resume();
-}
-
-/** A stream of bytes already read, for Fastify's parser to read again. */
-export function streamOf(body: Buffer): Readable {
-  const stream = new PassThrough();
-  stream.end(body);
-  return stream;
 }

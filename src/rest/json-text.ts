@@ -1,3 +1,4 @@
+import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
@@ -20,4 +21,40 @@ export function keepJsonText(scope: FastifyInstance): void {
     request.jsonText = body as string;
     parseJson(request, body as string, done);
   });
+}
+
+/**
+ * Reads a request's body whole, as Fastify's parser would, then calls `read` with its bytes (or
+ * the stream's error, with a 400 status as Fastify gives it).
+ */
+export function readBody(payload: Readable, read: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const onData = (chunk: Buffer | string) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(bytes);
+    length += bytes.length;
+  };
+  const onEnd = (error?: Error & { statusCode?: number }) => {
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onEnd);
+    if (error != null) {
+      if (!(typeof error.statusCode === 'number' && error.statusCode >= 400)) error.statusCode = 400;
+      read(error, Buffer.alloc(0));
+      return;
+    }
+    read(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
+  };
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', onEnd);
+  payload.resume();
+}
+
+/** A stream of bytes already read, for Fastify's parser to read again. */
+export function streamOf(body: Buffer): Readable {
+  const stream = new PassThrough();
+  stream.end(body);
+  return stream;
 }

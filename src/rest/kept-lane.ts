@@ -13,6 +13,7 @@ import type { Caller } from '../kernel/caller';
 import type { RevisionScope } from '../kernel/revisions';
 import type { AuthenticationHook } from './authentication';
 import { JSON_CONTENT_TYPE, keptAnswerParts, knownKeptEnvelope, writeParts } from './envelope';
+import { readBody } from './json-text';
 
 /** URLs remembered at most; more start the memory over (OAuth 1.0 in the query makes each URL new). */
 const URLS_REMEMBERED = 4096;
@@ -62,10 +63,15 @@ export interface KeptLaneParts {
  * If-None-Match, or any doubt goes through Fastify, which answers it as before; so does every
  * request while the app shuts down. The lane is off (never opened) when request lines are logged
  * (LOG_LEVEL info or below) or requests are traced, which only the path through Fastify does.
+ *
+ * GraphQL's POSTs come this way too (BodyLane): one whose text GraphQL remembers answering from a
+ * kept response (KeptBodies) is read whole here and answered from it; any other, and one that
+ * cannot be answered so, goes on to Fastify with the body read (readBodyOf).
  */
 export class KeptLane {
   private readonly byUrl = new Map<string, Map<string, KeptDecision>>();
   private parts: KeptLaneParts | null = null;
+  private bodies: BodyLane | null = null;
 
   /** Whether it answers requests (opened). */
   get open(): boolean {
@@ -80,6 +86,37 @@ export class KeptLane {
   /** Starts answering, asking `parts`; until then every request goes through Fastify. */
   start(parts: KeptLaneParts): void {
     this.parts = parts;
+  }
+
+  /** Offers POSTs `bodies` takes their whole body (GraphQL's: see BodyLane); only once started. */
+  startBodies(bodies: BodyLane): void {
+    if (this.parts !== null) this.bodies = bodies;
+  }
+
+  /**
+   * Whether the request is one the body lane may answer from its body: it then reads the body
+   * (`answerFromBody`) before Fastify sees the request.
+   */
+  readsBody(req: IncomingMessage): boolean {
+    return this.bodies !== null && req.method === 'POST' && !this.parts!.closing() && this.bodies.takes(req);
+  }
+
+  /**
+   * Reads the request's body whole, then answers it from the body lane, or hands it to Fastify
+   * (`handOn`) with the body read (or the error reading it) for the route to take (readBodyOf).
+   */
+  answerFromBody(req: IncomingMessage, res: ServerResponse, handOn: () => void): void {
+    const started = performance.now();
+    readBody(req, (error, body) => {
+      if (
+        error === null &&
+        !this.parts!.closing() &&
+        safely(() => this.bodies!.answered(req, res, body, started), res)
+      )
+        return;
+      (req as BodyRead)[BODY_READ] = { error, body };
+      handOn();
+    });
   }
 
   /** After the path through Fastify answered a GET of `url` by a caller of `companyId` from a kept page. */
@@ -144,6 +181,53 @@ export class KeptLane {
   }
 }
 
+/** A lane of requests answered from their body (GraphQL's POST of a text KeptBodies remembers). */
+export interface BodyLane {
+  /** Whether a POST may be answered from its body, told from its URL and headers before it is read. */
+  takes(req: IncomingMessage): boolean;
+  /**
+   * Answers the request from its whole body when it can, and says whether it did; when it did not,
+   * nothing was written or counted. `started`: when the lane took the request, for metrics.
+   */
+  answered(req: IncomingMessage, res: ServerResponse, body: Buffer, started: number): boolean;
+}
+
+const BODY_READ = Symbol('body read by the kept lane');
+
+interface BodyRead {
+  [BODY_READ]?: { readonly error: Error | null; readonly body: Buffer };
+}
+
+/**
+ * The body the kept lane read from a request it handed on to Fastify (or the error reading it,
+ * with its status), taken once; undefined when it read none. The route's preParsing hook gives it
+ * to Fastify's parser in place of the request's stream, which has ended.
+ */
+export function readBodyOf(
+  req: IncomingMessage,
+): { readonly error: Error | null; readonly body: Buffer } | undefined {
+  const read = (req as BodyRead)[BODY_READ];
+  if (read !== undefined) (req as BodyRead)[BODY_READ] = undefined;
+  return read;
+}
+
+/**
+ * Whether the lane answered: what it says, or, when it throws (a store that fails to read a
+ * revision), whether it had begun writing. A request it had not begun answering goes on to Fastify,
+ * which meets the same failure and answers it in the envelope; one it had is ended by closing its
+ * connection.
+ */
+function safely(answer: () => boolean, res: ServerResponse): boolean {
+  try {
+    return answer();
+  } catch {
+    if (!res.headersSent) return false;
+    // Begun and not finished: the connection is closed rather than left waiting for the rest.
+    if (!res.writableEnded) res.destroy();
+    return true;
+  }
+}
+
 /**
  * Fastify's HTTP server (as lib/server.js makes it for HTTP/1.1, with the same timeouts), its
  * requests offered to the kept lane before Fastify's own handler.
@@ -152,7 +236,9 @@ export function laneServerFactory(lane: KeptLane): FastifyServerFactory<RawServe
   return (handler, options: FastifyServerOptions): Server => {
     const http = (options as { http?: ServerOptions | null }).http ?? {};
     const server = createServer(http, (req, res) => {
-      if (!lane.answered(req, res)) handler(req, res);
+      if (safely(() => lane.answered(req, res), res)) return;
+      if (lane.readsBody(req)) lane.answerFromBody(req, res, () => handler(req, res));
+      else handler(req, res);
     });
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;

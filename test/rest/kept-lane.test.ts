@@ -4,6 +4,16 @@ import { buildItem } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp } from '../support/http';
 
+const ITEMS = `query LaneItems($id: UUID!) {
+  facility(id: $id) { id invoiceableItems { entries { id description } } }
+}`;
+
+/** The headers of an answer that are the same for every request of it (not its request id or date). */
+function sameHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { 'x-request-id': _id, date: _date, ...rest } = headers;
+  return rest;
+}
+
 interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
@@ -31,26 +41,50 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
     const port = (t.app.server.address() as AddressInfo).port;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const sockets = new Set<unknown>();
-    const get = (path: string, headers: Record<string, string> = {}, token = t.world.client.bearer_token!) =>
+    /** One request over the keep-alive connection: GET by default, or POST of `body` as JSON. */
+    const send = (
+      method: 'GET' | 'POST',
+      path: string,
+      headers: Record<string, string>,
+      token: string,
+      body?: string,
+    ) =>
       new Promise<Answer>((resolve, reject) => {
-        const req = httpRequest(
-          { host: '127.0.0.1', port, path, agent, headers: { authorization: `Bearer ${token}`, ...headers } },
-          (res) => {
-            sockets.add(res.socket);
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-          },
-        );
+        const sent: Record<string, string> = { authorization: `Bearer ${token}`, ...headers };
+        if (body !== undefined) {
+          sent['content-type'] = 'application/json';
+          sent['content-length'] = String(Buffer.byteLength(body));
+        }
+        const req = httpRequest({ host: '127.0.0.1', port, path, method, agent, headers: sent }, (res) => {
+          sockets.add(res.socket);
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+        });
         req.on('error', reject);
-        req.end();
+        req.end(body);
       });
+    const get = (path: string, headers: Record<string, string> = {}, token = t.world.client.bearer_token!) =>
+      send('GET', path, headers, token);
+    /** A GraphQL POST of the item page query for `facilityId`. */
+    const post = (
+      facilityId: string,
+      headers: Record<string, string> = {},
+      token = t.world.client.bearer_token!,
+    ) =>
+      send(
+        'POST',
+        '/graphql',
+        headers,
+        token,
+        JSON.stringify({ query: ITEMS, variables: { id: facilityId } }),
+      );
     const close = async () => {
       agent.destroy();
       await t.close();
     };
-    return { t, reached, get, sockets, close };
+    return { t, reached, get, post, sockets, close };
   };
 
   describe('with the page cache on and request lines not logged (LOG_LEVEL silent)', () => {
@@ -60,6 +94,7 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
     });
     afterAll(() => s.close());
     const items = () => `/v1/${s.t.world.facility.id}/invoiceable_items`;
+    const post: typeof s.post = (...args) => s.post(...args);
     const seen = (url: string) => s.reached.filter((reached) => reached === url).length;
 
     it('answers the same bytes as the path through Fastify, its own request id and the same ETag', async () => {
@@ -116,6 +151,40 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
       expect(seen(items())).toBe(reachedBefore + 1);
     });
 
+    it('answers a GraphQL text answered from a kept response before, byte for byte, before Fastify', async () => {
+      const facility = s.t.world.facility.id;
+      const executed = await post(facility);
+      expect(executed.status).toBe(200);
+      // The second, answered from the kept response through Fastify, makes its text known.
+      expect((await post(facility)).text).toBe(executed.text);
+      const reachedBefore = seen('/graphql');
+      const again = await post(facility, { 'x-request-id': 'graphql-lane-1' });
+      expect(again.text).toBe(executed.text);
+      expect(sameHeaders(again.headers)).toEqual(sameHeaders(executed.headers));
+      expect(again.headers['x-request-id']).toBe('graphql-lane-1');
+      expect(seen('/graphql')).toBe(reachedBefore);
+      // Another company's client sending the same text gets its own answer, through Fastify.
+      const other = await post(facility, {}, s.t.world.otherClient.bearer_token!);
+      expect(other.status).toBe(200);
+      expect(
+        JSON.parse(other.text).errors.map((e: { extensions: { code: string } }) => e.extensions.code),
+      ).toEqual(['FORBIDDEN']);
+      expect(seen('/graphql')).toBe(reachedBefore + 1);
+    });
+
+    it('answers a GraphQL text the write after it changed from the new data', async () => {
+      const facility = s.t.world.facility.id;
+      await post(facility);
+      const before = JSON.parse((await post(facility)).text).data.facility.invoiceableItems.entries.length;
+      const item = buildItem({ facility_id: facility, description: 'Lane padlock' });
+      await s.t.load({ invoiceable_items: [item] });
+      for (let i = 0; i < 3; i++) {
+        const entries = JSON.parse((await post(facility)).text).data.facility.invoiceableItems.entries;
+        expect(entries).toHaveLength(before + 1);
+        expect(entries.map((entry: { id: string }) => entry.id)).toContain(item.id);
+      }
+    });
+
     it("counts the lane's answers in the request metrics and the page cache's hits", async () => {
       const count = async (pattern: RegExp) => {
         const res = await s.t.app.inject({ method: 'GET', url: '/metrics' });
@@ -124,7 +193,8 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
       const requests =
         /http_requests_total\{method="GET",route="\/v1\/:facility_id\/invoiceable_items",status_code="200"\} (\d+)/;
       const hits = /answer_cache_lookups_total\{cache="rest",result="hit"\} (\d+)/;
-      await s.get(items());
+      // Built (if a write came before), then made known.
+      for (let i = 0; i < 2; i++) await s.get(items());
       const [requestsBefore, hitsBefore, reachedBefore] = [
         await count(requests),
         await count(hits),
@@ -134,6 +204,20 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
       expect(seen(items())).toBe(reachedBefore);
       expect(await count(requests)).toBe(requestsBefore + 3);
       expect(await count(hits)).toBe(hitsBefore + 3);
+      // GraphQL's, as its operations and POST requests.
+      const facility = s.t.world.facility.id;
+      for (let i = 0; i < 2; i++) await post(facility);
+      const posts = /http_requests_total\{method="POST",route="\/graphql",status_code="200"\} (\d+)/;
+      const operations = /graphql_operations_total\{operation="other",cache="hit"\} (\d+)/;
+      const [postsBefore, operationsBefore, reachedGraphql] = [
+        await count(posts),
+        await count(operations),
+        seen('/graphql'),
+      ];
+      for (let i = 0; i < 3; i++) expect((await post(facility)).status).toBe(200);
+      expect(seen('/graphql')).toBe(reachedGraphql);
+      expect(await count(posts)).toBe(postsBefore + 3);
+      expect(await count(operations)).toBe(operationsBefore + 3);
     });
   });
 
@@ -155,6 +239,19 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
       expect(limited.status).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(JSON.parse(limited.text).meta).toMatchObject({ status_code: 429, request_method: 'GET' });
+    });
+
+    it('counts each GraphQL request once, and refuses the one over the limit', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (await s.post(s.t.world.otherFacility.id, {}, s.t.world.otherClient.bearer_token!)).status,
+        );
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      expect(s.reached.filter((url) => url === '/graphql')).toHaveLength(2);
+      const limited = await s.post(s.t.world.otherFacility.id, {}, s.t.world.otherClient.bearer_token!);
+      expect(limited.status).toBe(429);
+      expect(JSON.parse(limited.text).errors[0].extensions.code).toBe('RATE_LIMITED');
     });
   });
 
