@@ -167,7 +167,7 @@ const SETTINGS = {
     {
       defaultDoc: '`info` (`silent` in tests)',
       expected: 'one of fatal, error, warn, info, debug, trace, silent',
-      doc: 'pino level',
+      doc: 'pino level; at `info` and below every request is logged, and a kept page asked again is answered through Fastify rather than the kept lane ([Performance](performance.md#the-kept-lane))',
     },
   ),
   // Read by src/fast-paths when it loads; checked here so a wrong value stops the start.

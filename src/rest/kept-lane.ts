@@ -108,12 +108,15 @@ export class KeptLane {
   answerFromBody(req: IncomingMessage, res: ServerResponse, handOn: () => void): void {
     const started = performance.now();
     readBody(req, (error, body) => {
-      if (
-        error === null &&
-        !this.parts!.closing() &&
-        safely(() => this.bodies!.answered(req, res, body, started), res)
-      )
-        return;
+      if (error === null && !this.parts!.closing()) {
+        let answered: boolean;
+        try {
+          answered = this.bodies!.answered(req, res, body, started);
+        } catch {
+          answered = endedByFailure(res);
+        }
+        if (answered) return;
+      }
       (req as BodyRead)[BODY_READ] = { error, body };
       handOn();
     });
@@ -212,20 +215,14 @@ export function readBodyOf(
 }
 
 /**
- * Whether the lane answered: what it says, or, when it throws (a store that fails to read a
- * revision), whether it had begun writing. A request it had not begun answering goes on to Fastify,
- * which meets the same failure and answers it in the envelope; one it had is ended by closing its
- * connection.
+ * Whether a lane that threw (a store that fails to read a revision) had begun answering. A request
+ * it had not begun answering goes on to Fastify, which meets the same failure and answers it in the
+ * envelope; one it had is ended by closing its connection.
  */
-function safely(answer: () => boolean, res: ServerResponse): boolean {
-  try {
-    return answer();
-  } catch {
-    if (!res.headersSent) return false;
-    // Begun and not finished: the connection is closed rather than left waiting for the rest.
-    if (!res.writableEnded) res.destroy();
-    return true;
-  }
+function endedByFailure(res: ServerResponse): boolean {
+  if (!res.headersSent) return false;
+  if (!res.writableEnded) res.destroy();
+  return true;
 }
 
 /**
@@ -236,7 +233,13 @@ export function laneServerFactory(lane: KeptLane): FastifyServerFactory<RawServe
   return (handler, options: FastifyServerOptions): Server => {
     const http = (options as { http?: ServerOptions | null }).http ?? {};
     const server = createServer(http, (req, res) => {
-      if (safely(() => lane.answered(req, res), res)) return;
+      let answered: boolean;
+      try {
+        answered = lane.answered(req, res);
+      } catch {
+        answered = endedByFailure(res);
+      }
+      if (answered) return;
       if (lane.readsBody(req)) lane.answerFromBody(req, res, () => handler(req, res));
       else handler(req, res);
     });

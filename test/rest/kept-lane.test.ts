@@ -1,5 +1,7 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PageCache } from '../../src/caching/page-cache';
+import { GraphqlResponseCache } from '../../src/graphql/response-cache';
 import { buildItem } from '../support/factories';
 import { describeEachDialect } from '../support/harness';
 import { createTestApp } from '../support/http';
@@ -182,6 +184,41 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
         const entries = JSON.parse((await post(facility)).text).data.facility.invoiceableItems.entries;
         expect(entries).toHaveLength(before + 1);
         expect(entries.map((entry: { id: string }) => entry.id)).toContain(item.id);
+      }
+    });
+
+    it('hands a request on to Fastify when the lane fails before answering, which answers it', async () => {
+      for (let i = 0; i < 2; i++) await s.get(items());
+      const expected = JSON.parse((await s.get(items())).text).invoiceable_items;
+      const reachedBefore = seen(items());
+      const failing = jest.spyOn(PageCache.prototype, 'currentNow').mockImplementationOnce(() => {
+        throw new Error('the revision could not be read');
+      });
+      try {
+        const answered = await s.get(items());
+        expect(answered.status).toBe(200);
+        expect(JSON.parse(answered.text).invoiceable_items).toEqual(expected);
+        expect(failing).toHaveBeenCalled();
+        expect(seen(items())).toBe(reachedBefore + 1);
+      } finally {
+        failing.mockRestore();
+      }
+      // GraphQL's, alike.
+      const facility = s.t.world.facility.id;
+      for (let i = 0; i < 2; i++) await post(facility);
+      const executed = (await post(facility)).text;
+      const reachedGraphql = seen('/graphql');
+      const failingGraphql = jest
+        .spyOn(GraphqlResponseCache.prototype, 'keptAnswerNow')
+        .mockImplementationOnce(() => {
+          throw new Error('the tokens could not be read');
+        });
+      try {
+        const answered = await post(facility);
+        expect([answered.status, answered.text]).toEqual([200, executed]);
+        expect(seen('/graphql')).toBe(reachedGraphql + 1);
+      } finally {
+        failingGraphql.mockRestore();
       }
     });
 
