@@ -78,11 +78,6 @@ export class KeptLane {
     return this.parts !== null;
   }
 
-  /** URLs remembered (for tests). */
-  get size(): number {
-    return this.byUrl.size;
-  }
-
   /** Starts answering, asking `parts`; until then every request goes through Fastify. */
   start(parts: KeptLaneParts): void {
     this.parts = parts;
