@@ -362,7 +362,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     entities: ENTITIES,
     countOperation: registerGraphqlMetrics(registry),
     live: registerLiveTransports(app, services, config),
-    lane: lane.open ? { lane, record: recordRequest } : undefined,
+    lane: lane.open ? lane : undefined,
   });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerFallbacks(app, edge);

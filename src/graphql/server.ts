@@ -98,12 +98,17 @@ export interface GraphqlOptions<S> {
   live?: (schema: GraphQLSchema, trusted: TrustedDocumentGate) => EventStreamHandler;
   /**
    * The kept lane, when it answers (src/rest/kept-lane.ts): a POST of a remembered text is then
-   * answered before Fastify, and `record` counts it in the request metrics.
+   * answered before Fastify.
    */
-  lane?: {
-    readonly lane: KeptLane;
-    readonly record: (method: string, route: string, status: number, seconds: number) => void;
-  };
+  lane?: KeptLane;
+}
+
+/** A kept answer written after `headers` (the request's own): the headers Apollo sent with it, then its bytes. */
+function writeKept(res: ServerResponse, headers: OutgoingHttpHeaders, kept: KeptAnswer): void {
+  for (const [name, value] of kept.headers) headers[name] = value;
+  headers['content-length'] = kept.body.length;
+  res.writeHead(200, headers);
+  res.end(kept.body);
 }
 
 /**
@@ -331,13 +336,10 @@ export async function registerGraphql<S extends GraphqlServices>(
   function sendKept(reply: FastifyReply, operation: string, kept: KeptAnswer): FastifyReply {
     countOperation(operation, 'hit');
     if (tracing) nameGraphqlSpan(tracing, 'query', kept.operationName);
-    const headers = reply.getHeaders();
-    for (const [name, value] of kept.headers) headers[name] = value;
-    headers['content-length'] = kept.body.length;
+    const headers = reply.getHeaders() as OutgoingHttpHeaders;
     if (reply.server.closing) headers.connection = 'close';
     reply.hijack();
-    reply.raw.writeHead(200, headers as OutgoingHttpHeaders);
-    reply.raw.end(kept.body);
+    writeKept(reply.raw, headers, kept);
     return reply;
   }
 
@@ -466,13 +468,7 @@ export async function registerGraphql<S extends GraphqlServices>(
    * is known at once and whose kept answer is current is answered with the bytes and headers
    * sendKept sends, counted as it counts (the operation, the request metrics, the rate limit once).
    */
-  function answeredFromBody(
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: Buffer,
-    started: number,
-  ): boolean {
-    const lane = options.lane!;
+  function answeredFromBody(req: IncomingMessage, res: ServerResponse, body: Buffer): boolean {
     const known = keptBodies.find(req, body.toString('utf8'));
     if (known === undefined) return false;
     const caller = options.authenticate.callerNow(req.socket, req.headers.authorization);
@@ -480,16 +476,12 @@ export async function registerGraphql<S extends GraphqlServices>(
     const kept = key === undefined ? null : responses.keptAnswerNow(key);
     if (kept === null || !options.authenticate.countNow(req, caller!)) return false;
     countOperation(known.operation, 'hit');
-    const headers: OutgoingHttpHeaders = { 'x-request-id': requestIdFrom(req.headers['x-request-id']) };
-    for (const [name, value] of kept.headers) headers[name] = value;
-    headers['content-length'] = kept.body.length;
-    res.writeHead(200, headers);
-    res.end(kept.body);
-    lane.record('POST', GRAPHQL_PATH, 200, (performance.now() - started) / 1000);
+    writeKept(res, { 'x-request-id': requestIdFrom(req.headers['x-request-id']) }, kept);
     return true;
   }
   if (options.lane && responses.answersAtOnce) {
-    options.lane.lane.startBodies({
+    options.lane.startBodies({
+      path: GRAPHQL_PATH,
       takes: (req) => keptBodies.size > 0 && mayAnswerFromText(req, GRAPHQL_PATH),
       answered: answeredFromBody,
     });

@@ -45,7 +45,7 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
     const sockets = new Set<unknown>();
     /** One request over the keep-alive connection: GET by default, or POST of `body` as JSON. */
     const send = (
-      method: 'GET' | 'POST',
+      method: 'GET' | 'HEAD' | 'POST',
       path: string,
       headers: Record<string, string>,
       token: string,
@@ -86,7 +86,7 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
       agent.destroy();
       await t.close();
     };
-    return { t, reached, get, post, sockets, close };
+    return { t, reached, get, post, send, sockets, close };
   };
 
   describe('with the page cache on and request lines not logged (LOG_LEVEL silent)', () => {
@@ -150,6 +150,16 @@ describeEachDialect('a kept GET asked again, answered before Fastify', (dialect)
       expect(unchanged.status).toBe(304);
       expect(unchanged.text).toBe('');
       expect(unchanged.headers.etag).toBe(tag);
+      expect(seen(items())).toBe(reachedBefore + 1);
+    });
+
+    it("answers a HEAD with the GET's headers and no body, through Fastify, as before", async () => {
+      const full = await s.get(items());
+      const reachedBefore = seen(items());
+      const head = await s.send('HEAD', items(), {}, s.t.world.client.bearer_token!);
+      expect([head.status, head.text]).toEqual([200, '']);
+      for (const name of ['etag', 'content-type', 'content-length'])
+        expect([name, head.headers[name]]).toEqual([name, full.headers[name]]);
       expect(seen(items())).toBe(reachedBefore + 1);
     });
 
