@@ -260,9 +260,7 @@ export class GraphqlResponseCache {
     if (this.mode !== 'revisions') return null;
     const kept = this.memory.get<StoredResponse>(key);
     if (kept === undefined || kept.headers === null) return null;
-    for (const [scope, token] of kept.tokens) {
-      if (this.revisions.tokenNow(scope as RevisionScope) !== token) return null;
-    }
+    if (!this.revisions.currentNow(kept.tokens)) return null;
     this.memory.onLookup('graphql', true);
     return { body: kept.body, headers: kept.headers, operationName: kept.operationName };
   }

@@ -450,7 +450,7 @@ export async function registerGraphql<S extends GraphqlServices>(
     if (keptBodies.size === 0 || !mayAnswerFromText(request, GRAPHQL_PATH)) return done(null, payload);
     readBody(payload, (error, body) => {
       if (error !== null) return done(error);
-      const known = keptBodies.find(request, body.toString('utf8'));
+      const known = keptBodies.find(request, body);
       const caller = known === undefined ? false : options.authenticate.atOnce(request);
       if (caller instanceof Error) {
         reply.send(caller);
@@ -469,7 +469,7 @@ export async function registerGraphql<S extends GraphqlServices>(
    * sendKept sends, counted as it counts (the operation, the request metrics, the rate limit once).
    */
   function answeredFromBody(req: IncomingMessage, res: ServerResponse, body: Buffer): boolean {
-    const known = keptBodies.find(req, body.toString('utf8'));
+    const known = keptBodies.find(req, body);
     if (known === undefined) return false;
     const caller = options.authenticate.callerNow(req.socket, req.headers.authorization);
     const key = caller === null ? undefined : keyFor(known, caller);

@@ -19,4 +19,9 @@ export interface RevisionTokens {
    * `token` then answers. Lets a kept answer be sent without a promise.
    */
   tokenNow(scope: RevisionScope): string | null;
+  /**
+   * Whether each scope's token is the one given, told without waiting: false when one is not, or
+   * when one cannot be read at once. Tells what tokenNow would of each, at one reading's cost.
+   */
+  currentNow(tokens: Iterable<readonly [string, string]>): boolean;
 }

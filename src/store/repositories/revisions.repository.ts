@@ -63,21 +63,34 @@ export class RevisionsRepository implements RevisionTokens {
    */
   async token(scope: RevisionScope): Promise<string> {
     if (this.sqlite === null) return this.memory?.known(scope) ?? this.readShared(scope);
-    return this.readSqlite(this.sqlite, scope) ?? (await this.readTokens([scope])).get(scope)!;
+    return this.tokenNow(scope) ?? (await this.readTokens([scope])).get(scope)!;
   }
 
   tokenNow(scope: RevisionScope): string | null {
-    return this.sqlite === null ? (this.memory?.known(scope) ?? null) : this.readSqlite(this.sqlite, scope);
+    if (this.sqlite === null) return this.memory?.known(scope) ?? null;
+    return this.readSqlite(this.sqlite, scope, this.sqliteChanges(this.sqlite), performance.now());
   }
 
-  /**
-   * SQLite, on the raw handle: every read of a table takes and drops the file's locks, three system
-   * calls that cost more than the rest of a cached request, so a token is reused while this
-   * connection has changed nothing and it is younger than SQLITE_TOKEN_MAX_AGE_MS. Null inside a
-   * transaction (another request's, open on the one connection): the read must then wait for it
-   * like any other query, or it would see rows that may yet be rolled back.
-   */
-  private readSqlite(handle: SqliteDatabase.Database, scope: RevisionScope): string | null {
+  currentNow(tokens: Iterable<readonly [string, string]>): boolean {
+    const handle = this.sqlite;
+    if (handle === null) {
+      for (const [scope, token] of tokens) {
+        if ((this.memory?.known(scope as RevisionScope) ?? null) !== token) return false;
+      }
+      return true;
+    }
+    // One count of the connection's changes and one clock reading for them all: nothing is
+    // written between the reads of this loop.
+    const changes = this.sqliteChanges(handle);
+    const now = performance.now();
+    for (const [scope, token] of tokens) {
+      if (this.readSqlite(handle, scope as RevisionScope, changes, now) !== token) return false;
+    }
+    return true;
+  }
+
+  /** SQLite: the rows this connection has changed since it opened (see readSqlite). */
+  private sqliteChanges(handle: SqliteDatabase.Database): number {
     this.reads ??= {
       counters: handle.prepare(
         `select (select revision from data_revisions where scope = '*') as "all",
@@ -85,14 +98,29 @@ export class RevisionsRepository implements RevisionTokens {
       ),
       changes: handle.prepare<[], number>('select total_changes()').pluck(),
     };
-    const changes = this.reads.changes.get()!;
-    const now = performance.now();
+    return this.reads.changes.get()!;
+  }
+
+  /**
+   * SQLite, on the raw handle: every read of a table takes and drops the file's locks, three system
+   * calls that cost more than the rest of a cached request, so a token is reused while this
+   * connection has changed nothing (`changes`, just read by sqliteChanges) and it is younger than
+   * SQLITE_TOKEN_MAX_AGE_MS at `now`. Null inside a transaction (another request's, open on the one
+   * connection): the read must then wait for it like any other query, or it would see rows that
+   * may yet be rolled back.
+   */
+  private readSqlite(
+    handle: SqliteDatabase.Database,
+    scope: RevisionScope,
+    changes: number,
+    now: number,
+  ): string | null {
     const last = this.remembered.get(scope);
     if (last !== undefined && last.changes === changes && now - last.at < SQLITE_TOKEN_MAX_AGE_MS) {
       return last.token;
     }
     if (handle.inTransaction) return null;
-    const row = this.reads.counters.get(scope)!;
+    const row = this.reads!.counters.get(scope)!;
     const token = `${Number(row.all ?? 0)}.${Number(row.own ?? 0)}`;
     if (this.remembered.size >= MAX_REMEMBERED_SCOPES) this.remembered.clear();
     this.remembered.set(scope, { token, changes, at: now });
