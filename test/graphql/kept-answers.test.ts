@@ -275,7 +275,7 @@ describeEachDialect('GraphQL kept answers before the pipeline', (dialect) => {
     expect(refused.data).toBeUndefined();
   });
 
-  it('answers a remembered text that came whole with its headers, or after them, on one kept-alive connection', async () => {
+  it('answers a remembered text that came whole with its headers, after them, in parts or two in one write, on one kept-alive connection', async () => {
     const bearer = t.world.client.bearer_token;
     const kept = await ask(t.app, bearer);
     await ask(t.app, bearer);
@@ -324,6 +324,18 @@ describeEachDialect('GraphQL kept answers before the pipeline', (dialect) => {
       socket.write(body);
       expect(await nextResponse()).toEqual({ status: 200, body: kept.raw.body });
       expect(found.mock.results.map((result) => result.value !== undefined)).toEqual([true, true, true]);
+      // The headers with part of the body, then the rest: answered once the last part came.
+      const split = looked.mock.calls.length;
+      socket.write(head + body.slice(0, 100));
+      await waitFor(() => looked.mock.calls.length > split, 'the hook to read the headers');
+      expect(found.mock.calls).toHaveLength(3);
+      socket.write(body.slice(100));
+      expect(await nextResponse()).toEqual({ status: 200, body: kept.raw.body });
+      // Two requests in one write: each answered, in order.
+      socket.write(head + body + head + body);
+      expect(await nextResponse()).toEqual({ status: 200, body: kept.raw.body });
+      expect(await nextResponse()).toEqual({ status: 200, body: kept.raw.body });
+      expect(found.mock.results.map((result) => result.value !== undefined)).toEqual(Array(6).fill(true));
     } finally {
       found.mockRestore();
       looked.mockRestore();

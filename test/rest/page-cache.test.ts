@@ -445,6 +445,51 @@ describe('revision tokens on a SQLite file written by another process', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("tell at once whether a kept answer's tokens are all current, as each scope's read tells", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-tokens-'));
+    const url = `sqlite:${path.join(dir, 'shared.db')}`;
+    const serving = openStore(url);
+    const importing = openStore(url);
+    try {
+      await migrateToLatest(serving.db);
+      const revisions = new RevisionsRepository(serving.db, serving.sqlite);
+      const tokens: Array<[string, string]> = [
+        ['credentials', await revisions.token('credentials')],
+        ['flippers', await revisions.token('flippers')],
+      ];
+      expect(revisions.currentNow(tokens)).toBe(true);
+
+      // Another process's write to one scope: seen once the remembered token is old enough.
+      await importing.db.insertInto('flippers').values({ name: 'late', enabled_globally: 1 }).execute();
+      ahead = SQLITE_TOKEN_MAX_AGE_MS - 10;
+      expect(revisions.currentNow(tokens)).toBe(true);
+      ahead = SQLITE_TOKEN_MAX_AGE_MS + 1;
+      expect(revisions.currentNow(tokens)).toBe(false);
+      expect(revisions.currentNow(tokens.slice(0, 1))).toBe(true);
+
+      // This connection's own write: seen at once.
+      tokens[1][1] = await revisions.token('flippers');
+      expect(revisions.currentNow(tokens)).toBe(true);
+      await serving.db.deleteFrom('flippers').where('name', '=', 'late').execute();
+      expect(revisions.currentNow(tokens)).toBe(false);
+
+      // Inside a transaction open on the connection, a token to be read again cannot be told at once.
+      tokens[1][1] = await revisions.token('flippers');
+      ahead += SQLITE_TOKEN_MAX_AGE_MS + 1;
+      serving.sqlite!.exec('begin');
+      try {
+        expect(revisions.currentNow(tokens)).toBe(false);
+      } finally {
+        serving.sqlite!.exec('rollback');
+      }
+      expect(revisions.currentNow(tokens)).toBe(true);
+    } finally {
+      await importing.close();
+      await serving.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 /** A processor that holds each charge until the test lets it decline. */

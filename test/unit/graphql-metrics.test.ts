@@ -14,3 +14,20 @@ describe('graphql_operations_total', () => {
     expect(text).toContain('graphql_operations_total{operation="Operation0",cache="hit"} 1');
   });
 });
+
+describe('counters read more than once', () => {
+  it('show every count once, whether it came before or after the last read', async () => {
+    const registry = new Registry();
+    const count = registerGraphqlMetrics(registry);
+    count('Items', 'hit');
+    count('Items', 'hit');
+    expect(await registry.metrics()).toContain('graphql_operations_total{operation="Items",cache="hit"} 2');
+    expect(await registry.metrics()).toContain('graphql_operations_total{operation="Items",cache="hit"} 2');
+    count('Items', 'hit');
+    count('Items', 'miss');
+    const text = await registry.metrics();
+    expect(text).toContain('graphql_operations_total{operation="Items",cache="hit"} 3');
+    expect(text).toContain('graphql_operations_total{operation="Items",cache="miss"} 1');
+    expect(text).not.toContain('cache="none"');
+  });
+});
