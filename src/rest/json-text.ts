@@ -23,49 +23,28 @@ export function keepJsonText(scope: FastifyInstance): void {
   });
 }
 
-/** A body's declared length, and what may take the body as soon as that many bytes came (see readBody). */
-export interface DeclaredBody {
-  readonly length: number;
-  /** Whether it took the body: the read then ends there, and `read` is not called. */
-  taken(body: Buffer): boolean;
-}
-
 /**
  * Reads a request's body whole, as Fastify's parser would, then calls `read` with its bytes (or
- * the stream's error, with a 400 status as Fastify gives it). With `declared`, the body is offered
- * to `declared.taken` once its declared length came (usually in the chunk the headers came in),
- * rather than a turn of the event loop later at the stream's end; when that takes it, the read ends.
+ * the stream's error, with a 400 status as Fastify gives it).
  */
-export function readBody(
-  payload: Readable,
-  read: (error: Error | null, body: Buffer) => void,
-  declared?: DeclaredBody,
-): void {
-  let chunks: Buffer[] = [];
+export function readBody(payload: Readable, read: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
   let length = 0;
-  const stop = () => {
-    payload.removeListener('data', onData);
-    payload.removeListener('end', onEnd);
-    payload.removeListener('error', onEnd);
-  };
   const onData = (chunk: Buffer | string) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     chunks.push(bytes);
     length += bytes.length;
-    if (declared === undefined || length !== declared.length) return;
-    const body = joined();
-    chunks = [body];
-    if (declared.taken(body)) stop();
   };
-  const joined = () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
   const onEnd = (error?: Error & { statusCode?: number }) => {
-    stop();
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onEnd);
     if (error != null) {
       if (!(typeof error.statusCode === 'number' && error.statusCode >= 400)) error.statusCode = 400;
       read(error, Buffer.alloc(0));
       return;
     }
-    read(null, joined());
+    read(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
   };
   payload.on('data', onData);
   payload.on('end', onEnd);

@@ -102,32 +102,21 @@ export class KeptLane {
    */
   answerFromBody(req: IncomingMessage, res: ServerResponse, handOn: () => void): void {
     const started = performance.now();
-    const bodies = this.bodies!;
-    // Asked once: when the declared length came, else (a body that never came whole) not at all.
-    let asked = false;
-    const answers = (body: Buffer): boolean => {
-      asked = true;
-      if (this.parts!.closing()) return false;
-      let answered: boolean;
-      try {
-        answered = bodies.answered(req, res, body);
-      } catch {
-        answered = endedByFailure(res);
+    readBody(req, (error, body) => {
+      if (error === null && !this.parts!.closing()) {
+        const bodies = this.bodies!;
+        let answered: boolean;
+        try {
+          answered = bodies.answered(req, res, body);
+        } catch {
+          answered = endedByFailure(res);
+        }
+        if (answered)
+          return this.parts!.record('POST', bodies.path, 200, (performance.now() - started) / 1000);
       }
-      if (answered) this.parts!.record('POST', bodies.path, 200, (performance.now() - started) / 1000);
-      return answered;
-    };
-    // takes() read the declared length as a number within KEPT_BODY_MAX_BYTES.
-    const declared = { length: Number(req.headers['content-length']), taken: answers };
-    readBody(
-      req,
-      (error, body) => {
-        if (error === null && !asked && answers(body)) return;
-        (req as BodyRead)[BODY_READ] = { error, body };
-        handOn();
-      },
-      declared,
-    );
+      (req as BodyRead)[BODY_READ] = { error, body };
+      handOn();
+    });
   }
 
   /** After the path through Fastify answered a GET of `url` by a caller of `companyId` from a kept page. */
