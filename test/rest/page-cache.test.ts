@@ -418,14 +418,27 @@ describe('revision tokens on a SQLite file written by another process', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('are read again once this connection has written, or SQLITE_TOKEN_MAX_AGE_MS has passed', async () => {
+  type Store = ReturnType<typeof openStore>;
+  /** One migrated SQLite file opened twice: the service's connection and another process's. */
+  async function onSharedFile(
+    test: (serving: Store, importing: Store, revisions: RevisionsRepository) => Promise<void>,
+  ): Promise<void> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-tokens-'));
     const url = `sqlite:${path.join(dir, 'shared.db')}`;
     const serving = openStore(url);
     const importing = openStore(url);
     try {
       await migrateToLatest(serving.db);
-      const revisions = new RevisionsRepository(serving.db, serving.sqlite);
+      await test(serving, importing, new RevisionsRepository(serving.db, serving.sqlite));
+    } finally {
+      await importing.close();
+      await serving.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('are read again once this connection has written, or SQLITE_TOKEN_MAX_AGE_MS has passed', async () => {
+    await onSharedFile(async (serving, importing, revisions) => {
       const first = await revisions.token('flippers');
 
       // Another process's write: seen once the remembered token is old enough.
@@ -439,21 +452,11 @@ describe('revision tokens on a SQLite file written by another process', () => {
       // This connection's own write: seen at once.
       await serving.db.deleteFrom('flippers').where('name', '=', 'late').execute();
       expect(await revisions.token('flippers')).not.toBe(second);
-    } finally {
-      await importing.close();
-      await serving.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("tell at once whether a kept answer's tokens are all current, as each scope's read tells", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facility-ops-tokens-'));
-    const url = `sqlite:${path.join(dir, 'shared.db')}`;
-    const serving = openStore(url);
-    const importing = openStore(url);
-    try {
-      await migrateToLatest(serving.db);
-      const revisions = new RevisionsRepository(serving.db, serving.sqlite);
+    await onSharedFile(async (serving, importing, revisions) => {
       const tokens: Array<[string, string]> = [
         ['credentials', await revisions.token('credentials')],
         ['flippers', await revisions.token('flippers')],
@@ -484,11 +487,7 @@ describe('revision tokens on a SQLite file written by another process', () => {
         serving.sqlite!.exec('rollback');
       }
       expect(revisions.currentNow(tokens)).toBe(true);
-    } finally {
-      await importing.close();
-      await serving.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -14,13 +14,19 @@ describe('KeptBodies', () => {
     expect(bodies.find(json, Buffer.from(text(10)))?.keys.get('company-1')).toBe('key-10');
     // The same length, other bytes; the same bytes with another Accept or Content-Type.
     expect(bodies.find(json, Buffer.from(text(11)))).toBeUndefined();
-    expect(bodies.find({ headers: { ...json.headers, accept: 'text/plain' } }, Buffer.from(text(10)))).toBeUndefined();
+    expect(
+      bodies.find({ headers: { ...json.headers, accept: 'text/plain' } }, Buffer.from(text(10))),
+    ).toBeUndefined();
     expect(bodies.find({ headers: { 'content-type': 'text/plain' } }, Buffer.from(text(10)))).toBeUndefined();
   });
 
   it('finds a text with characters past ASCII by its UTF-8 bytes, and not a body whose bytes only decode to it', () => {
     const bodies = new KeptBodies();
-    const named = JSON.stringify({ query: '{ facility(id: "x") { id } }', operationName: null, extensions: { note: 'Zürich' } });
+    const named = JSON.stringify({
+      query: '{ facility(id: "x") { id } }',
+      operationName: null,
+      extensions: { note: 'Zürich' },
+    });
     bodies.remember(json, named, caller, false, 'key', 'other');
     expect(bodies.find(json, Buffer.from(named, 'utf8'))).toBeDefined();
     // A cut four-byte sequence decodes to U+FFFD, as U+FFFD's own three bytes do: of the same
