@@ -74,9 +74,7 @@ export class RevisionsRepository implements RevisionTokens {
   currentNow(tokens: Iterable<readonly [string, string]>): boolean {
     const handle = this.sqlite;
     if (handle === null) {
-      for (const [scope, token] of tokens) {
-        if ((this.memory?.known(scope as RevisionScope) ?? null) !== token) return false;
-      }
+      for (const [scope, token] of tokens) if (this.tokenNow(scope as RevisionScope) !== token) return false;
       return true;
     }
     // One count of the connection's changes and one clock reading for them all: nothing is
