@@ -29,14 +29,16 @@ export const FAST_PATHS_ON = process.env.FAST_PATHS !== 'off';
 export const utf8: (text: string) => Buffer = FAST_PATHS_ON ? scratchUtf8 : plainUtf8;
 
 /**
- * ByteRows on PostgreSQL: a reusable read as a prepared statement while `names` hands out a name
- * for it, any other by the binary COPY (or, with the fast paths off, a plain query).
+ * ByteRows on PostgreSQL: a reusable read as a prepared statement on `reusablePool` while `names`
+ * hands out a name for it, any other on `pool` by the binary COPY (or, with the fast paths off, a
+ * plain query).
  */
 export function pgByteRows<D>(
   db: D,
   pool: Pool,
   names: PreparedNames,
   onQuery?: (sqlText: string) => void,
+  reusablePool: Pool = pool,
 ): ByteRowsOf<D> {
   const other = FAST_PATHS_ON ? pgCopyByteRows(db, pool, onQuery) : pgQueryByteRows(db, pool, onQuery);
   return async (query, read) => {
@@ -45,6 +47,6 @@ export function pgByteRows<D>(
     const name = names.nameOf(query, compiled.sql);
     if (name === undefined) return other(query, read);
     onQuery?.(compiled.sql);
-    return read(new TextTable(await preparedTexts(pool, name, compiled)));
+    return read(new TextTable(await preparedTexts(reusablePool, name, compiled)));
   };
 }

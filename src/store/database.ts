@@ -33,6 +33,25 @@ types.setTypeParser(types.builtins.INT8, (value) => Number(value));
 export const SQLITE_MMAP_BYTES = 2 * 1024 * 1024 * 1024;
 /** SQLite page cache per connection, in KiB (`PRAGMA cache_size` takes it negated). */
 export const SQLITE_CACHE_KIB = 64 * 1024;
+/**
+ * PostgreSQL: connections at most of the pool that runs the reads marked reusable (a page of one
+ * facility's items, a ledger's charges), beside the pool of 10 for every other statement. Its
+ * sessions plan each prepared statement once, for any values (`plan_cache_mode =
+ * force_generic_plan`), where PostgreSQL's own choice kept planning the item page for its values on
+ * every request (68 us a page against 4 us, docs/performance.md "Generic plans for the reusable
+ * reads"). The setting is a session's, so it is given only to these sessions: Kysely's statements,
+ * the rate change windows among them, are planned for their values as before.
+ */
+export const REUSABLE_POOL_MAX = 4;
+
+/**
+ * Run first on each of the reusable pool's connections: generic plans, unless the role, the
+ * database or the URL chose another mode than PostgreSQL's default (`force_custom_plan` keeps
+ * planning every use, as docs/operations.md tells).
+ */
+const GENERIC_PLANS =
+  "select set_config('plan_cache_mode', 'force_generic_plan', false) where current_setting('plan_cache_mode') = 'auto'";
+
 /** Prepared SQLite statements kept, by SQL text, least recently used dropped first. */
 export const SQLITE_STATEMENT_CACHE_SIZE = 500;
 
@@ -69,6 +88,11 @@ export interface Store {
   readonly sqlite: SqliteDatabase.Database | null;
   /** The pg pool on PostgreSQL, for bulk loading; null on SQLite. */
   readonly pgPool: Pool | null;
+  /**
+   * PostgreSQL: the pool the reads marked reusable run on, prepared, on generic plans (see
+   * REUSABLE_POOL_MAX); null on SQLite.
+   */
+  readonly pgReusablePool: Pool | null;
   /** Runs a read whose rows come back as arrays of values in select order (see ArrayRows). */
   readonly arrays: ArrayRows;
   /** Runs a read whose rows come back as each column's bytes (see ByteRows). */
@@ -139,6 +163,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       dialect: 'sqlite',
       sqlite: handle,
       pgPool: null,
+      pgReusablePool: null,
       arrays,
       bytes: sqliteByteRows(arrays),
       afterCommit: new AfterCommit(),
@@ -154,6 +179,15 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  const reusablePool = new Pool({
+    connectionString: url,
+    max: REUSABLE_POOL_MAX,
+    options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+  });
+  reusablePool.on('error', () => undefined);
+  // Queued before the read the connection was opened for. Should it fail, that connection plans as
+  // PostgreSQL chooses: slower, never wrong.
+  reusablePool.on('connect', (client) => void client.query(GENERIC_PLANS).catch(() => undefined));
   const db = new Kysely<Database>({
     dialect: new SchemaScopedPostgresDialect({ pool, afterCommit }),
     plugins: options.plugins,
@@ -173,21 +207,24 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       values: compiled.parameters as unknown[],
       rowMode: 'array',
     };
-    const result = await pool.query(config);
+    const result = await (config.name === undefined ? pool : reusablePool).query(config);
     return result.rows as unknown as R[];
   };
   const arrays = tracing ? traceArrays(plainArrays, db, tracing, system) : plainArrays;
+  let closing: Promise<void> | undefined;
   return {
     db,
     dialect: 'postgres',
     sqlite: null,
     pgPool: pool,
+    pgReusablePool: reusablePool,
     arrays,
     bytes: tracing
-      ? traceBytes(pgByteRows(db, pool, names, options.onQuery), db, tracing, system)
-      : pgByteRows(db, pool, names, options.onQuery),
+      ? traceBytes(pgByteRows(db, pool, names, options.onQuery, reusablePool), db, tracing, system)
+      : pgByteRows(db, pool, names, options.onQuery, reusablePool),
     afterCommit,
-    close: () => db.destroy(),
+    // Kysely ends its pool once however often it is asked; the reusable pool is ended once too.
+    close: () => (closing ??= Promise.all([db.destroy(), reusablePool.end()]).then(() => undefined)),
   };
 }
 

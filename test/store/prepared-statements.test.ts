@@ -5,6 +5,7 @@ import { pgCopyByteRows } from '../../src/fast-paths/pg-binary-copy';
 import { PreparedNames, TextTable } from '../../src/fast-paths/pg-prepared';
 import type { ByteRows, ByteTable } from '../../src/store/byte-rows';
 import { reusable } from '../../src/store/compiled-statements';
+import { openStore, REUSABLE_POOL_MAX } from '../../src/store/database';
 import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
 import { activeDialects, createTestStore, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
@@ -146,7 +147,7 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
         );
       const before = await Promise.all(Array.from({ length: 20 }, read));
       expect(before[0]).toEqual([['{"id":42,"listing":"{\\"id\\":42,\\"name\\":\\"Zoë 東京 \\"}"}']]);
-      const held = await preparedOnEveryConnection(db.store.pgPool!, 10);
+      const held = await preparedOnEveryConnection(db.store.pgReusablePool!, REUSABLE_POOL_MAX);
       expect(
         held.some((statements) => [...statements.values()].some((text) => text.includes('row_to_json(p)'))),
       ).toBe(true);
@@ -176,13 +177,94 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
       // Past MAX_PREPARED texts, the pages would run unnamed; 80 sizes made four: the REST page and
       // its count, GraphQL's page and its count.
       const texts = new Set(
-        (await preparedOnEveryConnection(db.store.pgPool!, 10)).flatMap((statements) =>
+        (await preparedOnEveryConnection(db.store.pgReusablePool!, REUSABLE_POOL_MAX)).flatMap((statements) =>
           [...statements.values()].filter((text) => text.includes('invoiceable_items')),
         ),
       );
       expect(texts.size).toBe(4);
     },
   );
+
+  /** The plan cache mode, and each prepared statement's generic and custom plans, of every connection of `pool`. */
+  async function plansOnEveryConnection(pool: Pool, connections: number) {
+    const clients = await Promise.all(Array.from({ length: connections }, () => pool.connect()));
+    try {
+      return await Promise.all(
+        clients.map(async (client) => ({
+          mode: (await client.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode"))
+            .rows[0].mode,
+          plans: (
+            await client.query<{ statement: string; generic: number; custom: number }>(
+              `select statement, generic_plans as generic, custom_plans as custom
+               from pg_prepared_statements where name like 'facility_ops_%'`,
+            )
+          ).rows,
+        })),
+      );
+    } finally {
+      for (const client of clients) client.release();
+    }
+  }
+
+  itOnPostgres(
+    'runs the reusable reads on generic plans, planned once, and every other statement for its values',
+    async () => {
+      const items = new SqlInvoiceableItemsRepository(db.store.db, db.store.arrays, db.store.bytes);
+      const facilities = Array.from(
+        { length: 12 },
+        (_, i) => `00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`,
+      );
+      const itemPagesOf = (connections: Awaited<ReturnType<typeof plansOnEveryConnection>>) =>
+        connections.flatMap(({ plans }) =>
+          plans.filter(
+            (plan) => plan.statement.includes('invoiceable_items') && plan.statement.includes('listing'),
+          ),
+        );
+      const generic = (plans: ReturnType<typeof itemPagesOf>) =>
+        plans.reduce((sum, plan) => sum + Number(plan.generic), 0);
+      const before = generic(
+        itemPagesOf(await plansOnEveryConnection(db.store.pgReusablePool!, REUSABLE_POOL_MAX)),
+      );
+      // More reads than connections, each facility's three at once: PostgreSQL's own choice planned
+      // the page for its values every time.
+      for (const facilityId of facilities) {
+        await Promise.all(Array.from({ length: 3 }, () => items.listingPage(facilityId, {}, 100, 0)));
+      }
+      const connections = await plansOnEveryConnection(db.store.pgReusablePool!, REUSABLE_POOL_MAX);
+      const itemPages = itemPagesOf(connections);
+      expect(itemPages.length).toBeGreaterThan(0);
+      for (const plan of itemPages) expect(plan).toMatchObject({ custom: 0 });
+      expect(generic(itemPages) - before).toBe(36);
+      for (const { mode } of connections) expect(mode).toBe('force_generic_plan');
+      // The other pool's statements (Kysely's, the rate change windows) stay planned for their values.
+      const other = await db.store.pgPool!.query<{ mode: string }>(
+        "select current_setting('plan_cache_mode') as mode",
+      );
+      expect(other.rows[0].mode).toBe('auto');
+    },
+  );
+
+  itOnPostgres('leaves the plan cache mode an operator chose for the reusable reads', async () => {
+    const options = encodeURIComponent(`-c search_path=${schema} -c plan_cache_mode=force_custom_plan`);
+    const store = openStore(`${POSTGRES_URL}?options=${options}`);
+    try {
+      const items = new SqlInvoiceableItemsRepository(store.db, store.arrays, store.bytes);
+      const facilityId = '00000000-0000-4000-8000-0000000000f2';
+      for (let i = 0; i < 8; i++) {
+        expect(await items.listingPage(facilityId, {}, 100, 0)).toEqual({
+          total: 0,
+          listings: Buffer.alloc(0),
+        });
+      }
+      const [connection] = await plansOnEveryConnection(store.pgReusablePool!, 1);
+      expect(connection.mode).toBe('force_custom_plan');
+      const listings = connection.plans.filter((plan) => plan.statement.includes('listing'));
+      expect(listings).toHaveLength(1);
+      expect(listings[0]).toMatchObject({ generic: 0, custom: 8 });
+    } finally {
+      await store.close();
+    }
+  });
 
   it('joins a column of texts as the bytes of each text and the separator, on either store', () => {
     const table = new TextTable([
