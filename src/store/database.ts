@@ -45,7 +45,7 @@ export const SQLITE_CACHE_KIB = 64 * 1024;
 export const REUSABLE_POOL_MAX = 4;
 
 /**
- * Run first on each of the reusable pool's connections: generic plans, unless the role, the
+ * Run on each of the reusable pool's connections before its first read: generic plans, unless the role, the
  * database or the URL chose another mode than PostgreSQL's default (`force_custom_plan` keeps
  * planning every use, as docs/operations.md tells).
  */
@@ -183,11 +183,15 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     connectionString: url,
     max: REUSABLE_POOL_MAX,
     options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+    // Before the pool hands a new connection out. Should it fail, the connection plans as
+    // PostgreSQL chooses: slower, never wrong.
+    onConnect: (client) =>
+      client.query(GENERIC_PLANS).then(
+        () => undefined,
+        () => undefined,
+      ),
   });
   reusablePool.on('error', () => undefined);
-  // Queued before the read the connection was opened for. Should it fail, that connection plans as
-  // PostgreSQL chooses: slower, never wrong.
-  reusablePool.on('connect', (client) => void client.query(GENERIC_PLANS).catch(() => undefined));
   const db = new Kysely<Database>({
     dialect: new SchemaScopedPostgresDialect({ pool, afterCommit }),
     plugins: options.plugins,
