@@ -37,17 +37,19 @@ export const SQLITE_CACHE_KIB = 64 * 1024;
  * PostgreSQL: connections at most of the pool that runs the reads marked reusable (a page of one
  * facility's items, a ledger's charges), beside the pool of 10 for every other statement. Its
  * sessions plan each prepared statement once, for any values (`plan_cache_mode =
- * force_generic_plan`), where PostgreSQL's own choice kept planning the item page for its values on
- * every request (68 us a page against 4 us, docs/performance.md "Generic plans for the reusable
- * reads"). The setting is a session's, so it is given only to these sessions: Kysely's statements,
- * the rate change windows among them, are planned for their values as before.
+ * force_generic_plan`). PostgreSQL's own choice plans a statement for its values five times on
+ * each connection, then for ever where the statistics make the generic plan look costlier, as
+ * they did for the item page where one facility held every item (68 us a page against 4 us,
+ * docs/performance.md "Generic plans for the reusable reads"). The setting is a session's, so it is
+ * given only to these sessions: Kysely's statements, the rate change windows among them, are
+ * planned for their values as before.
  */
 export const REUSABLE_POOL_MAX = 4;
 
 /**
- * Run on each of the reusable pool's connections before its first read: generic plans, unless the role, the
- * database or the URL chose another mode than PostgreSQL's default (`force_custom_plan` keeps
- * planning every use, as docs/operations.md tells).
+ * Run on each of the reusable pool's connections before its first read: generic plans, unless the
+ * role, the database or the URL chose another mode than PostgreSQL's default (`force_custom_plan`
+ * keeps planning every use, as docs/operations.md tells).
  */
 const GENERIC_PLANS =
   "select set_config('plan_cache_mode', 'force_generic_plan', false) where current_setting('plan_cache_mode') = 'auto'";

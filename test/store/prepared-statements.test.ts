@@ -225,8 +225,8 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
       const before = generic(
         itemPagesOf(await plansOnEveryConnection(db.store.pgReusablePool!, REUSABLE_POOL_MAX)),
       );
-      // More reads than connections, each facility's three at once: PostgreSQL's own choice planned
-      // the page for its values every time.
+      // More reads than connections, each facility's three at once: PostgreSQL's own choice plans
+      // the first five on each connection for their values.
       for (const facilityId of facilities) {
         await Promise.all(Array.from({ length: 3 }, () => items.listingPage(facilityId, {}, 100, 0)));
       }
@@ -246,7 +246,7 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
 
   itOnPostgres('leaves the plan cache mode an operator chose for the reusable reads', async () => {
     const options = encodeURIComponent(`-c search_path=${schema} -c plan_cache_mode=force_custom_plan`);
-    const store = openStore(`${POSTGRES_URL}?options=${options}`);
+    const store = openStore(`${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${options}`);
     try {
       const items = new SqlInvoiceableItemsRepository(store.db, store.arrays, store.bytes);
       const facilityId = '00000000-0000-4000-8000-0000000000f2';
