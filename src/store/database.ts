@@ -174,17 +174,17 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   }
 
   const afterCommit = new AfterCommit();
-  const pool = new Pool({
+  // Both pools reach the same database and schema.
+  const connection = {
     connectionString: url,
-    max: 10,
     options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
-  });
+  };
+  const pool = new Pool({ ...connection, max: 10 });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const reusablePool = new Pool({
-    connectionString: url,
+    ...connection,
     max: REUSABLE_POOL_MAX,
-    options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
     // Before the pool hands a new connection out. Should it fail, the connection plans as
     // PostgreSQL chooses: slower, never wrong.
     onConnect: (client) =>

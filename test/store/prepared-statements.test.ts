@@ -27,17 +27,25 @@ async function preparedOn(client: PoolClient): Promise<Map<string, string>> {
 }
 
 /**
- * The prepared statements of every connection of `pool`, each connection taken at once (so every
- * idle one is among them): one map per connection.
+ * `read` of every connection of `pool`, each connection taken at once (so every idle one is among
+ * them): one answer per connection.
  */
-async function preparedOnEveryConnection(pool: Pool, connections: number): Promise<Map<string, string>[]> {
+async function onEveryConnection<T>(
+  pool: Pool,
+  connections: number,
+  read: (client: PoolClient) => Promise<T>,
+): Promise<T[]> {
   const clients = await Promise.all(Array.from({ length: connections }, () => pool.connect()));
   try {
-    return await Promise.all(clients.map(preparedOn));
+    return await Promise.all(clients.map(read));
   } finally {
     for (const client of clients) client.release();
   }
 }
+
+/** The prepared statements of every connection of `pool`: one map per connection. */
+const preparedOnEveryConnection = (pool: Pool, connections: number) =>
+  onEveryConnection(pool, connections, preparedOn);
 
 describe('reusable reads kept prepared on PostgreSQL', () => {
   let db: TestStore;
@@ -186,25 +194,17 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
   );
 
   /** The plan cache mode, and each prepared statement's generic and custom plans, of every connection of `pool`. */
-  async function plansOnEveryConnection(pool: Pool, connections: number) {
-    const clients = await Promise.all(Array.from({ length: connections }, () => pool.connect()));
-    try {
-      return await Promise.all(
-        clients.map(async (client) => ({
-          mode: (await client.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode"))
-            .rows[0].mode,
-          plans: (
-            await client.query<{ statement: string; generic: number; custom: number }>(
-              `select statement, generic_plans as generic, custom_plans as custom
-               from pg_prepared_statements where name like 'facility_ops_%'`,
-            )
-          ).rows,
-        })),
-      );
-    } finally {
-      for (const client of clients) client.release();
-    }
-  }
+  const plansOnEveryConnection = (pool: Pool, connections: number) =>
+    onEveryConnection(pool, connections, async (client) => ({
+      mode: (await client.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode"))
+        .rows[0].mode,
+      plans: (
+        await client.query<{ statement: string; generic: number; custom: number }>(
+          `select statement, generic_plans as generic, custom_plans as custom
+           from pg_prepared_statements where name like 'facility_ops_%'`,
+        )
+      ).rows,
+    }));
 
   itOnPostgres(
     'runs the reusable reads on generic plans, planned once, and every other statement for its values',
