@@ -7,6 +7,10 @@ import type { ByteRows, ByteTable } from '../../src/store/byte-rows';
 import { reusable } from '../../src/store/compiled-statements';
 import { openStore, REUSABLE_POOL_MAX } from '../../src/store/database';
 import { SqlInvoiceableItemsRepository } from '../../src/areas/invoiceable-items/invoiceable-items.repository';
+import {
+  PG_MAX_DAY_RUNS,
+  SqlRateChangesRepository,
+} from '../../src/areas/rate-changes/rate-changes.repository';
 import { activeDialects, createTestStore, itOnPostgres, type TestStore } from '../support/harness';
 import { POSTGRES_URL } from '../support/dialects';
 
@@ -205,6 +209,37 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
         )
       ).rows,
     }));
+
+  itOnPostgres(
+    "a window of a few days is read prepared, one statement per number of days whatever the page's size or offset",
+    async () => {
+      const changes = new SqlRateChangesRepository(db.store.db, db.store.arrays, db.store.bytes);
+      const companyId = '00000000-0000-4000-8000-0000000000c1';
+      const day = Date.parse('2026-03-02T00:00:00.000Z');
+      for (let size = 1; size <= 40; size++) {
+        for (let days = 1; days <= PG_MAX_DAY_RUNS; days++) {
+          const window = {
+            companyId,
+            after: new Date(day + size * 86_400_000).toISOString(),
+            before: new Date(day + (size + days) * 86_400_000).toISOString(),
+            createdBy: null,
+          };
+          expect(await changes.listingInWindow(window, size % 3, size)).toEqual({
+            totalEntries: 0,
+            listings: new Uint8Array(0),
+          });
+        }
+      }
+      const connections = await plansOnEveryConnection(db.store.pgReusablePool!, REUSABLE_POOL_MAX);
+      const dayPages = connections.flatMap(({ plans }) =>
+        plans.filter((plan) => plan.statement.includes('left(changed_at, 10)')),
+      );
+      // Past MAX_PREPARED texts, the pages would run unnamed: 120 windows made one text a number of days.
+      expect(new Set(dayPages.map((plan) => plan.statement)).size).toBe(PG_MAX_DAY_RUNS);
+      for (const plan of dayPages) expect(plan).toMatchObject({ custom: 0 });
+      expect(dayPages.reduce((sum, plan) => sum + Number(plan.generic), 0)).toBe(40 * PG_MAX_DAY_RUNS);
+    },
+  );
 
   itOnPostgres(
     'runs the reusable reads on generic plans, planned once, and every other statement for its values',
