@@ -11,7 +11,8 @@ export const MAX_PREPARED = 64;
  * a few fixed per shape, so PostgreSQL may keep it prepared on each connection: parsed once, and
  * planned once when its generic plan is as good as a custom one. Only reads whose best plan does not
  * depend on their values are marked: a generic plan is chosen by average selectivities, which suits
- * a page of one facility's items or one ledger's charges, not a window of a company that may hold a
+ * a page of one facility's items or one ledger's charges, or a window of a few days read day by day
+ * along its index (each day an equality), not a window of any length of a company that may hold a
  * million rate changes.
  *
  * The names of a pool's prepared statements, one per text, the same on every connection. Names are

@@ -271,7 +271,7 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
       for (const plan of itemPages) expect(plan).toMatchObject({ custom: 0 });
       expect(generic(itemPages) - before).toBe(36);
       for (const { mode } of connections) expect(mode).toBe('force_generic_plan');
-      // The other pool's statements (Kysely's, the rate change windows) stay planned for their values.
+      // The other pool's statements (Kysely's, the longer rate change windows) stay planned for their values.
       const other = await db.store.pgPool!.query<{ mode: string }>(
         "select current_setting('plan_cache_mode') as mode",
       );
