@@ -47,6 +47,15 @@ export const SQLITE_CACHE_KIB = 64 * 1024;
 export const REUSABLE_POOL_MAX = 4;
 
 /**
+ * PostgreSQL: the longest a statement waits for a connection of its pool, when every one is busy,
+ * or for a new one to connect. Past it the statement fails (its request answers the envelope's
+ * internal error, its cause logged) instead of waiting for ever on a database that does not
+ * answer, holding its caller's socket and memory. The listeners of revision-notices.ts and
+ * live-events have their own deadlines.
+ */
+export const POOL_WAIT_MS = 10_000;
+
+/**
  * Run on each of the reusable pool's connections before its first read: generic plans, unless the
  * role, the database or the URL chose another mode than PostgreSQL's default (`force_custom_plan`
  * keeps planning every use, as docs/operations.md tells).
@@ -113,6 +122,8 @@ export interface StoreOptions {
   plugins?: KyselyPlugin[];
   /** Called with each SQL statement executed (tests count them). */
   onQuery?: (sqlText: string) => void;
+  /** PostgreSQL: the wait for a connection (POOL_WAIT_MS unless told). */
+  pgPoolWaitMs?: number;
 }
 
 /** Opens the database named by a DATABASE_URL (`sqlite:<path>`, `sqlite::memory:` or `postgres://`). */
@@ -178,6 +189,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const connection = {
     connectionString: url,
     options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+    connectionTimeoutMillis: options.pgPoolWaitMs ?? POOL_WAIT_MS,
   };
   const pool = new Pool({ ...connection, max: 10 });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.

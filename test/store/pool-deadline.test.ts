@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import net from 'node:net';
+import type { PoolClient } from 'pg';
+import { reusable } from '../../src/store/compiled-statements';
+import { openStore, type Store } from '../../src/store/database';
+import { POSTGRES_URL } from '../support/dialects';
+import { itOnPostgres } from '../support/harness';
+
+/** A short wait for the tests: what they show does not depend on its length. */
+const WAIT_MS = 300;
+
+/** Whether `promise` settles within `ms`, as a test's generous bound on "does not wait for ever". */
+async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<PromiseSettledResult<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([Promise.allSettled([promise]).then(([result]) => result), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('a PostgreSQL store that cannot get a connection fails its statements instead of waiting', () => {
+  it('fails every kind of read against a server that accepts and never answers, then closes', async () => {
+    // A TCP peer that takes the connection and says nothing: a database behind a dead network path.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const store = openStore(`postgres://postgres@127.0.0.1:${port}/test`, { pgPoolWaitMs: WAIT_MS });
+    try {
+      // All at once, each settled as it ends. Generous bound: a busy machine may be slow to fire
+      // the pool's timer, never this slow.
+      const reads = await Promise.all(
+        (
+          [
+            ['Kysely', () => store.db.selectFrom('companies').selectAll().execute()],
+            ['arrays', () => store.arrays(sql`select 1`)],
+            ['bytes (COPY)', () => store.bytes(sql`select 'a' as "a"`, (table) => table.rows)],
+            ['bytes (prepared)', () => store.bytes(reusable(sql`select 'a' as "a"`), (table) => table.rows)],
+          ] as const
+        ).map(async ([kind, read]) => {
+          const settled = await settlesWithin(read(), 60_000);
+          return {
+            kind,
+            status: settled.status,
+            timedOut: settled.status === 'rejected' && /timeout/i.test(String(settled.reason)),
+          };
+        }),
+      );
+      for (const read of reads) expect(read).toEqual({ kind: read.kind, status: 'rejected', timedOut: true });
+      expect(await settlesWithin(store.close(), 60_000)).toMatchObject({ status: 'fulfilled' });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  itOnPostgres(
+    'a statement waiting for a busy pool fails after the wait, and the pool serves again once freed',
+    async () => {
+      const store: Store = openStore(POSTGRES_URL, { pgPoolWaitMs: WAIT_MS });
+      const held: PoolClient[] = [];
+      try {
+        // Every connection of the main pool taken, as ten slow statements would.
+        for (let i = 0; i < 10; i++) held.push(await store.pgPool!.connect());
+        const waiting = await settlesWithin(store.arrays(sql`select 1 as "one"`), 60_000);
+        expect(waiting.status).toBe('rejected');
+        expect(String((waiting as PromiseRejectedResult).reason)).toMatch(/timeout/i);
+        for (const client of held.splice(0)) client.release();
+        expect(await store.arrays(sql`select 1 as "one"`)).toEqual([[1]]);
+      } finally {
+        for (const client of held) client.release();
+        await store.close();
+      }
+    },
+  );
+});
