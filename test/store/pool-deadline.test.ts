@@ -43,9 +43,9 @@ describe('a PostgreSQL store that cannot get a connection fails its statements i
             ['arrays', () => store.arrays(sql`select 1`)],
             ['bytes (COPY)', () => store.bytes(sql`select 'a' as "a"`, (table) => table.rows)],
             ['bytes (prepared)', () => store.bytes(reusable(sql`select 'a' as "a"`), (table) => table.rows)],
-          ] as const
+          ] as Array<[string, () => Promise<unknown>]>
         ).map(async ([kind, read]) => {
-          const settled = await settlesWithin(read(), 60_000);
+          const settled = await settlesWithin<unknown>(read(), 60_000);
           return {
             kind,
             status: settled.status,
