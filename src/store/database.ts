@@ -35,9 +35,9 @@ export const SQLITE_MMAP_BYTES = 2 * 1024 * 1024 * 1024;
 export const SQLITE_CACHE_KIB = 64 * 1024;
 /**
  * PostgreSQL: connections at most of the pool that runs the reads marked reusable (a page of one
- * facility's items, a ledger's charges, a page of rate changes of up to three days), beside the pool of 10 for every other statement. Its
- * sessions plan each prepared statement once, for any values (`plan_cache_mode =
- * force_generic_plan`). PostgreSQL's own choice plans a statement for its values five times on
+ * facility's items, a ledger's charges, a page of rate changes of up to three days), beside the
+ * pool of 10 for every other statement. Its sessions plan each prepared statement once, for any
+ * values (`plan_cache_mode = force_generic_plan`). PostgreSQL's own choice plans a statement for its values five times on
  * each connection, then for ever where the statistics make the generic plan look costlier, as
  * they did for the item page where one facility held every item (68 us a page against 4 us,
  * docs/performance.md "Generic plans for the reusable reads"). The setting is a session's, so it is

@@ -481,7 +481,7 @@ export class SqlRateChangesRepository implements RateChangesRepository {
    * PostgreSQL: the page of a window of a few UTC days, each day's entries read along
    * rate_changes_day (which carries the listing: an index-only scan, no row of the table read; a
    * single day comes in the page's order, so nothing is sorted). Its text depends only on the
-   * number of days, the creator filter, the limit and the count's shape, so it is kept prepared on
+   * number of days, the creator filter and the count's shape, so it is kept prepared on
    * a generic plan (pg-prepared.ts): parsed and planned once per connection, where a window's own
    * statement is planned on every request. That plan is safe whatever the values: each day is an
    * equality on the index. A random day of the bench's 100,000-row company went from 845-964 to
