@@ -160,6 +160,10 @@ const SETTINGS = {
     expected: 'sqlite:<path> or postgres://...',
     doc: '`sqlite:<path>` (embedded) or `postgres://user:pass@host:5432/db`',
   }),
+  /** PostgreSQL: the longest one statement of `serve` and `start` may run, lock waits included; 0: no limit. */
+  statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000, {
+    doc: 'PostgreSQL: the longest (in ms) one statement of `serve` and `start` may run, waiting for a lock included; past it PostgreSQL cancels it and its request answers the internal error (`0`: no limit); migrations, imports and the other commands have none; see [Running on PostgreSQL](#running-on-postgresql)',
+  }),
   logLevel: oneOf(
     'LOG_LEVEL',
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -33,7 +33,7 @@ export interface RunningServer {
 export async function serveCommand(config: Config, io: CliIo): Promise<number> {
   // Before the store opens: its statements become spans only when tracing is on by then.
   const tracing = startConfiguredTracing(config);
-  const store = openStore(config.databaseUrl);
+  let store = openStore(config.databaseUrl);
   let server: RunningServer;
   try {
     await requireSchema(store);
@@ -41,6 +41,7 @@ export async function serveCommand(config: Config, io: CliIo): Promise<number> {
     // Never serves listings another release's code wrote: rebuilt first (resumed if stopped).
     await rebuildStaleListings(store, io);
     await sealClearSecrets(store, config, io);
+    store = await servingStore(config, store);
     server = await startServer(config, store, io);
   } catch (error) {
     await store.close();
@@ -55,6 +56,20 @@ export async function serveCommand(config: Config, io: CliIo): Promise<number> {
   // Spans of the last requests leave before the process does.
   await tracing?.stop();
   return 0;
+}
+
+/**
+ * The store requests are served from. On PostgreSQL its statements run under
+ * DATABASE_STATEMENT_TIMEOUT_MS (the sessions' `statement_timeout`), so no request waits for ever
+ * on a lock another session holds or on a statement that does not end; what runs before serving
+ * (migrations, the demo data, a rebuild of the listings, which may rightly take longer) ran on
+ * `maintenance`, without it, which is closed here. On SQLite, or with the limit off, it is
+ * `maintenance` itself.
+ */
+export async function servingStore(config: Config, maintenance: Store): Promise<Store> {
+  if (maintenance.dialect !== 'postgres' || config.statementTimeoutMs === 0) return maintenance;
+  await maintenance.close();
+  return openStore(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutMs });
 }
 
 /** Waits for a stop signal, then shuts the server down gracefully. */

@@ -11,7 +11,7 @@ import { writeFirstRequests } from './first-requests';
 import type { CliIo } from './io';
 import { startConfiguredTracing } from './tracing';
 import { asOfNow, printSeedResult, seed, utcToday } from './seed.command';
-import { startServer, waitAndStop, type RunningServer } from './serve.command';
+import { servingStore, startServer, waitAndStop, type RunningServer } from './serve.command';
 
 const DEMO_CLIENT_NAME = 'Demo client (npm start)';
 const DAY_MS = 86_400_000;
@@ -29,12 +29,13 @@ interface DemoState {
 export async function startCommand(config: Config, io: CliIo): Promise<number> {
   // Before the store opens: its statements become spans only when tracing is on by then.
   const tracing = startConfiguredTracing(config);
-  const store = openStore(config.databaseUrl);
+  let store = openStore(config.databaseUrl);
   let server: RunningServer;
   let demo: DemoState | null;
   try {
     await migrate(store, config, io);
     demo = await ensureDemoData(store, config, io);
+    store = await servingStore(config, store);
     server = await startServer(config, store, io);
   } catch (error) {
     await store.close();

@@ -124,6 +124,12 @@ export interface StoreOptions {
   onQuery?: (sqlText: string) => void;
   /** PostgreSQL: the wait for a connection (POOL_WAIT_MS unless told). */
   pgPoolWaitMs?: number;
+  /**
+   * PostgreSQL: the longest one statement may run, waiting for locks included, after which the
+   * server cancels it (its session's `statement_timeout`); none when absent or 0. The serving
+   * commands give it (DATABASE_STATEMENT_TIMEOUT_MS); migrations and imports run without one.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** Opens the database named by a DATABASE_URL (`sqlite:<path>`, `sqlite::memory:` or `postgres://`). */
@@ -189,6 +195,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   const connection = {
     connectionString: url,
     options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+    // A startup parameter of its own, so a URL's `options` keep theirs.
+    ...(options.statementTimeoutMs ? { statement_timeout: Math.trunc(options.statementTimeoutMs) } : {}),
     connectionTimeoutMillis: options.pgPoolWaitMs ?? POOL_WAIT_MS,
   };
   const pool = new Pool({ ...connection, max: 10 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import type { PoolClient } from 'pg';
+import { Client, type PoolClient } from 'pg';
 import { reusable } from '../../src/store/compiled-statements';
 import { openStore, type Store } from '../../src/store/database';
 import { POSTGRES_URL } from '../support/dialects';
@@ -77,6 +78,68 @@ describe('a PostgreSQL store that cannot get a connection fails its statements i
       } finally {
         for (const client of held) client.release();
         await store.close();
+      }
+    },
+  );
+});
+
+describe('a PostgreSQL store with a statement deadline (DATABASE_STATEMENT_TIMEOUT_MS)', () => {
+  itOnPostgres(
+    'ends every kind of read that waits for a lock another session holds, then reads again once it is let go',
+    async () => {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      await admin.query(`create table ${schema}.held (a text)`);
+      await admin.query(`insert into ${schema}.held values ('a')`);
+      const store = openStore(POSTGRES_URL, { pgSchema: schema, statementTimeoutMs: WAIT_MS });
+      const plain = openStore(POSTGRES_URL, { pgSchema: schema });
+      try {
+        // Both pools' sessions carry it; a store opened without it (the other commands') has none.
+        const setting = sql<{ timeout: string }>`select current_setting('statement_timeout') as "timeout"`;
+        expect(await store.arrays(setting)).toEqual([[`${WAIT_MS}ms`]]);
+        expect(await store.arrays(reusable(setting))).toEqual([[`${WAIT_MS}ms`]]);
+        expect(await plain.arrays(setting)).toEqual([['0']]);
+
+        // Another session (an operator's, a stuck transaction) holds the table.
+        await admin.query('begin');
+        await admin.query(`lock table ${schema}.held in access exclusive mode`);
+        const kinds: Array<[string, () => Promise<unknown>]> = [
+          ['Kysely', () => sql`select a from held`.execute(store.db)],
+          ['arrays', () => store.arrays(sql`select a from held`)],
+          ['arrays (prepared)', () => store.arrays(reusable(sql`select a from held`))],
+          ['bytes (COPY)', () => store.bytes(sql`select a as "a" from held`, (table) => table.rows)],
+          [
+            'bytes (prepared)',
+            () => store.bytes(reusable(sql`select a as "a" from held`), (table) => table.rows),
+          ],
+        ];
+        const reads = await Promise.all(
+          kinds.map(async ([kind, read]) => {
+            const settled = await settlesWithin<unknown>(read(), 60_000);
+            const reason =
+              settled.status === 'rejected' ? (settled.reason as { code?: string; message?: string }) : {};
+            return { kind, status: settled.status, code: reason.code, message: reason.message };
+          }),
+        );
+        for (const read of reads) {
+          expect(read).toEqual({
+            kind: read.kind,
+            status: 'rejected',
+            code: '57014',
+            message: 'canceling statement due to statement timeout',
+          });
+        }
+        await admin.query('rollback');
+        for (const [, read] of kinds) await expect(read()).resolves.toBeDefined();
+        expect(await store.arrays(sql`select a from held`)).toEqual([['a']]);
+      } finally {
+        await admin.query('rollback').catch(() => undefined);
+        await store.close();
+        await plain.close();
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.end();
       }
     },
   );
