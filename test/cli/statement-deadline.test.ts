@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runCli } from '../../src/cli/cli';
+import { INTERNAL_ERROR_MESSAGE } from '../../src/edge/error-table';
 import { POSTGRES_URL } from '../support/dialects';
 import { itOnPostgres } from '../support/harness';
 import { tempDir, testIo } from './cli-support';
@@ -32,7 +33,14 @@ describe('facility-ops start on PostgreSQL with a statement deadline', () => {
       const temp = tempDir();
       const cwd = process.cwd();
       process.chdir(temp.dir);
-      const t = testIo({ DATABASE_URL: databaseUrl, PORT: '0', DATABASE_STATEMENT_TIMEOUT_MS: '1000' });
+      const t = testIo({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        DATABASE_STATEMENT_TIMEOUT_MS: '1000',
+        LOG_LEVEL: 'error',
+      });
+      const logged: string[] = [];
+      t.io.logStream = { write: (line: string) => void logged.push(line) };
       const running = runCli(['start'], t.io);
       try {
         await t.line(/^Stop it with Ctrl-C\.$/);
@@ -56,8 +64,12 @@ describe('facility-ops start on PostgreSQL with a statement deadline', () => {
         const answered = await held;
         expect(answered).toEqual({
           status: 500,
-          body: { meta: expect.objectContaining({ error_code: 1, errors: [] }) },
+          body: {
+            meta: expect.objectContaining({ error_code: 1, message: INTERNAL_ERROR_MESSAGE, errors: [] }),
+          },
         });
+        // The cause goes to the log only.
+        expect(logged.join('')).toContain('canceling statement due to statement timeout');
         // The lock is still held: the deadline ended the wait, not the lock.
         const locks = await admin.query(
           `select count(*)::int as n from pg_locks where relation = '${schema}.rate_changes'::regclass and mode = 'AccessExclusiveLock' and granted`,

@@ -101,6 +101,18 @@ describe('a PostgreSQL store with a statement deadline (DATABASE_STATEMENT_TIMEO
         expect(await store.arrays(setting)).toEqual([[`${WAIT_MS}ms`]]);
         expect(await store.arrays(reusable(setting))).toEqual([[`${WAIT_MS}ms`]]);
         expect(await plain.arrays(setting)).toEqual([['0']]);
+        // One given in the URL wins over the setting.
+        const chosen = openStore(
+          `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}statement_timeout=1234`,
+          {
+            statementTimeoutMs: WAIT_MS,
+          },
+        );
+        try {
+          expect(await chosen.arrays(setting)).toEqual([['1234ms']]);
+        } finally {
+          await chosen.close();
+        }
 
         // Another session (an operator's, a stuck transaction) holds the table.
         await admin.query('begin');
