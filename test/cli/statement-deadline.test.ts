@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runCli } from '../../src/cli/cli';
 import { INTERNAL_ERROR_MESSAGE } from '../../src/edge/error-table';
-import { POSTGRES_URL } from '../support/dialects';
+import { POSTGRES_URL, postgresUrlWith } from '../support/dialects';
 import { itOnPostgres } from '../support/harness';
 import { tempDir, testIo } from './cli-support';
 
@@ -13,7 +13,7 @@ import { tempDir, testIo } from './cli-support';
  */
 describe('facility-ops start on PostgreSQL with a statement deadline', () => {
   const schema = `t_deadline_${randomBytes(5).toString('hex')}`;
-  const databaseUrl = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const databaseUrl = postgresUrlWith({ options: `-c search_path=${schema}` });
   let admin: Client | null = null;
 
   afterAll(async () => {

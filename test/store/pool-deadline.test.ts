@@ -4,7 +4,7 @@ import net from 'node:net';
 import { Client, type PoolClient } from 'pg';
 import { reusable } from '../../src/store/compiled-statements';
 import { openStore, type Store } from '../../src/store/database';
-import { POSTGRES_URL } from '../support/dialects';
+import { POSTGRES_URL, postgresUrlWith } from '../support/dialects';
 import { itOnPostgres } from '../support/harness';
 
 /** A short wait for the tests: what they show does not depend on its length. */
@@ -102,12 +102,9 @@ describe('a PostgreSQL store with a statement deadline (DATABASE_STATEMENT_TIMEO
         expect(await store.arrays(reusable(setting))).toEqual([[`${WAIT_MS}ms`]]);
         expect(await plain.arrays(setting)).toEqual([['0']]);
         // One given in the URL wins over the setting.
-        const chosen = openStore(
-          `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}statement_timeout=1234`,
-          {
-            statementTimeoutMs: WAIT_MS,
-          },
-        );
+        const chosen = openStore(postgresUrlWith({ statement_timeout: '1234' }), {
+          statementTimeoutMs: WAIT_MS,
+        });
         try {
           expect(await chosen.arrays(setting)).toEqual([['1234ms']]);
         } finally {

@@ -12,7 +12,7 @@ import {
   SqlRateChangesRepository,
 } from '../../src/areas/rate-changes/rate-changes.repository';
 import { activeDialects, createTestStore, itOnPostgres, type TestStore } from '../support/harness';
-import { POSTGRES_URL } from '../support/dialects';
+import { POSTGRES_URL, postgresUrlWith } from '../support/dialects';
 
 /** Each row's values as texts, and the second column joined by commas. */
 const asTexts = (table: ByteTable) => ({
@@ -280,8 +280,9 @@ describe('reusable reads kept prepared on PostgreSQL', () => {
   );
 
   itOnPostgres('leaves the plan cache mode an operator chose for the reusable reads', async () => {
-    const options = encodeURIComponent(`-c search_path=${schema} -c plan_cache_mode=force_custom_plan`);
-    const store = openStore(`${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${options}`);
+    const store = openStore(
+      postgresUrlWith({ options: `-c search_path=${schema} -c plan_cache_mode=force_custom_plan` }),
+    );
     try {
       const items = new SqlInvoiceableItemsRepository(store.db, store.arrays, store.bytes);
       const facilityId = '00000000-0000-4000-8000-0000000000f2';

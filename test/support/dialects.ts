@@ -3,6 +3,11 @@ import { Client } from 'pg';
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** POSTGRES_URL with these connection parameters added to its query (`options`, `statement_timeout`, ...). */
+export function postgresUrlWith(parameters: Record<string, string>): string {
+  return `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}${new URLSearchParams(parameters).toString()}`;
+}
+
 /** Dialects asked for by DIALECTS (default: both). */
 export function requestedDialects(): Array<'sqlite' | 'postgres'> {
   const raw = process.env.DIALECTS ?? 'sqlite,postgres';
