@@ -200,8 +200,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     connectionTimeoutMillis: options.pgPoolWaitMs ?? POOL_WAIT_MS,
   };
   const pool = new Pool({ ...connection, max: 10 });
-  // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => undefined);
+  survivesLostConnections(pool);
   const reusablePool = new Pool({
     ...connection,
     max: REUSABLE_POOL_MAX,
@@ -213,7 +212,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
         () => undefined,
       ),
   });
-  reusablePool.on('error', () => undefined);
+  survivesLostConnections(reusablePool);
   const db = new Kysely<Database>({
     dialect: new SchemaScopedPostgresDialect({ pool, afterCommit }),
     plugins: options.plugins,
@@ -252,6 +251,23 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     // Kysely ends its pool once however often it is asked; the reusable pool is ended once too.
     close: () => (closing ??= Promise.all([db.destroy(), reusablePool.end()]).then(() => undefined)),
   };
+}
+
+/**
+ * A connection the server ends (a restart or failover, `pg_terminate_backend`, the server's own
+ * idle-in-transaction limit) must not end the process. pg reports it as an `error` event on the
+ * pool while the connection is idle in it, and on the client itself while a caller holds it between
+ * statements (a transaction's, a bulk load's), where nothing else listens: an unheard `error`
+ * event throws. Heard here, the held connection's next statement fails instead (the request
+ * answers the internal error, its cause logged), and the pool drops the connection when it is
+ * released (pg-pool does not keep a client that is no longer queryable); the next statement gets a
+ * new one.
+ */
+function survivesLostConnections(pool: Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
 }
 
 /**

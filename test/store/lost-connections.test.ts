@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import { Client, type Pool, type PoolClient } from 'pg';
+import { reusable } from '../../src/store/compiled-statements';
+import { openStore } from '../../src/store/database';
+import { POSTGRES_URL } from '../support/dialects';
+import { itOnPostgres } from '../support/harness';
+
+/**
+ * The server ends a session a caller holds between statements (a restart, a failover,
+ * `pg_terminate_backend`, an idle-in-transaction limit): the process goes on, the held statement
+ * fails, and the store reads again on a new connection.
+ */
+
+/** Generous bound on a server's own reaction: a busy machine is slow, never this slow. */
+const DEADLINE_MS = 60_000;
+
+async function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: not within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Ends the session of `client` from another one and waits for the client to see its connection
+ * close: by then pg has reported the server's message (an `error` event when no statement of the
+ * client is under way), so an unheard one would already have ended the process.
+ */
+async function endedByTheServer(admin: Client, client: PoolClient | Client, pid: number): Promise<void> {
+  // Not events.once, which listens for `error` too (and so would hear what the store must).
+  const closed = new Promise<void>((resolve) => client.once('end', () => resolve()));
+  const { rows } = await admin.query<{ ended: boolean }>('select pg_terminate_backend($1) as ended', [pid]);
+  expect(rows).toEqual([{ ended: true }]);
+  await within(closed, 'the connection closes');
+}
+
+async function backendPid(query: { query: Client['query'] }): Promise<number> {
+  const { rows } = await query.query<{ pid: number }>('select pg_backend_pid() as pid');
+  return rows[0].pid;
+}
+
+describe('a PostgreSQL store whose held connection the server ends', () => {
+  let admin: Client;
+
+  beforeAll(async () => {
+    admin = new Client({ connectionString: POSTGRES_URL });
+    await admin.connect().catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await admin.end().catch(() => undefined);
+  });
+
+  itOnPostgres(
+    'fails the transaction it ended between statements, drops the connection, reads again',
+    async () => {
+      const store = openStore(POSTGRES_URL);
+      const acquired: PoolClient[] = [];
+      store.pgPool!.on('acquire', (client) => acquired.push(client));
+      try {
+        const transaction = store.db.transaction().execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          // Between the transaction's statements: no statement of the connection is under way.
+          await endedByTheServer(admin, acquired[acquired.length - 1], rows[0].pid);
+          await sql`select 1`.execute(trx);
+        });
+        await expect(transaction).rejects.toThrow(/connection error|terminat/i);
+        // The ended connection is not handed out again: the pool holds none.
+        expect(store.pgPool!.totalCount).toBe(0);
+        expect(await store.arrays(sql`select 1 as "one"`)).toEqual([[1]]);
+        expect(
+          await store.db.transaction().execute((trx) => sql<{ one: number }>`select 1 as "one"`.execute(trx)),
+        ).toMatchObject({ rows: [{ one: 1 }] });
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  itOnPostgres('fails the statement of a connection held out of either pool, then reads again', async () => {
+    const store = openStore(POSTGRES_URL);
+    try {
+      const pools: Array<[string, Pool]> = [
+        ['main', store.pgPool!],
+        ['reusable', store.pgReusablePool!],
+      ];
+      for (const [name, pool] of pools) {
+        // As a bulk load holds one between its statements.
+        const client = await pool.connect();
+        try {
+          await endedByTheServer(admin, client, await backendPid(client));
+          await expect(client.query('select 1')).rejects.toThrow(/connection error|terminat/i);
+        } finally {
+          client.release();
+        }
+        expect({ name, connections: pool.totalCount }).toEqual({ name, connections: 0 });
+      }
+      expect(await store.arrays(sql`select 1 as "one"`)).toEqual([[1]]);
+      expect(await store.arrays(reusable(sql`select 2 as "two"`))).toEqual([[2]]);
+      expect(await store.bytes(sql`select 'a' as "a"`, (table) => table.value(0, 0)?.toString())).toBe('a');
+    } finally {
+      await store.close();
+    }
+  });
+});
