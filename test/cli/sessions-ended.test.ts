@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { runCli } from '../../src/cli/cli';
+import { INTERNAL_ERROR_MESSAGE } from '../../src/edge/error-table';
+import { POSTGRES_URL, postgresUrlWith } from '../support/dialects';
+import { itOnPostgres } from '../support/harness';
+import { tempDir, testIo } from './cli-support';
+
+/** Generous bound on anything the test waits for: a busy machine is slow, never this slow. */
+const DEADLINE_MS = 60_000;
+
+/**
+ * A real `start` on PostgreSQL whose sessions the server ends again and again while requests and
+ * writes (each note a transaction) keep coming, as a restart or a failover of the database does:
+ * the process goes on, every request is answered (200, or the contract's internal error for one
+ * caught mid-way), and once the ending stops every request is answered as usual.
+ */
+describe('facility-ops start on PostgreSQL whose sessions the server ends under load', () => {
+  const suffix = randomBytes(5).toString('hex');
+  const schema = `t_ended_${suffix}`;
+  // Its sessions are told apart from every other run's by their application_name.
+  const applicationName = `facility-ops ended ${suffix}`;
+  const databaseUrl = postgresUrlWith({
+    options: `-c search_path=${schema}`,
+    application_name: applicationName,
+  });
+  let admin: Client | null = null;
+
+  afterAll(async () => {
+    if (admin === null) return;
+    await admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    await admin.end();
+  });
+
+  itOnPostgres(
+    'goes on answering every request, and answers as usual once the sessions are left alone',
+    async () => {
+      admin = new Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      // `start` on PostgreSQL writes first-requests.md in the working directory.
+      const temp = tempDir();
+      const cwd = process.cwd();
+      process.chdir(temp.dir);
+      const t = testIo({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        LOG_LEVEL: 'error',
+        RATE_LIMIT_PER_MINUTE: '0',
+      });
+      t.io.logStream = { write: () => undefined };
+      const running = runCli(['start'], t.io);
+      let exited = false;
+      void running.then(() => (exited = true));
+      let loading = true;
+      try {
+        await t.line(/^Stop it with Ctrl-C\.$/);
+        const out = t.out.join('\n');
+        const token = /^ {2}bearer token {5}(\S+)$/m.exec(out)![1];
+        const flippersUrl = /curl .*?(http\S+\/flippers)$/m.exec(out)![1];
+        const facilityId = new URL(flippersUrl).pathname.split('/')[2];
+        const tenants = await admin.query<{ id: string }>(
+          `select id from ${schema}.tenants where facility_id = $1 order by id limit 1`,
+          [facilityId],
+        );
+        const notesUrl = flippersUrl.replace(/flippers$/, 'notes');
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const answers = new Map<string, number>();
+        const count = (what: string) => answers.set(what, (answers.get(what) ?? 0) + 1);
+        const ask = async (method: 'GET' | 'POST') => {
+          const response =
+            method === 'GET'
+              ? await fetch(flippersUrl, { headers })
+              : await fetch(notesUrl, {
+                  method,
+                  headers,
+                  body: JSON.stringify({ note: { note_text: 'while ended', tenant_id: tenants.rows[0].id } }),
+                });
+          const body = (await response.json()) as { meta?: { error_code?: number; message?: string } };
+          if (response.status === 200) return count(`${method} 200`);
+          // Anything else must be the internal error in the envelope, its cause in the log only.
+          count(`${method} ${response.status} ${body.meta?.error_code} ${body.meta?.message}`);
+        };
+        const loops = Array.from({ length: 6 }, async (_, index) => {
+          while (loading) await ask(index % 2 === 0 ? 'POST' : 'GET');
+        });
+
+        /** Waits until `done`, asked again after every answer, with a generous deadline. */
+        const until = async (what: string, done: () => boolean) => {
+          const deadline = Date.now() + DEADLINE_MS;
+          while (!done()) {
+            if (Date.now() > deadline) throw new Error(`${what}: not within ${DEADLINE_MS} ms`);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        };
+        const answered = (what: string) => answers.get(what) ?? 0;
+        for (let round = 0; round < 8; round++) {
+          // Each round waits for a read and a write answered as usual since the last, then ends
+          // every session the service holds.
+          const reads = answered('GET 200');
+          const writes = answered('POST 200');
+          await until(`round ${round}`, () => answered('GET 200') > reads && answered('POST 200') > writes);
+          await admin.query(
+            'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+            [applicationName],
+          );
+        }
+        loading = false;
+        await Promise.all(loops);
+
+        expect(exited).toBe(false);
+        const internal = `${500} 1 ${INTERNAL_ERROR_MESSAGE}`;
+        for (const [what] of answers)
+          expect([`GET 200`, `POST 200`, `GET ${internal}`, `POST ${internal}`]).toContain(what);
+
+        // Left alone, every request is answered as usual: reads, and a write read back.
+        const read = await fetch(flippersUrl, { headers });
+        expect(read.status).toBe(200);
+        const written = await fetch(notesUrl, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ note: { note_text: 'after', tenant_id: tenants.rows[0].id } }),
+        });
+        expect(written.status).toBe(200);
+        const stored = await admin.query(
+          `select count(*)::int as n from ${schema}.notes where note = 'after'`,
+        );
+        expect(stored.rows).toEqual([{ n: 1 }]);
+      } finally {
+        loading = false;
+        t.stop('SIGTERM');
+        expect(await running).toBe(0);
+        process.chdir(cwd);
+        temp.remove();
+      }
+    },
+    240_000,
+  );
+});
