@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 import { runCli } from '../../src/cli/cli';
 import type { CliIo } from '../../src/cli/io';
 import { ConfigError, loadConfig } from '../../src/config';
+import { POSTGRES_URL } from '../support/dialects';
 
 export interface TestIo {
   io: CliIo;
@@ -112,4 +114,73 @@ export function groupAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A real `start` on PostgreSQL in a schema of its own (startInSchema). */
+export interface StartedInSchema {
+  /** A session of the test's own on the same database. */
+  readonly admin: Client;
+  readonly t: TestIo;
+  /** `start` itself: resolves with its exit code. */
+  readonly running: Promise<number>;
+  /** What it printed before serving (its credentials and curl commands). */
+  readonly out: string;
+  /** The demo client's bearer token. */
+  readonly token: string;
+  /** Stops it (SIGTERM), goes back to the working directory, drops the schema; resolves with its exit code. */
+  end(): Promise<number>;
+}
+
+/**
+ * Runs `start` (migrations, the demo data, then serving on a free port) with `env`, whose
+ * DATABASE_URL must name `schema` in its search_path; the schema is made first and dropped by
+ * `end`, which also ends anything `admin` left open. `start` on PostgreSQL writes
+ * first-requests.md in the working directory, so it runs in a temporary one.
+ */
+export async function startInSchema(
+  schema: string,
+  env: Record<string, string>,
+  log: (line: string) => void = () => undefined,
+): Promise<StartedInSchema> {
+  const admin = new Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const temp = tempDir();
+  const cwd = process.cwd();
+  process.chdir(temp.dir);
+  const t = testIo({ PORT: '0', ...env });
+  t.io.logStream = { write: log };
+  const running = runCli(['start'], t.io);
+  const end = async () => {
+    // A lock the test's session holds would keep requests in flight waiting.
+    await admin.query('rollback').catch(() => undefined);
+    t.stop('SIGTERM');
+    const code = await running;
+    process.chdir(cwd);
+    temp.remove();
+    await admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    await admin.end();
+    return code;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // Generous: migrations and the demo data on a busy machine take seconds, never this long.
+    await Promise.race([
+      t.line(/^Stop it with Ctrl-C\.$/),
+      running.then((code) => {
+        throw new Error(`start ended with ${code}: ${t.err.join('\n')}`);
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('start did not serve within 120 s')), 120_000);
+      }),
+    ]);
+  } catch (error) {
+    await end();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  const out = t.out.join('\n');
+  const token = /^ {2}bearer token {5}(\S+)$/m.exec(out)![1];
+  return { admin, t, running, out, token, end };
 }

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { runCli } from '../../src/cli/cli';
 import { INTERNAL_ERROR_MESSAGE } from '../../src/edge/error-table';
-import { POSTGRES_URL, postgresUrlWith } from '../support/dialects';
+import { postgresUrlWith } from '../support/dialects';
 import { itOnPostgres } from '../support/harness';
-import { tempDir, testIo } from './cli-support';
+import { startInSchema } from './cli-support';
 
 /** Generous bound on anything the test waits for: a busy machine is slow, never this slow. */
 const DEADLINE_MS = 60_000;
@@ -24,39 +22,20 @@ describe('facility-ops start on PostgreSQL whose sessions the server ends under 
     options: `-c search_path=${schema}`,
     application_name: applicationName,
   });
-  let admin: Client | null = null;
-
-  afterAll(async () => {
-    if (admin === null) return;
-    await admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
-    await admin.end();
-  });
 
   itOnPostgres(
     'goes on answering every request, and answers as usual once the sessions are left alone',
     async () => {
-      admin = new Client({ connectionString: POSTGRES_URL });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      // `start` on PostgreSQL writes first-requests.md in the working directory.
-      const temp = tempDir();
-      const cwd = process.cwd();
-      process.chdir(temp.dir);
-      const t = testIo({
+      const started = await startInSchema(schema, {
         DATABASE_URL: databaseUrl,
-        PORT: '0',
         LOG_LEVEL: 'error',
         RATE_LIMIT_PER_MINUTE: '0',
       });
-      t.io.logStream = { write: () => undefined };
-      const running = runCli(['start'], t.io);
+      const { admin, out, token } = started;
       let exited = false;
-      void running.then(() => (exited = true));
+      void started.running.then(() => (exited = true));
       let loading = true;
       try {
-        await t.line(/^Stop it with Ctrl-C\.$/);
-        const out = t.out.join('\n');
-        const token = /^ {2}bearer token {5}(\S+)$/m.exec(out)![1];
         const flippersUrl = /curl .*?(http\S+\/flippers)$/m.exec(out)![1];
         const facilityId = new URL(flippersUrl).pathname.split('/')[2];
         const tenants = await admin.query<{ id: string }>(
@@ -128,10 +107,7 @@ describe('facility-ops start on PostgreSQL whose sessions the server ends under 
         expect(stored.rows).toEqual([{ n: 1 }]);
       } finally {
         loading = false;
-        t.stop('SIGTERM');
-        expect(await running).toBe(0);
-        process.chdir(cwd);
-        temp.remove();
+        expect(await started.end()).toBe(0);
       }
     },
     240_000,

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { runCli } from '../../src/cli/cli';
 import { INTERNAL_ERROR_MESSAGE } from '../../src/edge/error-table';
-import { POSTGRES_URL, postgresUrlWith } from '../support/dialects';
+import { postgresUrlWith } from '../support/dialects';
 import { itOnPostgres } from '../support/harness';
-import { tempDir, testIo } from './cli-support';
+import { startInSchema } from './cli-support';
 
 /**
  * DATABASE_STATEMENT_TIMEOUT_MS on a real `start` (migrations and the demo data first, without it;
@@ -14,38 +12,18 @@ import { tempDir, testIo } from './cli-support';
 describe('facility-ops start on PostgreSQL with a statement deadline', () => {
   const schema = `t_deadline_${randomBytes(5).toString('hex')}`;
   const databaseUrl = postgresUrlWith({ options: `-c search_path=${schema}` });
-  let admin: Client | null = null;
-
-  afterAll(async () => {
-    if (admin === null) return;
-    await admin.query('rollback').catch(() => undefined);
-    await admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
-    await admin.end();
-  });
 
   itOnPostgres(
     'answers a request held by another session’s lock with the internal error, others as usual, and the same request once the lock is let go',
     async () => {
-      admin = new Client({ connectionString: POSTGRES_URL });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      // `start` on PostgreSQL writes first-requests.md in the working directory.
-      const temp = tempDir();
-      const cwd = process.cwd();
-      process.chdir(temp.dir);
-      const t = testIo({
-        DATABASE_URL: databaseUrl,
-        PORT: '0',
-        DATABASE_STATEMENT_TIMEOUT_MS: '1000',
-        LOG_LEVEL: 'error',
-      });
       const logged: string[] = [];
-      t.io.logStream = { write: (line: string) => void logged.push(line) };
-      const running = runCli(['start'], t.io);
+      const started = await startInSchema(
+        schema,
+        { DATABASE_URL: databaseUrl, DATABASE_STATEMENT_TIMEOUT_MS: '1000', LOG_LEVEL: 'error' },
+        (line) => void logged.push(line),
+      );
+      const { admin, out, token } = started;
       try {
-        await t.line(/^Stop it with Ctrl-C\.$/);
-        const out = t.out.join('\n');
-        const token = /^ {2}bearer token {5}(\S+)$/m.exec(out)![1];
         const [flippersUrl, updatesUrl] = out
           .split('\n')
           .filter((line) => line.startsWith('  curl '))
@@ -83,10 +61,7 @@ describe('facility-ops start on PostgreSQL with a statement deadline', () => {
           10_000,
         );
       } finally {
-        t.stop('SIGTERM');
-        expect(await running).toBe(0);
-        process.chdir(cwd);
-        temp.remove();
+        expect(await started.end()).toBe(0);
       }
     },
     120_000,
