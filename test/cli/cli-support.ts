@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { runCli } from '../../src/cli/cli';
 import type { CliIo } from '../../src/cli/io';
 import { ConfigError, loadConfig } from '../../src/config';
+import { withDeadline } from '../../src/kernel/deadline';
 import { POSTGRES_URL } from '../support/dialects';
 
 export interface TestIo {
@@ -162,23 +163,21 @@ export async function startInSchema(
     await admin.end();
     return code;
   };
-  let timer: NodeJS.Timeout | undefined;
   try {
     // Generous: migrations and the demo data on a busy machine take seconds, never this long.
-    await Promise.race([
-      t.line(/^Stop it with Ctrl-C\.$/),
-      running.then((code) => {
-        throw new Error(`start ended with ${code}: ${t.err.join('\n')}`);
-      }),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('start did not serve within 120 s')), 120_000);
-      }),
-    ]);
+    await withDeadline(
+      Promise.race([
+        t.line(/^Stop it with Ctrl-C\.$/),
+        running.then((code) => {
+          throw new Error(`start ended with ${code}: ${t.err.join('\n')}`);
+        }),
+      ]),
+      120_000,
+      'start did not serve within 120 s',
+    );
   } catch (error) {
     await end();
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
   const out = t.out.join('\n');
   const token = /^ {2}bearer token {5}(\S+)$/m.exec(out)![1];

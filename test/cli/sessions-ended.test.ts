@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { INTERNAL_ERROR_MESSAGE } from '../../src/edge/error-table';
 import { postgresUrlWith } from '../support/dialects';
 import { itOnPostgres } from '../support/harness';
+import { waitFor } from '../support/wait';
 import { startInSchema } from './cli-support';
 
 /** Generous bound on anything the test waits for: a busy machine is slow, never this slow. */
@@ -64,21 +65,17 @@ describe('facility-ops start on PostgreSQL whose sessions the server ends under 
           while (loading) await ask(index % 2 === 0 ? 'POST' : 'GET');
         });
 
-        /** Waits until `done`, asked again after every answer, with a generous deadline. */
-        const until = async (what: string, done: () => boolean) => {
-          const deadline = Date.now() + DEADLINE_MS;
-          while (!done()) {
-            if (Date.now() > deadline) throw new Error(`${what}: not within ${DEADLINE_MS} ms`);
-            await new Promise((resolve) => setTimeout(resolve, 10));
-          }
-        };
         const answered = (what: string) => answers.get(what) ?? 0;
         for (let round = 0; round < 8; round++) {
           // Each round waits for a read and a write answered as usual since the last, then ends
           // every session the service holds.
           const reads = answered('GET 200');
           const writes = answered('POST 200');
-          await until(`round ${round}`, () => answered('GET 200') > reads && answered('POST 200') > writes);
+          await waitFor(
+            () => answered('GET 200') > reads && answered('POST 200') > writes,
+            `a read and a write answered in round ${round}`,
+            DEADLINE_MS,
+          );
           await admin.query(
             'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
             [applicationName],

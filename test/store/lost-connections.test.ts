@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Client, type Pool, type PoolClient } from 'pg';
+import { withDeadline } from '../../src/kernel/deadline';
 import { reusable } from '../../src/store/compiled-statements';
 import { openStore } from '../../src/store/database';
 import { POSTGRES_URL } from '../support/dialects';
@@ -14,20 +15,6 @@ import { itOnPostgres } from '../support/harness';
 /** Generous bound on a server's own reaction: a busy machine is slow, never this slow. */
 const DEADLINE_MS = 60_000;
 
-async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what}: not within ${DEADLINE_MS} ms`)), DEADLINE_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Ends the session of `client` from another one and waits for the client to see its connection
  * close: by then pg has reported the server's message (an `error` event when no statement of the
@@ -38,7 +25,7 @@ async function endedByTheServer(admin: Client, client: PoolClient | Client, pid:
   const closed = new Promise<void>((resolve) => client.once('end', () => resolve()));
   const { rows } = await admin.query<{ ended: boolean }>('select pg_terminate_backend($1) as ended', [pid]);
   expect(rows).toEqual([{ ended: true }]);
-  await within(closed, 'the connection closes');
+  await withDeadline(closed, DEADLINE_MS, `the connection did not close within ${DEADLINE_MS} ms`);
 }
 
 async function backendPid(query: { query: Client['query'] }): Promise<number> {
