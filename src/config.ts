@@ -164,6 +164,10 @@ const SETTINGS = {
   statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000, {
     doc: 'PostgreSQL: the longest (in ms) one statement of `serve` and `start` may run, waiting for a lock included; past it PostgreSQL cancels it and its request answers the internal error (`0`: no limit); migrations, imports and the other commands have none; see [Running on PostgreSQL](#running-on-postgresql)',
   }),
+  /** SQLite: the longest a request's statement waits for another process's lock, off the event loop. */
+  sqliteLockWaitMs: int('SQLITE_LOCK_WAIT_MS', 5_000, 0, 600_000, {
+    doc: "SQLite: the longest (in ms) a statement of `serve` and `start` waits while another process holds the database's write lock (an `import` beside the service, another instance's write); it waits without holding up other requests, and past it its request answers the internal error (`0`: no wait); see [Running on SQLite](#running-on-sqlite)",
+  }),
   logLevel: oneOf(
     'LOG_LEVEL',
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

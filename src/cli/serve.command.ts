@@ -61,13 +61,21 @@ export async function serveCommand(config: Config, io: CliIo): Promise<number> {
 /**
  * The store requests are served from. On PostgreSQL its statements run under
  * DATABASE_STATEMENT_TIMEOUT_MS (the sessions' `statement_timeout`), so no request waits for ever
- * on a lock another session holds or on a statement that does not end; what runs before serving
+ * on a lock another session holds or on a statement that does not end. On SQLite a statement that
+ * meets another process's lock waits for it off the event loop, up to SQLITE_LOCK_WAIT_MS
+ * (LockWaitingSqliteDialect), so other requests are answered meanwhile. What runs before serving
  * (migrations, the demo data, a rebuild of the listings, which may rightly take longer) ran on
- * `maintenance`, without it, which is closed here. On SQLite, or with the limit off, it is
+ * `maintenance`, without either, which is closed here; on PostgreSQL with the limit off it is
  * `maintenance` itself.
  */
 export async function servingStore(config: Config, maintenance: Store): Promise<Store> {
-  if (maintenance.dialect !== 'postgres' || config.statementTimeoutMs === 0) return maintenance;
+  if (maintenance.dialect === 'sqlite') {
+    // A database in memory is this connection's alone: no other process can lock it.
+    if (config.databaseUrl === 'sqlite::memory:') return maintenance;
+    await maintenance.close();
+    return openStore(config.databaseUrl, { sqliteLockWaitMs: config.sqliteLockWaitMs });
+  }
+  if (config.statementTimeoutMs === 0) return maintenance;
   await maintenance.close();
   return openStore(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutMs });
 }
