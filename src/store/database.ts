@@ -297,31 +297,31 @@ function sqliteArrays(
   lockWaitMs: number,
 ): ArrayRows {
   const statements = new Map<string, SqliteDatabase.Statement>();
+  const read = <R>(compiled: CompiledQuery): R[] | Promise<R[]> => {
+    // Through Kysely while a transaction is open: it waits its turn (and for a lock itself).
+    if (handle.inTransaction) {
+      return db
+        .executeQuery<Record<string, unknown>>(compiled)
+        .then((result) => result.rows.map((row) => Object.values(row) as unknown as R));
+    }
+    onQuery?.(compiled.sql);
+    let statement = statements.get(compiled.sql);
+    if (!statement) {
+      statement = handle.prepare(compiled.sql).raw(true);
+      if (statements.size >= SQLITE_STATEMENT_CACHE_SIZE) statements.clear();
+      statements.set(compiled.sql, statement);
+    }
+    return statement.all(...(compiled.parameters as unknown[])) as R[];
+  };
   return async <R extends readonly unknown[]>(query: { compile(db: Db): CompiledQuery }) => {
     const compiled = query.compile(db);
-    // Through Kysely while a transaction is open (it waits its turn, and for a lock itself).
-    const read = (): R[] | Promise<R[]> => {
-      if (handle.inTransaction) {
-        return db
-          .executeQuery<Record<string, unknown>>(compiled)
-          .then((result) => result.rows.map((row) => Object.values(row) as unknown as R));
-      }
-      onQuery?.(compiled.sql);
-      let statement = statements.get(compiled.sql);
-      if (!statement) {
-        statement = handle.prepare(compiled.sql).raw(true);
-        if (statements.size >= SQLITE_STATEMENT_CACHE_SIZE) statements.clear();
-        statements.set(compiled.sql, statement);
-      }
-      return statement.all(...(compiled.parameters as unknown[])) as R[];
-    };
     try {
-      return read();
+      return read<R>(compiled);
     } catch (error) {
       // A read meets a lock only while another connection recovers or resets the write-ahead log;
       // tried again, it looks for an open transaction again too.
       if (!isSqliteBusy(error) || lockWaitMs === 0) throw error;
-      return untilUnlocked(read, lockWaitMs);
+      return untilUnlocked(() => read<R>(compiled), lockWaitMs);
     }
   };
 }

@@ -100,10 +100,16 @@ class LockWaitingSqliteDriver extends SqliteDriver {
     const connection = await super.acquireConnection();
     this.own = connection;
     this.waiting ??= {
-      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
-        this.handle.inTransaction
-          ? connection.executeQuery<R>(query)
-          : this.whileLocked(() => connection.executeQuery<R>(query)),
+      executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        // Kysely's SQLite connection runs the statement at once and throws when it is locked.
+        if (this.handle.inTransaction) return connection.executeQuery<R>(query);
+        try {
+          return connection.executeQuery<R>(query);
+        } catch (error) {
+          if (!isSqliteBusy(error)) throw error;
+          return this.whileLocked(() => connection.executeQuery<R>(query));
+        }
+      },
       streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
     };
     return this.waiting;
