@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { isSqliteBusy } from './sqlite-lock-wait';
 
 /** A backup or restore refused or failed for a reason the operator can act on; nothing was changed. */
 export class BackupError extends Error {}
@@ -89,11 +90,6 @@ export async function backupSqlite(source: string, target: string): Promise<numb
   }
 }
 
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-}
-
 /**
  * Whether another connection has the database open: SQLite refuses to leave WAL (which the store
  * uses) while any other connection has the file open. Leaves the file out of WAL when it is free.
@@ -104,7 +100,7 @@ function inUse(file: string): boolean {
     handle.pragma('busy_timeout = 0');
     return handle.pragma('journal_mode = DELETE', { simple: true }) !== 'delete';
   } catch (error) {
-    if (isBusy(error)) return true;
+    if (isSqliteBusy(error)) return true;
     throw error;
   } finally {
     handle.close();

@@ -7,6 +7,7 @@ import {
   type ImportCounts,
 } from '../dataset/dataset.import';
 import { demoDatasetParts, type DemoOptions } from './demo-data';
+import { isSqliteBusy } from '../sqlite-lock-wait';
 
 export interface SeedResult {
   counts: ImportCounts;
@@ -80,11 +81,6 @@ export class DatabaseInUseError extends Error {
   }
 }
 
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-}
-
 /** Leaves WAL for a rollback journal, which SQLite refuses while another connection has the file. */
 function leaveWal(handle: SqliteHandle): void {
   let mode: unknown;
@@ -98,7 +94,7 @@ function leaveWal(handle: SqliteHandle): void {
       handle.pragma(`busy_timeout = ${Number(timeout)}`);
     }
   } catch (error) {
-    if (isBusy(error)) throw new DatabaseInUseError();
+    if (isSqliteBusy(error)) throw new DatabaseInUseError();
     throw error;
   }
   if (mode !== 'delete') throw new DatabaseInUseError();
