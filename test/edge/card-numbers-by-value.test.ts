@@ -4,6 +4,7 @@ import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway
 import { describeEachDialect } from '../support/harness';
 import { createTestApp, type TestApp } from '../support/http';
 import { line, loadPaymentWorld, payment, creditCard } from '../support/payments';
+import { showsShortSecret } from '../support/leaks';
 
 // A card number under names no filter knows, or in spellings a parser reads as a sensitive name
 // (issue 39): recognised by its value, masked to its last four digits; a sensitive name, however
@@ -18,7 +19,7 @@ const SECURITY_CODE = '8462';
 function leaks(text: string): string[] {
   const forms = [PAN, SPACED, DASHED, encodeURIComponent(SPACED), SPACED.replace(/ /g, '+')];
   const found = forms.filter((form) => text.includes(form));
-  if (new RegExp(`(?<![0-9A-Za-z.])${SECURITY_CODE}(?![0-9A-Za-z])`).test(text)) found.push(SECURITY_CODE);
+  if (showsShortSecret(text, SECURITY_CODE)) found.push(SECURITY_CODE);
   return found;
 }
 

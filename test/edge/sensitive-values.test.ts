@@ -3,6 +3,7 @@ import { describeEachDialect } from '../support/harness';
 import { listenOnLoopback, startGateway, type Gateway } from '../support/gateway';
 import { createTestApp, type TestApp } from '../support/http';
 import { loadRichWorld, type RichWorld } from '../support/rich-world';
+import { showsShortSecret } from '../support/leaks';
 
 // Card and bank values sent every way a caller can send them; none may come back or reach a log.
 const PAN = '4012888888881881';
@@ -18,7 +19,7 @@ function leaks(text: string): string[] {
   const found = LONG_SECRETS.filter(
     (secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)),
   );
-  if (new RegExp(`(?<![0-9A-Za-z.])${SECURITY_CODE}(?![0-9A-Za-z])`).test(text)) found.push(SECURITY_CODE);
+  if (showsShortSecret(text, SECURITY_CODE)) found.push(SECURITY_CODE);
   return found;
 }
 
@@ -62,6 +63,8 @@ describeEachDialect('card and bank values never come back or reach a log', (dial
 
   function expectNoLeak() {
     expect(leaks(`${SECURITY_CODE} ${PAN}`)).toEqual([PAN, SECURITY_CODE]);
+    // A request id is random: its four-digit group may be the code by chance, and that is no leak.
+    expect(leaks(`"request_id":"59151bd9-39c3-4ed8-${SECURITY_CODE}-f4ef30a48e1c"`)).toEqual([]);
     expect(answers.length).toBeGreaterThan(0);
     for (const res of answers) {
       const text = res.body + JSON.stringify(res.headers);
