@@ -127,10 +127,28 @@ function maskGroups(sequence: string): string {
   return copied === 0 ? sequence : out + sequence.slice(copied);
 }
 
+/**
+ * A UUID written in decimal digits alone (8-4-4-4-12, single dashes): an id, as the contract's
+ * facility, tenant and ledger ids are, never a card number, though its digits run past 13 and
+ * their groups may pass Luhn (`11111111-1111-4111-8111-111111111111`). The parameter echo shows
+ * path ids as sent.
+ */
+const DIGIT_UUID = /(?<!\d)(\d{8}-\d{4}-\d{4}-\d{4}-\d{12})(?!\d)/;
+
+/** Digit groups with their card numbers masked, a UUID of digits among them left as it is. */
+function maskSequence(sequence: string): string {
+  if (!DIGIT_UUID.test(sequence)) return maskGroups(sequence);
+  // split with a capturing group: the UUIDs stand at the odd places.
+  return sequence
+    .split(DIGIT_UUID)
+    .map((part, index) => (index % 2 === 1 ? part : maskGroups(part)))
+    .join('');
+}
+
 /** `text` with every card number in it masked to its last four digits. */
 export function maskCardNumbers(text: string): string {
   if (!mayHoldCardNumber(text)) return text;
-  return text.replace(DIGIT_GROUPS, maskGroups);
+  return text.replace(DIGIT_GROUPS, maskSequence);
 }
 
 /**

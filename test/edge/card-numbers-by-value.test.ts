@@ -189,6 +189,8 @@ describeEachDialect('card numbers recognised by their value, under any name', (d
       'n=5555555555554445',
       'long=55555555555544445555',
       'ref=INV5555555555554444',
+      // A UUID of digits alone, whose first 16 digits pass Luhn: an id, echoed as sent.
+      'unit_id=11111111-1111-4111-8111-111111111111',
     ].join('&');
     const res = await send({
       method: 'GET',
@@ -203,7 +205,13 @@ describeEachDialect('card numbers recognised by their value, under any name', (d
       n: '5555555555554445',
       long: '55555555555544445555',
       ref: 'INV5555555555554444',
+      unit_id: '11111111-1111-4111-8111-111111111111',
     });
+    // In the path too: the facility it names is unknown, and the echo and the message show it whole.
+    const digitId = '11111111-1111-4111-8111-111111111111';
+    const unknown = await send({ method: 'GET', url: `/v1/${digitId}/flippers`, headers: bearer() });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().meta.parameters).toEqual({ facility_id: digitId });
   });
 });
 

@@ -20,6 +20,11 @@ describe('card numbers found by their value', () => {
     ['4222222222222', '************2222'],
     // A number before the card is kept: only whole groups that pass Luhn are masked.
     ['room 20 4111 1111 1111 1111', 'room 20 ************1111'],
+    // A card beside a UUID of digits: the card masked, the UUID kept.
+    [
+      '11111111-1111-4111-8111-111111111111 4111 1111 1111 1111',
+      '11111111-1111-4111-8111-111111111111 ************1111',
+    ],
   ])('masks %j', (text, shown) => {
     expect(maskCardNumbers(text)).toBe(shown);
   });
@@ -30,6 +35,9 @@ describe('card numbers found by their value', () => {
     ['too short', '411111111111'],
     ['a UUID', '12345678-1234-4234-8234-123456789012'],
     ['a UUID with hex digits', '7d1c3f7e-1111-4222-8333-944455556666'],
+    // Its first 16 digits pass Luhn, as 4111 1111 1111 1111 does.
+    ['a UUID of digits alone', '11111111-1111-4111-8111-111111111111'],
+    ['a UUID of digits alone, in a sentence', 'tenant 11111111-1111-4111-8111-111111111111 moved in'],
     ['glued to a word', 'INV4111111111111111'],
     ['a decimal fraction', '3.4111111111111111'],
     ['a date', '2026-11-28'],
