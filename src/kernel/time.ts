@@ -5,13 +5,24 @@
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** True for a real calendar date in `YYYY-MM-DD` form. */
+/**
+ * Milliseconds since the epoch of a UTC time, as Date.UTC, but a year of 0 to 99 is that year:
+ * Date.UTC reads it as 1900 to 1999.
+ */
+export function utcMillis(year: number, monthIndex: number, day: number, h = 0, mi = 0, s = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(h, mi, s, 0);
+  return date.getTime();
+}
+
+/** True for a real calendar date in `YYYY-MM-DD` form (years 0000 to 9999). */
 export function isValidDate(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const match = DATE.exec(value);
   if (!match) return false;
   const [, y, m, d] = match.map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
+  const date = new Date(utcMillis(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
@@ -87,7 +98,7 @@ const DAY_MS = 86_400_000;
 /** Minutes east of UTC of the zone at that instant (millisecond epoch), asked of Intl. */
 function zoneOffsetAt(ms: number, zone: string): number {
   const p = localParts(new Date(ms), zone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const asUtc = utcMillis(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
 }
 
@@ -247,7 +258,7 @@ export function parseOffsetDateTime(value: string): string | null {
     if (oh > 23 || om > 59) return null;
     offset = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const utc = Date.UTC(y, mo - 1, d, h, mi, s) + Math.floor(fraction * 1000) - offset * 60000;
+  const utc = utcMillis(y, mo - 1, d, h, mi, s) + Math.floor(fraction * 1000) - offset * 60000;
   const instant = new Date(utc);
   if (Number.isNaN(instant.getTime())) return null;
   return instant.toISOString();

@@ -18,6 +18,11 @@ describe('dates and instants', () => {
     expect(isValidDate('2026-13-01')).toBe(false);
     expect(isValidDate('2026-1-01')).toBe(false);
     expect(isValidDate("2026-01-01' OR 1=1")).toBe(false);
+    // Years 0 to 99 are those years, not 1900 to 1999 (0004 leap, 0100 not).
+    expect(isValidDate('0001-01-01')).toBe(true);
+    expect(isValidDate('0099-12-31')).toBe(true);
+    expect(isValidDate('0004-02-29')).toBe(true);
+    expect(isValidDate('0100-02-29')).toBe(false);
   });
 
   it('parses date-times with an offset into UTC, and refuses those without', () => {
@@ -27,6 +32,8 @@ describe('dates and instants', () => {
     expect(parseOffsetDateTime('2026-03-01T09:30:00')).toBeNull();
     expect(parseOffsetDateTime('2026-02-30T09:30:00Z')).toBeNull();
     expect(parseOffsetDateTime('2026-03-01T24:00:00Z')).toBeNull();
+    expect(parseOffsetDateTime('0099-01-01T00:00:00Z')).toBe('0099-01-01T00:00:00.000Z');
+    expect(parseOffsetDateTime('0001-01-01T00:30:00+01:00')).toBe('0000-12-31T23:30:00.000Z');
   });
 
   it('writes instants in the facility zone with its offset, across daylight saving', () => {

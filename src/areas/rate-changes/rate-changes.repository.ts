@@ -13,6 +13,7 @@ import type { ArrayRows, ByteRows, Db } from '../../store/database';
 import { isPostgres, rowLimit } from '../../store/dialect';
 import { keysetParts, sliceOfRows } from '../../store/keyset';
 import type { Keyset, Slice, SliceRequest } from '../../kernel/connections';
+import { utcMillis } from '../../kernel/time';
 
 /**
  * A rate change's own columns as an array (see ArrayRows): id, facility_id, tenant_id, unit_id,
@@ -130,9 +131,9 @@ export function splitWindow(after: string, before: string) {
 export function splitDays(first: string, end: string) {
   const from = new Date(first);
   const monthsFrom =
-    from.getUTCDate() === 1 ? from.getTime() : Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1);
+    from.getUTCDate() === 1 ? from.getTime() : utcMillis(from.getUTCFullYear(), from.getUTCMonth() + 1, 1);
   const to = new Date(end);
-  const monthsTo = Date.UTC(to.getUTCFullYear(), to.getUTCMonth(), 1);
+  const monthsTo = utcMillis(to.getUTCFullYear(), to.getUTCMonth(), 1);
   if (monthsFrom >= monthsTo) return { months: null, days: [[first, end] as const] };
   const days = [[first, dayOf(monthsFrom)] as const, [dayOf(monthsTo), end] as const].filter(
     ([start, stop]) => start < stop,

@@ -42,9 +42,13 @@ function readInstant(path: Path, raw: string | null | undefined, problems: Probl
   if (stored !== null && /[1-9]/.test(SUB_MILLISECOND.exec(value)?.[1] ?? '')) {
     stored = new Date(Date.parse(stored) + 1).toISOString();
   }
-  // Four-digit UTC years only: stored instants compare as text.
-  if (stored === null || !/^\d{4}-/.test(stored)) {
+  if (stored === null) {
     problems.push(problem(path, expected));
+    return null;
+  }
+  // Four-digit UTC years only: stored instants compare as text.
+  if (!/^\d{4}-/.test(stored)) {
+    problems.push(problem(path, 'must fall within the years 0000 to 9999 once in UTC'));
     return null;
   }
   return stored;

@@ -399,6 +399,20 @@ describeEachDialect('GET /v1/companies/:company_id/rate_change_updates', (dialec
     expect(rows).toHaveLength(8);
   });
 
+  it('reads bounds in the years 0000 to 0099 as those years, and says why a bound past 9999 is refused', async () => {
+    const early = await t.get(
+      `${base}?${query({ updated_after: '0001-01-01T00:00:00Z', updated_before: '0099-12-31T00:00:00Z' })}`,
+    );
+    expect(early.statusCode).toBe(200);
+    expect(early.json().rate_change_updates).toEqual([]);
+    const since = await t.get(`${base}?${query({ ...wide, updated_after: '0099-01-01T00:00:00Z' })}`);
+    expect(idsOf(since.json())).toEqual(allInOrder());
+    const past = await t.get(`${base}?${query({ ...wide, updated_before: '9999-12-31T23:00:00-05:00' })}`);
+    expect(past.json().meta.errors).toEqual([
+      { parameter: 'updated_before', message: 'must fall within the years 0000 to 9999 once in UTC' },
+    ]);
+  });
+
   it('answers 400/4 for a bound given as an array or a hash', async () => {
     for (const shape of ['updated_after[]=2026-01-01T00:00:00Z', 'updated_after[x]=2026-01-01T00:00:00Z']) {
       const res = await t.get(`${base}?${shape}&updated_before=2027-01-01T00:00:00Z`);
@@ -794,6 +808,11 @@ describe('rate change window arithmetic', () => {
     });
     expect(splitDays('2026-02-01', '2026-04-01')).toEqual({ months: ['2026-02', '2026-04'], days: [] });
     expect(splitDays('2000-01-01', '2100-01-01')).toEqual({ months: ['2000-01', '2100-01'], days: [] });
+    // Years 0 to 99 are those years (Date.UTC would read them as 1900 to 1999).
+    expect(splitDays('0050-01-15', '0060-01-01')).toEqual({
+      months: ['0050-02', '0060-01'],
+      days: [['0050-01-15', '0050-02-01']],
+    });
     // A year's turn.
     expect(splitDays('2025-12-31', '2026-02-01')).toEqual({
       months: ['2026-01', '2026-02'],
