@@ -45,6 +45,7 @@ import type { EnvelopeState } from './rest/envelope';
 import { sendError } from './rest/errors';
 import { errorEnvelope, rawErrorEnvelope } from './rest/envelope';
 import { formPairs, nestParams, NestedParamsError } from './rest/nested-params';
+import { jsonParser } from './rest/json-text';
 import { registerGatewayRoutes } from './gateway/gateway.routes';
 import { registerOpenApi } from './rest/openapi-document';
 import { authenticationHook } from './rest/authentication';
@@ -186,6 +187,11 @@ function registerRequestStart(app: FastifyInstance): void {
     reply.header('X-Request-Id', request.id);
     done();
   });
+
+  // Fastify's own, telling a body refused for a `__proto__` key apart from malformed JSON.
+  const parseJson = jsonParser(app);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
 
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, renderProblems, renderText, type ParameterProblem } from '../kernel/errors';
 import { answerOf, INTERNAL_ERROR_MESSAGE } from '../edge/error-table';
 import { errorEnvelope, type ErrorBody } from './envelope';
+import { FORBIDDEN_JSON_KEY } from './json-text';
 import { REST_SPELLING, restSpelling } from './spelling';
 
 /** The spelling of the route's parameters: its `names` option and the request's own, else snake_case. */
@@ -105,6 +106,15 @@ export function toErrorBody(error: unknown, request: FastifyRequest): ErrorBody 
       errorCode: 4,
       message: unique.map((p) => `${p.parameter} ${p.message}`).join('; '),
       problems: unique,
+    };
+  }
+  if ((fastifyError as { [FORBIDDEN_JSON_KEY]?: true })[FORBIDDEN_JSON_KEY]) {
+    const refused = 'must not hold a "__proto__" or "constructor.prototype" key';
+    return {
+      status: 400,
+      errorCode: 4,
+      message: `body ${refused}`,
+      problems: [{ parameter: 'body', message: refused }],
     };
   }
   switch (fastifyError.code) {

@@ -15,12 +15,42 @@ declare module 'fastify' {
  */
 export function keepJsonText(scope: FastifyInstance): void {
   scope.decorateRequest('jsonText', null);
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  const parseJson = jsonParser(scope);
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.jsonText = body as string;
     parseJson(request, body as string, done);
   });
+}
+
+/** Marks a parse error whose body is JSON holding a key the parser refuses (`__proto__`). */
+export const FORBIDDEN_JSON_KEY = Symbol('JSON with a forbidden key');
+
+type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+
+/**
+ * Fastify's JSON parser, refusing `__proto__` and `constructor.prototype` keys; a body refused for
+ * holding one, though valid JSON, has its error marked FORBIDDEN_JSON_KEY, so that the caller is
+ * told that rather than that the JSON is malformed. The body is read again only then.
+ */
+export function jsonParser(scope: FastifyInstance): JsonParser {
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  return (request, body, done) =>
+    parseJson(request, body, (error, value) => {
+      if (error !== null && error !== undefined && isJson(body)) {
+        (error as Error & { [FORBIDDEN_JSON_KEY]?: true })[FORBIDDEN_JSON_KEY] = true;
+      }
+      done(error, value);
+    });
+}
+
+function isJson(body: string | Buffer): boolean {
+  try {
+    JSON.parse(body.toString());
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

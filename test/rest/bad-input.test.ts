@@ -55,6 +55,23 @@ describeEachDialect('bad input at the HTTP edge', (dialect) => {
     expect(await noteCount()).toBe(before);
   });
 
+  it('tells a body refused for a __proto__ key from malformed JSON', async () => {
+    for (const payload of [
+      '{"__proto__": {"admin": true}, "note": {"note_text": "x"}}',
+      '{"note": {"constructor": {"prototype": {"admin": true}}, "note_text": "x"}}',
+    ]) {
+      const res = await post(payload, 'application/json');
+      expect(res.statusCode).toBe(400);
+      expect(res.json().meta).toMatchObject({
+        error_code: 4,
+        message: 'body must not hold a "__proto__" or "constructor.prototype" key',
+        errors: [{ parameter: 'body', message: 'must not hold a "__proto__" or "constructor.prototype" key' }],
+      });
+    }
+    const malformed = await post('{"__proto__": {"admin": true}', 'application/json');
+    expect(malformed.json().meta.message).toBe('body is not valid JSON');
+  });
+
   it('answers 415 in the envelope for a content type it does not read', async () => {
     const res = await post('<note>hi</note>', 'application/xml');
     expect(res.statusCode).toBe(415);
