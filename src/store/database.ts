@@ -15,6 +15,7 @@ import { SchemaScopedPostgresDialect } from './postgres-dialect';
 import { isSqliteBusy, LockWaitingSqliteDialect, untilUnlocked } from './sqlite-lock-wait';
 import { AfterCommit } from './revision-notices';
 import { pgByteRows, PreparedNames } from '../fast-paths';
+import { readAgainIfLost } from './lost-connections';
 import { sqliteByteRows, type ByteRows } from './byte-rows';
 import type { ArrayRows, Db } from './db';
 import type { Database } from './schema';
@@ -246,10 +247,20 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       values: compiled.parameters as unknown[],
       rowMode: 'array',
     };
-    const result = await (config.name === undefined ? pool : reusablePool).query(config);
+    const target = config.name === undefined ? pool : reusablePool;
+    const result = await readAgainIfLost(
+      () => compiled.sql,
+      () => target.query(config),
+    );
     return result.rows as unknown as R[];
   };
   const arrays = tracing ? traceArrays(plainArrays, db, tracing, system) : plainArrays;
+  const byteRows = pgByteRows(db, pool, names, options.onQuery, reusablePool);
+  const pgBytes: ByteRows = (query, read) =>
+    readAgainIfLost(
+      () => query.compile(db).sql,
+      () => byteRows(query, read),
+    );
   let closing: Promise<void> | undefined;
   return {
     db,
@@ -258,9 +269,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     pgPool: pool,
     pgReusablePool: reusablePool,
     arrays,
-    bytes: tracing
-      ? traceBytes(pgByteRows(db, pool, names, options.onQuery, reusablePool), db, tracing, system)
-      : pgByteRows(db, pool, names, options.onQuery, reusablePool),
+    bytes: tracing ? traceBytes(pgBytes, db, tracing, system) : pgBytes,
     afterCommit,
     // Kysely ends its pool once however often it is asked; the reusable pool is ended once too.
     close: () => (closing ??= Promise.all([db.destroy(), reusablePool.end()]).then(() => undefined)),

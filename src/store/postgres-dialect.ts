@@ -19,6 +19,8 @@ import {
   type SchemaMetadata,
   type TableMetadata,
 } from 'kysely';
+import type { Pool } from 'pg';
+import { isLostConnection, onlyReads, readAgainIfLost } from './lost-connections';
 import type { AfterCommit } from './revision-notices';
 
 /**
@@ -54,28 +56,67 @@ export class SchemaScopedPostgresDialect extends PostgresDialect {
  */
 class CommitWaitingDriver extends PostgresDriver {
   private readonly watched = new WeakMap<DatabaseConnection, WatchedConnection>();
+  /** A read run again on a connection of its own (see WatchedConnection.executeQuery). */
+  private readonly readAlone: ReadAlone;
 
   constructor(
     config: PostgresDialectConfig,
     private readonly afterCommit: AfterCommit,
   ) {
     super(config);
+    const pool = config.pool as Pool;
+    this.readAlone = async <R>(query: CompiledQuery) => {
+      const result = await pool.query(query.sql, [...query.parameters]);
+      return { rows: (result.rows ?? []) as R[] };
+    };
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const inner = await super.acquireConnection();
     let connection = this.watched.get(inner);
     if (connection === undefined) {
-      connection = new WatchedConnection(inner);
+      connection = new WatchedConnection(inner, this.readAlone);
       this.watched.set(inner, connection);
     }
     connection.written = null;
+    connection.inTransaction = false;
     return connection;
+  }
+
+  /**
+   * A transaction whose BEGIN meets the connection's session ended by the server (nothing of it
+   * has run) begins again on another connection, which the transaction keeps.
+   */
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    settings: Parameters<PostgresDriver['beginTransaction']>[1],
+  ): Promise<void> {
+    const watched = connection as WatchedConnection;
+    watched.inTransaction = true;
+    for (let again = 0; ; again++) {
+      try {
+        return await super.beginTransaction(watched, settings);
+      } catch (error) {
+        if (again >= BEGINS_AGAIN || !isLostConnection(error)) throw error;
+        const lost = watched.inner;
+        watched.inner = await super.acquireConnection();
+        this.watched.delete(lost);
+        this.watched.set(watched.inner, watched);
+        await super.releaseConnection(lost as Parameters<PostgresDriver['releaseConnection']>[0]);
+      }
+    }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.commitTransaction(connection);
+    (connection as WatchedConnection).inTransaction = false;
   }
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     await super.rollbackTransaction(connection);
-    (connection as WatchedConnection).written = null;
+    const watched = connection as WatchedConnection;
+    watched.written = null;
+    watched.inTransaction = false;
   }
 
   override async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -94,15 +135,37 @@ const READING_TEXT = /^\s*(select|begin|commit|rollback|savepoint|release|show|s
 /** The table an INSERT, UPDATE, DELETE or MERGE as Kysely writes it names first. */
 const WRITTEN_TABLE = /^(?:insert into|update|delete from|merge into) "([^"]+)"/;
 
-/** A pooled connection that notes the tables the statements it ran may have written. */
+type ReadAlone = <R>(query: CompiledQuery) => Promise<QueryResult<R>>;
+
+/** BEGINs tried again past the first: every connection idle in the pool may have been ended at once. */
+const BEGINS_AGAIN = 2;
+
+/**
+ * A pooled connection that notes the tables the statements it ran may have written. A read outside
+ * a transaction that meets the connection's session ended by the server before it ran (the pool
+ * had not yet heard it) is run again on a connection of its own (lost-connections.ts).
+ */
 class WatchedConnection implements DatabaseConnection {
   /** Null when nothing was written; `*` stands for a table the statement's text does not name. */
   written: Set<string> | null = null;
+  /** Between the transaction's begin and its end: its statements are not run elsewhere. */
+  inTransaction = false;
 
-  constructor(readonly inner: DatabaseConnection) {}
+  constructor(
+    /** Kysely's connection; another when a transaction's BEGIN found this one's session ended. */
+    public inner: DatabaseConnection,
+    private readonly readAlone: ReadAlone,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.inner.executeQuery<R>(query);
+    const result = await this.inner.executeQuery<R>(query).catch((error: unknown) =>
+      this.inTransaction || !isLostConnection(error) || !onlyReads(query.sql)
+        ? Promise.reject(error)
+        : readAgainIfLost(
+            () => query.sql,
+            () => this.readAlone<R>(query),
+          ),
+    );
     const table = writtenTable(query, result);
     if (table !== null) (this.written ??= new Set()).add(table);
     return result;
