@@ -49,7 +49,10 @@ export const FLIPPER_ROUTES: readonly ContractRoute<RouteServices>[] = [
         tags: ['flippers'],
         operationId: 'getFlipper',
         response: jsonResponses('One key, the flipper name: true when enabled', {}, Type.Boolean()),
-        params: Type.Object({ facility_id: facilityIdParam, flipper_name: Type.String({ maxLength: 200 }) }),
+        params: Type.Object({
+          facility_id: facilityIdParam,
+          flipper_name: Type.String({ minLength: 1, maxLength: 200 }),
+        }),
       },
     },
     (services: RouteServices) => async (request, reply) => {

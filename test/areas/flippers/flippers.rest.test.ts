@@ -58,6 +58,13 @@ describeEachDialect('GET /v1/:facility_id/flippers', (dialect) => {
     expect(unknown.json().never_heard_of_it).toBe(false);
   });
 
+  it('answers 400/4 naming flipper_name for an empty name (a trailing slash)', async () => {
+    const res = await t.get(`/v1/${t.world.facility.id}/flippers/`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).not.toHaveProperty('');
+    expect(res.json().meta).toMatchObject({ error_code: 4, errors: [{ parameter: 'flipper_name' }] });
+  });
+
   it('answers 401/2 without credentials, in the envelope', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/v1/${t.world.facility.id}/flippers` });
     expect(res.statusCode).toBe(401);
