@@ -65,7 +65,9 @@ describeEachDialect('bad input at the HTTP edge', (dialect) => {
       expect(res.json().meta).toMatchObject({
         error_code: 4,
         message: 'body must not hold a "__proto__" or "constructor.prototype" key',
-        errors: [{ parameter: 'body', message: 'must not hold a "__proto__" or "constructor.prototype" key' }],
+        errors: [
+          { parameter: 'body', message: 'must not hold a "__proto__" or "constructor.prototype" key' },
+        ],
       });
     }
     const malformed = await post('{"__proto__": {"admin": true}', 'application/json');

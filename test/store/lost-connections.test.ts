@@ -127,12 +127,12 @@ describe('a PostgreSQL store whose held connection the server ends', () => {
           expect({ name, read: await read() }).toEqual({ name, read: expected });
         }
         // A transaction whose BEGIN met an ended session begins again elsewhere, and runs there.
-      endedUnheard([await pids(store.pgPool!)]);
-      const begun = await store.db
-        .transaction()
-        .execute(async (trx) => (await sql<{ four: number }>`select 4 as "four"`.execute(trx)).rows);
-      expect(begun).toEqual([{ four: 4 }]);
-      // A write is not tried again: its first try may have committed.
+        endedUnheard([await pids(store.pgPool!)]);
+        const begun = await store.db
+          .transaction()
+          .execute(async (trx) => (await sql<{ four: number }>`select 4 as "four"`.execute(trx)).rows);
+        expect(begun).toEqual([{ four: 4 }]);
+        // A write is not tried again: its first try may have committed.
         endedUnheard([await pids(store.pgPool!)]);
         await expect(sql`create temporary table t_ended (n int)`.execute(store.db)).rejects.toThrow(
           /connection|terminat/i,
