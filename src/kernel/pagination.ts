@@ -27,10 +27,21 @@ export interface PageInput {
 
 const WHOLE = /^[0-9]+$/;
 
+/** Digits past which a page number is read as too large (15: every such number is exact in a double). */
+const MAX_DIGITS = 15;
+
+/** The largest page asked for that is read; above it, `page` is refused saying so. */
+const MAX_PAGE = 10 ** MAX_DIGITS - 1;
+
+/**
+ * A whole number as written (digits only, or a safe integer), Infinity for digits past MAX_DIGITS
+ * (leading zeros aside), null for anything else.
+ */
 function parseWhole(raw: string | number): number | null {
   if (typeof raw === 'number' && Number.isSafeInteger(raw)) return raw;
-  if (typeof raw === 'string' && WHOLE.test(raw) && raw.length <= 15) return Number(raw);
-  return null;
+  if (typeof raw !== 'string' || !WHOLE.test(raw)) return null;
+  const digits = raw.replace(/^0+(?=.)/, '');
+  return digits.length <= MAX_DIGITS ? Number(digits) : Infinity;
 }
 
 /**
@@ -46,6 +57,7 @@ export function parsePageRequest(
   if (raw.page !== undefined && raw.page !== null) {
     const value = parseWhole(raw.page);
     if (value === null || value < 1) problems.push(problem(['page'], 'must be a whole number >= 1'));
+    else if (value > MAX_PAGE) problems.push(problem(['page'], `must be at most ${MAX_PAGE}`));
     else page = value;
   }
   let perPage = limits.defaultPerPage;

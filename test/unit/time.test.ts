@@ -155,5 +155,17 @@ describe('will_paginate pages', () => {
       expect(() => parsePageRequest({ page }, limits)).toThrow(/page/);
     }
     expect(() => parsePageRequest({ perPage: '0' }, limits)).toThrow(/per_page/);
+    // Any number of digits above the maximum reads as the maximum; a page past 15 digits is refused saying so.
+    expect(parsePageRequest({ perPage: '1'.repeat(40) }, limits)).toEqual({ page: 1, perPage: 100 });
+    expect(parsePageRequest({ page: '0002', perPage: '000000000000000050' }, limits)).toEqual({
+      page: 2,
+      perPage: 50,
+    });
+    expect(() => parsePageRequest({ perPage: '0'.repeat(20) }, limits)).toThrow(
+      /per_page must be a whole number >= 1/,
+    );
+    expect(() => parsePageRequest({ page: '9'.repeat(16) }, limits)).toThrow(
+      /page must be at most 999999999999999/,
+    );
   });
 });

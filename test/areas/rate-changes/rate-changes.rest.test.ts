@@ -355,6 +355,11 @@ describeEachDialect('GET /v1/companies/:company_id/rate_change_updates', (dialec
     expect(big.json().meta.pagination.per_page).toBe(2000);
     expect(big.json().meta.parameters.per_page).toBe('5000');
     expect(idsOf(big.json())).toEqual(allInOrder());
+
+    // However many digits: read as 2000 too.
+    const huge = await t.get(`${base}?${query({ ...wide, per_page: '1'.repeat(20) })}`);
+    expect(huge.statusCode).toBe(200);
+    expect(huge.json().meta.pagination.per_page).toBe(2000);
   });
 
   it('answers 400/4 naming each missing bound', async () => {
