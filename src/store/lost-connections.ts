@@ -39,8 +39,8 @@ export function onlyReads(text: string): boolean {
   return READS.test(text) && !CHANGES.test(text);
 }
 
-/** Tries past the first: every connection idle in a pool may have been ended at once. */
-const TRIES_AGAIN = 2;
+/** Tries past the first (a read's, a BEGIN's): every connection idle in a pool may have been ended at once. */
+export const TRIES_AGAIN = 2;
 
 /**
  * Runs `read`, each time on a connection of its own, and again (at most TRIES_AGAIN times more)

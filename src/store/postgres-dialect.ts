@@ -20,7 +20,7 @@ import {
   type TableMetadata,
 } from 'kysely';
 import type { Pool } from 'pg';
-import { isLostConnection, onlyReads, readAgainIfLost } from './lost-connections';
+import { isLostConnection, onlyReads, readAgainIfLost, TRIES_AGAIN } from './lost-connections';
 import type { AfterCommit } from './revision-notices';
 
 /**
@@ -97,7 +97,7 @@ class CommitWaitingDriver extends PostgresDriver {
       try {
         return await super.beginTransaction(watched, settings);
       } catch (error) {
-        if (again >= BEGINS_AGAIN || !isLostConnection(error)) throw error;
+        if (again >= TRIES_AGAIN || !isLostConnection(error)) throw error;
         const lost = watched.inner;
         watched.inner = await super.acquireConnection();
         this.watched.delete(lost);
@@ -136,9 +136,6 @@ const READING_TEXT = /^\s*(select|begin|commit|rollback|savepoint|release|show|s
 const WRITTEN_TABLE = /^(?:insert into|update|delete from|merge into) "([^"]+)"/;
 
 type ReadAlone = <R>(query: CompiledQuery) => Promise<QueryResult<R>>;
-
-/** BEGINs tried again past the first: every connection idle in the pool may have been ended at once. */
-const BEGINS_AGAIN = 2;
 
 /**
  * A pooled connection that notes the tables the statements it ran may have written. A read outside
