@@ -15,8 +15,10 @@
  * file and a PostgreSQL schema, at the same scale and serve each; check once that the two answer
  * every scenario alike, request ids aside; then measure each scenario in rounds of the bare route,
  * the SQLite service and the PostgreSQL service, and report each store's req/s, share of the bare
- * route and CPU, and PostgreSQL / SQLite; results in bench/results/latest-both.md). Unknown options
- * throw.
+ * route and CPU, and PostgreSQL / SQLite; results in bench/results/latest-both.md), --floor (each
+ * row with the page cache off is also measured on `bench/floor-server.js`, the service's domain
+ * services and store under a bare route, on each store; its answers are checked against the
+ * service's once). Unknown options throw.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -66,6 +68,7 @@ function parseArgs(argv) {
     keep: false,
     only: '',
     store: 'sqlite',
+    floor: false,
   });
   if (!Object.hasOwn(REPORTS, options.store)) throw new Error('--store must be sqlite, postgres or both');
   return options;
@@ -149,10 +152,50 @@ async function startSide(side, options, dir, children, prefix) {
   }
   // The same lists from an instance that keeps no page: what building one costs on every request.
   const uncached = await serve(side, children, { PAGE_CACHE_MB: '0' });
+  const floor = options.floor ? await floorServer(side, children) : null;
   for (const scenario of scenarios.filter((s) => s.kept)) {
-    scenarios.push(pageCacheOff(scenario, service.address, uncached.address, uncached.child.pid));
+    const cold = pageCacheOff(scenario, service.address, uncached.address, uncached.child.pid);
+    if (floor) cold.storeFloor = pageCacheOff(scenario, service.address, floor.address, floor.child.pid);
+    scenarios.push(cold);
   }
   return scenarios;
+}
+
+/**
+ * `--floor`: bench/floor-server.js on a side's store, started as the service starts itself (the same
+ * young generation and glibc settings, src/ops/launch.ts), in a child process kept in `children`.
+ */
+async function floorServer(side, children) {
+  const { SEMI_SPACE_FLAG, MALLOC_TUNABLES } = require(path.join(ROOT, 'dist', 'ops', 'launch.js'));
+  const floor = await startChild([SEMI_SPACE_FLAG, path.join(__dirname, 'floor-server.js'), side.store.url], {
+    ...side.env,
+    GLIBC_TUNABLES: MALLOC_TUNABLES,
+  });
+  children.push(floor.child);
+  return floor;
+}
+
+/** A body's data without its envelope's meta, but its pagination: what the floor must answer alike. */
+const dataOf = (body) => {
+  const { meta, ...data } = JSON.parse(body);
+  return JSON.stringify({ ...data, pagination: meta?.pagination ?? null });
+};
+
+/**
+ * `--floor`: each floor's answer, fetched once, against the service's of the same row; a row whose
+ * data differ throws, since its floor would then measure other work.
+ */
+async function checkFloors(rows) {
+  for (const row of rows) {
+    for (const target of row.targets) {
+      if (!target.storeFloor) continue;
+      const [service, floor] = [
+        await fetchOnce(target.url, target.headers),
+        await fetchOnce(target.storeFloor.url, target.storeFloor.headers),
+      ];
+      if (dataOf(service) !== dataOf(floor)) throw new Error(`the floor answers other data: ${target.name}`);
+    }
+  }
 }
 
 /**
@@ -362,6 +405,52 @@ function bothReport(run) {
   ];
 }
 
+/**
+ * `--floor`: for each row with the page cache off, each store's floor (bench/floor-server.js) beside
+ * its service: req/s, share of the bare route, CPU, and the service's req/s over its floor's.
+ */
+function floorReport(run) {
+  const { sides, rows } = run;
+  if (!run.options.floor) return [];
+  const names = sides.map((side) => STORES[side.kind].name);
+  const table = rows
+    .filter((row) => row.storeFloorSummaries.length > 0)
+    .map((row) => {
+      const cells = [
+        row.name,
+        ...row.storeFloorSummaries.flatMap((floor, index) => [
+          fmt(floor.rate, 1),
+          percent(floor.share),
+          cpuCell(floor),
+          fmt(row.summaries[index].rate / floor.rate, 2),
+        ]),
+      ];
+      if (sides.length > 1) cells.push(fmt(row.storeFloorSummaries[1].rate / row.summaries[0].rate, 2));
+      return `| ${cells.join(' | ')} |`;
+    });
+  const both = sides.length > 1;
+  return [
+    '',
+    "## The store's floor",
+    '',
+    'Each row with the page cache off, measured in the same rounds on `bench/floor-server.js`: the ' +
+      "service's own domain services and store (dist/) reading the same page on every request under a bare " +
+      'Fastify route, with no authentication, request id, revision check, page cache, logging, metrics or ' +
+      "hooks, and an envelope of the pagination alone; its data checked against the service's answer once. " +
+      '"service / floor" is the req/s of the service over that of its floor: what all the service does ' +
+      "around the read leaves of the floor's rate." +
+      (both
+        ? ` "${names[1]} floor / ${names[0]} service" is about the most ${names[1]} could reach of ${names[0]}'s row by any change outside the read.`
+        : ''),
+    '',
+    `| scenario | ${names
+      .map((name) => `${name} floor req/s | of bare route | CPU µs/req | ${name} service / floor`)
+      .join(' | ')}${both ? ` | ${names[1]} floor / ${names[0]} service` : ''} |`,
+    `|---|${names.map(() => '---:|---:|---:|---:|').join('')}${both ? '---:|' : ''}`,
+    ...table,
+  ];
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing`);
@@ -388,6 +477,12 @@ async function main() {
       ...scenario,
       targets: sides.map((side) => side.scenarios[index]),
     }));
+    if (options.floor) {
+      await checkFloors(rows);
+      // A row's floors are measured after its services, in each round: summaries beyond the sides'.
+      for (const row of rows)
+        row.storeFloors = row.targets.flatMap((target) => (target.storeFloor ? [target.storeFloor] : []));
+    }
     if (sides.length > 1)
       await compareAnswers(
         rows,
@@ -401,14 +496,21 @@ async function main() {
 
     const loadBefore = os.loadavg()[0];
     for (const [index, row] of rows.entries()) {
-      row.summaries = await measureRow(row.name, bare[index], row.targets, options);
+      const summaries = await measureRow(
+        row.name,
+        bare[index],
+        [...row.targets, ...(row.storeFloors ?? [])],
+        options,
+      );
+      row.summaries = summaries.slice(0, row.targets.length);
+      row.storeFloorSummaries = summaries.slice(row.targets.length);
     }
     const loadAfter = os.loadavg()[0];
 
     const sqlite = sides.find((side) => side.store.file);
     const plans = sqlite ? await planLines(sqlite.store.file, sqlite.world) : [];
     const run = { options, sides, rows, plans, sameWorld, loadBefore, loadAfter };
-    const report = (sides.length === 1 ? storeReport : bothReport)(run).join('\n');
+    const report = [...(sides.length === 1 ? storeReport : bothReport)(run), ...floorReport(run)].join('\n');
     process.stdout.write(`${report}\n`);
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
     const out = REPORTS[options.store];
