@@ -18,13 +18,13 @@ const { Buffer } = require('node:buffer');
 const path = require('node:path');
 const Fastify = require('fastify');
 
-const DIST = process.env.FLOOR_DIST ?? path.join(__dirname, '..', 'dist');
+const DIST = path.join(__dirname, '..', 'dist');
 const load = (file) => require(path.join(DIST, file));
 
 const { openStore } = load('store/database.js');
 const { systemClock } = load('kernel/clock.js');
 const { parsePageRequest } = load('kernel/pagination.js');
-const { serializeFragment, writeParts } = load('rest/envelope.js');
+const { writeParts } = load('rest/envelope.js');
 const { SqlFacilitiesRepository } = load('areas/facilities/facilities.repository.js');
 const { FacilitiesService } = load('areas/facilities/facilities.service.js');
 const { SqlRateChangesRepository } = load('areas/rate-changes/rate-changes.repository.js');
@@ -35,8 +35,7 @@ const { InvoiceableItemsService, ITEM_PAGE_LIMITS } = load(
 );
 const { SqlLedgersRepository } = load('areas/ledgers/ledgers.repository.js');
 const { LedgersService } = load('areas/ledgers/ledgers.service.js');
-const { LedgerInsurance, LedgerService } = load('areas/ledgers/ledger-charges.contract.js');
-const LedgerDiscount = load('areas/ledgers/ledger-discount.contract.js');
+const { chargesFragment } = load('areas/ledgers/ledgers.routes.js');
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -108,12 +107,7 @@ async function main() {
   app.get('/v1/:facility_id/ledgers/:ledger_id/insurance_services_and_discounts', async (request, reply) => {
     const facility = await facilityOf(request.params.facility_id);
     const result = await ledgers.insuranceServicesAndDiscounts(facility, request.params.ledger_id);
-    const fragment = serializeFragment({
-      insurance: result.insurance ? LedgerInsurance.toContract(result.insurance) : null,
-      services: result.services.map(LedgerService.toContract),
-      discounts: result.discounts.map(LedgerDiscount.toContract),
-    });
-    send(reply, [Buffer.from('{'), fragment, Buffer.from(',"meta":{}}')]);
+    send(reply, [Buffer.from('{'), chargesFragment(result), Buffer.from(',"meta":{}}')]);
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ address })}\n`);

@@ -9,11 +9,21 @@ import { conditional, jsonResponses } from '../../rest/responses';
 import { facilityIdParam, idParam } from '../../rest/schemas';
 import type { FacilityAccess } from '../facilities/facilities.ports';
 import type { LedgersService } from './ledgers.service';
+import type { LedgerInsuranceServicesAndDiscounts } from './ledgers.types';
 
 /** The services these routes read: nothing else reaches them. */
 interface RouteServices {
   readonly facilities: FacilityAccess;
   readonly ledgers: LedgersService;
+}
+
+/** The answer's members as the contract lists them (4.4), serialized as sendOkSerialized takes them. */
+export function chargesFragment(result: LedgerInsuranceServicesAndDiscounts): Buffer {
+  return serializeFragment({
+    insurance: result.insurance ? LedgerInsurance.toContract(result.insurance) : null,
+    services: result.services.map(LedgerService.toContract),
+    discounts: result.discounts.map(LedgerDiscount.toContract),
+  });
 }
 
 /** The contract's routes of this area (see ContractRoute). */
@@ -42,12 +52,7 @@ export const LEDGERS_ROUTES: readonly ContractRoute<RouteServices>[] = [
         request.facility,
         request.params.ledger_id,
       );
-      const fragment = serializeFragment({
-        insurance: result.insurance ? LedgerInsurance.toContract(result.insurance) : null,
-        services: result.services.map(LedgerService.toContract),
-        discounts: result.discounts.map(LedgerDiscount.toContract),
-      });
-      return sendOkSerialized(request, reply, fragment);
+      return sendOkSerialized(request, reply, chargesFragment(result));
     },
     // The current insurance is today's at the facility: a new day, a new page.
     (services: RouteServices) => (request) => ({
